@@ -1,0 +1,138 @@
+// The error family of mdq-export: one base with a stable `code`, subclassed by who must act.
+// Callers match on `code` (or `instanceof`), never on the message. Only cli/ turns errors into text.
+
+export interface EtlErrorOptions {
+  cause?: unknown;
+}
+
+/** Base of every error the product raises on purpose. */
+export class EtlError extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string, options: EtlErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** One problem in a pipeline definition, with where it is. */
+export interface ConfigIssue {
+  /** Dotted path in the pipeline, e.g. `source.window.start`. */
+  path: string;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+}
+
+/** The user must edit the pipeline (or the command line). Nothing has been requested. Exit code 2. */
+export class ConfigError extends EtlError {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(message: string, issues: readonly ConfigIssue[] = [], options: EtlErrorOptions = {}) {
+    super("CONFIG_INVALID", message, options);
+    this.issues = issues;
+  }
+}
+
+/** A request that breaks the service's rules, caught before it is sent. */
+export class RequestValidationError extends EtlError {
+  readonly field: string;
+
+  constructor(operation: string, field: string, message: string) {
+    super("REQUEST_INVALID", `${operation}: ${field}: ${message}`);
+    this.field = field;
+  }
+}
+
+export interface ApiErrorDetails {
+  /** The operation path, such as `/v3/jobs/query`; never a URL with a signature. */
+  operation: string;
+  status?: number;
+  retryable: boolean;
+  cause?: unknown;
+}
+
+/** The service (or the network on the way to it) failed a request. */
+export class ApiError extends EtlError {
+  readonly operation: string;
+  readonly status: number | undefined;
+  readonly retryable: boolean;
+
+  constructor(message: string, details: ApiErrorDetails, code = "API_ERROR") {
+    super(code, message, { cause: details.cause });
+    this.operation = details.operation;
+    this.status = details.status;
+    this.retryable = details.retryable;
+  }
+}
+
+/** The credentials are wrong (token request refused) or a fresh token is still refused. */
+export class AuthError extends ApiError {
+  constructor(message: string, details: Omit<ApiErrorDetails, "retryable">) {
+    super(message, { ...details, retryable: false }, "AUTH_FAILED");
+  }
+}
+
+/** 403: the token is valid but lacks permission for the operation. */
+export class PermissionError extends ApiError {
+  constructor(operation: string, options: EtlErrorOptions = {}) {
+    super(
+      `the client is not permitted to call ${operation} (HTTP 403); ask for the permission or drop this operation`,
+      { operation, status: 403, retryable: false, cause: options.cause },
+      "PERMISSION_DENIED",
+    );
+  }
+}
+
+/** The day's quota is gone (429) or the configured reserve is reached. The run stops and resumes later. */
+export class QuotaExhaustedError extends EtlError {
+  readonly remaining: number | undefined;
+  readonly reserve: number;
+
+  constructor(message: string, remaining: number | undefined, reserve: number, options: EtlErrorOptions = {}) {
+    super("QUOTA_EXHAUSTED", message, options);
+    this.remaining = remaining;
+    this.reserve = reserve;
+  }
+}
+
+/** A scroll or point-in-time context is gone; the caller restarts its slice from the start. */
+export class PagingContextLostError extends ApiError {
+  constructor(operation: string, options: EtlErrorOptions & { status?: number } = {}) {
+    super(
+      `the paging context of ${operation} was lost (expired or released by the service); the slice must restart`,
+      { operation, status: options.status, retryable: true, cause: options.cause },
+      "PAGING_CONTEXT_LOST",
+    );
+  }
+}
+
+/** A batch export could not be brought to completion (failed partitions, expired token, deadline). */
+export class BatchExportError extends ApiError {
+  constructor(message: string, details: Omit<ApiErrorDetails, "retryable"> & { retryable?: boolean }) {
+    super(message, { retryable: false, ...details }, "BATCH_EXPORT_FAILED");
+  }
+}
+
+/** Writing output failed: disk, S3, or a format encoder. */
+export class SinkError extends EtlError {
+  constructor(message: string, options: EtlErrorOptions & { code?: string } = {}) {
+    super(options.code ?? "SINK_FAILED", message, options);
+  }
+}
+
+/** The counts the service reported and the records written disagree. */
+export class ReconciliationError extends EtlError {
+  constructor(message: string, options: EtlErrorOptions = {}) {
+    super("RECONCILIATION_FAILED", message, options);
+  }
+}
+
+/** The run was stopped (signal); it can be resumed. */
+export class StoppedError extends EtlError {
+  constructor(message: string, options: EtlErrorOptions = {}) {
+    super("STOPPED", message, options);
+  }
+}

@@ -1,0 +1,162 @@
+// The contracts every stage implements: sources, transforms and sinks exchange batches (one API page
+// of rows) as async iterables, and sinks write through an output store (disk, S3, stdout).
+import type { z } from "zod";
+import type { Logger } from "../logger.js";
+
+/** One record. From a hit: its `_source`, with `_id` and `_index` beside it. */
+export type Row = Readonly<Record<string, unknown>>;
+
+/** The unit that flows between stages: the rows of one API page. */
+export type Batch = readonly Row[];
+
+export interface StageContext {
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/**
+ * A slice is the unit of work, retry and commit: `[start, end)` of the window.
+ * `id` is deterministic (`20261121T000000Z`), so a redone slice writes the same names.
+ */
+export interface Slice {
+  index: number;
+  id: string;
+  start: Date;
+  end: Date;
+}
+
+/** What identifies one run, for `add` transforms, object metadata and the manifest. */
+export interface RunInfo {
+  pipelineName: string;
+  runId: string;
+  startedAt: Date;
+}
+
+/** Counts a slice keeps while it runs; the source fills `expected`, the runner the rest. */
+export interface SliceStats {
+  /** Records the service says the slice holds (scroll/PIT totals, partition counts); unknown until reported. */
+  expected?: number;
+  /** Records dropped because their `_id` was already written in this slice. */
+  duplicates: number;
+}
+
+export interface SliceContext extends StageContext {
+  slice: Slice;
+  run: RunInfo;
+  stats: SliceStats;
+}
+
+/** Pages one slice of the service. Releases remote state (scroll, point in time, export) in `finally`. */
+export type Source = (ctx: SliceContext) => AsyncIterable<Batch>;
+
+/** Reshapes batches. Lifted per-record mappers are fine; never buffer more than a batch. */
+export type Transform = (input: AsyncIterable<Batch>, ctx: SliceContext) => AsyncIterable<Batch>;
+
+/** Column types of the output schema, derived from the service's mappings. */
+export type ColumnType = "string" | "double" | "int64" | "int32" | "boolean" | "timestamp" | "json";
+
+/**
+ * A column of the output. `name` is the row key after transforms; for rows that are still nested
+ * (no `flatten`), a dotted name is looked up as a path (`job.id` → `row.job.id`).
+ */
+export interface Column {
+  name: string;
+  type: ColumnType;
+}
+
+/** Given the columns a stage receives, the columns it emits, and any field it refers to that is missing. */
+export interface ColumnsResult {
+  columns: readonly Column[];
+  problems: readonly { path: string; message: string }[];
+}
+
+export interface TransformDeps {
+  run: RunInfo;
+}
+
+/**
+ * A transform as registered in `pipeline/registry.ts`: the YAML key, its zod schema and its factory.
+ * @example
+ * export const renameTransform: TransformComponent<typeof renameSchema> = {
+ *   type: "rename", summary: "Renames fields.", schema: renameSchema,
+ *   create: (config) => mapRows((row) => ...),
+ *   columns: (config, input) => ({ columns: ..., problems: [] }),
+ * };
+ */
+export interface TransformComponent<Schema extends z.ZodType = z.ZodType> {
+  type: string;
+  summary: string;
+  schema: Schema;
+  create(config: z.infer<Schema>, deps: TransformDeps): Transform;
+  columns(config: z.infer<Schema>, input: readonly Column[]): ColumnsResult;
+}
+
+/** Turns rows into the bytes of one file. Any sink writes any format. */
+export interface RowEncoder {
+  /** Encodes a batch; returns the bytes ready to be written (none while a row group is buffered). */
+  encode(batch: Batch): Promise<Uint8Array[]>;
+  /** Flushes what is buffered and the trailer (Parquet footer, gzip end). */
+  finish(): Promise<Uint8Array[]>;
+}
+
+/** Bytes written for one file, once finished. */
+export interface WrittenObject {
+  bytes: number;
+  /** Hex SHA-256 of the bytes as stored. */
+  sha256: string;
+}
+
+/**
+ * A file being written under a temporary name. Nothing is visible under the final name until
+ * `commit`; `abort` removes every trace (temporary file, open multipart upload).
+ */
+export interface StagedWriter {
+  write(chunk: Uint8Array): Promise<void>;
+  /** Ends the bytes; the file stays invisible under its final name. */
+  finish(): Promise<WrittenObject>;
+  /** Makes the finished file visible under its final name (rename, or completing the upload). */
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface StoredObject {
+  /** Path relative to the store's root, with `/` separators. */
+  path: string;
+  bytes: number;
+}
+
+/**
+ * Where bytes go: a directory, an S3 prefix, or stdout. Paths are relative to the root and have
+ * already been checked not to escape it.
+ */
+export interface OutputStore {
+  /** For messages and the manifest: `./out/jobs`, `s3://bucket/prefix`, `-`. */
+  readonly location: string;
+  stage(path: string, signal: AbortSignal): Promise<StagedWriter>;
+  /** Writes a small object atomically (manifest, state, `_SUCCESS`). */
+  putObject(path: string, body: Uint8Array | string): Promise<void>;
+  /** Reads a small object; undefined when absent. */
+  getObject(path: string): Promise<Uint8Array | undefined>;
+  list(prefix?: string): Promise<StoredObject[]>;
+  deleteObject(path: string): Promise<void>;
+  /** Opens a committed object for reading (verify). */
+  openRead(path: string): Promise<AsyncIterable<Uint8Array>>;
+  close(): Promise<void>;
+}
+
+/** A file a slice wrote, ready to be committed with the rest of the slice. */
+export interface StagedFile extends WrittenObject {
+  path: string;
+  rows: number;
+}
+
+/** What a sink made of one slice: files written under temporary names, to commit or discard together. */
+export interface SliceOutput {
+  files: readonly StagedFile[];
+  rows: number;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/** Writes one slice's batches; on error or abort it discards what it staged before rejecting. */
+export type Sink = (input: AsyncIterable<Batch>, ctx: SliceContext) => Promise<SliceOutput>;
