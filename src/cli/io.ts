@@ -1,0 +1,23 @@
+// What a command may touch of the process: streams, environment, working directory, and a stop signal.
+import type { Writable } from "node:stream";
+
+export interface CliIO {
+  stdout: Writable;
+  stderr: Writable;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Aborted on SIGTERM/SIGINT; a command stops starting work and cleans up. */
+  signal: AbortSignal;
+  /** Whether stderr is a terminal (progress line rather than JSON logs). */
+  isTTY: boolean;
+}
+
+/** A command takes its own argv (after the command name) and returns the exit code. */
+export type Command = (argv: readonly string[], io: CliIO) => Promise<number>;
+
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  invalid: 2,
+  resumable: 75,
+} as const;
