@@ -1,0 +1,114 @@
+// The manifest each destination gets at the end of a run: every committed file with rows, bytes and
+// checksum, and per slice the count the service reported beside the count read and written.
+import type { OutputStore } from "./contracts.js";
+import type { RunState } from "./state.js";
+
+export const SUCCESS_MARKER = "_SUCCESS";
+
+export interface ManifestFile {
+  path: string;
+  slice: string;
+  rows: number;
+  bytes: number;
+  sha256: string;
+}
+
+export interface ManifestSlice {
+  id: string;
+  start: string;
+  end: string;
+  expected: number | null;
+  read: number;
+  duplicates: number;
+  written: number;
+  files: number;
+}
+
+export interface Manifest {
+  version: 1;
+  pipeline: string;
+  fingerprint: string;
+  run_id: string;
+  generated_at: string;
+  destination: string;
+  format: string;
+  complete: boolean;
+  totals: { slices: number; files: number; rows: number; bytes: number; expected: number | null };
+  slices: ManifestSlice[];
+  files: ManifestFile[];
+}
+
+export function manifestObjectPath(shard?: { index: number; count: number }): string {
+  const suffix = shard === undefined || shard.count === 1 ? "" : `.shard-${shard.index}-of-${shard.count}`;
+  return `_manifest${suffix}.json`;
+}
+
+export interface BuildManifestOptions {
+  state: Readonly<RunState>;
+  sinkIndex: number;
+  runId: string;
+  destination: string;
+  format: string;
+  complete: boolean;
+  now: Date;
+}
+
+/** The manifest of one sink, from the state: every committed slice, in time order. */
+export function buildManifest(options: BuildManifestOptions): Manifest {
+  const entries = Object.entries(options.state.slices).sort(([, a], [, b]) => a.start.localeCompare(b.start));
+  const slices: ManifestSlice[] = [];
+  const files: ManifestFile[] = [];
+  let expectedTotal: number | null = 0;
+  for (const [id, slice] of entries) {
+    const own = slice.files.filter((file) => file.sink === options.sinkIndex);
+    const written = own.reduce((sum, file) => sum + file.rows, 0);
+    slices.push({
+      id,
+      start: slice.start,
+      end: slice.end,
+      expected: slice.expected,
+      read: slice.read,
+      duplicates: slice.duplicates,
+      written,
+      files: own.length,
+    });
+    for (const file of own) {
+      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+    }
+    expectedTotal = slice.expected === null || expectedTotal === null ? null : expectedTotal + slice.expected;
+  }
+  return {
+    version: 1,
+    pipeline: options.state.pipeline,
+    fingerprint: options.state.fingerprint,
+    run_id: options.runId,
+    generated_at: options.now.toISOString(),
+    destination: options.destination,
+    format: options.format,
+    complete: options.complete,
+    totals: {
+      slices: slices.length,
+      files: files.length,
+      rows: files.reduce((sum, file) => sum + file.rows, 0),
+      bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+      expected: expectedTotal,
+    },
+    slices,
+    files,
+  };
+}
+
+/** Writes the manifest, then `_SUCCESS` when the whole window is committed (and removes a stale one otherwise). */
+export async function writeManifest(
+  store: OutputStore,
+  manifest: Manifest,
+  shard?: { index: number; count: number },
+): Promise<void> {
+  await store.putObject(manifestObjectPath(shard), `${JSON.stringify(manifest, null, 2)}\n`);
+  const marker =
+    shard === undefined || shard.count === 1
+      ? SUCCESS_MARKER
+      : `${SUCCESS_MARKER}.shard-${shard.index}-of-${shard.count}`;
+  if (manifest.complete) await store.putObject(marker, "");
+  else await store.deleteObject(marker);
+}

@@ -1,0 +1,105 @@
+// Runs one slice: source pages → de-duplication → transforms → every sink, then checks the count the
+// service reported against the records read. Output stays staged; the runner commits it.
+import { ReconciliationError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type {
+  Batch,
+  RunInfo,
+  Sink,
+  SliceContext,
+  SliceOutput,
+  Slice,
+  Source,
+  Transform,
+} from "./contracts.js";
+import { deduplicateById } from "./deduplicate.js";
+import { fanOut } from "./fan-out.js";
+import { prefetch } from "./prefetch.js";
+
+export interface SliceWork {
+  source: Source;
+  transforms: readonly Transform[];
+  sinks: readonly Sink[];
+}
+
+export interface SliceResult {
+  slice: Slice;
+  /** Distinct records the source yielded. */
+  read: number;
+  /** What the service said the slice holds, when it said. */
+  expected: number | undefined;
+  duplicates: number;
+  /** One output per sink, in the order of the pipeline's sinks; staged, not yet committed. */
+  outputs: readonly SliceOutput[];
+}
+
+export interface RunSliceOptions {
+  signal: AbortSignal;
+  log: Logger;
+  run: RunInfo;
+}
+
+async function* countRows(
+  input: AsyncIterable<Batch>,
+  onRows: (rows: number) => void,
+): AsyncGenerator<Batch> {
+  for await (const batch of input) {
+    onRows(batch.length);
+    yield batch;
+  }
+}
+
+/** Runs a slice to staged output; on any failure every sink's staged files are discarded. */
+export async function runSlice(
+  slice: Slice,
+  work: SliceWork,
+  options: RunSliceOptions,
+): Promise<SliceResult> {
+  // One failing sink must stop the source and the other sinks, not just leave them waiting.
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort(options.signal.reason);
+  if (options.signal.aborted) onOuterAbort();
+  else options.signal.addEventListener("abort", onOuterAbort, { once: true });
+
+  const ctx: SliceContext = {
+    signal: controller.signal,
+    log: options.log.child({ slice: slice.id }),
+    slice,
+    run: options.run,
+    stats: { duplicates: 0 },
+  };
+  let read = 0;
+  try {
+    let stream: AsyncIterable<Batch> = countRows(
+      deduplicateById(prefetch(work.source(ctx), 1), ctx.stats),
+      (rows) => (read += rows),
+    );
+    for (const transform of work.transforms) stream = transform(stream, ctx);
+    const branches = fanOut(stream, work.sinks.length);
+    const settled = await Promise.allSettled(
+      work.sinks.map((sink, index) =>
+        sink(branches[index] as AsyncIterable<Batch>, ctx).catch((error: unknown) => {
+          controller.abort(error);
+          throw error;
+        }),
+      ),
+    );
+    const outputs = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    const failure = settled.find((result) => result.status === "rejected");
+    if (failure !== undefined) {
+      await Promise.allSettled(outputs.map((output) => output.discard()));
+      throw failure.reason;
+    }
+    const expected = ctx.stats.expected;
+    if (expected !== undefined && expected !== read) {
+      await Promise.allSettled(outputs.map((output) => output.discard()));
+      throw new ReconciliationError(
+        `slice ${slice.id}: the service reported ${expected} records but ${read} were read` +
+          (ctx.stats.duplicates > 0 ? ` (${ctx.stats.duplicates} duplicates dropped)` : ""),
+      );
+    }
+    return { slice, read, expected, duplicates: ctx.stats.duplicates, outputs };
+  } finally {
+    options.signal.removeEventListener("abort", onOuterAbort);
+  }
+}

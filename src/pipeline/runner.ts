@@ -1,0 +1,163 @@
+// Runs a plan's slices under bounded concurrency: each slice is fetched, written and committed as a
+// whole, retried from its start when the service loses its place, and checkpointed once committed.
+import pLimit from "p-limit";
+import { ApiError, EtlError, QuotaExhaustedError, ReconciliationError, StoppedError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { OutputStore, RunInfo, Slice } from "./contracts.js";
+import { runSlice } from "./run-slice.js";
+import type { SliceResult, SliceWork } from "./run-slice.js";
+import type { CommittedFile, StateStore } from "./state.js";
+
+export interface SliceTask {
+  slice: Slice;
+  /** Builds the stages for one attempt at the slice (fresh source, transforms and sinks). */
+  build(): SliceWork;
+}
+
+export interface RunnerEvents {
+  sliceStarted?(slice: Slice, attempt: number): void;
+  sliceCommitted?(slice: Slice, result: SliceResult): void;
+  rowsRead?(rows: number): void;
+}
+
+export interface RunnerOptions {
+  tasks: readonly SliceTask[];
+  concurrency: number;
+  maxAttemptsPerSlice: number;
+  state: StateStore;
+  /** One store per sink, in the pipeline's order, to remove files a redone slice no longer writes. */
+  stores: readonly (OutputStore | undefined)[];
+  run: RunInfo;
+  log: Logger;
+  signal: AbortSignal;
+  events?: RunnerEvents;
+}
+
+export type RunStatus = "complete" | "stopped" | "failed";
+
+export interface RunOutcome {
+  status: RunStatus;
+  committed: number;
+  skipped: number;
+  remaining: number;
+  /** Why the run stopped or failed. */
+  error?: unknown;
+}
+
+/** Errors after which the slice is worth starting again from its start. */
+export function isSliceRetryable(error: unknown): boolean {
+  if (error instanceof ReconciliationError) return true;
+  if (error instanceof ApiError) return error.retryable;
+  return false;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
+  const { state, log } = options;
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(new StoppedError("stopped by a signal"));
+  if (options.signal.aborted) onAbort();
+  else options.signal.addEventListener("abort", onAbort, { once: true });
+
+  const pending = options.tasks.filter((task) => !state.isCommitted(task.slice.id));
+  const skipped = options.tasks.length - pending.length;
+  if (skipped > 0)
+    log.info({ skipped, remaining: pending.length }, "Resuming: committed slices are skipped.");
+
+  let committed = 0;
+  let stopError: unknown;
+  let failError: unknown;
+  const limit = pLimit(Math.max(1, options.concurrency));
+
+  const commit = async (task: SliceTask, result: SliceResult): Promise<void> => {
+    const files: CommittedFile[] = [];
+    for (const [sinkIndex, output] of result.outputs.entries()) {
+      await output.commit();
+      for (const file of output.files) {
+        files.push({
+          sink: sinkIndex,
+          path: file.path,
+          rows: file.rows,
+          bytes: file.bytes,
+          sha256: file.sha256,
+        });
+      }
+    }
+    // A redone slice replaces its files by name; remove those it wrote before and writes no more.
+    const kept = new Set(files.map((file) => `${file.sink}\u0000${file.path}`));
+    for (const old of state.previousFiles(task.slice.id)) {
+      if (kept.has(`${old.sink}\u0000${old.path}`)) continue;
+      await options.stores[old.sink]?.deleteObject(old.path);
+    }
+    await state.commitSlice(task.slice.id, {
+      start: task.slice.start.toISOString(),
+      end: task.slice.end.toISOString(),
+      committed_at: new Date().toISOString(),
+      read: result.read,
+      expected: result.expected ?? null,
+      duplicates: result.duplicates,
+      files,
+    });
+  };
+
+  const attemptSlice = async (task: SliceTask): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      if (controller.signal.aborted || failError !== undefined) return;
+      options.events?.sliceStarted?.(task.slice, attempt);
+      try {
+        const result = await runSlice(task.slice, task.build(), {
+          signal: controller.signal,
+          log,
+          run: options.run,
+        });
+        await commit(task, result);
+        committed++;
+        options.events?.sliceCommitted?.(task.slice, result);
+        return;
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        if (error instanceof QuotaExhaustedError) {
+          stopError ??= error;
+          controller.abort(error);
+          return;
+        }
+        if (isSliceRetryable(error) && attempt < options.maxAttemptsPerSlice) {
+          log.warn(
+            { slice: task.slice.id, attempt, error: describe(error) },
+            "Retrying the slice from its start.",
+          );
+          continue;
+        }
+        if (isSliceRetryable(error)) {
+          // The service stayed unavailable (or kept losing our place): stop, and resume later.
+          stopError ??= new EtlError("SLICE_GAVE_UP", `slice ${task.slice.id} failed ${attempt} times`, {
+            cause: error,
+          });
+          controller.abort(stopError);
+          return;
+        }
+        failError ??= new EtlError("SLICE_FAILED", `slice ${task.slice.id} failed: ${describe(error)}`, {
+          cause: error,
+        });
+        return;
+      }
+    }
+  };
+
+  try {
+    await Promise.all(pending.map((task) => limit(() => attemptSlice(task))));
+  } finally {
+    options.signal.removeEventListener("abort", onAbort);
+  }
+
+  const remaining = pending.length - committed;
+  if (failError !== undefined) return { status: "failed", committed, skipped, remaining, error: failError };
+  if (remaining > 0) {
+    const error = stopError ?? (controller.signal.reason as unknown) ?? new StoppedError("stopped");
+    return { status: "stopped", committed, skipped, remaining, error };
+  }
+  return { status: "complete", committed, skipped, remaining: 0 };
+}

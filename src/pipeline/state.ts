@@ -1,0 +1,148 @@
+// The checkpoint of a pipeline: which slices are committed (with their files and counts) and the
+// batch exports in progress, kept beside the output so an ephemeral container can resume.
+import { z } from "zod";
+import { ConfigError, EtlError } from "../errors.js";
+import type { OutputStore } from "./contracts.js";
+
+export const STATE_DIRECTORY = "_mdq-export";
+
+const fileSchema = z.object({
+  sink: z.number().int(),
+  path: z.string(),
+  rows: z.number().int(),
+  bytes: z.number().int(),
+  sha256: z.string(),
+});
+
+const sliceSchema = z.object({
+  start: z.string(),
+  end: z.string(),
+  committed_at: z.string(),
+  read: z.number().int(),
+  expected: z.number().int().nullable(),
+  duplicates: z.number().int(),
+  files: z.array(fileSchema),
+});
+
+const batchSchema = z.object({
+  token: z.string(),
+  created_at: z.string(),
+  partitions_done: z.array(z.string()),
+});
+
+const stateSchema = z.object({
+  version: z.literal(1),
+  pipeline: z.string(),
+  fingerprint: z.string(),
+  slices: z.record(z.string(), sliceSchema),
+  batches: z.record(z.string(), batchSchema).default({}),
+});
+
+export type RunState = z.infer<typeof stateSchema>;
+export type CommittedSlice = z.infer<typeof sliceSchema>;
+export type CommittedFile = z.infer<typeof fileSchema>;
+export type BatchProgress = z.infer<typeof batchSchema>;
+
+/** The state's object name; shards keep their own. */
+export function stateObjectPath(shard?: { index: number; count: number }): string {
+  const suffix = shard === undefined || shard.count === 1 ? "" : `.shard-${shard.index}-of-${shard.count}`;
+  return `${STATE_DIRECTORY}/state${suffix}.json`;
+}
+
+export interface StateStoreOptions {
+  store: OutputStore;
+  path: string;
+  pipeline: string;
+  fingerprint: string;
+  /** Redo everything: ignore committed slices and a changed fingerprint. */
+  force: boolean;
+}
+
+/**
+ * Loads and saves the run state. Writes are serialised: slices commit concurrently, and each save
+ * must contain every earlier commit.
+ */
+export class StateStore {
+  #state: RunState;
+  #writing: Promise<void> = Promise.resolve();
+  readonly #options: StateStoreOptions;
+
+  private constructor(state: RunState, options: StateStoreOptions) {
+    this.#state = state;
+    this.#options = options;
+  }
+
+  static async open(options: StateStoreOptions): Promise<StateStore> {
+    const fresh: RunState = {
+      version: 1,
+      pipeline: options.pipeline,
+      fingerprint: options.fingerprint,
+      slices: {},
+      batches: {},
+    };
+    const bytes = await options.store.getObject(options.path);
+    if (bytes === undefined) return new StateStore(fresh, options);
+    let previous: RunState;
+    try {
+      previous = stateSchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8")));
+    } catch (error) {
+      throw new EtlError(
+        "STATE_UNREADABLE",
+        `the state ${options.store.location}/${options.path} is not a state this version wrote; move it away or run with --force`,
+        { cause: error },
+      );
+    }
+    if (options.force) {
+      // Keep the record of files so a redone slice can remove files it no longer writes.
+      return new StateStore({ ...fresh, slices: previous.slices }, options);
+    }
+    if (previous.fingerprint !== options.fingerprint) {
+      throw new ConfigError(
+        `the pipeline changed since the output in ${options.store.location} was written (fields, filters, transforms or sinks); ` +
+          "rerun with --force to rewrite every slice, or write to a new destination",
+        [],
+      );
+    }
+    return new StateStore(previous, options);
+  }
+
+  get state(): Readonly<RunState> {
+    return this.#state;
+  }
+
+  /** Whether a slice can be skipped: committed by an earlier run, and not forced. */
+  isCommitted(sliceId: string): boolean {
+    return !this.#options.force && this.#state.slices[sliceId] !== undefined;
+  }
+
+  /** Files recorded for a slice by an earlier commit (to replace on redo). */
+  previousFiles(sliceId: string): readonly CommittedFile[] {
+    return this.#state.slices[sliceId]?.files ?? [];
+  }
+
+  async commitSlice(sliceId: string, slice: CommittedSlice): Promise<void> {
+    this.#state.slices[sliceId] = slice;
+    delete this.#state.batches[sliceId];
+    await this.save();
+  }
+
+  batchProgress(sliceId: string): BatchProgress | undefined {
+    return this.#state.batches[sliceId];
+  }
+
+  async recordBatch(sliceId: string, progress: BatchProgress): Promise<void> {
+    this.#state.batches[sliceId] = progress;
+    await this.save();
+  }
+
+  async clearBatch(sliceId: string): Promise<void> {
+    delete this.#state.batches[sliceId];
+    await this.save();
+  }
+
+  save(): Promise<void> {
+    const text = `${JSON.stringify({ ...this.#state, fingerprint: this.#options.fingerprint }, null, 2)}\n`;
+    this.#writing = this.#writing.then(() => this.#options.store.putObject(this.#options.path, text));
+    return this.#writing;
+  }
+}
