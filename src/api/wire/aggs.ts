@@ -1,0 +1,117 @@
+// The aggregation definitions accepted in `aggs`: terms, date_histogram, filter, and the metric
+// aggregations, each optionally with nested `aggs`. At least one aggregation per level.
+import { z } from "zod";
+import { dslQuerySchema } from "./query-dsl.js";
+import type { DslQuery } from "./query-dsl.js";
+
+export const METRIC_AGGREGATIONS = ["avg", "min", "max", "sum", "value_count", "cardinality"] as const;
+export type MetricAggregation = (typeof METRIC_AGGREGATIONS)[number];
+export const BUCKET_AGGREGATIONS = ["terms", "date_histogram", "filter"] as const;
+export const AGGREGATION_KINDS = [...BUCKET_AGGREGATIONS, ...METRIC_AGGREGATIONS];
+
+export interface TermsAggregation {
+  field: string;
+  size?: number;
+  order?: Record<string, "asc" | "desc">;
+  min_doc_count?: number;
+}
+
+export interface DateHistogramAggregation {
+  field: string;
+  fixed_interval?: string;
+  calendar_interval?: string;
+  interval?: string;
+  min_doc_count?: number;
+  format?: string;
+}
+
+/** One named aggregation: exactly one kind key, plus optional sub-aggregations. */
+export interface Aggregation {
+  terms?: TermsAggregation;
+  date_histogram?: DateHistogramAggregation;
+  filter?: DslQuery;
+  avg?: { field: string };
+  min?: { field: string };
+  max?: { field: string };
+  sum?: { field: string };
+  value_count?: { field: string };
+  cardinality?: { field: string };
+  aggs?: Aggregations;
+  aggregations?: Aggregations;
+}
+
+export type Aggregations = Record<string, Aggregation>;
+
+/** Fixed intervals (`30m`, `1h`, `1d`) and calendar intervals (`hour`, `1d`, `week`, `month`...). */
+export const INTERVAL_PATTERN = /^(\d+)(ms|s|m|h|d)$/;
+export const CALENDAR_INTERVALS = [
+  "minute",
+  "1m",
+  "hour",
+  "1h",
+  "day",
+  "1d",
+  "week",
+  "1w",
+  "month",
+  "1M",
+  "quarter",
+  "1q",
+  "year",
+  "1y",
+];
+
+const fieldOnly = z.looseObject({ field: z.string({ error: "must name a field" }) });
+
+export const aggregationSchema: z.ZodType<Aggregation> = z.lazy(() =>
+  z
+    .strictObject(
+      {
+        terms: z
+          .looseObject({
+            field: z.string({ error: "must name a field" }),
+            size: z.number().int().positive().optional(),
+          })
+          .optional(),
+        date_histogram: z
+          .looseObject({
+            field: z.string({ error: "must name a field" }),
+            fixed_interval: z
+              .string()
+              .regex(INTERVAL_PATTERN, { error: "is not an interval such as 1h or 1d" })
+              .optional(),
+            calendar_interval: z
+              .enum(CALENDAR_INTERVALS, { error: `is not one of ${CALENDAR_INTERVALS.join(", ")}` })
+              .optional(),
+            interval: z.string().optional(),
+          })
+          .refine(
+            (v) =>
+              v.fixed_interval !== undefined || v.calendar_interval !== undefined || v.interval !== undefined,
+            {
+              error: "needs fixed_interval or calendar_interval",
+            },
+          )
+          .optional(),
+        filter: dslQuerySchema.optional(),
+        avg: fieldOnly.optional(),
+        min: fieldOnly.optional(),
+        max: fieldOnly.optional(),
+        sum: fieldOnly.optional(),
+        value_count: fieldOnly.optional(),
+        cardinality: fieldOnly.optional(),
+        aggs: aggsSchema.optional(),
+        aggregations: aggsSchema.optional(),
+      },
+      { error: `must be an aggregation object (${AGGREGATION_KINDS.join(", ")})` },
+    )
+    .refine((value) => AGGREGATION_KINDS.filter((kind) => kind in value).length === 1, {
+      error: `must hold exactly one of ${AGGREGATION_KINDS.join(", ")}`,
+    }),
+);
+
+export const aggsSchema: z.ZodType<Aggregations> = z.lazy(() =>
+  z
+    .record(z.string(), aggregationSchema, { error: "must be an object of named aggregations" })
+    .refine((value) => Object.keys(value).length > 0, { error: "must contain at least one aggregation" }),
+);

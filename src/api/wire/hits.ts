@@ -1,0 +1,41 @@
+// Document hits and batch partition records as the service returns them.
+import { z } from "zod";
+
+export const sourceSchema = z.record(z.string(), z.unknown());
+
+/** A v2 scroll hit (logs, workloads), also used for v1 logs. */
+export const hitSchema = z.looseObject({
+  _index: z.string(),
+  _id: z.string(),
+  _score: z.number().nullable().optional(),
+  _source: sourceSchema,
+});
+
+/** A v3 query hit (jobs, tickets, metrics): carries its sort values. */
+export const v3HitSchema = z.looseObject({
+  _index: z.string(),
+  _id: z.string(),
+  _score: z.number().nullable(),
+  _source: sourceSchema,
+  sort: z.array(z.union([z.string(), z.number(), z.null()])),
+});
+
+export type Hit = z.infer<typeof hitSchema>;
+export type V3Hit = z.infer<typeof v3HitSchema>;
+
+export const PARTITION_STATUSES = ["completed", "processing", "pending", "failed"] as const;
+
+const partitionBase = {
+  start_time: z.string(),
+  end_time: z.string(),
+  /** A download link, or the literal text `null` while not ready. */
+  presigned_url: z.string().nullable(),
+  completed: z.boolean(),
+  status: z.string(),
+};
+
+export const logsPartitionSchema = z.looseObject({ ...partitionBase, log_count: z.number().int() });
+export const workloadsPartitionSchema = z.looseObject({ ...partitionBase, workload_count: z.number().int() });
+
+export type LogsPartition = z.infer<typeof logsPartitionSchema>;
+export type WorkloadsPartition = z.infer<typeof workloadsPartitionSchema>;

@@ -1,0 +1,188 @@
+// Request and response schemas of the v2 family: logs and workloads scroll, batch, batch status, aggs.
+import { z } from "zod";
+import {
+  aggsSchema,
+  ATR_ONLY,
+  checkScopeList,
+  checkTimeOrder,
+  DOMAIN_APP_TYPES,
+  enumSchema,
+  fieldsSchema,
+  filtersSchema,
+  forbidFields,
+  isPresentString,
+  LOG_APPLICATIONS,
+  positiveIntSchema,
+  requireFields,
+  scopeListSchema,
+  timestampSchema,
+  tokenSchema,
+  V2_LOG_APP_TYPES,
+} from "./common.js";
+import type { Body, WireProblem } from "./common.js";
+import { defineRequest } from "./request-spec.js";
+import { hitSchema, logsPartitionSchema, workloadsPartitionSchema } from "./hits.js";
+
+const SERVERLESS_SCOPE = ["log_group", "tenant", "stage"] as const;
+
+const logsFields = {
+  application: enumSchema(LOG_APPLICATIONS).optional(),
+  start_time: timestampSchema.optional(),
+  end_time: timestampSchema.optional(),
+  app_type: enumSchema(V2_LOG_APP_TYPES).optional(),
+  domain: scopeListSchema.optional(),
+  log_group: scopeListSchema.optional(),
+  tenant: scopeListSchema.optional(),
+  stage: scopeListSchema.optional(),
+  filters: filtersSchema.optional(),
+  fields: fieldsSchema.optional(),
+};
+
+/** Initial logs request: required fields, then serverless vs domain scope by app_type. */
+function logsInitialRules(body: Body, problems: WireProblem[], extra: readonly string[]): void {
+  requireFields(body, ["application", "start_time", "end_time", "app_type", ...extra], problems);
+  checkTimeOrder(body, problems);
+  const appType = body["app_type"];
+  const application = body["application"];
+  if (appType === "serverless") {
+    if (application !== undefined && application !== "eventops") {
+      problems.push({
+        field: "application",
+        value: application,
+        message: "must be eventops when app_type is serverless",
+      });
+    }
+    requireFields(body, SERVERLESS_SCOPE, problems);
+    for (const name of SERVERLESS_SCOPE) checkScopeList(body, name, problems);
+  } else if (appType === "ec2" || appType === "kubernetes") {
+    if (application === "eventops") {
+      problems.push({
+        field: "application",
+        value: application,
+        message: "must not be eventops unless app_type is serverless",
+      });
+    }
+    requireFields(body, ["domain"], problems);
+    checkScopeList(body, "domain", problems);
+  }
+}
+
+export const v2LogsScrollRequest = defineRequest(
+  z.object({
+    ...logsFields,
+    size: positiveIntSchema.optional(),
+    scroll_id: z.string({ error: "must be a string" }).optional(),
+  }),
+  (body, problems) => {
+    if (isPresentString(body["scroll_id"])) return;
+    logsInitialRules(body, problems, ["size"]);
+  },
+);
+
+export const v2LogsBatchRequest = defineRequest(z.object(logsFields), (body, problems) => {
+  forbidFields(body, ["size", "scroll_id"], problems);
+  logsInitialRules(body, problems, []);
+});
+
+export const v2LogsAggsRequest = defineRequest(
+  z.object({ ...logsFields, aggs: aggsSchema.optional() }),
+  (body, problems) => logsInitialRules(body, problems, ["aggs"]),
+);
+
+const workloadsFields = {
+  application: enumSchema(ATR_ONLY).optional(),
+  start_time: timestampSchema.optional(),
+  end_time: timestampSchema.optional(),
+  app_type: enumSchema(DOMAIN_APP_TYPES).optional(),
+  domain: scopeListSchema.optional(),
+  filters: filtersSchema.optional(),
+  fields: fieldsSchema.optional(),
+};
+
+function workloadsInitialRules(body: Body, problems: WireProblem[], extra: readonly string[]): void {
+  requireFields(body, ["application", "start_time", "end_time", "app_type", "domain", ...extra], problems);
+  checkScopeList(body, "domain", problems);
+  checkTimeOrder(body, problems);
+}
+
+export const v2WorkloadsScrollRequest = defineRequest(
+  z.object({
+    ...workloadsFields,
+    size: positiveIntSchema.optional(),
+    scroll_id: z.string({ error: "must be a string" }).optional(),
+  }),
+  (body, problems) => {
+    if (isPresentString(body["scroll_id"])) return;
+    workloadsInitialRules(body, problems, []);
+  },
+);
+
+export const v2WorkloadsBatchRequest = defineRequest(z.object(workloadsFields), (body, problems) => {
+  forbidFields(body, ["size", "scroll_id"], problems);
+  workloadsInitialRules(body, problems, []);
+});
+
+export const v2WorkloadsAggsRequest = defineRequest(
+  z.object({ ...workloadsFields, aggs: aggsSchema.optional() }),
+  (body, problems) => workloadsInitialRules(body, problems, ["aggs"]),
+);
+
+/** Batch status: `token` required, trimmed, not empty. */
+const batchStatusRules = (body: Body, problems: WireProblem[]) => {
+  if (!isPresentString(body["token"])) {
+    problems.push({ field: "token", value: body["token"], message: "is required (a non-empty batch token)" });
+  }
+};
+export const v2LogsBatchStatusRequest = defineRequest(
+  z.object({ token: tokenSchema.optional() }),
+  batchStatusRules,
+);
+export const v2WorkloadsBatchStatusRequest = defineRequest(
+  z.object({ token: tokenSchema.optional() }),
+  batchStatusRules,
+);
+
+/** The meta every v2 response carries. */
+export const v2MetaSchema = z.looseObject({
+  api_version: z.literal("v2"),
+  time_range: z.looseObject({ start: z.string().nullable(), end: z.string().nullable() }),
+  rate_limit: z.looseObject({ daily_remaining: z.number().int() }),
+  request_id: z.string(),
+});
+
+export const v2LogsScrollResponse = z.looseObject({
+  data: z.looseObject({ logs: z.array(hitSchema), count: z.number().int() }),
+  meta: v2MetaSchema.extend({ scroll_id: z.string().optional() }),
+});
+
+export const v2WorkloadsScrollResponse = z.looseObject({
+  data: z.looseObject({ workloads: z.array(hitSchema), count: z.number().int() }),
+  meta: v2MetaSchema.extend({
+    scroll_id: z.string().optional(),
+    workloads_available: z.number().int().optional(),
+  }),
+});
+
+export const v2BatchResponse = z.looseObject({
+  data: z.looseObject({ token: z.string() }),
+  meta: v2MetaSchema,
+});
+
+/** Status responses: `presigned_urls` at the top level (as the spec shows) or under `data`. */
+function statusResponse<T extends z.ZodType>(partition: T) {
+  return z.union([
+    z.looseObject({ presigned_urls: z.array(partition) }),
+    z.looseObject({ data: z.looseObject({ presigned_urls: z.array(partition) }) }),
+  ]);
+}
+export const v2LogsBatchStatusResponse = statusResponse(logsPartitionSchema);
+export const v2WorkloadsBatchStatusResponse = statusResponse(workloadsPartitionSchema);
+
+export const v2AggsResponse = z.looseObject({
+  data: z.looseObject({ aggregations: z.record(z.string(), z.unknown()), total_documents: z.number().int() }),
+  meta: v2MetaSchema,
+});
+
+/** Error bodies the spec shows for workloads batch status. */
+export const v2StatusErrorBody = z.looseObject({ error: z.string(), details: z.string() });
+export const v2NotFoundBody = z.looseObject({ message: z.string() });
