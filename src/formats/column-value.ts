@@ -1,0 +1,29 @@
+// Reads a column's value from a row: by key, or, for rows still nested, by dotted path.
+import type { Column, Row } from "../pipeline/contracts.js";
+
+/** Reads one column of a row; prepared once per schema so the per-row work is a key lookup. */
+export type ColumnReader = (row: Row) => unknown;
+
+/**
+ * `job.id` is first a key (flattened rows keep dotted keys); only when the row has no such key is it
+ * walked as a path (`row.job.id`), so both shapes give the same column.
+ */
+export function createColumnReader(column: Column): ColumnReader {
+  const name = column.name;
+  if (!name.includes(".")) return (row) => row[name];
+  const parts = name.split(".");
+  return (row) => {
+    const direct = row[name];
+    if (direct !== undefined || Object.hasOwn(row, name)) return direct;
+    return readPath(row, parts);
+  };
+}
+
+function readPath(row: Row, parts: readonly string[]): unknown {
+  let current: unknown = row;
+  for (const part of parts) {
+    if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[part];
+  }
+  return current;
+}

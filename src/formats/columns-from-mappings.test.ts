@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { columnsFromMappings, mappingTypeToColumnType } from "./columns-from-mappings.js";
+
+describe("columnsFromMappings", () => {
+  it("maps the service's types", () => {
+    expect(
+      ["keyword", "text", "date", "float", "long", "integer", "boolean", "alias", "geo_shape"].map(
+        mappingTypeToColumnType,
+      ),
+    ).toEqual(["string", "string", "timestamp", "double", "int64", "int32", "boolean", "string", "string"]);
+  });
+
+  it("drops multi-field companions whose parent is mapped, and keeps the rest", () => {
+    expect(
+      columnsFromMappings([
+        { name: "job.name", type: "keyword" },
+        { name: "job.name.text", type: "text" },
+        { name: "message", type: "text" },
+        { name: "message.keyword", type: "keyword" },
+        { name: "orphan.keyword", type: "keyword" },
+        { name: "@timestamp", type: "date" },
+      ]),
+    ).toEqual([
+      { name: "job.name", type: "string" },
+      { name: "message", type: "string" },
+      { name: "orphan.keyword", type: "string" },
+      { name: "@timestamp", type: "timestamp" },
+    ]);
+  });
+});

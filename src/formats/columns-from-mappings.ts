@@ -1,0 +1,63 @@
+// Turns the service's field mappings (search-engine types) into output columns.
+import type { Column, ColumnType } from "../pipeline/contracts.js";
+
+/** One entry of a v3 mappings response. */
+export interface MappingField {
+  name: string;
+  type: string;
+}
+
+const TYPES: Readonly<Record<string, ColumnType>> = {
+  keyword: "string",
+  text: "string",
+  match_only_text: "string",
+  constant_keyword: "string",
+  wildcard: "string",
+  ip: "string",
+  version: "string",
+  alias: "string",
+  date: "timestamp",
+  date_nanos: "timestamp",
+  float: "double",
+  double: "double",
+  half_float: "double",
+  scaled_float: "double",
+  long: "int64",
+  unsigned_long: "int64",
+  integer: "int32",
+  short: "int32",
+  byte: "int32",
+  boolean: "boolean",
+  object: "json",
+  nested: "json",
+  flattened: "json",
+  geo_point: "json",
+};
+
+/**
+ * keyword/text → string, date → timestamp, float → double, long → int64, integer → int32,
+ * boolean → boolean, alias → string; types we do not know become strings, which hold any scalar.
+ */
+export function mappingTypeToColumnType(type: string): ColumnType {
+  return TYPES[type] ?? "string";
+}
+
+const COMPANION = /^(.+)\.(keyword|text)$/;
+
+/**
+ * A multi-field appears twice in the mappings (`job.name` and its `job.name.text` companion) but
+ * once in `_source`; the companion is dropped when its parent field is mapped.
+ */
+export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
+  const names = new Set(fields.map((field) => field.name));
+  const columns: Column[] = [];
+  for (const field of fields) {
+    const companionOf = COMPANION.exec(field.name)?.[1];
+    const isCompanion =
+      companionOf !== undefined &&
+      names.has(companionOf) &&
+      (field.type === "keyword" || field.type === "text");
+    if (!isCompanion) columns.push({ name: field.name, type: mappingTypeToColumnType(field.type) });
+  }
+  return columns;
+}

@@ -1,0 +1,117 @@
+// Parquet through hyparquet-writer: rows are buffered per column and written one row group at a time.
+import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import type { ColumnSource, SchemaElement } from "hyparquet-writer";
+import type { Batch, Column, ColumnType, RowEncoder } from "../pipeline/contracts.js";
+import { SinkError } from "../errors.js";
+import { coercers } from "./coerce-value.js";
+import type { Coercer, ParquetValue } from "./coerce-value.js";
+import { createColumnReader } from "./column-value.js";
+import type { ColumnReader } from "./column-value.js";
+import type { Format, FormatOptions } from "./format.js";
+
+export const DEFAULT_ROW_GROUP_ROWS = 100_000;
+
+export const parquetFormat: Format = {
+  name: "parquet",
+  extension: () => "parquet",
+  createEncoder: (columns, options) => createParquetEncoder(columns, options),
+};
+
+/** Every column is OPTIONAL: the service omits fields freely, so any value may be null. */
+export function schemaElementFor(column: Column): SchemaElement {
+  const base = { name: column.name, repetition_type: "OPTIONAL" } as const;
+  const byType: Record<ColumnType, SchemaElement> = {
+    string: { ...base, type: "BYTE_ARRAY", converted_type: "UTF8" },
+    json: { ...base, type: "BYTE_ARRAY", converted_type: "UTF8" },
+    double: { ...base, type: "DOUBLE" },
+    int64: { ...base, type: "INT64" },
+    int32: { ...base, type: "INT32" },
+    boolean: { ...base, type: "BOOLEAN" },
+    timestamp: { ...base, type: "INT64", converted_type: "TIMESTAMP_MILLIS" },
+  };
+  return byType[column.type];
+}
+
+/**
+ * hyparquet-writer's ByteWriter grows one buffer for the whole file; flushing after each row group
+ * hands the bytes on and rewinds the buffer, so memory holds one row group, not the file.
+ * `offset` keeps counting, which the column chunk offsets in the footer depend on.
+ */
+class RowGroupWriter extends ByteWriter {
+  private readonly ready: Uint8Array[] = [];
+
+  flush(): void {
+    if (this.index === 0) return;
+    this.ready.push(new Uint8Array(this.buffer.slice(0, this.index)));
+    this.index = 0;
+  }
+
+  override finish(): void {
+    this.flush();
+  }
+
+  take(): Uint8Array[] {
+    return this.ready.splice(0, this.ready.length);
+  }
+}
+
+interface PreparedColumn {
+  name: string;
+  read: ColumnReader;
+  coerce: Coercer;
+  values: ParquetValue[];
+}
+
+function createParquetEncoder(columns: readonly Column[], options: FormatOptions): RowEncoder {
+  if (columns.length === 0) {
+    throw new SinkError("a Parquet file needs at least one column; declare the fields the sink writes", {
+      code: "SINK_NO_COLUMNS",
+    });
+  }
+  const rowGroupRows = options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
+  const writer = new RowGroupWriter(1 << 16);
+  const parquet = new ParquetWriter({
+    writer,
+    schema: [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)],
+    codec: options.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY",
+    createdBy: "mdq-export (hyparquet-writer)",
+  });
+  const prepared: PreparedColumn[] = columns.map((column) => ({
+    name: column.name,
+    read: createColumnReader(column),
+    coerce: coercers[column.type],
+    values: [],
+  }));
+  let buffered = 0;
+
+  const writeRowGroup = (): void => {
+    if (buffered === 0) return;
+    const columnData: ColumnSource[] = prepared.map((column) => ({ name: column.name, data: column.values }));
+    parquet.write({ columnData, rowGroupSize: buffered });
+    for (const column of prepared) column.values = [];
+    buffered = 0;
+  };
+
+  return {
+    async encode(batch: Batch) {
+      let start = 0;
+      while (start < batch.length) {
+        const end = Math.min(batch.length, start + rowGroupRows - buffered);
+        // Column by column keeps each loop monomorphic: one reader and one coercer per pass.
+        for (const column of prepared) {
+          const { read, coerce, values } = column;
+          for (let i = start; i < end; i++) values.push(coerce(read(batch[i] as Batch[number])));
+        }
+        buffered += end - start;
+        start = end;
+        if (buffered >= rowGroupRows) writeRowGroup();
+      }
+      return writer.take();
+    },
+    async finish() {
+      writeRowGroup();
+      parquet.finish();
+      return writer.take();
+    },
+  };
+}
