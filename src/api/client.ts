@@ -1,0 +1,163 @@
+// The service client: one per run, holding the access token, the HTTP pool, the retry policy and the
+// quota tracker. Every request to the service and to its download links goes through it.
+import type { Logger } from "../logger.js";
+import { createSilentLogger } from "../logger.js";
+import type { OperationPath } from "./wire/operations.js";
+import type { Clock } from "./clock.js";
+import { systemClock } from "./clock.js";
+import type { HttpResponse, HttpTimeouts } from "./http-transport.js";
+import { createHttpTransport } from "./http-transport.js";
+import type { HttpTransportOptions } from "./http-transport.js";
+import { QuotaTracker } from "./quota-tracker.js";
+import type { RetryPolicy } from "./retry-policy.js";
+import { DEFAULT_RETRY_POLICY, parseRetryAfter } from "./retry-policy.js";
+import { createTokenProvider } from "./token-provider.js";
+import type { RequestOf, ResponseOf, ServiceCallDeps } from "./service-call.js";
+import { callService } from "./service-call.js";
+import { runWithRetries } from "./retry.js";
+import { HttpStatusError } from "./http-status-error.js";
+import { toNetworkError } from "./network-error.js";
+import { describeUrl } from "./redact.js";
+
+export interface ServiceClientOptions {
+  baseUrl: string;
+  /** The token issuer; `/oauth2/token` is appended. */
+  authUrl: string;
+  clientId: string;
+  clientSecret: string;
+  logger?: Logger;
+  /** Daily requests to keep in hand; requests are refused once only this many remain. */
+  quotaReserve?: number;
+  timeouts?: Partial<HttpTimeouts>;
+  retry?: Partial<RetryPolicy>;
+  userAgent?: string;
+  /** Sockets per origin. */
+  connections?: number;
+  /** Tests inject these so that nothing sleeps. */
+  clock?: Clock;
+  random?: () => number;
+  dispatcher?: HttpTransportOptions["dispatcher"];
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * One client, one quota.
+ * @example
+ * const client = createServiceClient({ baseUrl, authUrl, clientId, clientSecret, logger, quotaReserve: 100 });
+ * const res = await client.call("/v3/jobs/mappings", {});
+ * res.data.fields.map((f) => f.name);
+ * await client.close();
+ */
+export interface ServiceClient {
+  /** Validates `body` locally, sends it, and returns the response parsed by the operation's wire schema. */
+  call<P extends OperationPath>(path: P, body: RequestOf<P>, options?: CallOptions): Promise<ResponseOf<P>>;
+  /** GETs a presigned download link (no bearer token, not counted against the quota), with retries. */
+  download(url: string, options?: CallOptions): Promise<HttpResponse>;
+  readonly quota: QuotaTracker;
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly retryPolicy: RetryPolicy;
+  readonly logger: Logger;
+  /** Values that must never be shown: the client secret and the tokens issued so far. */
+  secrets(): readonly string[];
+  close(): Promise<void>;
+}
+
+/** The v2 operation replacing each deprecated v1 logs operation. */
+const V1_REPLACEMENTS: Readonly<Record<string, string>> = {
+  "/v1/logs/scroll": "/v2/logs/scroll",
+  "/v1/logs/batch": "/v2/logs/batch",
+  "/v1/logs/batch/urls": "/v2/logs/batch/status",
+  "/v1/logs/batch/status": "/v2/logs/batch/status",
+};
+
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const logger = (options.logger ?? createSilentLogger()).child({ component: "api" });
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+  const userAgent = options.userAgent ?? "mdq-export/0.1.0";
+  const http = createHttpTransport({
+    timeouts: options.timeouts,
+    connections: options.connections,
+    dispatcher: options.dispatcher,
+  });
+  const quota = new QuotaTracker({ reserve: options.quotaReserve, clock });
+  const tokens = createTokenProvider({
+    authUrl: options.authUrl,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    http,
+    clock,
+    random,
+    retry,
+    logger,
+    userAgent,
+  });
+  const deps: ServiceCallDeps = {
+    baseUrl: options.baseUrl,
+    http,
+    tokens,
+    quota,
+    retry,
+    clock,
+    random,
+    logger,
+    userAgent,
+  };
+  let warnedDeprecated = false;
+
+  async function downloadOnce(url: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
+    const where = `partition download ${describeUrl(url)}`;
+    let response: HttpResponse;
+    try {
+      response = await http.send({ method: "GET", url, headers: { "user-agent": userAgent }, signal });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw toNetworkError(where, error, tokens.secrets());
+    }
+    if (response.status === 200) return response;
+    await response.body.dump().catch(() => undefined);
+    throw new HttpStatusError(where, response.status, "", {
+      retryable: response.status >= 500 || response.status === 429,
+      retryAfterMs: parseRetryAfter(response.headers["retry-after"], clock.now()),
+    });
+  }
+
+  return {
+    call(path, body, callOptions = {}) {
+      const replacement = V1_REPLACEMENTS[path];
+      if (replacement !== undefined && !warnedDeprecated) {
+        warnedDeprecated = true;
+        logger.warn(
+          { operation: path, replacement },
+          "The v1 logs endpoints are deprecated since 2026-03-01; migrate to the v2 logs endpoints.",
+        );
+      }
+      return callService(deps, path, body, callOptions.signal);
+    },
+    download(url, callOptions = {}) {
+      return runWithRetries(() => downloadOnce(url, callOptions.signal), {
+        policy: retry,
+        clock,
+        random,
+        signal: callOptions.signal,
+        onRetry: (error, attempt, delayMs) =>
+          logger.warn(
+            { operation: error.operation, attempt, status: error.status, delayMs },
+            "Retrying a download.",
+          ),
+      });
+    },
+    quota,
+    clock,
+    random,
+    retryPolicy: retry,
+    logger,
+    secrets: () => tokens.secrets(),
+    close: () => http.close(),
+  };
+}

@@ -1,0 +1,20 @@
+// Turns a failure to exchange bytes (reset, refused, timeout, truncated body) into a retryable ApiError
+// whose cause chain is a redacted copy: undici errors can carry the request URL and options.
+import { ApiError } from "../errors.js";
+import { redactText, sanitizeError } from "./redact.js";
+
+/**
+ * @example
+ * try { await http.send(req) } catch (error) { throw toNetworkError("/v3/jobs/query", error, secrets) }
+ */
+export function toNetworkError(operation: string, error: unknown, secrets: Iterable<string>): ApiError {
+  if (error instanceof ApiError) return error;
+  const list = [...secrets];
+  const code = (error as { code?: unknown } | null)?.code;
+  const what = error instanceof Error ? redactText(error.message, list) : "unknown failure";
+  return new ApiError(
+    `${operation} failed on the network${typeof code === "string" ? ` (${code})` : ""}: ${what}`,
+    { operation, retryable: true, cause: sanitizeError(error, list) },
+    "NETWORK_ERROR",
+  );
+}

@@ -1,0 +1,46 @@
+// The one retry loop of the product: retryable ApiErrors are retried with full-jitter backoff (or
+// Retry-After when longer), bounded by the policy's attempts and elapsed time, and abortable.
+import { ApiError } from "../errors.js";
+import type { Clock } from "./clock.js";
+import type { RetryPolicy } from "./retry-policy.js";
+import { backoffDelay } from "./retry-policy.js";
+import { HttpStatusError } from "./http-status-error.js";
+
+export interface RetryContext {
+  policy: RetryPolicy;
+  clock: Clock;
+  random: () => number;
+  signal?: AbortSignal;
+  /** Called before each wait (for a warn line). */
+  onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
+  /** Maps the last error when retries run out (for example a 429 into quota exhaustion). */
+  onGiveUp?: (error: ApiError, reason: "attempts" | "time") => unknown;
+}
+
+/**
+ * Runs `attempt` until it resolves, throws a non-retryable error, or the policy is spent.
+ * @example
+ * const body = await runWithRetries((n) => sendOnce(n), { policy, clock: systemClock, random: Math.random });
+ */
+export async function runWithRetries<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  ctx: RetryContext,
+): Promise<T> {
+  const started = ctx.clock.now();
+  for (let attemptNumber = 1; ; attemptNumber += 1) {
+    try {
+      return await attempt(attemptNumber);
+    } catch (error) {
+      if (ctx.signal?.aborted) throw ctx.signal.reason;
+      if (!(error instanceof ApiError) || !error.retryable) throw error;
+      if (attemptNumber >= ctx.policy.maxAttempts) throw ctx.onGiveUp?.(error, "attempts") ?? error;
+      const retryAfter = error instanceof HttpStatusError ? (error.retryAfterMs ?? 0) : 0;
+      const delayMs = Math.max(backoffDelay(attemptNumber, ctx.policy, ctx.random), retryAfter);
+      if (ctx.clock.now() + delayMs - started > ctx.policy.maxElapsedMs) {
+        throw ctx.onGiveUp?.(error, "time") ?? error;
+      }
+      ctx.onRetry?.(error, attemptNumber, delayMs);
+      await ctx.clock.sleep(delayMs, ctx.signal);
+    }
+  }
+}

@@ -1,0 +1,220 @@
+// Sends one operation to the service: local validation, quota reserve, bearer token (one refresh and
+// one resend on 401), retries of network errors, 5xx and transient 429, and parsing with the wire schema.
+import type { z } from "zod";
+import type { Logger } from "../logger.js";
+import {
+  ApiError,
+  AuthError,
+  PermissionError,
+  QuotaExhaustedError,
+  RequestValidationError,
+} from "../errors.js";
+import { OPERATIONS, validateRequest } from "./wire/operations.js";
+import type { OperationPath } from "./wire/operations.js";
+import { formatProblem } from "./wire/common.js";
+import type { Clock } from "./clock.js";
+import type { HttpTransport } from "./http-transport.js";
+import type { QuotaTracker } from "./quota-tracker.js";
+import type { RetryPolicy } from "./retry-policy.js";
+import { parseRetryAfter } from "./retry-policy.js";
+import type { TokenProvider } from "./token-provider.js";
+import { runWithRetries } from "./retry.js";
+import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
+import { toNetworkError } from "./network-error.js";
+import { redactText } from "./redact.js";
+
+/** The request body an operation takes, as its wire schema types it. */
+export type RequestOf<P extends OperationPath> = z.input<(typeof OPERATIONS)[P]["request"]["base"]>;
+
+/** The parsed response of an operation. */
+export type ResponseOf<P extends OperationPath> = z.infer<(typeof OPERATIONS)[P]["response"]>;
+
+/** The table seen through a mapped type, so that a generic path yields its own response type. */
+const RESPONSE_SCHEMAS: { [P in OperationPath]: { response: z.ZodType<ResponseOf<P>> } } = OPERATIONS;
+
+/** Operations whose batch token travels in the body and is answered 401 when unknown. */
+const BATCH_TOKEN_IN_401: ReadonlySet<string> = new Set(["/v1/logs/batch/urls", "/v1/logs/batch/status"]);
+
+/** The remaining daily quota a response reports: flat in v1, under `meta.rate_limit` in v2 and v3. */
+function remainingOf(data: unknown): number | undefined {
+  if (data === null || typeof data !== "object") return undefined;
+  const record = data as Record<string, unknown>;
+  const flat = record["daily_requests_remaining"];
+  if (typeof flat === "number") return flat;
+  const meta = record["meta"];
+  if (meta === null || typeof meta !== "object") return undefined;
+  const rate = (meta as Record<string, unknown>)["rate_limit"];
+  if (rate === null || typeof rate !== "object") return undefined;
+  const value = (rate as Record<string, unknown>)["daily_remaining"];
+  return typeof value === "number" ? value : undefined;
+}
+
+export interface ServiceCallDeps {
+  baseUrl: string;
+  http: HttpTransport;
+  tokens: TokenProvider;
+  quota: QuotaTracker;
+  retry: RetryPolicy;
+  clock: Clock;
+  random: () => number;
+  logger: Logger;
+  userAgent: string;
+}
+
+/** Throws RequestValidationError naming the first offending field (and listing every problem). */
+export function assertValidRequest(path: OperationPath, body: unknown): void {
+  const [first, ...rest] = validateRequest(path, body);
+  if (first === undefined) return;
+  const message = [formatProblem(first).slice(first.field.length + 2), ...rest.map(formatProblem)].join("; ");
+  throw new RequestValidationError(path, first.field, message);
+}
+
+/**
+ * A 429 is taken as the day's quota being gone, and not retried, when the last count the service
+ * reported was 0, when no Retry-After comes with it, or when Retry-After reaches past the retry
+ * budget (a wait until the quota renews). Otherwise it is a short throttle: wait Retry-After and resend.
+ */
+function classify429(
+  deps: ServiceCallDeps,
+  path: string,
+  retryAfterMs: number | undefined,
+  detail: string,
+): Error {
+  const remaining = deps.quota.remaining;
+  if (
+    retryAfterMs === undefined ||
+    (remaining !== undefined && remaining <= 0) ||
+    retryAfterMs > deps.retry.maxElapsedMs
+  ) {
+    deps.quota.markExhausted();
+    return new QuotaExhaustedError(
+      `the daily request quota is exhausted (${path} answered HTTP 429); resume when the quota renews`,
+      remaining,
+      deps.quota.reserve,
+      { cause: new HttpStatusError(path, 429, detail, { retryable: false, retryAfterMs }) },
+    );
+  }
+  return new HttpStatusError(path, 429, detail, { retryable: true, retryAfterMs });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Sends `body` to `op` and returns the parsed response. Throws RequestValidationError before sending,
+ * QuotaExhaustedError, AuthError, PermissionError, HttpStatusError (other statuses) or ApiError.
+ */
+export async function callService<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  path: P,
+  body: RequestOf<P>,
+  signal?: AbortSignal,
+): Promise<ResponseOf<P>> {
+  assertValidRequest(path, body);
+  const schema = RESPONSE_SCHEMAS[path].response;
+  const op = { path, batchTokenIn401: BATCH_TOKEN_IN_401.has(path) };
+  const url = `${deps.baseUrl.replace(/\/+$/, "")}${path}`;
+  const payload = JSON.stringify(body ?? {});
+  let resentAfter401 = false;
+
+  const attempt = async (): Promise<ResponseOf<P>> => {
+    deps.quota.acquire(op.path);
+    try {
+      for (;;) {
+        const token = await deps.tokens.getToken(signal);
+        const started = deps.clock.now();
+        let status: number;
+        let text: string;
+        let retryAfterHeader: string | string[] | undefined;
+        try {
+          const response = await deps.http.send({
+            method: "POST",
+            url,
+            headers: {
+              authorization: `Bearer ${token}`,
+              "content-type": "application/json",
+              accept: "application/json",
+              "user-agent": deps.userAgent,
+            },
+            body: payload,
+            signal,
+          });
+          status = response.status;
+          retryAfterHeader = response.headers["retry-after"];
+          text = await response.body.text();
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          throw toNetworkError(op.path, error, deps.tokens.secrets());
+        }
+        deps.logger.debug(
+          { operation: op.path, status, ms: deps.clock.now() - started },
+          "Service answered.",
+        );
+        const detail = (): string => redactText(describeErrorBody(text), deps.tokens.secrets());
+        if (status === 401) {
+          deps.tokens.invalidate(token);
+          if (!resentAfter401) {
+            resentAfter401 = true;
+            continue;
+          }
+          if (op.batchTokenIn401) throw new HttpStatusError(op.path, 401, detail(), { retryable: false });
+          throw new AuthError(`${op.path} refused a freshly issued access token (HTTP 401)`, {
+            operation: op.path,
+            status,
+          });
+        }
+        if (status === 403) throw new PermissionError(op.path);
+        if (status === 429) {
+          throw classify429(deps, op.path, parseRetryAfter(retryAfterHeader, deps.clock.now()), detail());
+        }
+        if (status < 200 || status >= 300) {
+          const retryAfterMs = parseRetryAfter(retryAfterHeader, deps.clock.now());
+          throw new HttpStatusError(op.path, status, detail(), { retryable: status >= 500, retryAfterMs });
+        }
+        const parsed = schema.safeParse(parseJson(text));
+        if (!parsed.success) {
+          const where = parsed.error.issues
+            .slice(0, 3)
+            .map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
+            .join("; ");
+          throw new ApiError(`${op.path} answered a body that does not follow the spec (${where})`, {
+            operation: op.path,
+            status,
+            retryable: false,
+          });
+        }
+        const remaining = remainingOf(parsed.data);
+        if (remaining !== undefined) deps.quota.observe(remaining);
+        return parsed.data;
+      }
+    } finally {
+      deps.quota.release();
+    }
+  };
+
+  return runWithRetries(attempt, {
+    policy: deps.retry,
+    clock: deps.clock,
+    random: deps.random,
+    signal,
+    onRetry: (error, attemptNumber, delayMs) =>
+      deps.logger.warn(
+        { operation: op.path, attempt: attemptNumber, status: error.status, code: error.code, delayMs },
+        "Retrying a service request.",
+      ),
+    onGiveUp: (error) =>
+      error.status === 429
+        ? new QuotaExhaustedError(
+            `${op.path} kept answering HTTP 429 through every retry; treating the daily quota as exhausted`,
+            deps.quota.remaining,
+            deps.quota.reserve,
+            { cause: error },
+          )
+        : error,
+  });
+}
