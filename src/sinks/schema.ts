@@ -1,5 +1,6 @@
 // The YAML schema of one sink: a format, a destination and how files are named and rolled.
 import { z } from "zod";
+import { compilePathTemplate } from "./path-template.js";
 
 export const s3OptionsSchema = z
   .strictObject({
@@ -62,33 +63,22 @@ export const s3OptionsSchema = z
 export const sinkSchema = z
   .strictObject({
     format: z.enum(["parquet", "ndjson"]).describe("How rows become bytes."),
-    to: z
-      .string()
-      .min(1)
-      .describe("A directory, s3://bucket/prefix, or - for stdout (ndjson only)."),
+    to: z.string().min(1).describe("A directory, s3://bucket/prefix, or - for stdout (ndjson only)."),
     path: z
       .string()
       .optional()
       .describe(
-        "File name template relative to `to`: {date} {hour} {slice} {seq} {ext} {run_id} and {field.name} from record values (Hive-style partitions). Default: {slice}-{seq}.{ext}",
+        "File name template relative to `to`: {date} {hour} (slice start, UTC) {slice} {seq} {ext} {run_id} and {field.name} from record values (Hive-style partitions, escaped so they stay inside `to`). Must contain {slice}, and {seq} when files roll. Default: {slice}-{seq}.{ext}",
       ),
     gzip: z.boolean().default(false).describe("Compress NDJSON with gzip (adds .gz)."),
-    compression: z
-      .enum(["snappy", "uncompressed"])
-      .default("snappy")
-      .describe("Parquet page compression."),
+    compression: z.enum(["snappy", "uncompressed"]).default("snappy").describe("Parquet page compression."),
     row_group_rows: z
       .number()
       .int()
       .min(1000)
       .default(100_000)
       .describe("Rows per Parquet row group (warehouse readers like 100k to 1M)."),
-    max_rows_per_file: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe("Start a new file after this many rows."),
+    max_rows_per_file: z.number().int().min(1).optional().describe("Start a new file after this many rows."),
     max_file_bytes: z
       .number()
       .int()
@@ -104,14 +94,63 @@ export const sinkSchema = z
     if (value.gzip && value.format !== "ndjson") {
       ctx.addIssue({ code: "custom", path: ["gzip"], message: "gzip applies to format ndjson only" });
     }
+    if (value.path !== undefined) checkPathTemplate(value, ctx);
     if (value.s3 !== undefined && !value.to.startsWith("s3://")) {
-      ctx.addIssue({ code: "custom", path: ["s3"], message: "s3 options need a destination s3://bucket/prefix" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["s3"],
+        message: "s3 options need a destination s3://bucket/prefix",
+      });
     }
     if (value.to.startsWith("s3://") && !/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(value.to)) {
       ctx.addIssue({ code: "custom", path: ["to"], message: `"${value.to}" is not s3://bucket/prefix` });
     }
   })
   .describe("One output: format, destination, names and rolling.");
+
+/** Rules on `path` that keep names deterministic per slice and unique within it. */
+function checkPathTemplate(
+  value: {
+    path?: string | undefined;
+    to: string;
+    max_rows_per_file?: number | undefined;
+    max_file_bytes?: number | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const path = value.path ?? "";
+  let fields: readonly string[] = [];
+  try {
+    ({ fields } = compilePathTemplate(path));
+  } catch (error) {
+    ctx.addIssue({ code: "custom", path: ["path"], message: (error as Error).message });
+    return;
+  }
+  if (!path.includes("{slice}")) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["path"],
+      message: `"${path}" has no {slice}: two slices would write the same names, and a redone slice could not replace its own files`,
+    });
+  }
+  if (
+    (value.max_rows_per_file !== undefined || value.max_file_bytes !== undefined) &&
+    !path.includes("{seq}")
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["path"],
+      message: `"${path}" has no {seq}, which rolled files need`,
+    });
+  }
+  if (value.to === "-" && fields.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["path"],
+      message: `stdout (to: -) is one stream; record fields in the path (${fields.join(", ")}) have no meaning there`,
+    });
+  }
+}
 
 export type SinkConfig = z.infer<typeof sinkSchema>;
 export type S3Options = z.infer<typeof s3OptionsSchema>;

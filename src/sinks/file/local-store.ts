@@ -1,0 +1,187 @@
+// A directory as an output store: files are written under hidden temporary names and renamed on commit.
+import { createHash, randomBytes } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../../pipeline/contracts.js";
+import { SinkError } from "../../errors.js";
+import { checkRelativePath } from "../path-template.js";
+
+const TEMP_MARK = ".tmp-";
+
+/** True for the hidden temporary names this store writes (`.part-0001.parquet.tmp-3f9a…`). */
+export function isTemporaryName(name: string): boolean {
+  return name.startsWith(".") && name.includes(TEMP_MARK);
+}
+
+/**
+ * The temporary file sits in the final directory, so the commit is a rename within one file system
+ * (atomic), and it is hidden, so readers globbing `*.parquet` never see a half-written file.
+ */
+function temporaryPathFor(finalPath: string): string {
+  return join(dirname(finalPath), `.${basename(finalPath)}${TEMP_MARK}${randomBytes(6).toString("hex")}`);
+}
+
+export function createLocalStore(root: string): OutputStore {
+  const absoluteRoot = resolve(root);
+  const locate = (path: string): string => {
+    checkRelativePath(path);
+    const full = resolve(absoluteRoot, path);
+    // Defence in depth: path templates already refuse escapes, but a store must never trust its caller.
+    if (!full.startsWith(absoluteRoot + sep)) {
+      throw new SinkError(`"${path}" is outside ${root}`, { code: "SINK_PATH_INVALID" });
+    }
+    return full;
+  };
+
+  const writeAtomically = async (path: string, body: Uint8Array | string): Promise<void> => {
+    const full = locate(path);
+    await mkdir(dirname(full), { recursive: true });
+    const temp = temporaryPathFor(full);
+    try {
+      const handle = await open(temp, "wx");
+      try {
+        await handle.writeFile(body);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, full);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw wrap(`writing ${join(root, path)}`, error);
+    }
+  };
+
+  return {
+    location: root,
+    async stage(path, signal) {
+      signal.throwIfAborted();
+      const full = locate(path);
+      await mkdir(dirname(full), { recursive: true }).catch((error: unknown) => {
+        throw wrap(`creating the directory of ${join(root, path)}`, error);
+      });
+      return stageFile(full, join(root, path), signal);
+    },
+    putObject: writeAtomically,
+    async getObject(path) {
+      try {
+        return await readFile(locate(path));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw wrap(`reading ${join(root, path)}`, error);
+      }
+    },
+    async list(prefix = "") {
+      let entries;
+      try {
+        entries = await readdir(absoluteRoot, { recursive: true, withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw wrap(`listing ${root}`, error);
+      }
+      const objects: StoredObject[] = [];
+      for (const entry of entries) {
+        if (!entry.isFile() || isTemporaryName(entry.name)) continue;
+        const full = join(entry.parentPath, entry.name);
+        const path = relative(absoluteRoot, full).split(sep).join("/");
+        if (!path.startsWith(prefix)) continue;
+        const { size } = await stat(full);
+        objects.push({ path, bytes: size });
+      }
+      return objects.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    },
+    async deleteObject(path) {
+      await unlink(locate(path)).catch((error: unknown) => {
+        if (!isMissing(error)) throw wrap(`deleting ${join(root, path)}`, error);
+      });
+    },
+    async openRead(path) {
+      return createReadStream(locate(path));
+    },
+    async close() {},
+  };
+}
+
+function stageFile(full: string, shown: string, signal: AbortSignal): Promise<StagedWriter> {
+  const temp = temporaryPathFor(full);
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let written: WrittenObject | undefined;
+  let settled = false;
+  return open(temp, "wx").then(
+    (handle: FileHandle) => {
+      let closed = false;
+      const closeOnce = async (): Promise<void> => {
+        if (!closed) {
+          closed = true;
+          await handle.close();
+        }
+      };
+      return {
+        async write(chunk) {
+          signal.throwIfAborted();
+          try {
+            await handle.write(chunk);
+          } catch (error) {
+            throw wrap(`writing ${shown}`, error);
+          }
+          hash.update(chunk);
+          bytes += chunk.length;
+        },
+        async finish() {
+          try {
+            await handle.sync();
+            await closeOnce();
+          } catch (error) {
+            throw wrap(`finishing ${shown}`, error);
+          }
+          written = { bytes, sha256: hash.digest("hex") };
+          return written;
+        },
+        async commit() {
+          if (written === undefined) throw new SinkError(`${shown} was committed before it was finished`);
+          try {
+            // rename replaces an earlier file of a redone slice in one step.
+            await rename(temp, full);
+            await syncDirectory(dirname(full));
+          } catch (error) {
+            throw wrap(`committing ${shown}`, error);
+          }
+          settled = true;
+        },
+        async abort() {
+          if (settled) return;
+          settled = true;
+          await closeOnce().catch(() => undefined);
+          await unlink(temp).catch(() => undefined);
+        },
+      } satisfies StagedWriter;
+    },
+    (error: unknown) => {
+      throw wrap(`creating ${shown}`, error);
+    },
+  );
+}
+
+/** Makes the rename itself durable: without it a power loss can undo a commit already reported. */
+async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, "r");
+  try {
+    await handle.sync();
+  } catch {
+    // Some file systems refuse fsync on a directory; the rename has still happened.
+  } finally {
+    await handle.close();
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+}
+
+function wrap(action: string, error: unknown): SinkError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return new SinkError(`${action} failed${code === undefined ? "" : ` (${code})`}`, { cause: error });
+}

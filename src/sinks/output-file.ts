@@ -1,0 +1,63 @@
+// One file a sink is writing: an encoder feeding a staged writer, with the counts that drive rolling.
+import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../pipeline/contracts.js";
+import type { Format, FormatOptions } from "../formats/format.js";
+import { EtlError, SinkError } from "../errors.js";
+
+export interface OutputFile {
+  readonly path: string;
+  readonly writer: StagedWriter;
+  rows: number;
+  /** Bytes handed to the store so far (Parquet: whole row groups; gzip: compressed bytes). */
+  bytes: number;
+  append(rows: Batch): Promise<void>;
+  /** Writes the trailer and ends the bytes; the file stays invisible until the writer commits. */
+  close(): Promise<StagedFile>;
+}
+
+export interface OpenFileOptions {
+  store: OutputStore;
+  path: string;
+  format: Format;
+  columns: readonly Column[];
+  formatOptions: FormatOptions;
+  signal: AbortSignal;
+}
+
+export async function openOutputFile(options: OpenFileOptions): Promise<OutputFile> {
+  const { path } = options;
+  const encoder = options.format.createEncoder(options.columns, options.formatOptions);
+  const writer = await options.store.stage(path, options.signal);
+  const file: OutputFile = {
+    path,
+    writer,
+    rows: 0,
+    bytes: 0,
+    async append(rows) {
+      const chunks = await withContext(path, () => encoder.encode(rows));
+      await writeAll(chunks);
+      file.rows += rows.length;
+    },
+    async close() {
+      await writeAll(await withContext(path, () => encoder.finish()));
+      const written = await writer.finish();
+      return { path, rows: file.rows, ...written };
+    },
+  };
+  const writeAll = async (chunks: Uint8Array[]): Promise<void> => {
+    for (const chunk of chunks) {
+      await writer.write(chunk);
+      file.bytes += chunk.length;
+    }
+  };
+  return file;
+}
+
+/** Encoder failures are our bugs or bad data; name the file so the message leads somewhere. */
+async function withContext<T>(path: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof EtlError) throw error;
+    throw new SinkError(`encoding ${path} failed`, { code: "SINK_ENCODE_FAILED", cause: error });
+  }
+}

@@ -1,0 +1,115 @@
+// Turns S3 SDK failures into SinkErrors that name the bucket and key and say what to do.
+import { SinkError } from "../../errors.js";
+
+export interface S3Target {
+  bucket: string;
+  key: string;
+  /** The configured endpoint, for "unreachable"; AWS when undefined. */
+  endpoint?: string;
+  region?: string;
+}
+
+interface SdkErrorShape {
+  name?: string;
+  code?: string;
+  Code?: string;
+  message?: string;
+  BucketRegion?: string;
+  $metadata?: { httpStatusCode?: number };
+  $response?: { headers?: Record<string, string | undefined> };
+}
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+]);
+const CHECKSUM_CODES = new Set([
+  "BadDigest",
+  "InvalidDigest",
+  "XAmzContentSHA256Mismatch",
+  "InvalidChecksum",
+]);
+
+/** The abort of a run stays an abort: the sink recognises it and does not report it as an S3 failure. */
+export function isAbortError(error: unknown): boolean {
+  return (error as SdkErrorShape | undefined)?.name === "AbortError";
+}
+
+/** `action` is a verb phrase such as "uploading part 3 of"; the message continues with the object. */
+export function describeS3Error(action: string, target: S3Target, error: unknown): Error {
+  if (isAbortError(error) || error instanceof SinkError) return error as Error;
+  const e = (typeof error === "object" && error !== null ? error : {}) as SdkErrorShape;
+  const name = e.Code ?? e.name ?? "";
+  const status = e.$metadata?.httpStatusCode;
+  const message = e.message ?? String(error);
+  const where = `s3://${target.bucket}/${target.key}`;
+  const fail = (code: string, why: string): SinkError =>
+    new SinkError(`${action} ${where} failed: ${why}`, { code, cause: error });
+
+  if (name === "NoSuchBucket") {
+    return fail(
+      "S3_NO_SUCH_BUCKET",
+      `the bucket "${target.bucket}" does not exist (check the name in \`to:\`)`,
+    );
+  }
+  if (/region is missing/i.test(message)) {
+    return fail("S3_NO_REGION", "no AWS region is configured; set s3.region in the sink or AWS_REGION");
+  }
+  if (name === "CredentialsProviderError" || /could not load credentials/i.test(message)) {
+    return fail(
+      "S3_NO_CREDENTIALS",
+      "the SDK's default provider chain found no credentials (environment, AWS_PROFILE, web identity, container or instance role)",
+    );
+  }
+  const bucketRegion = e.BucketRegion ?? e.$response?.headers?.["x-amz-bucket-region"];
+  if (
+    name === "PermanentRedirect" ||
+    name === "AuthorizationHeaderMalformed" ||
+    name === "IllegalLocationConstraintException" ||
+    status === 301
+  ) {
+    const hint =
+      bucketRegion === undefined ? "" : `; the bucket is in ${bucketRegion}, set s3.region: ${bucketRegion}`;
+    return fail(
+      "S3_WRONG_REGION",
+      `the bucket "${target.bucket}" is not in region ${target.region ?? "(default)"}${hint}`,
+    );
+  }
+  if (
+    CHECKSUM_CODES.has(name) ||
+    /checksum|crc32|x-amz-content-sha256|x-amz-sdk-checksum/i.test(message) ||
+    (name === "NotImplemented" && /header/i.test(message))
+  ) {
+    return fail(
+      "S3_CHECKSUM_REJECTED",
+      `the store rejected the request checksum (${name || status}: ${message}); stores that do not support the SDK's default CRC32 checksums need \`checksum: when_required\` in the sink's s3 options`,
+    );
+  }
+  if (
+    name === "AccessDenied" ||
+    name === "InvalidAccessKeyId" ||
+    name === "SignatureDoesNotMatch" ||
+    name === "Forbidden" ||
+    status === 403
+  ) {
+    return fail(
+      "S3_ACCESS_DENIED",
+      `access denied to bucket "${target.bucket}" (${name || status}); the credentials from the default chain need s3:PutObject, s3:GetObject, s3:ListBucket, s3:DeleteObject and s3:AbortMultipartUpload on this prefix`,
+    );
+  }
+  const networkCode = e.code ?? (error as { cause?: { code?: string } } | undefined)?.cause?.code;
+  if ((networkCode !== undefined && NETWORK_CODES.has(networkCode)) || name === "TimeoutError") {
+    return fail(
+      "S3_UNREACHABLE",
+      `the endpoint ${target.endpoint ?? "of AWS S3"} cannot be reached (${networkCode ?? name}); check s3.endpoint and the network`,
+    );
+  }
+  return fail(
+    "S3_FAILED",
+    `${name || "error"}${status === undefined ? "" : ` (HTTP ${status})`}: ${message}`,
+  );
+}

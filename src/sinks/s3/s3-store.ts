@@ -1,0 +1,160 @@
+// An S3 prefix as an output store, on AWS or any S3-compatible store, with credentials from the SDK chain.
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
+import type { CreateMultipartUploadCommandInput, S3ClientConfig } from "@aws-sdk/client-s3";
+import type { OutputStore, RunInfo, StoredObject } from "../../pipeline/contracts.js";
+import type { S3Options } from "../schema.js";
+import { s3OptionsSchema } from "../schema.js";
+import { checkRelativePath } from "../path-template.js";
+import { describeS3Error } from "./s3-errors.js";
+import type { S3Target } from "./s3-errors.js";
+import { keyFor, parseS3Location } from "./s3-location.js";
+import { stageMultipartUpload } from "./s3-multipart-writer.js";
+
+export const RUN_ID_KEY = "mdq-run-id";
+
+export interface S3StoreDeps {
+  run: RunInfo;
+  /** Tests and tools may share a client; otherwise one is made from the options. */
+  client?: S3Client;
+}
+
+const CONTENT_TYPES: readonly [RegExp, string][] = [
+  [/\.parquet$/, "application/vnd.apache.parquet"],
+  [/\.gz$/, "application/gzip"],
+  [/\.ndjson$/, "application/x-ndjson"],
+  [/\.json$/, "application/json"],
+];
+
+function contentTypeFor(key: string): string {
+  return CONTENT_TYPES.find(([pattern]) => pattern.test(key))?.[1] ?? "application/octet-stream";
+}
+
+/** Region, endpoint and checksum mode only; credentials are left to the SDK's default provider chain. */
+export function s3ClientConfig(options: S3Options): S3ClientConfig {
+  const checksum = options.checksum === "when_required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED";
+  return {
+    ...(options.region === undefined ? {} : { region: options.region }),
+    ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
+    forcePathStyle: options.force_path_style,
+    requestChecksumCalculation: checksum,
+    responseChecksumValidation: checksum,
+  };
+}
+
+export function createS3Store(to: string, s3: S3Options | undefined, deps: S3StoreDeps): OutputStore {
+  const options = s3 ?? s3OptionsSchema.parse({});
+  const location = parseS3Location(to);
+  const client = deps.client ?? new S3Client(s3ClientConfig(options));
+  const ownsClient = deps.client === undefined;
+  const target = (path: string): S3Target => ({
+    bucket: location.bucket,
+    key: keyFor(location, path),
+    endpoint: options.endpoint,
+    region: options.region,
+  });
+  const objectParams = (path: string): CreateMultipartUploadCommandInput => {
+    checkRelativePath(path);
+    const key = keyFor(location, path);
+    const tags = new URLSearchParams({ ...options.tags, [RUN_ID_KEY]: deps.run.runId }).toString();
+    return {
+      Bucket: location.bucket,
+      Key: key,
+      ContentType: contentTypeFor(key),
+      Metadata: { ...options.metadata, [RUN_ID_KEY]: deps.run.runId },
+      Tagging: tags,
+      ...(options.storage_class === undefined ? {} : { StorageClass: options.storage_class }),
+      ...(options.server_side_encryption === undefined
+        ? {}
+        : { ServerSideEncryption: options.server_side_encryption }),
+      ...(options.kms_key_id === undefined ? {} : { SSEKMSKeyId: options.kms_key_id }),
+    };
+  };
+
+  return {
+    location: to,
+    async stage(path, signal) {
+      signal.throwIfAborted();
+      return stageMultipartUpload({
+        client,
+        target: target(path),
+        objectParams: objectParams(path),
+        partSizeBytes: options.part_size_bytes,
+        queueSize: options.queue_size,
+        useChecksums: options.checksum === "when_supported",
+        signal,
+      });
+    },
+    async putObject(path, body) {
+      try {
+        await client.send(new PutObjectCommand({ ...objectParams(path), Body: body }));
+      } catch (error) {
+        throw describeS3Error("writing", target(path), error);
+      }
+    },
+    async getObject(path) {
+      checkRelativePath(path);
+      try {
+        const response = await client.send(
+          new GetObjectCommand({ Bucket: location.bucket, Key: keyFor(location, path) }),
+        );
+        return response.Body === undefined ? new Uint8Array(0) : await response.Body.transformToByteArray();
+      } catch (error) {
+        if ((error as { name?: string }).name === "NoSuchKey") return undefined;
+        throw describeS3Error("reading", target(path), error);
+      }
+    },
+    async list(prefix = "") {
+      const root = location.prefix === "" ? "" : `${location.prefix}/`;
+      const objects: StoredObject[] = [];
+      let token: string | undefined;
+      do {
+        try {
+          const page = await client.send(
+            new ListObjectsV2Command({
+              Bucket: location.bucket,
+              Prefix: root + prefix,
+              ContinuationToken: token,
+            }),
+          );
+          for (const object of page.Contents ?? []) {
+            if (object.Key === undefined) continue;
+            objects.push({ path: object.Key.slice(root.length), bytes: object.Size ?? 0 });
+          }
+          token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
+        } catch (error) {
+          throw describeS3Error("listing", target(prefix), error);
+        }
+      } while (token !== undefined);
+      return objects;
+    },
+    async deleteObject(path) {
+      checkRelativePath(path);
+      try {
+        await client.send(new DeleteObjectCommand({ Bucket: location.bucket, Key: keyFor(location, path) }));
+      } catch (error) {
+        throw describeS3Error("deleting", target(path), error);
+      }
+    },
+    async openRead(path) {
+      checkRelativePath(path);
+      try {
+        const response = await client.send(
+          new GetObjectCommand({ Bucket: location.bucket, Key: keyFor(location, path) }),
+        );
+        // In Node the body is a Readable, which is an AsyncIterable of Buffers.
+        return (response.Body ?? []) as AsyncIterable<Uint8Array>;
+      } catch (error) {
+        throw describeS3Error("reading", target(path), error);
+      }
+    },
+    async close() {
+      if (ownsClient) client.destroy();
+    },
+  };
+}

@@ -1,0 +1,180 @@
+// The generic sink: routes a slice's rows to files named by the path template, rolls them, and
+// stages them for the slice to commit or discard as one. Any store, any format.
+import type { Logger } from "../logger.js";
+import type {
+  Batch,
+  Column,
+  OutputStore,
+  Row,
+  RunInfo,
+  Sink,
+  SliceOutput,
+  StagedFile,
+  StagedWriter,
+} from "../pipeline/contracts.js";
+import { formats } from "../formats/registry.js";
+import type { FormatOptions } from "../formats/format.js";
+import { SinkError } from "../errors.js";
+import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
+import type { TemplateValues } from "./path-template.js";
+import { openOutputFile } from "./output-file.js";
+import type { OutputFile } from "./output-file.js";
+import type { SinkConfig } from "./schema.js";
+
+export interface SinkDeps {
+  store: OutputStore;
+  /** The columns rows carry after the transforms (the Parquet schema). */
+  columns: readonly Column[];
+  run: RunInfo;
+  log: Logger;
+}
+
+/** Files committed at once; bounds the S3 CompleteMultipartUpload requests in flight. */
+const COMMIT_CONCURRENCY = 8;
+
+/**
+ * @example
+ * const sink = createSink(config, { store, columns, run, log });
+ * const output = await sink(batches, sliceContext);
+ * await output.commit();
+ */
+export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
+  const format = formats[config.format];
+  const formatOptions: FormatOptions = {
+    gzip: config.gzip,
+    compression: config.compression,
+    rowGroupRows: config.row_group_rows,
+  };
+  const ext = format.extension(formatOptions);
+  const template = compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE);
+  const maxRows = config.max_rows_per_file ?? Number.POSITIVE_INFINITY;
+  const maxBytes = config.max_file_bytes ?? Number.POSITIVE_INFINITY;
+  const log = deps.log.child({ stage: "sink", to: deps.store.location });
+
+  return async (input, ctx) => {
+    const values: TemplateValues = { slice: ctx.slice, runId: deps.run.runId, ext };
+    const open = new Map<string, OutputFile>();
+    const nextSeq = new Map<string, number>();
+    const usedPaths = new Set<string>();
+    const staged: { file: StagedFile; writer: StagedWriter }[] = [];
+
+    const fileFor = async (key: string): Promise<OutputFile> => {
+      const existing = open.get(key);
+      if (existing !== undefined) return existing;
+      const seq = nextSeq.get(key) ?? 0;
+      nextSeq.set(key, seq + 1);
+      const path = template.withSeq(key, seq);
+      if (usedPaths.has(path)) {
+        throw new SinkError(
+          `path template "${template.source}" gives "${path}" twice in slice ${ctx.slice.id}; add {seq} to roll files`,
+          { code: "SINK_PATH_COLLISION" },
+        );
+      }
+      usedPaths.add(path);
+      const file = await openOutputFile({
+        store: deps.store,
+        path,
+        format,
+        columns: deps.columns,
+        formatOptions,
+        signal: ctx.signal,
+      });
+      open.set(key, file);
+      return file;
+    };
+
+    const closeFile = async (key: string, file: OutputFile): Promise<void> => {
+      open.delete(key);
+      staged.push({ file: await file.close(), writer: file.writer });
+    };
+
+    const write = async (key: string, rows: Batch): Promise<void> => {
+      let start = 0;
+      while (start < rows.length) {
+        const file = await fileFor(key);
+        const end = Math.min(rows.length, start + (maxRows - file.rows));
+        await file.append(start === 0 && end === rows.length ? rows : rows.slice(start, end));
+        start = end;
+        // Bytes are checked after each write: a file ends at most one batch (Parquet: one row group) past the limit.
+        if (file.rows >= maxRows || file.bytes >= maxBytes) await closeFile(key, file);
+      }
+    };
+
+    try {
+      for await (const batch of input) {
+        ctx.signal.throwIfAborted();
+        if (batch.length === 0) continue;
+        if (template.fields.length === 0) {
+          await write(template.renderKey(values, undefined), batch);
+        } else {
+          for (const [key, rows] of groupByKey(batch, (row) => template.renderKey(values, row)))
+            await write(key, rows);
+        }
+      }
+      ctx.signal.throwIfAborted();
+      for (const [key, file] of [...open]) await closeFile(key, file);
+    } catch (error) {
+      const writers = [
+        ...staged.map((entry) => entry.writer),
+        ...[...open.values()].map((file) => file.writer),
+      ];
+      const failures = await abortAll(writers);
+      if (failures.length > 0)
+        log.error({ error: failures[0], slice: ctx.slice.id }, "Could not remove staged files.");
+      throw error;
+    }
+
+    const files = staged.map((entry) => entry.file);
+    const rows = files.reduce((sum, file) => sum + file.rows, 0);
+    log.debug({ slice: ctx.slice.id, files: files.length, rows }, "Staged slice output.");
+    return createSliceOutput(
+      files,
+      staged.map((entry) => entry.writer),
+      ctx.slice.id,
+    );
+  };
+}
+
+function groupByKey(batch: Batch, keyOf: (row: Row) => string): Map<string, Row[]> {
+  const groups = new Map<string, Row[]>();
+  for (const row of batch) {
+    const key = keyOf(row);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [row]);
+    else group.push(row);
+  }
+  return groups;
+}
+
+async function abortAll(writers: readonly StagedWriter[]): Promise<unknown[]> {
+  const results = await Promise.allSettled(writers.map((writer) => writer.abort()));
+  return results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+}
+
+function createSliceOutput(
+  files: readonly StagedFile[],
+  writers: readonly StagedWriter[],
+  sliceId: string,
+): SliceOutput {
+  return {
+    files,
+    rows: files.reduce((sum, file) => sum + file.rows, 0),
+    async commit() {
+      for (let i = 0; i < writers.length; i += COMMIT_CONCURRENCY) {
+        await Promise.all(writers.slice(i, i + COMMIT_CONCURRENCY).map((writer) => writer.commit()));
+      }
+    },
+    async discard() {
+      const failures = await abortAll(writers);
+      if (failures.length > 0) {
+        throw new SinkError(
+          `discarding the output of slice ${sliceId} left ${failures.length} file(s) behind`,
+          {
+            code: "SINK_DISCARD_FAILED",
+            cause: failures[0],
+          },
+        );
+      }
+    },
+  };
+}
