@@ -176,7 +176,16 @@ export async function callService<P extends OperationPath>(
           const retryAfterMs = parseRetryAfter(retryAfterHeader, deps.clock.now());
           throw new HttpStatusError(op.path, status, detail(), { retryable: status >= 500, retryAfterMs });
         }
-        const parsed = schema.safeParse(parseJson(text));
+        const json = parseJson(text);
+        if (json === undefined) {
+          // A 2xx whose body is not JSON was cut short on the way: the same as a reset, so retried.
+          throw new ApiError(`${op.path} answered a truncated body (${text.length} characters)`, {
+            operation: op.path,
+            status,
+            retryable: true,
+          });
+        }
+        const parsed = schema.safeParse(json);
         if (!parsed.success) {
           const where = parsed.error.issues
             .slice(0, 3)

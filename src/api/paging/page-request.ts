@@ -1,0 +1,65 @@
+// Sends one paging request: on a v3 query a 413 halves `size` and resends the same cursor (down to a
+// floor), and on a continuation request a lost scroll or point-in-time context becomes its own error.
+import { ApiError, PagingContextLostError } from "../../errors.js";
+import type { ServiceClient } from "../client.js";
+import type { RequestOf, ResponseOf } from "../service-call.js";
+import type { OperationPath } from "../wire/operations.js";
+import { HttpStatusError } from "../http-status-error.js";
+
+const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
+
+/**
+ * Whether an error on a continuation request means the service no longer knows the cursor. The spec
+ * does not say how this looks, so any plausible variant counts: 404 or 410, or a 400/409/422 whose
+ * message speaks of the scroll, the point in time or the context.
+ */
+export function isContextLost(error: unknown): error is HttpStatusError {
+  if (!(error instanceof HttpStatusError)) return false;
+  if (error.status === 404 || error.status === 410) return true;
+  return [400, 409, 422].includes(error.status) && CONTEXT_WORDS.test(error.detail);
+}
+
+export interface PageRequestOptions {
+  signal?: AbortSignal;
+  /** The body carries a cursor (scroll_id, pit_id): a 404 then means the context is lost. */
+  isContinuation: boolean;
+  /** v3 queries only: halve `size` on 413, never below this. */
+  halving?: { minSize: number };
+}
+
+/**
+ * Sends `body`, halving `body.size` on 413 when allowed. Returns the response and the size that worked.
+ * @example
+ * const { response, size } = await requestPage(client, "/v3/jobs/query", body, { isContinuation: false, halving: { minSize: 1 } });
+ */
+export async function requestPage<P extends OperationPath>(
+  client: ServiceClient,
+  path: P,
+  body: RequestOf<P> & { size?: number },
+  options: PageRequestOptions,
+): Promise<{ response: ResponseOf<P>; size: number | undefined }> {
+  let current = body;
+  for (;;) {
+    try {
+      return { response: await client.call(path, current, { signal: options.signal }), size: current.size };
+    } catch (error) {
+      if (options.isContinuation && isContextLost(error)) {
+        throw new PagingContextLostError(path, { status: error.status, cause: error });
+      }
+      if (!(error instanceof HttpStatusError) || error.status !== 413 || options.halving === undefined)
+        throw error;
+      const size = current.size ?? 100;
+      const next = Math.floor(size / 2);
+      if (next < options.halving.minSize) {
+        throw new ApiError(
+          `${path} answered HTTP 413 (response over the service's payload limit) even with size ${size}; ` +
+            "request fewer fields with `fields`, or export with a batch operation",
+          { operation: path, status: 413, retryable: false, cause: error },
+          "PAYLOAD_TOO_LARGE",
+        );
+      }
+      client.logger.warn({ operation: path, size, nextSize: next }, "Halving the page size after HTTP 413.");
+      current = { ...current, size: next };
+    }
+  }
+}

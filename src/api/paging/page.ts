@@ -1,0 +1,25 @@
+// The page every paging mechanism yields: the hits of one response and what the service said about
+// the whole query.
+
+/**
+ * One response's hits.
+ * @example
+ * for await (const page of pointInTimePaging(client, "jobs", body)) rows.push(...page.hits.map((h) => h._source));
+ */
+export interface Page<Hit> {
+  hits: Hit[];
+  /** Records the whole query holds, when the service reports it (v2 logs count, v3 total, workloads_available). */
+  total: number | undefined;
+  /** 1 for the first page. */
+  pageNumber: number;
+}
+
+export interface PagingOptions {
+  signal?: AbortSignal;
+}
+
+/** v3 queries: options for 413 handling. */
+export interface V3PagingOptions extends PagingOptions {
+  /** Smallest `size` to fall back to on 413 before giving up. Default 1. */
+  minSize?: number;
+}

@@ -1,0 +1,49 @@
+// Paging of /v3/jobs/query and /v3/tickets/query: point in time with `search_after`, until both come
+// back null (the service then releases the point in time itself).
+import type { ServiceClient } from "../client.js";
+import type { RequestOf } from "../service-call.js";
+import type { V3Hit } from "../wire/hits.js";
+import type { Page, V3PagingOptions } from "./page.js";
+import { requestPage } from "./page-request.js";
+
+export type PointInTimeKind = "jobs" | "tickets";
+
+type SortValue = string | number | null;
+
+function toSortValues(values: readonly unknown[]): SortValue[] {
+  return values.map((value) =>
+    typeof value === "string" || typeof value === "number" || value === null ? value : JSON.stringify(value),
+  );
+}
+
+/**
+ * Pages a jobs or tickets query to its end. A 413 halves `size` and resends the same cursor; the
+ * smaller size is kept for the pages after it. Throws PagingContextLostError when the point in time is gone.
+ * @example
+ * for await (const page of pointInTimePaging(client, "jobs", { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time, size: 1000 })) write(page.hits);
+ */
+export async function* pointInTimePaging(
+  client: ServiceClient,
+  kind: PointInTimeKind,
+  body: RequestOf<"/v3/jobs/query">,
+  options: V3PagingOptions = {},
+): AsyncGenerator<Page<V3Hit>> {
+  const path = kind === "jobs" ? "/v3/jobs/query" : "/v3/tickets/query";
+  const halving = { minSize: options.minSize ?? 1 };
+  let request: RequestOf<"/v3/jobs/query"> = body;
+  let isContinuation = false;
+  for (let pageNumber = 1; ; pageNumber += 1) {
+    const { response, size } = await requestPage(client, path, request, {
+      signal: options.signal,
+      isContinuation,
+      halving,
+    });
+    yield { hits: response.data.hits, total: response.data.total, pageNumber };
+    const { pit_id: pitId, search_after: searchAfter } = response.meta.pagination;
+    if (pitId === null || searchAfter === null || response.data.hits.length === 0) return;
+    request = { pit_id: pitId, search_after: toSortValues(searchAfter) };
+    if (size !== undefined) request.size = size;
+    if (body.fields !== undefined) request.fields = body.fields;
+    isContinuation = true;
+  }
+}

@@ -1,0 +1,32 @@
+// Paging of the deprecated /v1/logs/scroll: resend the query with the last `scroll_id` while `has_more`.
+import type { ServiceClient } from "../client.js";
+import type { RequestOf } from "../service-call.js";
+import type { Hit } from "../wire/hits.js";
+import type { Page, PagingOptions } from "./page.js";
+import { requestPage } from "./page-request.js";
+
+/**
+ * Pages a v1 logs scroll to its end. v1 reports no total, so `total` is undefined.
+ * @example
+ * for await (const page of v1ScrollPaging(client, { application: "atr", time_range: "now-1d/d" })) write(page.hits);
+ */
+export async function* v1ScrollPaging(
+  client: ServiceClient,
+  body: RequestOf<"/v1/logs/scroll">,
+  options: PagingOptions = {},
+): AsyncGenerator<Page<Hit>> {
+  const { scroll_id: _ignored, ...query } = body;
+  let scrollId: string | undefined;
+  for (let pageNumber = 1; ; pageNumber += 1) {
+    // v1 wants the whole query on every request, with the cursor beside it.
+    const request = scrollId === undefined ? query : { ...query, scroll_id: scrollId };
+    const { response } = await requestPage(client, "/v1/logs/scroll", request, {
+      signal: options.signal,
+      isContinuation: scrollId !== undefined,
+    });
+    yield { hits: response.logs, total: undefined, pageNumber };
+    const next = response.scroll_id;
+    if (!response.has_more || next === null || next === "" || response.logs.length === 0) return;
+    scrollId = next;
+  }
+}

@@ -1,0 +1,56 @@
+// Paging of /v2/logs/scroll and /v2/workloads/scroll: follow `meta.scroll_id` while it is present.
+// The two differ: logs report `data.count` as the query's total and may keep a scroll_id on the last
+// page; workloads report the page's count, the total as `workloads_available`, and a scroll_id only
+// when more results are available.
+import type { ServiceClient } from "../client.js";
+import type { RequestOf } from "../service-call.js";
+import type { Hit } from "../wire/hits.js";
+import type { Page, PagingOptions } from "./page.js";
+import { requestPage } from "./page-request.js";
+
+/** What to scroll: the kind and its initial request body. */
+export type V2ScrollQuery =
+  | { kind: "logs"; body: RequestOf<"/v2/logs/scroll"> }
+  | { kind: "workloads"; body: RequestOf<"/v2/workloads/scroll"> };
+
+async function fetchPage(
+  client: ServiceClient,
+  target: V2ScrollQuery,
+  isContinuation: boolean,
+  signal: AbortSignal | undefined,
+): Promise<{ hits: Hit[]; total: number | undefined; scrollId: string | undefined }> {
+  const options = { signal, isContinuation };
+  if (target.kind === "logs") {
+    const { response } = await requestPage(client, "/v2/logs/scroll", target.body, options);
+    return { hits: response.data.logs, total: response.data.count, scrollId: response.meta.scroll_id };
+  }
+  const { response } = await requestPage(client, "/v2/workloads/scroll", target.body, options);
+  return {
+    hits: response.data.workloads,
+    total: response.meta.workloads_available,
+    scrollId: response.meta.scroll_id,
+  };
+}
+
+/**
+ * Pages a v2 scroll to its end. A paging request carries only `scroll_id` (the spec makes every other
+ * field optional then). Throws PagingContextLostError when the scroll is gone.
+ * @example
+ * for await (const page of v2ScrollPaging(client, { kind: "workloads", body: { application: "atr", app_type: "ec2", domain: ["*"], start_time, end_time } })) write(page.hits);
+ */
+export async function* v2ScrollPaging(
+  client: ServiceClient,
+  query: V2ScrollQuery,
+  options: PagingOptions = {},
+): AsyncGenerator<Page<Hit>> {
+  let target = query;
+  let isContinuation = false;
+  for (let pageNumber = 1; ; pageNumber += 1) {
+    const page = await fetchPage(client, target, isContinuation, options.signal);
+    yield { hits: page.hits, total: page.total, pageNumber };
+    // An empty page ends the scroll even if a scroll_id comes with it, so a stale cursor cannot loop.
+    if (page.scrollId === undefined || page.scrollId === "" || page.hits.length === 0) return;
+    target = { kind: target.kind, body: { scroll_id: page.scrollId } };
+    isContinuation = true;
+  }
+}
