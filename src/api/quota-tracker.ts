@@ -83,3 +83,17 @@ export class QuotaTracker {
     this.lowest = { value: 0, at: this.clock.now() };
   }
 }
+
+/** The remaining daily quota a response reports: flat in v1, under `meta.rate_limit` in v2 and v3. */
+export function reportedRemaining(data: unknown): number | undefined {
+  if (data === null || typeof data !== "object") return undefined;
+  const record = data as Record<string, unknown>;
+  const flat = record["daily_requests_remaining"];
+  if (typeof flat === "number") return flat;
+  const meta = record["meta"];
+  if (meta === null || typeof meta !== "object") return undefined;
+  const rate = (meta as Record<string, unknown>)["rate_limit"];
+  if (rate === null || typeof rate !== "object") return undefined;
+  const value = (rate as Record<string, unknown>)["daily_remaining"];
+  return typeof value === "number" ? value : undefined;
+}

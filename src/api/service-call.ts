@@ -9,12 +9,13 @@ import {
   QuotaExhaustedError,
   RequestValidationError,
 } from "../errors.js";
-import { OPERATIONS, validateRequest } from "./wire/operations.js";
+import { OPERATIONS } from "./wire/operations.js";
 import type { OperationPath } from "./wire/operations.js";
-import { formatProblem } from "./wire/common.js";
+import { assertValidRequest } from "./request-validation.js";
 import type { Clock } from "./clock.js";
 import type { HttpTransport } from "./http-transport.js";
 import type { QuotaTracker } from "./quota-tracker.js";
+import { reportedRemaining } from "./quota-tracker.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import { parseRetryAfter } from "./retry-policy.js";
 import type { TokenProvider } from "./token-provider.js";
@@ -35,20 +36,6 @@ const RESPONSE_SCHEMAS: { [P in OperationPath]: { response: z.ZodType<ResponseOf
 /** Operations whose batch token travels in the body and is answered 401 when unknown. */
 const BATCH_TOKEN_IN_401: ReadonlySet<string> = new Set(["/v1/logs/batch/urls", "/v1/logs/batch/status"]);
 
-/** The remaining daily quota a response reports: flat in v1, under `meta.rate_limit` in v2 and v3. */
-function remainingOf(data: unknown): number | undefined {
-  if (data === null || typeof data !== "object") return undefined;
-  const record = data as Record<string, unknown>;
-  const flat = record["daily_requests_remaining"];
-  if (typeof flat === "number") return flat;
-  const meta = record["meta"];
-  if (meta === null || typeof meta !== "object") return undefined;
-  const rate = (meta as Record<string, unknown>)["rate_limit"];
-  if (rate === null || typeof rate !== "object") return undefined;
-  const value = (rate as Record<string, unknown>)["daily_remaining"];
-  return typeof value === "number" ? value : undefined;
-}
-
 export interface ServiceCallDeps {
   baseUrl: string;
   http: HttpTransport;
@@ -59,14 +46,6 @@ export interface ServiceCallDeps {
   random: () => number;
   logger: Logger;
   userAgent: string;
-}
-
-/** Throws RequestValidationError naming the first offending field (and listing every problem). */
-export function assertValidRequest(path: OperationPath, body: unknown): void {
-  const [first, ...rest] = validateRequest(path, body);
-  if (first === undefined) return;
-  const message = [formatProblem(first).slice(first.field.length + 2), ...rest.map(formatProblem)].join("; ");
-  throw new RequestValidationError(path, first.field, message);
 }
 
 /**
@@ -197,7 +176,7 @@ export async function callService<P extends OperationPath>(
             retryable: false,
           });
         }
-        const remaining = remainingOf(parsed.data);
+        const remaining = reportedRemaining(parsed.data);
         if (remaining !== undefined) deps.quota.observe(remaining);
         return parsed.data;
       }

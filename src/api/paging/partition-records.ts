@@ -79,13 +79,13 @@ export async function* decodePartition(
 
   for await (const chunk of withGunzipIfNeeded(body)) {
     take(decoder.decode(chunk, { stream: true }));
-    if (out.length >= batchSize) {
-      yield out;
-      out = [];
+    while (out.length >= batchSize) {
+      yield out.slice(0, batchSize);
+      out = out.slice(batchSize);
     }
   }
   take(decoder.decode());
   if (state.mode === "array") splitter.end();
   if (state.mode === "lines" && carry.trim() !== "") out.push(parseRecord(carry));
-  if (out.length > 0) yield out;
+  for (let i = 0; i < out.length; i += batchSize) yield out.slice(i, i + batchSize);
 }
