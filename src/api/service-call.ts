@@ -2,13 +2,7 @@
 // one resend on 401), retries of network errors, 5xx and transient 429, and parsing with the wire schema.
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
-import {
-  ApiError,
-  AuthError,
-  PermissionError,
-  QuotaExhaustedError,
-  RequestValidationError,
-} from "../errors.js";
+import { ApiError, AuthError, PermissionError, QuotaExhaustedError } from "../errors.js";
 import { OPERATIONS } from "./wire/operations.js";
 import type { OperationPath } from "./wire/operations.js";
 import { assertValidRequest } from "./request-validation.js";
