@@ -1,5 +1,10 @@
 // Starts fauxqs, a real S3-compatible HTTP server, in-process on loopback for S3 sink tests.
-import { ListMultipartUploadsCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  DeleteBucketCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import { startFauxqs } from "fauxqs";
 import type { S3Options } from "../../src/sinks/schema.js";
 import { s3OptionsSchema } from "../../src/sinks/schema.js";
@@ -11,7 +16,13 @@ export interface TestS3Server {
   createBucket(name: string): void;
   /** Sink options pointing at this server, with path-style addressing (no wildcard DNS needed). */
   options(overrides?: Partial<S3Options>): S3Options;
-  openUploads(bucket: string): Promise<number>;
+  /**
+   * Whether the bucket holds an in-progress multipart upload. Asks ListMultipartUploads first (what real
+   * S3 answers); fauxqs 1.9.2 does not implement it and answers with an empty list, so the helper also
+   * asks DeleteBucket, which fauxqs refuses while an upload is open. Needs a bucket with no objects
+   * (it throws otherwise, so a vacuous check cannot pass); the bucket is recreated afterwards.
+   */
+  hasOpenUploads(bucket: string): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -33,9 +44,20 @@ export async function startS3Server(): Promise<TestS3Server> {
     },
     options: (overrides = {}) =>
       s3OptionsSchema.parse({ region: "us-east-1", endpoint, force_path_style: true, ...overrides }),
-    async openUploads(bucket) {
-      const response = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
-      return response.Uploads?.length ?? 0;
+    async hasOpenUploads(bucket) {
+      const listed = await client.send(new ListMultipartUploadsCommand({ Bucket: bucket }));
+      if ((listed.Uploads?.length ?? 0) > 0) return true;
+      const objects = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
+      if ((objects.KeyCount ?? 0) > 0)
+        throw new Error(`hasOpenUploads needs an empty bucket; ${bucket} holds objects`);
+      try {
+        await client.send(new DeleteBucketCommand({ Bucket: bucket }));
+      } catch (error) {
+        if ((error as { name?: string }).name === "BucketNotEmpty") return true;
+        throw error;
+      }
+      server.createBucket(bucket);
+      return false;
     },
     async stop() {
       client.destroy();

@@ -39,6 +39,21 @@ export function isAbortError(error: unknown): boolean {
   return (error as SdkErrorShape | undefined)?.name === "AbortError";
 }
 
+/**
+ * The SDK's errors carry the raw HTTP exchange (`$response`), request headers and signature included;
+ * the cause we keep holds only what explains the failure, so no `--debug` print can leak a signature.
+ */
+function redactedCause(e: SdkErrorShape, name: string, message: string): Error {
+  const cause = new Error(message);
+  cause.name = name || "S3Error";
+  Object.assign(cause, {
+    code: e.code,
+    httpStatusCode: e.$metadata?.httpStatusCode,
+    requestId: (e.$metadata as { requestId?: string } | undefined)?.requestId,
+  });
+  return cause;
+}
+
 /** `action` is a verb phrase such as "uploading part 3 of"; the message continues with the object. */
 export function describeS3Error(action: string, target: S3Target, error: unknown): Error {
   if (isAbortError(error) || error instanceof SinkError) return error as Error;
@@ -48,7 +63,7 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
   const message = e.message ?? String(error);
   const where = `s3://${target.bucket}/${target.key}`;
   const fail = (code: string, why: string): SinkError =>
-    new SinkError(`${action} ${where} failed: ${why}`, { code, cause: error });
+    new SinkError(`${action} ${where} failed: ${why}`, { code, cause: redactedCause(e, name, message) });
 
   if (name === "NoSuchBucket") {
     return fail(
