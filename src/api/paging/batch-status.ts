@@ -67,10 +67,13 @@ export async function readPartitions(
     return response.presigned_urls.map((link, index) => {
       const url = usableUrl(link.presigned_url);
       const id = link.time_range === "" ? String(index) : link.time_range;
+      // v1 links show no count in the spec; one sent anyway (as `log_count`) is checked like v2's.
+      const count = link["log_count"];
+      const expected = typeof count === "number" && Number.isInteger(count) ? count : undefined;
       return {
         id,
         index,
-        expected: undefined,
+        expected,
         url,
         ready: link.ready && url !== undefined,
         failed: link.status === "failed",
