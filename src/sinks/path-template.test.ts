@@ -52,6 +52,7 @@ describe("path templates", () => {
       const path = render("{v}/{slice}.{ext}", { v: value });
       const components = path.split("/");
       expect(components).toHaveLength(2);
+      // eslint-disable-next-line no-control-regex
       expect(components[0]).not.toMatch(/^\.|[/\\\u0000-\u001f]/);
       expect(path.startsWith("/")).toBe(false);
     });
