@@ -1,0 +1,122 @@
+// `${VAR}` and `${VAR:-default}` in scalar values, substituted after parsing, so a variable's value is
+// always text in one scalar and can never add keys, lists or anchors. `$${` writes a literal `${`.
+import { isMap, isPair, isScalar, isSeq, Scalar } from "yaml";
+import type { ConfigIssue } from "../errors.js";
+import type { PathSegment, YamlSource } from "./yaml-source.js";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface Interpolation {
+  /** Paths (joined by `pathKey`) of values that came from at least one variable. */
+  interpolated: Set<string>;
+  /** Plain (unquoted) scalars that were one variable only: their text may be read as a number or boolean. */
+  retypable: Set<string>;
+  issues: ConfigIssue[];
+}
+
+const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
+const INNER = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([^]*))?$/;
+
+export function pathKey(path: readonly PathSegment[]): string {
+  return path.map(String).join("\u0000");
+}
+
+/** Substitutes variables in every scalar value of the document, in place. */
+export function interpolate(source: YamlSource, env: Env): Interpolation {
+  const result: Interpolation = { interpolated: new Set(), retypable: new Set(), issues: [] };
+  walk(source.document.contents, [], source, env, result);
+  return result;
+}
+
+function walk(node: unknown, path: PathSegment[], source: YamlSource, env: Env, result: Interpolation): void {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      // Keys are never interpolated: a variable cannot rename or add a setting.
+      if (isPair(pair) && isScalar(pair.key))
+        walk(pair.value, [...path, String(pair.key.value)], source, env, result);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, index) => walk(item, [...path, index], source, env, result));
+  } else if (isScalar(node) && typeof node.value === "string" && node.value.includes("${")) {
+    substitute(node, path, source, env, result);
+  }
+}
+
+function substitute(
+  node: Scalar,
+  path: PathSegment[],
+  source: YamlSource,
+  env: Env,
+  result: Interpolation,
+): void {
+  const text = node.value as string;
+  let references = 0;
+  let failed = false;
+  const output = text.replace(REFERENCE, (match: string, inner: string | undefined) => {
+    if (match === "$${") return "${";
+    references += 1;
+    const parsed = inner === undefined ? null : INNER.exec(inner);
+    if (parsed === null) {
+      failed = true;
+      const shown = inner === undefined ? "${" : match;
+      result.issues.push(
+        issueAt(
+          source,
+          node,
+          path,
+          shown,
+          `"${shown}" is not a variable reference: write \${NAME} or \${NAME:-default}`,
+        ),
+      );
+      return "";
+    }
+    const [, name = "", fallback] = parsed;
+    const value = env[name];
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    failed = true;
+    result.issues.push(
+      issueAt(
+        source,
+        node,
+        path,
+        `\${${name}`,
+        `environment variable ${name} is not set; set it or write \${${name}:-default}`,
+      ),
+    );
+    return "";
+  });
+  if (references === 0) {
+    node.value = output;
+    return;
+  }
+  if (failed) return;
+  node.value = output;
+  const key = pathKey(path);
+  result.interpolated.add(key);
+  if (node.type === Scalar.PLAIN && /^\$\{[^}]*\}$/.test(text)) result.retypable.add(key);
+}
+
+/** Points at the reference inside the scalar when it can be found in the source text. */
+function issueAt(
+  source: YamlSource,
+  node: Scalar,
+  path: PathSegment[],
+  needle: string,
+  message: string,
+): ConfigIssue {
+  const [start = 0, end = start] = node.range ?? [];
+  const raw = source.text.slice(start, end);
+  const offset = raw.indexOf(needle);
+  const pos = source.lineCounter.linePos(start + Math.max(0, offset));
+  return { path: formatPath(path), message, file: source.file, line: pos.line, column: pos.col };
+}
+
+/** `source.window.start`, `sinks[0].to`. */
+export function formatPath(path: readonly PathSegment[]): string {
+  return path
+    .map((segment, index) =>
+      typeof segment === "number" ? `[${segment}]` : index === 0 ? segment : `.${segment}`,
+    )
+    .join("");
+}

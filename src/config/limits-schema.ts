@@ -1,0 +1,37 @@
+// The `limits` schema: how hard a run may push the service and how long it keeps trying.
+import { z } from "zod";
+
+export const limitsSchema = z
+  .strictObject({
+    concurrency: z
+      .number()
+      .int()
+      .min(1)
+      .max(64)
+      .default(4)
+      .describe("Slices exported at the same time. Default 4."),
+    quota_reserve: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe(
+        "Daily requests left untouched; the run stops (exit 75, resumable) when only this many remain. Default 0.",
+      ),
+    max_retries_per_slice: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(3)
+      .describe("Times a failed slice is restarted from its start before the run fails. Default 3."),
+    max_requests: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Refuse to start when the plan estimates more requests than this. No limit when omitted."),
+  })
+  .describe("Concurrency, quota and retry limits.");
+
+export type Limits = z.output<typeof limitsSchema>;

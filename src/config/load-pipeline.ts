@@ -1,0 +1,205 @@
+// Loading a pipeline file: read it defensively, interpolate ${ENV}, validate with the schema, and
+// report every problem with file, line and column. The only way code outside config/ gets a Pipeline.
+import { readFile, stat } from "node:fs/promises";
+import { ConfigError } from "../errors.js";
+import type { ConfigIssue } from "../errors.js";
+import { interpolate, formatPath, pathKey } from "./interpolate.js";
+import type { Env } from "./interpolate.js";
+import { createPipelineSchema } from "./pipeline-schema.js";
+import type { Pipeline } from "./pipeline-schema.js";
+import { WINDOW_WORDS, isWindowWord } from "./date-math.js";
+import { locate, MAX_PIPELINE_BYTES, parseYamlSource, refuse, toData } from "./yaml-source.js";
+import type { PathSegment, YamlSource } from "./yaml-source.js";
+import { describeIssues, pipelineErrorMap } from "./zod-issues.js";
+
+export interface LoadOptions {
+  /** Variables for `${VAR}`; pass the process environment from the CLI, a fixed object in tests. */
+  env: Env;
+  /** The instant date-math resolves against. Default: the current time. */
+  now?: Date;
+  /** Window bounds from the command line (`--start`, `--end`), replacing the file's. */
+  overrides?: { start?: string; end?: string };
+  /** Receives problems that do not stop the run (a deprecated API). */
+  onWarning?: (issue: ConfigIssue) => void;
+}
+
+/** Reads and validates a pipeline file; throws ConfigError listing every problem. */
+export async function loadPipeline(file: string, options: LoadOptions): Promise<Pipeline> {
+  let text: string;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw refuse(file, "is not a file");
+    if (info.size > MAX_PIPELINE_BYTES) {
+      throw refuse(
+        file,
+        `the pipeline file is ${info.size} bytes; the limit is ${MAX_PIPELINE_BYTES} (1 MiB)`,
+      );
+    }
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
+    throw new ConfigError(
+      `${file}: cannot read the pipeline file (${reason})`,
+      [{ path: "", message: `cannot read the pipeline file (${reason})`, file }],
+      { cause: error },
+    );
+  }
+  return parsePipeline(text, file, options);
+}
+
+/** Validates pipeline text; `fileName` is used in messages only. */
+export function parsePipeline(text: string, fileName: string, options: LoadOptions): Pipeline {
+  const source = parseYamlSource(text, fileName);
+  const interpolation = interpolate(source, options.env);
+  const issues: ConfigIssue[] = [...interpolation.issues];
+  const failed = new Set(interpolation.issues.map((issue) => issue.path));
+  const data = toData(source);
+  for (const path of secretPaths(data)) {
+    if (!interpolation.interpolated.has(pathKey(path)) && !failed.has(formatPath(path))) {
+      issues.push(
+        issueAt(
+          source,
+          path,
+          `${path.at(-1)} is written in the file; secrets come in only through \${ENV} (for example \${MDQ_CLIENT_SECRET}) so they stay out of version control, diffs and logs`,
+        ),
+      );
+    }
+  }
+  applyOverrides(data, options.overrides);
+  const schema = createPipelineSchema(options.now ?? new Date());
+  let result = schema.safeParse(data, PARSE_OPTIONS);
+  if (!result.success && retype(data, result.error.issues, interpolation.retypable)) {
+    result = schema.safeParse(data, PARSE_OPTIONS);
+  }
+  if (!result.success) {
+    for (const problem of describeIssues(result.error.issues, isSecretPath)) {
+      const path = formatPath(problem.path);
+      if (failed.has(path)) continue;
+      const override = overrideOf(problem.path, options.overrides);
+      issues.push(
+        override === undefined
+          ? issueAt(source, problem.path, problem.message, problem.atKey)
+          : { path, message: `${problem.message} (from ${override})`, file: fileName },
+      );
+    }
+  }
+  if (issues.length > 0 || !result.success) throw configError(fileName, issues);
+  const pipeline = result.data;
+  if (pipeline.source.kind === "logs" && pipeline.source.api === "v1") {
+    options.onWarning?.(
+      issueAt(source, ["source", "api"], "the v1 logs API is deprecated since 2026-03-01; use api: v2"),
+    );
+  }
+  return pipeline;
+}
+
+const PARSE_OPTIONS = { reportInput: true, error: pipelineErrorMap } as const;
+
+function issueAt(
+  source: YamlSource,
+  path: readonly PathSegment[],
+  message: string,
+  atKey = false,
+): ConfigIssue {
+  return { path: formatPath(path), message, file: source.file, ...locate(source, path, atKey) };
+}
+
+function configError(file: string, issues: ConfigIssue[]): ConfigError {
+  const sorted = [...issues].sort(
+    (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+  );
+  const lines = sorted.map((issue) => {
+    const where =
+      issue.line === undefined ? (issue.file ?? file) : `${issue.file ?? file}:${issue.line}:${issue.column}`;
+    return `  ${where}: ${issue.path === "" ? "" : `${issue.path}: `}${issue.message}`;
+  });
+  const count = sorted.length === 1 ? "1 problem" : `${sorted.length} problems`;
+  return new ConfigError(`${file}: ${count} in the pipeline:\n${lines.join("\n")}`, sorted);
+}
+
+function isSecretPath(path: readonly PathSegment[]): boolean {
+  return (
+    (path[0] === "service" && path[1] === "client_secret") ||
+    (path[0] === "transforms" && path[2] === "redact" && path[3] === "salt")
+  );
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Where secrets sit in the data as written. */
+function secretPaths(data: unknown): PathSegment[][] {
+  if (!isObj(data)) return [];
+  const paths: PathSegment[][] = [];
+  if (isObj(data.service) && typeof data.service.client_secret === "string")
+    paths.push(["service", "client_secret"]);
+  if (Array.isArray(data.transforms)) {
+    data.transforms.forEach((step: unknown, index) => {
+      if (isObj(step) && isObj(step.redact) && typeof step.redact.salt === "string")
+        paths.push(["transforms", index, "redact", "salt"]);
+    });
+  }
+  return paths;
+}
+
+function applyOverrides(data: unknown, overrides: LoadOptions["overrides"]): void {
+  if (overrides === undefined || (overrides.start === undefined && overrides.end === undefined)) return;
+  if (!isObj(data) || !isObj(data.source)) return;
+  const current = data.source.window;
+  const window: Obj =
+    typeof current === "string" && isWindowWord(current)
+      ? { ...WINDOW_WORDS[current] }
+      : isObj(current)
+        ? { ...current }
+        : {};
+  if (overrides.start !== undefined) window.start = overrides.start;
+  if (overrides.end !== undefined) window.end = overrides.end;
+  data.source.window = window;
+}
+
+function overrideOf(path: readonly PathSegment[], overrides: LoadOptions["overrides"]): string | undefined {
+  if (path[0] !== "source" || path[1] !== "window") return undefined;
+  if (path[2] === "start" && overrides?.start !== undefined) return "--start";
+  if (path[2] === "end" && overrides?.end !== undefined) return "--end";
+  return undefined;
+}
+
+/**
+ * An unquoted `${VAR}` standing alone reads like a YAML number or boolean (`page_size: ${SIZE}`).
+ * Where the schema wanted one and got the variable's text, convert it once and validate again.
+ */
+function retype(
+  data: unknown,
+  issues: readonly { code: string; path: PropertyKey[]; expected?: string }[],
+  retypable: Set<string>,
+): boolean {
+  let changed = false;
+  for (const issue of issues) {
+    if (issue.code !== "invalid_type" || !["number", "int", "boolean"].includes(issue.expected ?? ""))
+      continue;
+    const path = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
+    if (!retypable.has(pathKey(path))) continue;
+    const parent = path
+      .slice(0, -1)
+      .reduce<unknown>(
+        (node, segment) => (isObj(node) || Array.isArray(node) ? (node as Obj)[segment] : undefined),
+        data,
+      );
+    const key = path.at(-1);
+    if (key === undefined || !(isObj(parent) || Array.isArray(parent))) continue;
+    const text = (parent as Obj)[key];
+    if (typeof text !== "string") continue;
+    const value =
+      issue.expected === "boolean"
+        ? ({ true: true, false: false } as Obj)[text]
+        : /^-?\d+(\.\d+)?$/.test(text)
+          ? Number(text)
+          : undefined;
+    if (value === undefined) continue;
+    (parent as Obj)[key] = value;
+    changed = true;
+  }
+  return changed;
+}

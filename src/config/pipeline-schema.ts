@@ -1,0 +1,57 @@
+// The pipeline schema: name, service, source, transforms, sinks and limits, with the rule that
+// transforms refer only to fields the source returns. `now` is injected so windows resolve offline.
+import { z } from "zod";
+import { sinkSchema } from "../sinks/schema.js";
+import { transformColumns } from "../pipeline/registry.js";
+import { limitsSchema } from "./limits-schema.js";
+import { serviceSchema } from "./service-schema.js";
+import { sourceColumns } from "./source-columns.js";
+import { createSourceSchema } from "./source-schema.js";
+import { transformsSchema } from "./transforms-schema.js";
+
+export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+
+/**
+ * The schema of a pipeline file, with windows resolved against `now`.
+ * @example createPipelineSchema(new Date()).parse(definition)
+ */
+export function createPipelineSchema(now: Date) {
+  return z
+    .strictObject({
+      name: z
+        .string()
+        .regex(
+          PIPELINE_NAME_PATTERN,
+          "expected lowercase letters, digits, '.', '_' or '-', starting with a letter or digit (at most 100)",
+        )
+        .describe("Name of the pipeline, used in logs, the manifest and the state. Required."),
+      service: serviceSchema,
+      source: createSourceSchema(now),
+      transforms: transformsSchema,
+      sinks: z
+        .array(sinkSchema)
+        .min(1)
+        .describe("Where rows are written; each sink gets every row (fan-out). At least one."),
+      limits: limitsSchema.prefault({}),
+    })
+    .superRefine((pipeline, ctx) => {
+      const columns = sourceColumns(pipeline.source);
+      if (columns === undefined) return;
+      for (const problem of transformColumns(pipeline.transforms, columns).problems) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["transforms", problem.step, problem.type, problem.path],
+          message: problem.message,
+        });
+      }
+    })
+    .describe(
+      "An mdq-export pipeline: one kind of data over a window, reshaped, written to one or more sinks.",
+    );
+}
+
+/** A validated pipeline: defaults applied, window resolved to instants, transforms as `{ type, config }`. */
+export type Pipeline = z.output<ReturnType<typeof createPipelineSchema>>;
+
+/** A pipeline as written (before defaults and resolution). */
+export type PipelineDefinition = z.input<ReturnType<typeof createPipelineSchema>>;

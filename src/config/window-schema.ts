@@ -1,0 +1,85 @@
+// The `source.window` schema: a word (`yesterday`) or { start, end, slice }, resolved to instants
+// against the `now` the loader injects, so "end after start" is checked before any request.
+import { z } from "zod";
+import { resolveDateMath, WINDOW_WORDS } from "./date-math.js";
+import { DURATION_PATTERN, parseDuration } from "./duration.js";
+import { countSlices, MAX_SLICES } from "./window.js";
+
+export interface Window {
+  start: Date;
+  end: Date;
+  /** Slice length in milliseconds, or "auto" (the planner picks from the probed counts). */
+  slice_ms: number | "auto";
+  /** The text as written, for v1 time_range, messages and the manifest. */
+  expression: { start: string; end: string; slice: string };
+}
+
+function pointSchema(now: Date, describe: string) {
+  return z
+    .string()
+    .min(1)
+    .superRefine((text, ctx) => {
+      const result = resolveDateMath(text, now);
+      if (!result.ok) ctx.addIssue({ code: "custom", message: `"${text}" ${result.reason}` });
+    })
+    .describe(describe);
+}
+
+export function createWindowSchema(now: Date) {
+  const range = z
+    .strictObject({
+      start: pointSchema(
+        now,
+        "First instant of the window (inclusive): ISO 8601 with zone, date-math (now-1d/d), or yesterday, today, last-hour. Required.",
+      ),
+      end: pointSchema(now, "End of the window (exclusive), same forms as start. Default now.").default(
+        "now",
+      ),
+      slice: z
+        .union([
+          z.literal("auto"),
+          z.string().regex(DURATION_PATTERN, "expected a duration such as 15m, 1h, 1d"),
+        ])
+        .default("auto")
+        .describe(
+          "Slice length (15m, 1h, 1d, 1w), the unit of work, retry and commit; auto lets the planner choose. Default auto.",
+        ),
+    })
+    .superRefine((value, ctx) => {
+      const start = resolveDateMath(value.start, now);
+      const end = resolveDateMath(value.end, now);
+      if (!start.ok || !end.ok) return;
+      if (end.date.getTime() <= start.date.getTime()) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["end"],
+          message: `the window ends (${end.date.toISOString()}) before or when it starts (${start.date.toISOString()}); end must be after start`,
+        });
+        return;
+      }
+      const sliceMs = value.slice === "auto" ? undefined : parseDuration(value.slice);
+      if (sliceMs !== undefined && countSlices(start.date, end.date, sliceMs) > MAX_SLICES) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["slice"],
+          message: `cuts the window into more than ${MAX_SLICES} slices; use a longer slice`,
+        });
+      }
+    });
+  const word = z.enum(Object.keys(WINDOW_WORDS) as [keyof typeof WINDOW_WORDS]);
+  return z
+    .union([word, range])
+    .transform((value): Window => {
+      const spec = typeof value === "string" ? { ...WINDOW_WORDS[value], slice: "auto" } : value;
+      // Both ends were checked above, so resolution cannot fail here.
+      const start = resolveDateMath(spec.start, now);
+      const end = resolveDateMath(spec.end, now);
+      return {
+        start: start.ok ? start.date : new Date(Number.NaN),
+        end: end.ok ? end.date : new Date(Number.NaN),
+        slice_ms: spec.slice === "auto" ? "auto" : (parseDuration(spec.slice) ?? "auto"),
+        expression: { start: spec.start, end: spec.end, slice: spec.slice },
+      };
+    })
+    .describe("The time window exported: { start, end, slice }, or one of yesterday, today, last-hour.");
+}

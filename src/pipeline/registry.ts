@@ -1,0 +1,78 @@
+// The stage registry: one explicit table per kind of stage, keyed by the name pipelines use in YAML.
+// Adding a stage is one import and one line here; nothing registers itself by being imported.
+import type { z } from "zod";
+import { addTransform } from "../transforms/add.js";
+import { dropTransform } from "../transforms/drop.js";
+import { filterTransform } from "../transforms/filter.js";
+import { flattenTransform } from "../transforms/flatten.js";
+import { redactTransform } from "../transforms/redact.js";
+import { renameTransform } from "../transforms/rename.js";
+import { selectTransform } from "../transforms/select.js";
+import type {
+  Batch,
+  Column,
+  SliceContext,
+  Transform,
+  TransformComponent,
+  TransformDeps,
+} from "./contracts.js";
+
+/** Transforms by their YAML key (`- rename: {...}`); the pipeline schema is built from this table. */
+export const TRANSFORMS = {
+  select: selectTransform,
+  drop: dropTransform,
+  rename: renameTransform,
+  flatten: flattenTransform,
+  redact: redactTransform,
+  add: addTransform,
+  filter: filterTransform,
+} as const;
+
+export type TransformType = keyof typeof TRANSFORMS;
+
+/** One configured transform of a pipeline, as the loader hands it over (`{ type: "rename", config }`). */
+export type TransformStep = {
+  [K in TransformType]: { type: K; config: z.output<(typeof TRANSFORMS)[K]["schema"]> };
+}[TransformType];
+
+// Sources and sinks get their own tables here (SOURCES, SINKS) when their owners register them.
+
+function componentOf(type: TransformType): TransformComponent {
+  // Widening to the base contract is sound: each step's config was parsed by this component's schema.
+  return TRANSFORMS[type] as TransformComponent;
+}
+
+/**
+ * The transforms of a pipeline as one stage; no steps give the identity.
+ * @example const transform = createTransformChain(pipeline.transforms, { run });
+ * for await (const batch of transform(source(ctx), ctx)) ...
+ */
+export function createTransformChain(steps: readonly TransformStep[], deps: TransformDeps): Transform {
+  const stages = steps.map((step) => componentOf(step.type).create(step.config, deps));
+  return (input: AsyncIterable<Batch>, ctx: SliceContext) =>
+    stages.reduce<AsyncIterable<Batch>>((batches, stage) => stage(batches, ctx), input);
+}
+
+export interface StepProblem {
+  /** Index of the step in `transforms`. */
+  step: number;
+  type: TransformType;
+  /** Path inside the step's config, such as `fields.0` or a rename key. */
+  path: string;
+  message: string;
+}
+
+/** The output columns of the chain given the source's columns, and every reference to a missing field. */
+export function transformColumns(
+  steps: readonly TransformStep[],
+  input: readonly Column[],
+): { columns: readonly Column[]; problems: StepProblem[] } {
+  let columns = input;
+  const problems: StepProblem[] = [];
+  steps.forEach((step, index) => {
+    const result = componentOf(step.type).columns(step.config, columns);
+    for (const problem of result.problems) problems.push({ step: index, type: step.type, ...problem });
+    columns = result.columns;
+  });
+  return { columns, problems };
+}

@@ -1,0 +1,95 @@
+// `add`: sets fields to a constant or to run metadata (export time, slice bounds, pipeline, run id).
+import { z } from "zod";
+import type { Column, ColumnType, SliceContext, TransformComponent } from "../pipeline/contracts.js";
+import { columnsAt } from "./columns.js";
+import { fieldPathSchema } from "./field-schema.js";
+import { writeField } from "./field-path.js";
+import { mapRows } from "./map-rows.js";
+
+export const RUN_METADATA = ["export_time", "slice_start", "slice_end", "pipeline_name", "run_id"] as const;
+export type RunMetadata = (typeof RUN_METADATA)[number];
+
+const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+const addValueSchema = z
+  .strictObject({
+    value: scalarSchema.optional().describe("A constant: string, number, boolean or null."),
+    from: z
+      .enum(RUN_METADATA)
+      .optional()
+      .describe(
+        "Run metadata: export_time (run start), slice_start, slice_end (ISO 8601), pipeline_name, run_id.",
+      ),
+  })
+  .superRefine((spec, ctx) => {
+    const given = ["value", "from"].filter((key) => Object.hasOwn(spec, key));
+    if (given.length !== 1) {
+      ctx.addIssue({ code: "custom", message: "give exactly one of value or from" });
+    }
+  })
+  .describe("What the field is set to: { value: ... } or { from: ... }.");
+
+export const addSchema = z
+  .record(fieldPathSchema, addValueSchema)
+  .refine((map) => Object.keys(map).length > 0, { message: "names no field to add" })
+  .describe(
+    "Adds fields: each key is the new field's name, each value { value: constant } or { from: metadata }.",
+  );
+
+export type AddConfig = z.infer<typeof addSchema>;
+type AddValue = z.infer<typeof addValueSchema>;
+
+function metadataOf(from: RunMetadata, ctx: SliceContext): string {
+  switch (from) {
+    case "export_time":
+      return ctx.run.startedAt.toISOString();
+    case "slice_start":
+      return ctx.slice.start.toISOString();
+    case "slice_end":
+      return ctx.slice.end.toISOString();
+    case "pipeline_name":
+      return ctx.run.pipelineName;
+    case "run_id":
+      return ctx.run.runId;
+  }
+}
+
+function typeOf(spec: AddValue): ColumnType {
+  if (spec.from !== undefined)
+    return spec.from.endsWith("_time") || spec.from.startsWith("slice_") ? "timestamp" : "string";
+  if (typeof spec.value === "number") return Number.isInteger(spec.value) ? "int64" : "double";
+  if (typeof spec.value === "boolean") return "boolean";
+  return "string";
+}
+
+export const addTransform: TransformComponent<typeof addSchema> = {
+  type: "add",
+  summary: "Adds constant fields or run metadata.",
+  schema: addSchema,
+  create: (config) => {
+    const entries = Object.entries(config);
+    return mapRows((row, ctx) => {
+      let out = row;
+      for (const [field, spec] of entries) {
+        out = writeField(
+          out,
+          field,
+          spec.from !== undefined ? metadataOf(spec.from, ctx) : (spec.value ?? null),
+        );
+      }
+      return out;
+    });
+  },
+  columns: (config, input) => {
+    const columns: Column[] = [...input];
+    const problems: { path: string; message: string }[] = [];
+    for (const [field, spec] of Object.entries(config)) {
+      if (columnsAt(columns, field).length > 0) {
+        problems.push({ path: field, message: `field "${field}" already exists; drop or rename it first` });
+        continue;
+      }
+      columns.push({ name: field, type: typeOf(spec) });
+    }
+    return { columns, problems };
+  },
+};

@@ -1,0 +1,35 @@
+// `drop`: removes the listed fields (a path removes its whole subtree); the rest pass unchanged.
+import { z } from "zod";
+import type { TransformComponent } from "../pipeline/contracts.js";
+import { columnsAt, isUnder, missingFieldMessage } from "./columns.js";
+import { fieldListSchema } from "./field-schema.js";
+import { removeField } from "./field-path.js";
+import { mapRows } from "./map-rows.js";
+
+export const dropSchema = z
+  .strictObject({
+    fields: fieldListSchema.describe("Fields to remove. Required."),
+  })
+  .describe("Removes the listed fields.");
+
+export type DropConfig = z.infer<typeof dropSchema>;
+
+export const dropTransform: TransformComponent<typeof dropSchema> = {
+  type: "drop",
+  summary: "Removes the listed fields.",
+  schema: dropSchema,
+  create: (config) =>
+    mapRows((row) => {
+      let out = row;
+      for (const field of config.fields) out = removeField(out, field);
+      return out;
+    }),
+  columns: (config, input) => ({
+    columns: input.filter((column) => !config.fields.some((field) => isUnder(column.name, field))),
+    problems: config.fields.flatMap((field, index) =>
+      columnsAt(input, field).length === 0
+        ? [{ path: `fields.${index}`, message: missingFieldMessage(field, input) }]
+        : [],
+    ),
+  }),
+};

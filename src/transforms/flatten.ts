@@ -1,0 +1,46 @@
+// `flatten`: turns nested objects into top-level columns joined by a separator (`job.id` or `job_id`).
+// Arrays are values, not structure, so they stay as they are.
+import { z } from "zod";
+import type { Row, TransformComponent } from "../pipeline/contracts.js";
+import { isPlainObject } from "./field-path.js";
+import { mapRows } from "./map-rows.js";
+
+export const flattenSchema = z
+  .strictObject({
+    separator: z
+      .string()
+      .min(1)
+      .max(3)
+      .default(".")
+      .describe(
+        'Joins the keys of nested objects into a column name. Default ".": job.id; "_" gives job_id.',
+      ),
+  })
+  .describe("Flattens nested objects into columns.");
+
+export type FlattenConfig = z.infer<typeof flattenSchema>;
+
+function flattenInto(out: Record<string, unknown>, prefix: string, value: Row, separator: string): void {
+  for (const [key, inner] of Object.entries(value)) {
+    const name = prefix === "" ? key : `${prefix}${separator}${key}`;
+    if (isPlainObject(inner) && Object.keys(inner).length > 0) flattenInto(out, name, inner, separator);
+    else out[name] = inner;
+  }
+}
+
+export const flattenTransform: TransformComponent<typeof flattenSchema> = {
+  type: "flatten",
+  summary: "Flattens nested objects into dotted or underscored columns.",
+  schema: flattenSchema,
+  create: (config) =>
+    mapRows((row) => {
+      const out: Record<string, unknown> = {};
+      flattenInto(out, "", row, config.separator);
+      return out;
+    }),
+  columns: (config, input) => ({
+    // Column names are already dotted paths; only the separator changes.
+    columns: input.map((column) => ({ ...column, name: column.name.split(".").join(config.separator) })),
+    problems: [],
+  }),
+};

@@ -1,0 +1,22 @@
+// Lifts a per-row function to a transform over batches: one output batch per input batch, no buffering.
+import type { Batch, Row, SliceContext, Transform } from "../pipeline/contracts.js";
+
+/** A row mapper; returning undefined drops the row (how `filter` keeps only matches). */
+export type RowMapper = (row: Row, ctx: SliceContext) => Row | undefined;
+
+/**
+ * @example const upper = mapRows((row) => ({ ...row, name: String(row.name).toUpperCase() }));
+ */
+export function mapRows(mapper: RowMapper): Transform {
+  return async function* mapped(input: AsyncIterable<Batch>, ctx: SliceContext): AsyncIterable<Batch> {
+    for await (const batch of input) {
+      const out: Row[] = [];
+      for (const row of batch) {
+        const next = mapper(row, ctx);
+        if (next !== undefined) out.push(next);
+      }
+      // An emptied batch still flows, so sinks and counters see every page.
+      yield out;
+    }
+  };
+}

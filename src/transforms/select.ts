@@ -1,0 +1,66 @@
+// `select`: keeps only the listed fields (a path keeps its whole subtree), in the order listed.
+import { z } from "zod";
+import type { Column, Row, TransformComponent } from "../pipeline/contracts.js";
+import { columnsAt, missingFieldMessage } from "./columns.js";
+import { fieldListSchema } from "./field-schema.js";
+import { isPlainObject, readField } from "./field-path.js";
+import { mapRows } from "./map-rows.js";
+
+export const selectSchema = z
+  .strictObject({
+    fields: fieldListSchema.describe("Fields to keep; every other field is dropped. Required."),
+  })
+  .describe("Keeps only the listed fields; nested records keep their nesting.");
+
+export type SelectConfig = z.infer<typeof selectSchema>;
+
+/** Copies `path` from `source` into `target`, rebuilding the nesting it was found under. */
+function pick(
+  target: Record<string, unknown>,
+  source: Readonly<Record<string, unknown>>,
+  path: string,
+): void {
+  if (Object.hasOwn(source, path)) {
+    target[path] = source[path];
+    return;
+  }
+  for (let dot = path.indexOf("."); dot !== -1; dot = path.indexOf(".", dot + 1)) {
+    const key = path.slice(0, dot);
+    const head = source[key];
+    const rest = path.slice(dot + 1);
+    if (isPlainObject(head) && readField(head, rest).found) {
+      const existing = target[key];
+      const inner: Record<string, unknown> = isPlainObject(existing) ? existing : {};
+      target[key] = inner;
+      pick(inner, head, rest);
+      return;
+    }
+  }
+}
+
+export const selectTransform: TransformComponent<typeof selectSchema> = {
+  type: "select",
+  summary: "Keeps only the listed fields.",
+  schema: selectSchema,
+  create: (config) =>
+    mapRows((row): Row => {
+      const out: Record<string, unknown> = {};
+      for (const field of config.fields) pick(out, row, field);
+      return out;
+    }),
+  columns: (config, input) => {
+    const columns: Column[] = [];
+    const seen = new Set<string>();
+    const problems: { path: string; message: string }[] = [];
+    config.fields.forEach((field, index) => {
+      const matched = columnsAt(input, field);
+      if (matched.length === 0)
+        problems.push({ path: `fields.${index}`, message: missingFieldMessage(field, input) });
+      for (const column of matched) {
+        if (!seen.has(column.name)) columns.push(column);
+        seen.add(column.name);
+      }
+    });
+    return { columns, problems };
+  },
+};
