@@ -1,0 +1,172 @@
+// Computes aggregations over the records of a plan, with the engine's result shapes: terms and
+// date_histogram buckets (`key`, `doc_count`, `key_as_string`, error bounds), filter `doc_count`,
+// metric `value`, and nested sub-aggregations per bucket.
+import type { Aggregation, Aggregations } from "../api/wire/aggs.js";
+import { compilePath, compileQuery } from "./query-dsl.js";
+import type { Predicate } from "./query-dsl.js";
+import type { Source } from "./records.js";
+import { nextIntervalKey, intervalKey } from "./intervals.js";
+
+interface Accumulator {
+  add(source: Source): void;
+  result(): unknown;
+}
+
+type Factory = () => Accumulator;
+
+function compileAll(aggs: Aggregations | undefined, now: number): [string, Factory][] {
+  return Object.entries(aggs ?? {}).map(([name, agg]) => [name, compileAggregation(agg, now)]);
+}
+
+function subResults(subs: [string, Accumulator][]): Record<string, unknown> {
+  return Object.fromEntries(subs.map(([name, acc]) => [name, acc.result()]));
+}
+
+function instantiate(factories: [string, Factory][]): [string, Accumulator][] {
+  return factories.map(([name, create]) => [name, create()]);
+}
+
+function numeric(value: unknown): number | undefined {
+  if (typeof value === "number") return value;
+  if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}T/.test(value)) return Date.parse(value);
+  return undefined;
+}
+
+function metric(kind: string, field: string): Factory {
+  const read = compilePath(field);
+  return () => {
+    let count = 0;
+    let sum = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    const distinct = new Set<string>();
+    return {
+      add(source) {
+        const value = read(source);
+        if (value === undefined || value === null) return;
+        count++;
+        if (kind === "cardinality") distinct.add(String(value));
+        const n = numeric(value);
+        if (n === undefined) return;
+        sum += n;
+        if (n < min) min = n;
+        if (n > max) max = n;
+      },
+      result() {
+        if (kind === "value_count") return { value: count };
+        if (kind === "cardinality") return { value: distinct.size };
+        if (kind === "sum") return { value: sum };
+        if (count === 0) return { value: null };
+        if (kind === "avg") return { value: sum / count };
+        return { value: kind === "min" ? min : max };
+      },
+    };
+  };
+}
+
+function bucketsOf(factories: [string, Factory][]) {
+  const buckets = new Map<
+    string | number,
+    { key: string | number; count: number; subs: [string, Accumulator][] }
+  >();
+  const add = (key: string | number, source: Source) => {
+    let bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, (bucket = { key, count: 0, subs: instantiate(factories) }));
+    bucket.count++;
+    for (const [, acc] of bucket.subs) acc.add(source);
+  };
+  return { buckets, add };
+}
+
+export function compileAggregation(agg: Aggregation, now: number): Factory {
+  const subs = compileAll(agg.aggs ?? agg.aggregations, now);
+  if (agg.terms) {
+    const { field, size = 10 } = agg.terms;
+    const read = compilePath(field);
+    return () => {
+      const { buckets, add } = bucketsOf(subs);
+      return {
+        add(source) {
+          const value = read(source);
+          for (const v of Array.isArray(value) ? value : [value]) {
+            if (v === undefined || v === null || typeof v === "object") continue;
+            add(typeof v === "number" ? v : String(v), source);
+          }
+        },
+        result() {
+          const sorted = [...buckets.values()].sort(
+            (a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+          );
+          const shown = sorted.slice(0, size);
+          const other = sorted.slice(size).reduce((sum, b) => sum + b.count, 0);
+          return {
+            doc_count_error_upper_bound: 0,
+            sum_other_doc_count: other,
+            buckets: shown.map((b) => ({ key: b.key, doc_count: b.count, ...subResults(b.subs) })),
+          };
+        },
+      };
+    };
+  }
+  if (agg.date_histogram) {
+    const spec = agg.date_histogram;
+    const interval = spec.fixed_interval ?? spec.calendar_interval ?? spec.interval ?? "1d";
+    const calendar = spec.fixed_interval === undefined && spec.calendar_interval !== undefined;
+    const read = compilePath(spec.field);
+    const minDocCount = spec.min_doc_count ?? 0;
+    return () => {
+      const { buckets, add } = bucketsOf(subs);
+      return {
+        add(source) {
+          const ms = numeric(read(source));
+          if (ms !== undefined) add(intervalKey(ms, interval, calendar), source);
+        },
+        result() {
+          const keys = [...buckets.keys()].map(Number).sort((a, b) => a - b);
+          const out: unknown[] = [];
+          if (keys.length === 0) return { buckets: out };
+          const last = keys[keys.length - 1] as number;
+          for (let key = keys[0] as number; key <= last; key = nextIntervalKey(key, interval, calendar)) {
+            const bucket = buckets.get(key);
+            if (!bucket && minDocCount > 0) continue;
+            const count = bucket?.count ?? 0;
+            const nested = bucket ? subResults(bucket.subs) : subResults(instantiate(subs));
+            out.push({ key_as_string: new Date(key).toISOString(), key, doc_count: count, ...nested });
+          }
+          return { buckets: out };
+        },
+      };
+    };
+  }
+  if (agg.filter) {
+    const predicate: Predicate = compileQuery(agg.filter, now);
+    return () => {
+      let count = 0;
+      const accs = instantiate(subs);
+      return {
+        add(source) {
+          if (!predicate(source)) return;
+          count++;
+          for (const [, acc] of accs) acc.add(source);
+        },
+        result: () => ({ doc_count: count, ...subResults(accs) }),
+      };
+    };
+  }
+  for (const kind of ["avg", "min", "max", "sum", "value_count", "cardinality"] as const) {
+    const spec = agg[kind];
+    if (spec) return metric(kind, spec.field);
+  }
+  return () => ({ add() {}, result: () => ({}) });
+}
+
+/** Accumulates a whole request's `aggs` over a stream of sources. */
+export function createAggregator(aggs: Aggregations, now: number): Accumulator {
+  const accs = instantiate(compileAll(aggs, now));
+  return {
+    add(source) {
+      for (const [, acc] of accs) acc.add(source);
+    },
+    result: () => subResults(accs),
+  };
+}

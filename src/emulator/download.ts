@@ -1,0 +1,56 @@
+// Serves one batch partition file, generated on the fly in the configured format (NDJSON, gzip NDJSON
+// or a JSON array of hits), with backpressure: memory stays flat however large the partition.
+import type { ServerResponse } from "node:http";
+import { createGzip } from "node:zlib";
+import type { Writable } from "node:stream";
+import { once } from "node:events";
+import type { PartitionFormat } from "./options.js";
+import type { Partition } from "./batch-store.js";
+import { readPage } from "./scan.js";
+
+const CHUNK = 2000;
+
+async function write(target: Writable, text: string): Promise<void> {
+  if (!target.write(text)) await once(target, "drain");
+}
+
+export async function sendPartition(
+  res: ServerResponse,
+  partition: Partition,
+  format: PartitionFormat,
+): Promise<void> {
+  res.statusCode = 200;
+  // A gzip partition is a .gz object (as object stores serve it), not a transfer encoding.
+  const type = {
+    "json-array": "application/json",
+    ndjson: "application/x-ndjson",
+    "ndjson-gzip": "application/gzip",
+  };
+  res.setHeader("content-type", type[format]);
+  let target: Writable = res;
+  if (format === "ndjson-gzip") {
+    const gzip = createGzip();
+    gzip.pipe(res);
+    target = gzip;
+  }
+  const isArray = format === "json-array";
+  if (isArray) await write(target, "[");
+  let after = -1;
+  let first = true;
+  for (;;) {
+    const page = readPage(partition.plan, after, CHUNK);
+    if (page.hits.length === 0) break;
+    let text = "";
+    for (const hit of page.hits) {
+      const line = JSON.stringify(hit);
+      text += isArray ? (first ? line : `,${line}`) : `${line}\n`;
+      first = false;
+    }
+    await write(target, text);
+    after = page.lastPosition;
+    if (res.destroyed) return;
+  }
+  if (isArray) await write(target, "]");
+  target.end();
+  if (target !== res) await once(res, "finish");
+}

@@ -1,0 +1,166 @@
+// The emulator's options, their defaults, and the injectable clock. Every default is documented in
+// docs/emulator.md; faults are off unless asked for.
+import type { OperationPath } from "../api/wire/operations.js";
+
+/** Milliseconds since the epoch; tests inject their own to move time without sleeping. */
+export type Clock = () => number;
+
+export type PartitionFormat = "ndjson" | "ndjson-gzip" | "json-array";
+
+export type GeneratedKind = "logs" | "workloads" | "jobs" | "tickets" | "metrics";
+
+export interface FaultOptions {
+  /** Share of service requests answered 500/502/503. */
+  errorRate?: number;
+  /** Share of service requests answered 429 with Retry-After. */
+  rateLimitRate?: number;
+  retryAfterSeconds?: number;
+  /** Share of responses whose connection is reset after part of the body. */
+  resetRate?: number;
+  /** Share of responses whose body is cut short (valid HTTP, broken JSON). */
+  truncateRate?: number;
+  /** Share of paging requests whose scroll/point-in-time context is found lost (404). */
+  contextLossRate?: number;
+  /** Share of service requests whose (otherwise valid) token is treated as revoked (401). */
+  tokenRevocationRate?: number;
+  /** Added delay per service request, plus up to `jitterMs` more. Real time: keep 0 in tests. */
+  latencyMs?: number;
+  jitterMs?: number;
+}
+
+export interface ClientCredentials {
+  clientId: string;
+  clientSecret: string;
+  /** Operations this client may call; others give 403. Default: all. */
+  allowed?: "all" | readonly OperationPath[];
+}
+
+export interface EmulatorOptions {
+  /** Seed of the data and of the fault draws. Default 1. */
+  seed?: number;
+  /** Mean records per hour per stream (domain × application × app_type), or per kind. Default 60. */
+  density?: number | Partial<Record<GeneratedKind, number>>;
+  /** Domains the wildcard `*` stands for. Any named domain also has data. */
+  domains?: readonly string[];
+  /** Serverless scope the wildcard stands for. */
+  logGroups?: readonly string[];
+  tenants?: readonly string[];
+  stages?: readonly string[];
+  host?: string;
+  port?: number;
+  clientId?: string;
+  clientSecret?: string;
+  /** Further clients, e.g. one lacking permissions (403). Default: `mdq-limited` allowed only mappings. */
+  extraClients?: readonly ClientCredentials[];
+  /** Daily requests per client. Default 100000. */
+  quota?: number;
+  tokenTtlSeconds?: number;
+  batchTokenTtlSeconds?: number;
+  /** A scroll or point-in-time context unused this long is gone. Default 300. */
+  contextIdleSeconds?: number;
+  /** v3 query responses larger than this get 413. Default 16 MiB. */
+  payloadLimitBytes?: number;
+  /** Time slice of one batch partition. Default 3600 (one hour). */
+  batchPartitionSeconds?: number;
+  /** Status polls before a partition is completed (0: at once). Default 1. */
+  batchReadyAfterPolls?: number;
+  /** Indexes of workload batch partitions that fail. */
+  failingPartitions?: readonly number[];
+  partitionFormat?: PartitionFormat;
+  /** Lifetime of a download URL's signature. Default 900. */
+  downloadUrlTtlSeconds?: number;
+  faults?: FaultOptions;
+  clock?: Clock;
+}
+
+export interface ResolvedOptions {
+  seed: number;
+  density: Record<GeneratedKind, number>;
+  domains: readonly string[];
+  logGroups: readonly string[];
+  tenants: readonly string[];
+  stages: readonly string[];
+  host: string;
+  port: number;
+  clients: readonly ClientCredentials[];
+  quota: number;
+  tokenTtlSeconds: number;
+  batchTokenTtlSeconds: number;
+  contextIdleSeconds: number;
+  payloadLimitBytes: number;
+  batchPartitionSeconds: number;
+  batchReadyAfterPolls: number;
+  failingPartitions: readonly number[];
+  partitionFormat: PartitionFormat;
+  downloadUrlTtlSeconds: number;
+  faults: Required<FaultOptions>;
+  clock: Clock;
+}
+
+export const DEFAULT_CLIENT_ID = "mdq-demo";
+export const DEFAULT_CLIENT_SECRET = "mdq-demo-secret";
+export const LIMITED_CLIENT_ID = "mdq-limited";
+export const LIMITED_CLIENT_SECRET = "mdq-limited-secret";
+
+export const NO_FAULTS: Required<FaultOptions> = {
+  errorRate: 0,
+  rateLimitRate: 0,
+  retryAfterSeconds: 1,
+  resetRate: 0,
+  truncateRate: 0,
+  contextLossRate: 0,
+  tokenRevocationRate: 0,
+  latencyMs: 0,
+  jitterMs: 0,
+};
+
+const MAPPINGS_ONLY: readonly OperationPath[] = [
+  "/v3/logs/mappings",
+  "/v3/workloads/mappings",
+  "/v3/jobs/mappings",
+  "/v3/tickets/mappings",
+  "/v3/metrics/mappings",
+];
+
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  const density = options.density ?? 60;
+  const perKind = (kind: GeneratedKind) => (typeof density === "number" ? density : (density[kind] ?? 60));
+  return {
+    seed: options.seed ?? 1,
+    density: {
+      logs: perKind("logs"),
+      workloads: perKind("workloads"),
+      jobs: perKind("jobs"),
+      tickets: perKind("tickets"),
+      metrics: perKind("metrics"),
+    },
+    domains: options.domains ?? ["alpha.example", "bravo.example", "charlie.example"],
+    logGroups: options.logGroups ?? ["/aws/lambda/orders", "/aws/lambda/billing"],
+    tenants: options.tenants ?? ["acme", "globex"],
+    stages: options.stages ?? ["prod", "dev"],
+    host: options.host ?? "127.0.0.1",
+    port: options.port ?? 0,
+    clients: [
+      {
+        clientId: options.clientId ?? DEFAULT_CLIENT_ID,
+        clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
+        allowed: "all",
+      },
+      ...(options.extraClients ?? [
+        { clientId: LIMITED_CLIENT_ID, clientSecret: LIMITED_CLIENT_SECRET, allowed: MAPPINGS_ONLY },
+      ]),
+    ],
+    quota: options.quota ?? 100_000,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    batchTokenTtlSeconds: options.batchTokenTtlSeconds ?? 7200,
+    contextIdleSeconds: options.contextIdleSeconds ?? 300,
+    payloadLimitBytes: options.payloadLimitBytes ?? 16 * 1024 * 1024,
+    batchPartitionSeconds: options.batchPartitionSeconds ?? 3600,
+    batchReadyAfterPolls: options.batchReadyAfterPolls ?? 1,
+    failingPartitions: options.failingPartitions ?? [],
+    partitionFormat: options.partitionFormat ?? "ndjson-gzip",
+    downloadUrlTtlSeconds: options.downloadUrlTtlSeconds ?? 900,
+    faults: { ...NO_FAULTS, ...options.faults },
+    clock: options.clock ?? Date.now,
+  };
+}

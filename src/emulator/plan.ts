@@ -1,0 +1,118 @@
+// Turns a validated request body into a query plan: which streams (kind × application × app_type ×
+// scope), which window, the filter predicate, the projection and the page size.
+import type { DslQuery } from "../api/wire/query-dsl.js";
+import type { OperationPath } from "../api/wire/operations.js";
+import type { GeneratedKind, ResolvedOptions } from "./options.js";
+import { compileFilters } from "./query-dsl.js";
+import type { Predicate } from "./query-dsl.js";
+import { compileProjection } from "./projection.js";
+import type { Projection } from "./projection.js";
+import { createStreams } from "./streams.js";
+import type { Stream } from "./streams.js";
+import { HOUR_MS } from "./generator.js";
+import { dateMathWindow } from "./date-math.js";
+
+export type Body = Record<string, unknown>;
+
+export interface QueryPlan {
+  kind: GeneratedKind;
+  /** v3 hits carry `sort` and a null `_score`; v1/v2 hits a numeric `_score`. */
+  hitStyle: "v2" | "v3";
+  streams: readonly Stream[];
+  startMs: number;
+  endMs: number;
+  firstHour: number;
+  /** Hour buckets the window touches. */
+  hours: number;
+  density: number;
+  filter: Predicate | undefined;
+  projection: Projection | undefined;
+  size: number;
+}
+
+function list(value: unknown): string[] | undefined {
+  if (Array.isArray(value)) return value.map(String);
+  if (typeof value === "string") return [value];
+  return undefined;
+}
+
+/** A scope list, with the wildcard (or nothing) standing for the configured names. */
+function expand(value: unknown, all: readonly string[]): string[] {
+  const names = list(value);
+  if (!names || names.length === 0 || names.includes("*")) return [...all];
+  return [...new Set(names)];
+}
+
+function kindOf(path: OperationPath): GeneratedKind {
+  const segment = path.split("/")[2];
+  if (segment === "query") return "tickets";
+  return segment as GeneratedKind;
+}
+
+function v1Filters(filters: unknown): DslQuery[] {
+  if (!filters || typeof filters !== "object") return [];
+  return Object.entries(filters as Record<string, unknown>).map(([field, value]) =>
+    Array.isArray(value)
+      ? {
+          terms: {
+            [field]: value.map((v) => (typeof v === "number" || typeof v === "boolean" ? v : String(v))),
+          },
+        }
+      : {
+          term: { [field]: typeof value === "number" || typeof value === "boolean" ? value : String(value) },
+        },
+  );
+}
+
+export function planQuery(path: OperationPath, body: Body, options: ResolvedOptions): QueryPlan {
+  const kind = kindOf(path);
+  const now = options.clock();
+  const version = path.slice(1, 3);
+  const application = String(body["application"] ?? "atr");
+  let appTypes: string[];
+  let scopes: string[][];
+  let startMs: number;
+  let endMs: number;
+  let filters: DslQuery[] | undefined;
+  if (version === "v1") {
+    ({ startMs, endMs } = dateMathWindow(String(body["time_range"]), now));
+    const appType = body["app_type"];
+    appTypes =
+      application === "eventops"
+        ? ["serverless"]
+        : appType === "ec2"
+          ? ["ec2"]
+          : appType === "caas"
+            ? ["kubernetes"]
+            : ["ec2", "kubernetes"];
+    filters = v1Filters(body["filters"]);
+  } else {
+    startMs = Date.parse(String(body["start_time"]));
+    endMs = Date.parse(String(body["end_time"]));
+    appTypes = list(body["app_type"]) ?? ["ec2", "kubernetes"];
+    filters = body["filters"] as DslQuery[] | undefined;
+  }
+  if (appTypes.includes("serverless")) {
+    const groups = expand(body["log_group"], options.logGroups);
+    const tenants = expand(body["tenant"], options.tenants);
+    const stages = expand(body["stage"], options.stages);
+    scopes = groups.flatMap((g) => tenants.flatMap((t) => stages.map((s) => [g, t, s])));
+  } else {
+    scopes = expand(body["domain"], options.domains).map((domain) => [domain]);
+  }
+  const firstHour = Math.floor(startMs / HOUR_MS);
+  const lastHour = Math.ceil(endMs / HOUR_MS);
+  return {
+    kind,
+    hitStyle: version === "v3" ? "v3" : "v2",
+    streams: createStreams(options.seed, kind, [application], [...new Set(appTypes)], scopes),
+    startMs,
+    endMs,
+    firstHour,
+    hours: Math.max(0, lastHour - firstHour),
+    density: options.density[kind],
+    filter: compileFilters(filters, now),
+    projection: compileProjection(body["fields"] as string[] | undefined),
+    size: typeof body["size"] === "number" ? body["size"] : 100,
+  };
+}

@@ -1,0 +1,130 @@
+// v2 operations: logs and workloads scroll, batch export and status, aggregations.
+import type { Aggregations } from "../api/wire/aggs.js";
+import { planQuery } from "./plan.js";
+import type { Body, QueryPlan } from "./plan.js";
+import { countPlan, readPage, scan } from "./scan.js";
+import { createAggregator } from "./aggregations.js";
+import { compileProjection } from "./projection.js";
+import { contextLost, v2Meta } from "./route-context.js";
+import type { Route, RouteContext, RouteResult } from "./route-context.js";
+
+/** The scope echoes of a v2 request: domain, or log_group/tenant/stage for serverless. */
+function scopeEcho(body: Body): Body {
+  if (body["app_type"] === "serverless") {
+    return { log_group: body["log_group"], tenant: body["tenant"], stage: body["stage"] };
+  }
+  return { domain: body["domain"] };
+}
+
+function pageSize(body: Body, plan: QueryPlan): number {
+  return typeof body["size"] === "number" ? body["size"] : plan.size;
+}
+
+function scroll(kind: "logs" | "workloads"): Route {
+  return (ctx) => {
+    const { state, body, path } = ctx;
+    const scrollId = typeof body["scroll_id"] === "string" ? body["scroll_id"].trim() : "";
+    let context;
+    if (scrollId) {
+      if (ctx.faults.contextLoss) state.contexts.release(scrollId);
+      context = state.contexts.get(scrollId);
+      if (!context) return contextLost(path, "scroll");
+    } else {
+      const plan = planQuery(path, body, state.options);
+      context = state.contexts.open(plan, countPlan(plan), "sc_");
+    }
+    const plan =
+      Array.isArray(body["fields"]) && scrollId
+        ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
+        : context.plan;
+    const page = readPage(plan, context.position, pageSize(body, context.plan));
+    const more = page.hits.length > 0 && page.lastPosition < context.count.lastPosition;
+    const live = context;
+    const window = { startMs: plan.startMs, endMs: plan.endMs };
+    const commit = () => {
+      live.position = page.lastPosition;
+      if (!more) state.contexts.release(live.id);
+    };
+    const scrollMeta = more ? { scroll_id: live.id } : {};
+    if (kind === "logs") {
+      return {
+        status: 200,
+        body: { data: { logs: page.hits, count: live.count.total }, meta: v2Meta(ctx, window, scrollMeta) },
+        commit,
+      };
+    }
+    const echo = {
+      app_type: plan.streams[0]?.appType ?? body["app_type"],
+      domain: [...new Set(plan.streams.map((s) => s.scope))],
+    };
+    const meta = v2Meta(ctx, window, { ...echo, ...scrollMeta, workloads_available: live.count.total });
+    return { status: 200, body: { data: { workloads: page.hits, count: page.hits.length }, meta }, commit };
+  };
+}
+
+function batch(kind: "logs" | "workloads"): Route {
+  return (ctx) => {
+    const plan = planQuery(ctx.path, ctx.body, ctx.state.options);
+    const job = ctx.state.batches.create(kind, plan);
+    const meta = v2Meta(ctx, plan, { app_type: ctx.body["app_type"], ...scopeEcho(ctx.body) });
+    return { status: 200, body: { data: { token: job.token }, meta } };
+  };
+}
+
+function batchStatus(kind: "logs" | "workloads"): Route {
+  return (ctx) => {
+    const job = ctx.state.batches.get(String(ctx.body["token"]));
+    if (!job) {
+      const hours = ctx.state.options.batchTokenTtlSeconds / 3600;
+      const message = `batch token not found; tokens expire after ${hours} hours`;
+      return { status: 404, body: { message, ...(kind === "logs" ? { error: "token_not_found" } : {}) } };
+    }
+    const countKey = kind === "logs" ? "log_count" : "workload_count";
+    const partitions = ctx.state.batches.poll(job, ctx.baseUrl).map((view) => ({
+      start_time: new Date(view.partition.startMs).toISOString(),
+      end_time: new Date(view.partition.endMs).toISOString(),
+      [countKey]: view.count,
+      presigned_url: view.url ?? "null",
+      completed: view.status === "completed",
+      status: view.status,
+    }));
+    return { status: 200, body: { presigned_urls: partitions, meta: v2Meta(ctx, job.plan) } };
+  };
+}
+
+/** Aggregations over every match of the plan; shared by v2 and v3. */
+export function aggregate(ctx: RouteContext): { plan: QueryPlan; aggregations: unknown; total: number } {
+  const plan = planQuery(ctx.path, ctx.body, ctx.state.options);
+  const aggregator = createAggregator(ctx.body["aggs"] as Aggregations, ctx.state.options.clock());
+  let total = 0;
+  scan(plan, -1, (source) => {
+    total++;
+    aggregator.add(source);
+    return true;
+  });
+  return { plan, aggregations: aggregator.result(), total };
+}
+
+const aggs: Route = (ctx): RouteResult => {
+  const { plan, aggregations, total } = aggregate(ctx);
+  const echo = {
+    application: ctx.body["application"],
+    app_type: ctx.body["app_type"],
+    ...scopeEcho(ctx.body),
+  };
+  return {
+    status: 200,
+    body: { data: { aggregations, total_documents: total }, meta: v2Meta(ctx, plan, echo) },
+  };
+};
+
+export const V2_ROUTES = {
+  "/v2/logs/scroll": scroll("logs"),
+  "/v2/logs/batch": batch("logs"),
+  "/v2/logs/batch/status": batchStatus("logs"),
+  "/v2/logs/aggs": aggs,
+  "/v2/workloads/scroll": scroll("workloads"),
+  "/v2/workloads/batch": batch("workloads"),
+  "/v2/workloads/batch/status": batchStatus("workloads"),
+  "/v2/workloads/aggs": aggs,
+} satisfies Record<string, Route>;

@@ -1,0 +1,121 @@
+// v3 operations: mappings, jobs/tickets point-in-time query, metrics scroll query, aggregations.
+import { V3_DEFAULT_SIZE } from "../api/wire/common.js";
+import type { GeneratedKind } from "./options.js";
+import { planQuery } from "./plan.js";
+import { countPlan, readPage } from "./scan.js";
+import { compileProjection } from "./projection.js";
+import { mappingFields } from "./mappings.js";
+import { aggregate } from "./routes-v2.js";
+import { contextLost, errorBody, v3Meta } from "./route-context.js";
+import type { Route } from "./route-context.js";
+
+function mappings(kind: GeneratedKind): Route {
+  return (ctx) => {
+    const appType = typeof ctx.body["app_type"] === "string" ? ctx.body["app_type"] : undefined;
+    const fields = mappingFields(kind, appType);
+    return { status: 200, body: { data: { fields, field_count: fields.length }, meta: v3Meta(ctx) } };
+  };
+}
+
+const sizeOf = (value: unknown) => (typeof value === "number" ? value : V3_DEFAULT_SIZE);
+
+/** Jobs and tickets: the position to resume from is the last sort value of `search_after`. */
+const pitQuery: Route = (ctx) => {
+  const { state, body, path } = ctx;
+  const pitId = typeof body["pit_id"] === "string" ? body["pit_id"] : undefined;
+  let context;
+  let after = -1;
+  if (pitId !== undefined) {
+    if (ctx.faults.contextLoss) state.contexts.release(pitId);
+    context = state.contexts.get(pitId);
+    if (!context) return contextLost(path, "point in time");
+    const position = (body["search_after"] as unknown[])[1];
+    if (typeof position !== "number" || !Number.isInteger(position) || position < -1) {
+      const details = "search_after must be the sort array of the last hit of the previous page";
+      return { status: 400, body: errorBody(path, 400, "bad_request", details) };
+    }
+    after = position;
+  } else {
+    const plan = planQuery(path, body, state.options);
+    context = state.contexts.open(plan, countPlan(plan), "pit_");
+  }
+  const plan = Array.isArray(body["fields"])
+    ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
+    : context.plan;
+  const page = readPage(plan, after, sizeOf(body["size"]));
+  const last = page.hits[page.hits.length - 1];
+  const more = last !== undefined && page.lastPosition < context.count.lastPosition;
+  const live = context;
+  const pagination = more
+    ? { pit_id: live.id, search_after: last.sort }
+    : { pit_id: null, search_after: null };
+  return {
+    status: 200,
+    body: {
+      data: { hits: page.hits, total: live.count.total, count: page.hits.length },
+      meta: v3Meta(ctx, { pagination }),
+    },
+    payloadLimited: true,
+    commit: () => {
+      if (!more) state.contexts.release(live.id);
+    },
+  };
+};
+
+const metricsQuery: Route = (ctx) => {
+  const { state, body, path } = ctx;
+  const scrollId = typeof body["scroll_id"] === "string" ? body["scroll_id"].trim() : "";
+  let context;
+  if (scrollId) {
+    if (ctx.faults.contextLoss) state.contexts.release(scrollId);
+    context = state.contexts.get(scrollId);
+    if (!context) return contextLost(path, "scroll");
+  } else {
+    const plan = planQuery(path, body, state.options);
+    context = state.contexts.open(plan, countPlan(plan), "msc_");
+  }
+  const plan =
+    Array.isArray(body["fields"]) && scrollId
+      ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
+      : context.plan;
+  const page = readPage(plan, context.position, sizeOf(body["size"]));
+  const more = page.hits.length > 0 && page.lastPosition < context.count.lastPosition;
+  const live = context;
+  return {
+    status: 200,
+    body: {
+      data: { hits: page.hits, total: live.count.total, count: page.hits.length },
+      meta: v3Meta(ctx, { pagination: { scroll_id: more ? live.id : null } }),
+    },
+    payloadLimited: true,
+    commit: () => {
+      live.position = page.lastPosition;
+      if (!more) state.contexts.release(live.id);
+    },
+  };
+};
+
+const aggs: Route = (ctx) => {
+  const { aggregations, total } = aggregate(ctx);
+  return {
+    status: 200,
+    body: {
+      data: { aggregations, total },
+      meta: v3Meta(ctx, { pagination: { pit_id: null, search_after: null } }),
+    },
+  };
+};
+
+export const V3_ROUTES = {
+  "/v3/logs/mappings": mappings("logs"),
+  "/v3/workloads/mappings": mappings("workloads"),
+  "/v3/jobs/mappings": mappings("jobs"),
+  "/v3/tickets/mappings": mappings("tickets"),
+  "/v3/metrics/mappings": mappings("metrics"),
+  "/v3/jobs/query": pitQuery,
+  "/v3/tickets/query": pitQuery,
+  "/v3/metrics/query": metricsQuery,
+  "/v3/jobs/aggs": aggs,
+  "/v3/tickets/aggs": aggs,
+  "/v3/metrics/aggs": aggs,
+} satisfies Record<string, Route>;

@@ -1,0 +1,111 @@
+// Walks a plan's records in paging order (hour, stream, position) from any position, and counts them.
+// A position is ((hourOffset × streams) + stream) × MAX_PER_BUCKET + i: it is what v3 `sort` carries,
+// so `search_after` resumes in O(1).
+import {
+  bucketCount,
+  firstIndexAtOrAfter,
+  generateSource,
+  HOUR_MS,
+  indexName,
+  MAX_PER_BUCKET,
+  recordId,
+  recordTime,
+} from "./generator.js";
+import type { QueryPlan } from "./plan.js";
+import type { Source } from "./records.js";
+
+export interface EmulatedHit {
+  _index: string;
+  _id: string;
+  _score: number | null;
+  _source: Source;
+  sort?: [number, number];
+}
+
+/** Called per record in the window that passes the filter; return false to stop. */
+export type Visit = (source: Source, ts: number, position: number, index: string, id: string) => boolean;
+
+export function scan(plan: QueryPlan, after: number, visit: Visit): void {
+  const n = plan.streams.length;
+  if (n === 0) return;
+  const first = after + 1;
+  const startBucket = Math.floor(first / MAX_PER_BUCKET);
+  for (let b = startBucket; b < plan.hours * n; b++) {
+    const hourOffset = Math.floor(b / n);
+    const stream = plan.streams[b % n];
+    if (!stream) continue;
+    const hour = plan.firstHour + hourOffset;
+    const count = bucketCount(stream, plan.density, hour);
+    if (count === 0) continue;
+    let lo = hour * HOUR_MS < plan.startMs ? firstIndexAtOrAfter(hour, count, plan.startMs) : 0;
+    const hi = (hour + 1) * HOUR_MS > plan.endMs ? firstIndexAtOrAfter(hour, count, plan.endMs) : count;
+    if (b === startBucket) lo = Math.max(lo, first - b * MAX_PER_BUCKET);
+    if (lo >= hi) continue;
+    const index = indexName(stream, hour);
+    const base = b * MAX_PER_BUCKET;
+    for (let i = lo; i < hi; i++) {
+      const ts = recordTime(hour, count, i);
+      const id = recordId(stream, hour, i);
+      const source = generateSource(stream, hour, i, ts, id);
+      if (plan.filter && !plan.filter(source)) continue;
+      if (!visit(source, ts, base + i, index, id)) return;
+    }
+  }
+}
+
+export interface PlanCount {
+  total: number;
+  /** Position of the last matching record; -1 when none. */
+  lastPosition: number;
+}
+
+/** Total matches of a plan: from bucket counts alone without a filter, by scanning with one. */
+export function countPlan(plan: QueryPlan): PlanCount {
+  let total = 0;
+  let lastPosition = -1;
+  if (plan.filter) {
+    scan(plan, -1, (_source, _ts, position) => {
+      total++;
+      lastPosition = position;
+      return true;
+    });
+    return { total, lastPosition };
+  }
+  const n = plan.streams.length;
+  for (let b = 0; b < plan.hours * n; b++) {
+    const stream = plan.streams[b % n];
+    if (!stream) continue;
+    const hour = plan.firstHour + Math.floor(b / n);
+    const count = bucketCount(stream, plan.density, hour);
+    if (count === 0) continue;
+    const lo = hour * HOUR_MS < plan.startMs ? firstIndexAtOrAfter(hour, count, plan.startMs) : 0;
+    const hi = (hour + 1) * HOUR_MS > plan.endMs ? firstIndexAtOrAfter(hour, count, plan.endMs) : count;
+    if (hi <= lo) continue;
+    total += hi - lo;
+    lastPosition = b * MAX_PER_BUCKET + hi - 1;
+  }
+  return { total, lastPosition };
+}
+
+export interface Page {
+  hits: EmulatedHit[];
+  /** Position of the last hit; `after` when the page is empty. */
+  lastPosition: number;
+}
+
+/** The next page of up to `size` hits after position `after` (-1 for the first page). */
+export function readPage(plan: QueryPlan, after: number, size: number): Page {
+  const hits: EmulatedHit[] = [];
+  let lastPosition = after;
+  const v3 = plan.hitStyle === "v3";
+  scan(plan, after, (source, ts, position, index, id) => {
+    const shown = plan.projection ? plan.projection(source) : source;
+    const hit: EmulatedHit = v3
+      ? { _index: index, _id: id, _score: null, _source: shown, sort: [ts, position] }
+      : { _index: index, _id: id, _score: 1, _source: shown };
+    hits.push(hit);
+    lastPosition = position;
+    return hits.length < size;
+  });
+  return { hits, lastPosition };
+}

@@ -1,0 +1,216 @@
+// The embedded Monitoring Data Query Service: one node:http server for the token endpoint, every v1/v2/v3
+// operation and the partition downloads, with quota, permissions, payload limit and seeded faults.
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { formatProblem } from "../api/wire/common.js";
+import { isOperationPath, validateRequest } from "../api/wire/operations.js";
+import type { OperationPath } from "../api/wire/operations.js";
+import type { DataKind } from "../api/wire/fields.js";
+import { resolveOptions } from "./options.js";
+import type { EmulatorOptions, FaultOptions, ResolvedOptions } from "./options.js";
+import { createTokenIssuer } from "./auth.js";
+import { createQuota } from "./quota.js";
+import { createFaultInjector } from "./faults.js";
+import { createContextStore } from "./contexts.js";
+import { createBatchStore } from "./batch-store.js";
+import { sendPartition } from "./download.js";
+import { readBody, sendJson, sendText } from "./http-io.js";
+import { errorBody } from "./route-context.js";
+import type { EmulatorState, Route } from "./route-context.js";
+import { V1_ROUTES } from "./routes-v1.js";
+import { V2_ROUTES } from "./routes-v2.js";
+import { V3_ROUTES } from "./routes-v3.js";
+import { expectedCount, expectedHits } from "./expected-hits.js";
+import type { EmulatedHit } from "./scan.js";
+import type { Body } from "./plan.js";
+
+const ROUTES: Record<OperationPath, Route> = { ...V1_ROUTES, ...V2_ROUTES, ...V3_ROUTES };
+
+export interface RunningEmulator {
+  /** Base URL of the service and of the token issuer: `http://127.0.0.1:PORT`. */
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  options: ResolvedOptions;
+  close(): Promise<void>;
+  /** Requests received for a path (an operation, `/oauth2/token`, `/downloads`), or in all. */
+  requestCount(path?: string): number;
+  requestCounts(): Record<string, number>;
+  /** Every token issued so far is refused (401) from now on. */
+  revokeTokens(): void;
+  setFaults(faults: FaultOptions): void;
+  /** Open scroll and point-in-time contexts. */
+  openContexts(): number;
+  expectedHits(target: OperationPath | Exclude<DataKind, "billing">, body: Body): AsyncIterable<EmulatedHit>;
+  expectedCount(target: OperationPath | Exclude<DataKind, "billing">, body: Body): number;
+}
+
+/**
+ * Starts the emulator (127.0.0.1, a free port unless told otherwise).
+ * @example
+ * const emulator = await startEmulator({ seed: 7, density: 100 });
+ * // token: POST `${emulator.url}/oauth2/token`; then POST `${emulator.url}/v3/jobs/query`
+ * await emulator.close();
+ */
+export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const options = resolveOptions(input);
+  const issuer = createTokenIssuer(options.clients, options.tokenTtlSeconds, options.clock);
+  const quota = createQuota(options.quota, options.clock);
+  const faults = createFaultInjector(options.seed, options.faults);
+  const state: EmulatorState = {
+    options,
+    contexts: createContextStore(options.contextIdleSeconds, options.clock),
+    batches: createBatchStore(options),
+  };
+  const counts = new Map<string, number>();
+  let baseUrl = "";
+
+  async function handleOperation(
+    path: OperationPath,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
+    const drawn = faults.draw();
+    if (drawn.delayMs > 0) await sleep(drawn.delayMs);
+    const bearer = await issuer.check(req.headers.authorization);
+    if (!bearer.ok || drawn.revoked) {
+      const reason = bearer.ok ? "revoked" : bearer.reason;
+      const headers = { "www-authenticate": `Bearer error="invalid_token"` };
+      return sendJson(res, 401, errorBody(path, 401, "unauthorized", `access token ${reason}`), headers);
+    }
+    if (!issuer.isAllowed(bearer.client, path)) {
+      return sendJson(
+        res,
+        403,
+        errorBody(path, 403, "forbidden", `this client is not permitted to call ${path}`),
+      );
+    }
+    if (drawn.status !== undefined) {
+      if (drawn.status === 429) {
+        const seconds = String(options.faults.retryAfterSeconds);
+        return sendJson(res, 429, errorBody(path, 429, "too_many_requests", "rate limited; retry later"), {
+          "retry-after": seconds,
+        });
+      }
+      return sendJson(
+        res,
+        drawn.status,
+        errorBody(path, drawn.status, "service_error", `upstream failure (${drawn.status})`),
+      );
+    }
+    const remaining = quota.take(bearer.client.clientId);
+    if (remaining === undefined) {
+      const details = `daily request quota of ${options.quota} exhausted; it resets at 00:00 UTC`;
+      return sendJson(res, 429, errorBody(path, 429, "quota_exceeded", details), {
+        "retry-after": String(quota.secondsToReset()),
+      });
+    }
+    const text = await readBody(req);
+    let parsed: unknown;
+    try {
+      parsed = text === undefined ? null : text.trim() === "" ? undefined : JSON.parse(text);
+    } catch {
+      return sendJson(res, 400, errorBody(path, 400, "bad_request", "the body is not valid JSON"));
+    }
+    if (parsed === null)
+      return sendJson(res, 413, errorBody(path, 413, "payload_too_large", "request body too large"));
+    const problems = validateRequest(path, parsed);
+    if (problems.length > 0) {
+      const details = problems.map(formatProblem).join("; ");
+      const list = problems.map(({ field, message }) => ({ field, message }));
+      return sendJson(
+        res,
+        400,
+        errorBody(path, 400, "bad_request", details, path.startsWith("/v1/") ? {} : { problems: list }),
+      );
+    }
+    const body = (parsed ?? {}) as Body;
+    const result = ROUTES[path]({
+      path,
+      body,
+      client: bearer.client,
+      remaining,
+      state,
+      baseUrl,
+      faults: drawn,
+    });
+    const json = JSON.stringify(result.body);
+    if (
+      result.payloadLimited &&
+      json.length > options.payloadLimitBytes / 4 &&
+      Buffer.byteLength(json) > options.payloadLimitBytes
+    ) {
+      const details = `response over the safe payload limit of ${options.payloadLimitBytes} bytes; reduce size, use fields, or use a batch endpoint`;
+      return sendJson(res, 413, errorBody(path, 413, "payload_too_large", details));
+    }
+    result.commit?.();
+    const bodyFaults = result.status === 200 ? drawn : undefined;
+    sendText(res, result.status, json, {}, bodyFaults);
+  }
+
+  async function handleDownload(url: URL, res: ServerResponse): Promise<void> {
+    const partition = state.batches.resolveDownload(url);
+    if (typeof partition === "string") {
+      const message =
+        partition === "expired" ? "Request has expired" : "The request signature does not match";
+      const code = partition === "expired" ? "AccessDenied" : "SignatureDoesNotMatch";
+      const xml = `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+      return sendText(res, 403, xml, { "content-type": "application/xml" });
+    }
+    await sendPartition(res, partition, options.partitionFormat);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://emulator");
+    const key = url.pathname.startsWith("/downloads/") ? "/downloads" : url.pathname;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (req.method === "GET" && key === "/downloads") return handleDownload(url, res);
+    if (req.method !== "POST")
+      return sendJson(res, 405, { error: "method_not_allowed", details: "use POST" });
+    if (url.pathname === "/oauth2/token") {
+      const grant = await issuer.grant(new URLSearchParams((await readBody(req)) ?? ""));
+      return sendJson(res, grant.status, grant.body, { "cache-control": "no-store" });
+    }
+    if (!isOperationPath(url.pathname))
+      return sendJson(res, 404, { error: "not_found", details: `no operation ${url.pathname}` });
+    return handleOperation(url.pathname, req, res);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) return void res.destroy();
+      sendJson(res, 500, {
+        error: "internal_error",
+        details: error instanceof Error ? error.message : String(error),
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  baseUrl = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`;
+  const main = options.clients[0];
+  return {
+    url: baseUrl,
+    clientId: main?.clientId ?? "",
+    clientSecret: main?.clientSecret ?? "",
+    options,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+    requestCount: (path) =>
+      path === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(path) ?? 0),
+    requestCounts: () => Object.fromEntries(counts),
+    revokeTokens: () => issuer.revokeAll(),
+    setFaults: (next) => faults.set(next),
+    openContexts: () => state.contexts.size(),
+    expectedHits: (target, body) => expectedHits(target, body, { ...input, clock: options.clock }),
+    expectedCount: (target, body) => expectedCount(target, body, { ...input, clock: options.clock }),
+  };
+}
