@@ -98,7 +98,8 @@ export const queryFilterSchema: z.ZodType<QueryFilter> = z
   .superRefine((filter, ctx) => requireExactlyOne(filter, FILTER_KINDS, "filter", ctx))
   .describe(
     "One query-DSL filter object with exactly one kind: term, terms, range, exists, bool, match, match_phrase.",
-  );
+  )
+  .meta({ id: "query_filter" });
 
 /** Every field a filter names, with the path to where it is named (for offline field checks). */
 export function filterFields(

@@ -85,7 +85,8 @@ export const conditionSchema: z.ZodType<Condition> = z
       });
     }
   })
-  .describe("A condition: { field, <comparison> } or { all: [...] }, { any: [...] }, { not: {...} }.");
+  .describe("A condition: { field, <comparison> } or { all: [...] }, { any: [...] }, { not: {...} }.")
+  .meta({ id: "condition" });
 
 function isRegExp(source: string): boolean {
   try {
