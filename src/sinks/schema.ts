@@ -32,7 +32,9 @@ export const s3OptionsSchema = z
     tags: z
       .record(z.string(), z.string())
       .default({})
-      .describe("Object tags; the run id is added as mdq-run-id."),
+      .describe(
+        "Object tags (when any are given, the run id is added as mdq-run-id); some stores, such as R2, refuse tags.",
+      ),
     metadata: z
       .record(z.string(), z.string())
       .default({})

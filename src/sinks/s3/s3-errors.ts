@@ -94,11 +94,7 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
       `the bucket "${target.bucket}" is not in region ${target.region ?? "(default)"}${hint}`,
     );
   }
-  if (
-    CHECKSUM_CODES.has(name) ||
-    /checksum|crc32|x-amz-content-sha256|x-amz-sdk-checksum/i.test(message) ||
-    (name === "NotImplemented" && /header/i.test(message))
-  ) {
+  if (CHECKSUM_CODES.has(name) || /checksum|crc32|x-amz-content-sha256|x-amz-sdk-checksum/i.test(message)) {
     return fail(
       "S3_CHECKSUM_REJECTED",
       `the store rejected the request checksum (${name || status}: ${message}); stores that do not support the SDK's default CRC32 checksums need \`checksum: when_required\` in the sink's s3 options`,

@@ -61,13 +61,16 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
   const objectParams = (path: string): CreateMultipartUploadCommandInput => {
     checkRelativePath(path);
     const key = keyFor(location, path);
+    // Tags only when asked for: some S3-compatible stores (R2) refuse the tagging header outright,
+    // while user metadata goes everywhere, so the run id always travels as metadata.
+    const hasTags = Object.keys(options.tags).length > 0;
     const tags = new URLSearchParams({ ...options.tags, [RUN_ID_KEY]: deps.run.runId }).toString();
     return {
       Bucket: location.bucket,
       Key: key,
       ContentType: contentTypeFor(key),
       Metadata: { ...options.metadata, [RUN_ID_KEY]: deps.run.runId },
-      Tagging: tags,
+      ...(hasTags ? { Tagging: tags } : {}),
       ...(options.storage_class === undefined ? {} : { StorageClass: options.storage_class }),
       ...(options.server_side_encryption === undefined
         ? {}
