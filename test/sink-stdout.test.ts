@@ -1,0 +1,65 @@
+// The sink writing to stdout: records pass straight through, and parallel slices never interleave.
+import { PassThrough } from "node:stream";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import type { Batch, Row, RunInfo, SliceContext } from "../src/pipeline/contracts.js";
+import { createSilentLogger } from "../src/logger.js";
+import { createSink } from "../src/sinks/sink.js";
+import { sinkSchema } from "../src/sinks/schema.js";
+import { openOutputStore } from "../src/sinks/open-output-store.js";
+
+const run: RunInfo = {
+  pipelineName: "stdout",
+  runId: "run-stdout",
+  startedAt: new Date("2026-11-21T06:00:00Z"),
+};
+
+function context(hour: number): SliceContext {
+  const start = new Date(Date.UTC(2026, 10, 21, hour));
+  return {
+    signal: new AbortController().signal,
+    log: createSilentLogger(),
+    slice: {
+      index: hour,
+      id: `20261121T${String(hour).padStart(2, "0")}0000Z`,
+      start,
+      end: new Date(start.getTime() + 3_600_000),
+    },
+    run,
+    stats: { duplicates: 0 },
+  };
+}
+
+async function* slowly(batches: Batch[]): AsyncIterable<Batch> {
+  for (const batch of batches) {
+    await new Promise((resolve) => setImmediate(resolve));
+    yield batch;
+  }
+}
+
+function rowsOf(slice: number): Row[] {
+  return Array.from({ length: 3000 }, (_, i) => ({ slice, i, text: `line ${i} "q"\n` }));
+}
+
+describe("sink to stdout", () => {
+  it("writes two slices in parallel as two whole gzip streams that gunzip to every record once", async () => {
+    const stdout = new PassThrough();
+    const chunks: Buffer[] = [];
+    stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const config = sinkSchema.parse({ format: "ndjson", gzip: true, to: "-" });
+    const store = await openOutputStore(config, { run, stdout });
+    const sink = createSink(config, { store, columns: [], run, log: createSilentLogger() });
+    const [a, b] = [rowsOf(0), rowsOf(1)];
+    const outputs = await Promise.all([
+      sink(slowly([a.slice(0, 1000), a.slice(1000)]), context(0)),
+      sink(slowly([b.slice(0, 1000), b.slice(1000)]), context(1)),
+    ]);
+    await Promise.all(outputs.map((output) => output.commit()));
+    // Concatenated gzip members are one valid gzip file; interleaved ones would not decode.
+    const lines = gunzipSync(Buffer.concat(chunks)).toString("utf8").trimEnd().split("\n");
+    const records = lines.map((line) => JSON.parse(line) as Row);
+    expect(records).toHaveLength(6000);
+    expect(new Set(records.map((record) => `${String(record.slice)}-${String(record.i)}`)).size).toBe(6000);
+    expect(outputs.map((output) => output.rows)).toEqual([3000, 3000]);
+  });
+});
