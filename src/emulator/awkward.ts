@@ -38,6 +38,20 @@ export function nameText(random: Random, base: string, n: number): string {
   return `${base}-${n}`;
 }
 
+// A pure memo of the last minute's prefix: consecutive records share it, and formatting only the
+// seconds is several times faster than Date#toISOString on the generator's hot path.
+const minuteCache = { minute: Number.NaN, prefix: "" };
+
+/** `YYYY-MM-DDTHH:MM:SS.mmmZ`, as Date#toISOString. */
 export function isoTime(ms: number): string {
-  return new Date(ms).toISOString();
+  const minute = Math.floor(ms / 60_000);
+  if (minute !== minuteCache.minute) {
+    minuteCache.minute = minute;
+    minuteCache.prefix = new Date(minute * 60_000).toISOString().slice(0, 17);
+  }
+  const rest = ms - minute * 60_000;
+  const seconds = Math.floor(rest / 1000);
+  const millis = rest - seconds * 1000;
+  const pad = millis < 10 ? "00" : millis < 100 ? "0" : "";
+  return `${minuteCache.prefix}${seconds < 10 ? "0" : ""}${seconds}.${pad}${millis}Z`;
 }

@@ -37,13 +37,14 @@ export function jobSource(input: RecordInput): Source {
   const elapsed = state === "REJECTED" ? null : Math.round(random() * 36_000) / 10;
   const start = ts - Math.round((elapsed ?? 0) * 1000);
   const workflow = pick(random, WORKFLOWS);
+  const time = isoTime(ts);
   const source: Source = {
-    "@timestamp": isoTime(ts),
+    "@timestamp": time,
     job: {
       name: nameText(random, `job-${workflow}`, n % 97),
       id,
       state,
-      execution_time: { start: isoTime(start), end: state === "REJECTED" ? null : isoTime(ts), elapsed },
+      execution_time: { start: isoTime(start), end: state === "REJECTED" ? null : time, elapsed },
     },
     workflow: { name: workflow, id: `wf-${Math.floor(random() * 1e6)}` },
     workload: { id: `wl-${Math.floor(random() * 1e8)}`, state: state === "DONE" ? "DONE" : "FAILED" },
@@ -61,8 +62,9 @@ export function ticketSource(input: RecordInput): Source {
   const { random, ts, n, id } = input;
   const state = pick(random, ["Requested", "In Progress", "Closed", "Closed", "Cancelled"]);
   const created = ts - Math.floor(random() * 7 * 86_400_000);
+  const time = isoTime(ts);
   return {
-    "@timestamp": isoTime(ts),
+    "@timestamp": time,
     ticket: {
       id,
       number: `INC${2_000_000 + (n % 1_000_000)}${Math.floor(random() * 10)}`,
@@ -74,7 +76,7 @@ export function ticketSource(input: RecordInput): Source {
       resolved: state === "Closed",
       mapped: random() < 0.7,
       created_on: isoTime(created),
-      last_updated_on: isoTime(ts),
+      last_updated_on: time,
     },
     atr: atr(input),
   };

@@ -26,6 +26,9 @@ import { expectedCount, expectedHits } from "./expected-hits.js";
 import type { EmulatedHit } from "./scan.js";
 import type { Body } from "./plan.js";
 
+export type { EmulatorOptions, FaultOptions, PartitionFormat } from "./options.js";
+export type { EmulatedHit } from "./scan.js";
+
 const ROUTES: Record<OperationPath, Route> = { ...V1_ROUTES, ...V2_ROUTES, ...V3_ROUTES };
 
 export interface RunningEmulator {
