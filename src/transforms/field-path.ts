@@ -38,7 +38,7 @@ export function getField(row: Readonly<Obj>, path: string): unknown {
 
 /**
  * A copy of `row` without `path`; the same row when the field is absent. Only the objects on the
- * path are copied, so untouched subtrees are shared, not cloned.
+ * path are copied, so untouched subtrees are shared, not cloned; parents left empty are removed.
  */
 export function removeField(row: Row, path: string): Row {
   if (Object.hasOwn(row, path)) {
@@ -51,7 +51,12 @@ export function removeField(row: Row, path: string): Row {
     const head = row[key];
     if (isPlainObject(head)) {
       const inner = removeField(head, path.slice(dot + 1));
-      if (inner !== head) return { ...row, [key]: inner };
+      if (inner === head) continue;
+      // A parent emptied by the removal goes too, so no phantom `{}` column appears after flatten.
+      if (Object.keys(inner).length > 0) return { ...row, [key]: inner };
+      const copy: Obj = { ...row };
+      delete copy[key];
+      return copy;
     }
   }
   return row;

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { countSlices, formatSliceId, resolveWindow, sliceWindow } from "./window.js";
+
+const d = (iso: string) => new Date(iso);
+const HOUR = 3_600_000;
+
+describe("windows and slices", () => {
+  it("resolves both ends against now", () => {
+    const window = resolveWindow("now-1d/d", "now/d", d("2026-11-21T15:00:00Z"));
+    expect(window).toEqual({ start: d("2026-11-20T00:00:00Z"), end: d("2026-11-21T00:00:00Z") });
+    expect(() => resolveWindow("nope", "now", new Date())).toThrow(/window start "nope"/);
+  });
+
+  it("cuts an aligned window into whole slices with deterministic ids", () => {
+    const slices = sliceWindow(d("2026-11-21T00:00:00Z"), d("2026-11-21T03:00:00Z"), "1h");
+    expect(slices.map((slice) => [slice.index, slice.id, slice.end.toISOString()])).toEqual([
+      [0, "20261121T000000Z", "2026-11-21T01:00:00.000Z"],
+      [1, "20261121T010000Z", "2026-11-21T02:00:00.000Z"],
+      [2, "20261121T020000Z", "2026-11-21T03:00:00.000Z"],
+    ]);
+  });
+
+  it("aligns to slice boundaries and clips the first and last slice to the window", () => {
+    const slices = sliceWindow(d("2026-11-21T00:30:00Z"), d("2026-11-21T02:15:00Z"), HOUR);
+    expect(slices.map((slice) => [slice.start.toISOString(), slice.end.toISOString()])).toEqual([
+      ["2026-11-21T00:30:00.000Z", "2026-11-21T01:00:00.000Z"],
+      ["2026-11-21T01:00:00.000Z", "2026-11-21T02:00:00.000Z"],
+      ["2026-11-21T02:00:00.000Z", "2026-11-21T02:15:00.000Z"],
+    ]);
+    expect(countSlices(d("2026-11-21T00:30:00Z"), d("2026-11-21T02:15:00Z"), HOUR)).toBe(3);
+  });
+
+  it("handles a window shorter than a slice, an empty window, and day slices", () => {
+    expect(sliceWindow(d("2026-11-21T00:10:00Z"), d("2026-11-21T00:20:00Z"), "1d")).toHaveLength(1);
+    expect(sliceWindow(d("2026-11-21T00:00:00Z"), d("2026-11-21T00:00:00Z"), "1h")).toEqual([]);
+    expect(sliceWindow(d("2026-11-21T00:00:00Z"), d("2026-11-20T00:00:00Z"), "1h")).toEqual([]);
+    const days = sliceWindow(d("2026-11-01T00:00:00Z"), d("2026-12-01T00:00:00Z"), "1d");
+    expect(days).toHaveLength(30);
+    expect(days.at(-1)?.id).toBe("20261130T000000Z");
+    expect(countSlices(d("2026-11-01T00:00:00Z"), d("2026-12-01T00:00:00Z"), 86_400_000)).toBe(30);
+  });
+
+  it("writes milliseconds in the id only when present, and refuses bad slices", () => {
+    expect(formatSliceId(d("2026-11-21T00:00:00.250Z"))).toBe("20261121T000000.250Z");
+    expect(() => sliceWindow(d("2026-11-21T00:00:00Z"), d("2026-11-22T00:00:00Z"), "1M")).toThrow(
+      /positive duration/,
+    );
+    expect(() => sliceWindow(d("2020-01-01T00:00:00Z"), d("2026-01-01T00:00:00Z"), "1m")).toThrow(
+      /more than/,
+    );
+  });
+});
