@@ -41,6 +41,11 @@ export interface ServiceClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * False for requests that move a server-side cursor (scroll continuations): a 2xx whose body breaks
+   * is then not resent but fails with code RESPONSE_LOST. Default true.
+   */
+  idempotent?: boolean;
 }
 
 /**
@@ -137,7 +142,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           "The v1 logs endpoints are deprecated since 2026-03-01; migrate to the v2 logs endpoints.",
         );
       }
-      return callService(deps, path, body, callOptions.signal);
+      return callService(deps, path, body, callOptions.signal, callOptions.idempotent ?? true);
     },
     download(url, callOptions = {}) {
       return runWithRetries(() => downloadOnce(url, callOptions.signal), {

@@ -70,6 +70,18 @@ function classify429(
   return new HttpStatusError(path, 429, detail, { retryable: true, retryAfterMs });
 }
 
+/**
+ * A request that moves a server-side cursor (a scroll continuation) was answered, but the answer broke
+ * on the way. Sending it again would skip the lost page, so it is not retried; the pager restarts.
+ */
+function responseLost(path: string, cause: ApiError): ApiError {
+  return new ApiError(
+    `${path} was answered but the response broke on the way; the cursor has moved, so the page cannot be fetched again`,
+    { operation: path, status: cause.status, retryable: false, cause },
+    "RESPONSE_LOST",
+  );
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -87,21 +99,22 @@ export async function callService<P extends OperationPath>(
   path: P,
   body: RequestOf<P>,
   signal?: AbortSignal,
+  idempotent = true,
 ): Promise<ResponseOf<P>> {
   assertValidRequest(path, body);
   const schema = RESPONSE_SCHEMAS[path].response;
   const op = { path, batchTokenIn401: BATCH_TOKEN_IN_401.has(path) };
   const url = `${deps.baseUrl.replace(/\/+$/, "")}${path}`;
   const payload = JSON.stringify(body ?? {});
-  let resentAfter401 = false;
-
   const attempt = async (): Promise<ResponseOf<P>> => {
+    // On 401: one refresh and one resend per attempt.
+    let resentAfter401 = false;
     deps.quota.acquire(op.path);
     try {
       for (;;) {
         const token = await deps.tokens.getToken(signal);
         const started = deps.clock.now();
-        let status: number;
+        let status: number | undefined;
         let text: string;
         let retryAfterHeader: string | string[] | undefined;
         try {
@@ -122,7 +135,10 @@ export async function callService<P extends OperationPath>(
           text = await response.body.text();
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
-          throw toNetworkError(op.path, error, deps.tokens.secrets());
+          const failure = toNetworkError(op.path, error, deps.tokens.secrets());
+          if (status !== undefined && status >= 200 && status < 300 && !idempotent)
+            throw responseLost(op.path, failure);
+          throw failure;
         }
         deps.logger.debug(
           { operation: op.path, status, ms: deps.clock.now() - started },
@@ -136,10 +152,9 @@ export async function callService<P extends OperationPath>(
             continue;
           }
           if (op.batchTokenIn401) throw new HttpStatusError(op.path, 401, detail(), { retryable: false });
-          throw new AuthError(`${op.path} refused a freshly issued access token (HTTP 401)`, {
-            operation: op.path,
-            status,
-          });
+          // A fresh token refused as well: retried within the policy (a revocation race), and an
+          // AuthError once the policy is spent (see onGiveUp).
+          throw new HttpStatusError(op.path, 401, detail(), { retryable: true });
         }
         if (status === 403) throw new PermissionError(op.path);
         if (status === 429) {
@@ -152,11 +167,12 @@ export async function callService<P extends OperationPath>(
         const json = parseJson(text);
         if (json === undefined) {
           // A 2xx whose body is not JSON was cut short on the way: the same as a reset, so retried.
-          throw new ApiError(`${op.path} answered a truncated body (${text.length} characters)`, {
+          const failure = new ApiError(`${op.path} answered a truncated body (${text.length} characters)`, {
             operation: op.path,
             status,
             retryable: true,
           });
+          throw idempotent ? failure : responseLost(op.path, failure);
         }
         const parsed = schema.safeParse(json);
         if (!parsed.success) {
@@ -190,13 +206,19 @@ export async function callService<P extends OperationPath>(
         "Retrying a service request.",
       ),
     onGiveUp: (error) =>
-      error.status === 429
-        ? new QuotaExhaustedError(
-            `${op.path} kept answering HTTP 429 through every retry; treating the daily quota as exhausted`,
-            deps.quota.remaining,
-            deps.quota.reserve,
-            { cause: error },
-          )
-        : error,
+      error.status === 401
+        ? new AuthError(`${op.path} kept refusing freshly issued access tokens (HTTP 401)`, {
+            operation: op.path,
+            status: 401,
+            cause: error,
+          })
+        : error.status === 429
+          ? new QuotaExhaustedError(
+              `${op.path} kept answering HTTP 429 through every retry; treating the daily quota as exhausted`,
+              deps.quota.remaining,
+              deps.quota.reserve,
+              { cause: error },
+            )
+          : error,
   });
 }

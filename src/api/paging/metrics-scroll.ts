@@ -23,6 +23,7 @@ export async function* metricsScrollPaging(
     const { response, size } = await requestPage(client, "/v3/metrics/query", request, {
       signal: options.signal,
       isContinuation,
+      movesCursor: true,
       halving,
     });
     yield { hits: response.data.hits, total: response.data.total, pageNumber };

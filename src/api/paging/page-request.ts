@@ -23,6 +23,8 @@ export interface PageRequestOptions {
   signal?: AbortSignal;
   /** The body carries a cursor (scroll_id, pit_id): a 404 then means the context is lost. */
   isContinuation: boolean;
+  /** The cursor lives on the server and moves with each answer (scroll, not point in time). */
+  movesCursor?: boolean;
   /** v3 queries only: halve `size` on 413, never below this. */
   halving?: { minSize: number };
 }
@@ -41,9 +43,14 @@ export async function requestPage<P extends OperationPath>(
   let current = body;
   for (;;) {
     try {
-      return { response: await client.call(path, current, { signal: options.signal }), size: current.size };
+      const idempotent = !(options.isContinuation && options.movesCursor === true);
+      const response = await client.call(path, current, { signal: options.signal, idempotent });
+      return { response, size: current.size };
     } catch (error) {
       if (options.isContinuation && isContextLost(error)) {
+        throw new PagingContextLostError(path, { status: error.status, cause: error });
+      }
+      if (error instanceof ApiError && error.code === "RESPONSE_LOST") {
         throw new PagingContextLostError(path, { status: error.status, cause: error });
       }
       if (!(error instanceof HttpStatusError) || error.status !== 413 || options.halving === undefined)

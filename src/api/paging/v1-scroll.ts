@@ -23,6 +23,7 @@ export async function* v1ScrollPaging(
     const { response } = await requestPage(client, "/v1/logs/scroll", request, {
       signal: options.signal,
       isContinuation: scrollId !== undefined,
+      movesCursor: true,
     });
     yield { hits: response.logs, total: undefined, pageNumber };
     const next = response.scroll_id;

@@ -19,7 +19,7 @@ async function fetchPage(
   isContinuation: boolean,
   signal: AbortSignal | undefined,
 ): Promise<{ hits: Hit[]; total: number | undefined; scrollId: string | undefined }> {
-  const options = { signal, isContinuation };
+  const options = { signal, isContinuation, movesCursor: true };
   if (target.kind === "logs") {
     const { response } = await requestPage(client, "/v2/logs/scroll", target.body, options);
     return { hits: response.data.logs, total: response.data.count, scrollId: response.meta.scroll_id };
