@@ -1,0 +1,160 @@
+// Batch exports against the emulator with faults on: every partition format read to its end equals the
+// emulator's records; failing partitions are requested again within bounds; a rerun resumes with the
+// saved token and skips the partitions already downloaded.
+import { afterEach, describe, expect, it } from "vitest";
+import { BatchExportError } from "../src/errors.js";
+import { startEmulator } from "../src/emulator/server.js";
+import type { EmulatorOptions, PartitionFormat } from "../src/emulator/options.js";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import { createServiceClient } from "../src/api/client.js";
+import type { ServiceClient } from "../src/api/client.js";
+import { batchExport } from "../src/api/paging/batch-export.js";
+import type { BatchExportQuery } from "../src/api/paging/batch-export.js";
+
+const FAULTS = {
+  errorRate: 0.08,
+  rateLimitRate: 0.05,
+  resetRate: 0.05,
+  truncateRate: 0.05,
+  tokenRevocationRate: 0.05,
+};
+const window = { start_time: "2026-11-20T00:00:00Z", end_time: "2026-11-20T05:00:00Z" };
+const open: { emulator: RunningEmulator; client: ServiceClient }[] = [];
+
+async function setup(
+  options: EmulatorOptions,
+): Promise<{ emulator: RunningEmulator; client: ServiceClient }> {
+  let now = Date.parse("2026-11-22T00:00:00Z");
+  const emulator = await startEmulator({ seed: 5, density: 30, clock: () => now, ...options });
+  const client = createServiceClient({
+    baseUrl: emulator.url,
+    authUrl: emulator.url,
+    clientId: emulator.clientId,
+    clientSecret: emulator.clientSecret,
+    clock: { now: () => now, sleep: async (ms) => void (now += ms) },
+    random: () => 0.5,
+    retry: { maxAttempts: 12, maxElapsedMs: 600_000 },
+  });
+  open.push({ emulator, client });
+  return { emulator, client };
+}
+
+afterEach(async () => {
+  for (const { emulator, client } of open.splice(0)) {
+    await client.close();
+    await emulator.close();
+  }
+});
+
+async function expectedIds(
+  emulator: RunningEmulator,
+  path: "/v2/logs/scroll" | "/v2/workloads/scroll" | "/v1/logs/scroll",
+  body: Record<string, unknown>,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const hit of emulator.expectedHits(path, body)) ids.push(hit._id);
+  return ids.sort();
+}
+
+function idOf(record: Record<string, unknown>): string {
+  return typeof record["_id"] === "string" ? record["_id"] : JSON.stringify(record);
+}
+
+const logsBody = { application: "atr" as const, app_type: "ec2" as const, domain: ["*"], ...window };
+const workloadsBody = {
+  application: "atr" as const,
+  app_type: "kubernetes" as const,
+  domain: ["*"],
+  ...window,
+};
+
+describe("batch export against the emulator with faults on", () => {
+  const formats: PartitionFormat[] = ["ndjson", "ndjson-gzip", "json-array"];
+  for (const partitionFormat of formats) {
+    it(`v2 logs and workloads, ${partitionFormat}`, async () => {
+      const { emulator, client } = await setup({ partitionFormat, faults: FAULTS, batchReadyAfterPolls: 2 });
+      for (const query of [
+        { kind: "v2-logs", body: logsBody },
+        { kind: "v2-workloads", body: workloadsBody },
+      ] as BatchExportQuery[]) {
+        const ids: string[] = [];
+        const done: string[] = [];
+        for await (const page of batchExport(client, query, {
+          concurrency: 3,
+          pageSize: 50,
+          onPartitionDone: (p) => void done.push(p.id),
+        })) {
+          ids.push(...page.hits.map(idOf));
+        }
+        const path = query.kind === "v2-logs" ? "/v2/logs/scroll" : "/v2/workloads/scroll";
+        const expected = await expectedIds(emulator, path, { ...query.body, size: 100 });
+        expect(expected.length).toBeGreaterThan(50);
+        expect(ids.sort()).toEqual(expected);
+        expect(done).toHaveLength(5);
+      }
+    });
+  }
+
+  it("v1 logs batch through batch/urls", async () => {
+    const { emulator, client } = await setup({ partitionFormat: "json-array", faults: FAULTS });
+    const body = { application: "atr" as const, time_range: "now-3h/h" };
+    const ids: string[] = [];
+    for await (const page of batchExport(client, { kind: "v1-logs", body })) ids.push(...page.hits.map(idOf));
+    expect(ids.sort()).toEqual(await expectedIds(emulator, "/v1/logs/scroll", { ...body, size: 100 }));
+  });
+
+  it("requests a batch with failed partitions again, within bounded attempts", async () => {
+    const { emulator, client } = await setup({ failingPartitions: [1] });
+    const tokens: string[] = [];
+    const run = async () => {
+      for await (const _page of batchExport(
+        client,
+        { kind: "v2-workloads", body: workloadsBody },
+        {
+          maxBatchAttempts: 3,
+          onToken: (t) => void tokens.push(t),
+        },
+      ));
+    };
+    const error = await run().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BatchExportError);
+    expect(String(error)).toMatch(/failed partitions .*2026-11-20T01:00:00/);
+    expect(emulator.requestCount("/v2/workloads/batch")).toBe(3);
+    expect(new Set(tokens).size).toBe(3);
+  });
+
+  it("resumes with a saved token and skips downloaded partitions; an expired token asks for a new batch", async () => {
+    const { emulator, client } = await setup({ partitionFormat: "ndjson" });
+    const query: BatchExportQuery = { kind: "v2-logs", body: logsBody };
+    let token = "";
+    const done: string[] = [];
+    const first = new Map<string, string[]>();
+    for await (const page of batchExport(client, query, {
+      concurrency: 1,
+      onToken: (t) => void (token = t),
+      onPartitionDone: (p) => void done.push(p.id),
+    })) {
+      first.set(page.partition.id, [...(first.get(page.partition.id) ?? []), ...page.hits.map(idOf)]);
+      if (done.length === 2) break; // the run stops after two partitions
+    }
+    expect(done).toHaveLength(2);
+    const downloadsBefore = emulator.requestCount("/downloads");
+    const rest: string[] = [];
+    for await (const page of batchExport(client, query, { resumeToken: token, skipPartitions: done })) {
+      rest.push(...page.hits.map(idOf));
+    }
+    expect(emulator.requestCount("/v2/logs/batch")).toBe(1);
+    expect(emulator.requestCount("/downloads") - downloadsBefore).toBe(3);
+    // Only the partitions reported done count as written; a page of the next one may have been taken.
+    const doneIds = done.flatMap((id) => first.get(id) ?? []);
+    expect([...doneIds, ...rest].sort()).toEqual(
+      await expectedIds(emulator, "/v2/logs/scroll", { ...logsBody, size: 100 }),
+    );
+
+    const again: string[] = [];
+    for await (const page of batchExport(client, query, { resumeToken: "bt_expired" }))
+      again.push(...page.hits.map(idOf));
+    expect(emulator.requestCount("/v2/logs/batch")).toBe(2);
+    expect(again.sort()).toEqual(await expectedIds(emulator, "/v2/logs/scroll", { ...logsBody, size: 100 }));
+  });
+});
