@@ -19,6 +19,7 @@ afterEach(async () => {
 
 interface PartitionRecord {
   status: string;
+  ready?: boolean;
   completed: boolean;
   presigned_url: string;
   log_count?: number;
@@ -114,7 +115,7 @@ describe("batch export lifecycle", () => {
     const urls = async () =>
       (await post(emulator, "/v1/logs/batch/urls", { token: batchToken }, token)).body[
         "presigned_urls"
-      ] as PartitionRecord[] & { ready: boolean }[];
+      ] as PartitionRecord[];
     expect((await urls()).every((link) => !link.ready)).toBe(true);
     const ready = await urls();
     expect(ready.length).toBeGreaterThanOrEqual(2);

@@ -1,0 +1,74 @@
+// The emulator command: flags become options, bad values are named, and it serves until the signal aborts.
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { request } from "undici";
+import { parseEmulatorArgs, runEmulatorCommand } from "./emulator.js";
+
+function collect(stream: PassThrough): () => string {
+  let text = "";
+  stream.on("data", (chunk: Buffer) => (text += chunk.toString()));
+  return () => text;
+}
+
+describe("emulator command", () => {
+  it("maps flags to options", () => {
+    expect(
+      parseEmulatorArgs([
+        "--port",
+        "0",
+        "--seed",
+        "7",
+        "--density",
+        "120",
+        "--error-rate",
+        "0.1",
+        "--failing-partitions",
+        "1,3",
+      ]),
+    ).toEqual({
+      port: 0,
+      seed: 7,
+      density: 120,
+      failingPartitions: [1, 3],
+      faults: { errorRate: 0.1 },
+    });
+    expect(() => parseEmulatorArgs(["--error-rate", "2"])).toThrow(/--error-rate: "2"/);
+    expect(() => parseEmulatorArgs(["--partition-format", "csv"])).toThrow(/ndjson, ndjson-gzip, json-array/);
+  });
+
+  it("prints its URL and credentials, serves tokens, and stops when the signal aborts", async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const output = collect(stdout);
+    const controller = new AbortController();
+    const io = { stdout, stderr, env: {}, cwd: process.cwd(), signal: controller.signal, isTTY: false };
+    const done = runEmulatorCommand(["--port", "0"], io);
+    while (!output().includes("Stop with")) await new Promise((resolve) => setImmediate(resolve));
+    const url = /listening on (\S+)/.exec(output())?.[1] ?? "";
+    expect(output()).toContain("client_id: mdq-demo");
+    const response = await request(`${url}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials&client_id=mdq-demo&client_secret=mdq-demo-secret",
+    });
+    expect(response.statusCode).toBe(200);
+    await response.body.dump();
+    controller.abort();
+    expect(await done).toBe(0);
+  });
+
+  it("prints help", async () => {
+    const stdout = new PassThrough();
+    const output = collect(stdout);
+    const io = {
+      stdout,
+      stderr: new PassThrough(),
+      env: {},
+      cwd: "",
+      signal: new AbortController().signal,
+      isTTY: false,
+    };
+    expect(await runEmulatorCommand(["--help"], io)).toBe(0);
+    expect(output()).toContain("--rate-limit-rate");
+  });
+});

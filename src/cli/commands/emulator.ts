@@ -1,0 +1,160 @@
+// `mdq-export emulator`: runs the embedded Monitoring Data Query Service until stopped, printing its URL
+// and its own demo credentials (they grant access to generated data only).
+import { once } from "node:events";
+import { parseArgs } from "node:util";
+import type { Command } from "../io.js";
+import { EXIT } from "../io.js";
+import { startEmulator } from "../../emulator/server.js";
+import type { EmulatorOptions, PartitionFormat } from "../../emulator/server.js";
+
+export const EMULATOR_HELP = `Usage: mdq-export emulator [options]
+
+Runs the embedded Monitoring Data Query Service (v1, v2, v3 and the token endpoint) on one address.
+
+Options:
+  --port N                 port to listen on (default 8787; 0 picks a free one)
+  --host H                 address to bind (default 127.0.0.1)
+  --seed N                 seed of the generated data and of fault draws (default 1)
+  --density N              mean records per hour per domain, application and app_type (default 60)
+  --domains a,b            domains the wildcard * stands for
+  --client-id ID           client id (default mdq-demo)
+  --client-secret S        client secret (default mdq-demo-secret)
+  --quota N                daily requests per client (default 100000)
+  --payload-limit BYTES    v3 query responses above this get 413 (default 16777216)
+  --partition-seconds N    time slice of one batch partition (default 3600)
+  --ready-after-polls N    status polls before a partition completes (default 1)
+  --failing-partitions L   comma-separated workload partition indexes that fail
+  --partition-format F     ndjson | ndjson-gzip | json-array (default ndjson-gzip)
+  --error-rate R           share of requests answered 500/502/503 (0..1)
+  --rate-limit-rate R      share of requests answered 429
+  --retry-after N          Retry-After seconds of injected 429s (default 1)
+  --reset-rate R           share of responses whose connection is reset mid-body
+  --truncate-rate R        share of responses cut short
+  --context-loss-rate R    share of paging requests whose context is lost (404)
+  --revocation-rate R      share of requests whose token is treated as revoked (401)
+  --latency-ms N           added delay per request; --jitter-ms N adds up to N more
+  -h, --help               this text
+`;
+
+const FORMATS: readonly PartitionFormat[] = ["ndjson", "ndjson-gzip", "json-array"];
+
+function numberOption(values: Record<string, unknown>, name: string, max = Infinity): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > max)
+    throw new Error(`--${name}: "${String(raw)}" is not a number between 0 and ${max}`);
+  return value;
+}
+
+const STRING_OPTIONS = [
+  "port",
+  "host",
+  "seed",
+  "density",
+  "domains",
+  "client-id",
+  "client-secret",
+  "quota",
+  "payload-limit",
+  "partition-seconds",
+  "ready-after-polls",
+  "failing-partitions",
+  "partition-format",
+  "error-rate",
+  "rate-limit-rate",
+  "retry-after",
+  "reset-rate",
+  "truncate-rate",
+  "context-loss-rate",
+  "revocation-rate",
+  "latency-ms",
+  "jitter-ms",
+] as const;
+
+/** Turns the command line into emulator options; throws with the flag, the value and what is allowed. */
+export function parseEmulatorArgs(argv: readonly string[]): EmulatorOptions | "help" {
+  const flags = Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: "string" as const }]));
+  const { values } = parseArgs({
+    args: [...argv],
+    options: { ...flags, help: { type: "boolean", short: "h" } },
+    strict: true,
+  });
+  if (values.help) return "help";
+  const v = values as Record<string, unknown>;
+  const format = v["partition-format"];
+  if (format !== undefined && !FORMATS.includes(format as PartitionFormat)) {
+    throw new Error(`--partition-format: "${String(format)}" is not one of ${FORMATS.join(", ")}`);
+  }
+  const list = (name: string) =>
+    typeof v[name] === "string"
+      ? String(v[name])
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
+  const rate = (name: string) => numberOption(v, name, 1);
+  const faults = {
+    errorRate: rate("error-rate"),
+    rateLimitRate: rate("rate-limit-rate"),
+    retryAfterSeconds: numberOption(v, "retry-after"),
+    resetRate: rate("reset-rate"),
+    truncateRate: rate("truncate-rate"),
+    contextLossRate: rate("context-loss-rate"),
+    tokenRevocationRate: rate("revocation-rate"),
+    latencyMs: numberOption(v, "latency-ms"),
+    jitterMs: numberOption(v, "jitter-ms"),
+  };
+  const options: EmulatorOptions = {
+    port: numberOption(v, "port", 65_535) ?? 8787,
+    host: typeof v["host"] === "string" ? v["host"] : undefined,
+    seed: numberOption(v, "seed"),
+    density: numberOption(v, "density"),
+    domains: list("domains"),
+    clientId: typeof v["client-id"] === "string" ? v["client-id"] : undefined,
+    clientSecret: typeof v["client-secret"] === "string" ? v["client-secret"] : undefined,
+    quota: numberOption(v, "quota"),
+    payloadLimitBytes: numberOption(v, "payload-limit"),
+    batchPartitionSeconds: numberOption(v, "partition-seconds"),
+    batchReadyAfterPolls: numberOption(v, "ready-after-polls"),
+    failingPartitions: list("failing-partitions")?.map(Number),
+    partitionFormat: format as PartitionFormat | undefined,
+    faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
+  };
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as EmulatorOptions;
+}
+
+export const runEmulatorCommand: Command = async (argv, io) => {
+  let options: EmulatorOptions | "help";
+  try {
+    options = parseEmulatorArgs(argv);
+  } catch (error) {
+    io.stderr.write(
+      `mdq-export emulator: ${error instanceof Error ? error.message : String(error)}\n\n${EMULATOR_HELP}`,
+    );
+    return EXIT.invalid;
+  }
+  if (options === "help") {
+    io.stdout.write(EMULATOR_HELP);
+    return EXIT.ok;
+  }
+  const emulator = await startEmulator(options);
+  io.stdout.write(
+    [
+      `Monitoring Data Query Service emulator listening on ${emulator.url}`,
+      `  base URL and auth URL: ${emulator.url}  (token: POST ${emulator.url}/oauth2/token)`,
+      `  client_id: ${emulator.clientId}`,
+      `  client_secret: ${emulator.clientSecret}   (the emulator's own demo credentials)`,
+      `Stop with Ctrl-C.`,
+      "",
+    ].join("\n"),
+  );
+  try {
+    if (!io.signal.aborted) await once(io.signal, "abort");
+  } finally {
+    await emulator.close();
+  }
+  return EXIT.ok;
+};
