@@ -42,6 +42,8 @@ export function createPipelineSchema(now: Date) {
           code: "custom",
           path: ["transforms", problem.step, problem.type, problem.path],
           message: problem.message,
+          // rename and add are keyed by field name: the key is what the author must change.
+          params: { atKey: problem.type === "rename" || problem.type === "add" },
         });
       }
     })

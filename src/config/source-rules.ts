@@ -110,7 +110,7 @@ function checkAppTypes(source: SourceShape, appTypes: AppType[], api: string, ct
       issue(ctx, at(index), `"${appType}" is listed twice`);
     }
   });
-  if (appTypes.includes("serverless") && appTypes.length > 1) {
+  if (source.kind === "logs" && appTypes.includes("serverless") && appTypes.length > 1) {
     issue(
       ctx,
       ["app_type"],

@@ -44,13 +44,10 @@ export function parseYamlSource(text: string, file: string): YamlSource {
   const problems = [...document.errors, ...document.warnings];
   if (problems.length > 0) {
     const issues: ConfigIssue[] = problems.map((problem) => {
-      const pos = problem.linePos?.[0];
-      return {
-        path: "",
-        message: `not valid YAML: ${problem.message.split("\n")[0] ?? problem.code}`,
-        file,
-        ...(pos && { line: pos.line, column: pos.col }),
-      };
+      // Without prettyErrors yaml gives offsets, not line positions; the line counter converts them.
+      const pos = lineCounter.linePos(problem.pos[0]);
+      const message = `not valid YAML: ${problem.message.split("\n")[0] ?? problem.code}`;
+      return { path: "", message, file, line: pos.line, column: pos.col };
     });
     const first = issues[0];
     throw new ConfigError(

@@ -82,6 +82,8 @@ function describeIssue(issue: Issue, isSecret: IsSecret, base: PathSegment[]): P
       }));
     case "invalid_element":
       return describeIssues(issue.issues, isSecret, path);
+    case "custom":
+      return [{ path, message: issue.message, atKey: issue.params?.atKey === true }];
     default:
       return at(issue.message);
   }

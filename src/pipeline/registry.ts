@@ -8,7 +8,17 @@ import { flattenTransform } from "../transforms/flatten.js";
 import { redactTransform } from "../transforms/redact.js";
 import { renameTransform } from "../transforms/rename.js";
 import { selectTransform } from "../transforms/select.js";
+import type { ServiceClient } from "../api/client.js";
+import { createAggregationSource } from "../sources/aggregation.js";
+import { createBatchSource } from "../sources/batch.js";
+import type { BatchSourceOptions } from "../sources/batch.js";
+import { createBillingSource } from "../sources/billing.js";
+import { createPointInTimeSource } from "../sources/point-in-time.js";
+import { createScrollSource } from "../sources/scroll.js";
+import type { SourceQuery } from "../sources/source-query.js";
+import type { Retrieval } from "./plan.js";
 import type {
+  Source,
   Batch,
   Column,
   SliceContext,
@@ -35,7 +45,20 @@ export type TransformStep = {
   [K in TransformType]: { type: K; config: z.output<(typeof TRANSFORMS)[K]["schema"]> };
 }[TransformType];
 
-// Sources and sinks get their own tables here (SOURCES, SINKS) when their owners register them.
+/** What a source factory gets besides the query: the client, and batch resume for batch exports. */
+export interface SourceDeps {
+  client: ServiceClient;
+  batch?: BatchSourceOptions;
+}
+
+/** Sources by the retrieval style the planner picks for a slice. */
+export const SOURCES: Readonly<Record<Retrieval, (query: SourceQuery, deps: SourceDeps) => Source>> = {
+  scroll: (query, deps) => createScrollSource(query, deps.client),
+  pit: (query, deps) => createPointInTimeSource(query, deps.client),
+  batch: (query, deps) => createBatchSource(query, deps.client, deps.batch),
+  aggs: (query, deps) => createAggregationSource(query, deps.client),
+  billing: (query, deps) => createBillingSource(query, deps.client),
+};
 
 function componentOf(type: TransformType): TransformComponent {
   // Widening to the base contract is sound: each step's config was parsed by this component's schema.
