@@ -16,6 +16,7 @@ import type { TokenProvider } from "./token-provider.js";
 import { runWithRetries } from "./retry.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
+import { classifyRateLimit } from "./rate-limit.js";
 import { redactText } from "./redact.js";
 
 /** The request body an operation takes, as its wire schema types it. */
@@ -40,34 +41,6 @@ export interface ServiceCallDeps {
   random: () => number;
   logger: Logger;
   userAgent: string;
-}
-
-/**
- * A 429 is taken as the day's quota being gone, and not retried, when the last count the service
- * reported was 0, when no Retry-After comes with it, or when Retry-After reaches past the retry
- * budget (a wait until the quota renews). Otherwise it is a short throttle: wait Retry-After and resend.
- */
-function classify429(
-  deps: ServiceCallDeps,
-  path: string,
-  retryAfterMs: number | undefined,
-  detail: string,
-): Error {
-  const remaining = deps.quota.remaining;
-  if (
-    retryAfterMs === undefined ||
-    (remaining !== undefined && remaining <= 0) ||
-    retryAfterMs > deps.retry.maxElapsedMs
-  ) {
-    deps.quota.markExhausted();
-    return new QuotaExhaustedError(
-      `the daily request quota is exhausted (${path} answered HTTP 429); resume when the quota renews`,
-      remaining,
-      deps.quota.reserve,
-      { cause: new HttpStatusError(path, 429, detail, { retryable: false, retryAfterMs }) },
-    );
-  }
-  return new HttpStatusError(path, 429, detail, { retryable: true, retryAfterMs });
 }
 
 /**
@@ -158,7 +131,13 @@ export async function callService<P extends OperationPath>(
         }
         if (status === 403) throw new PermissionError(op.path);
         if (status === 429) {
-          throw classify429(deps, op.path, parseRetryAfter(retryAfterHeader, deps.clock.now()), detail());
+          throw classifyRateLimit(
+            deps.quota,
+            deps.retry,
+            op.path,
+            parseRetryAfter(retryAfterHeader, deps.clock.now()),
+            detail(),
+          );
         }
         if (status < 200 || status >= 300) {
           const retryAfterMs = parseRetryAfter(retryAfterHeader, deps.clock.now());
