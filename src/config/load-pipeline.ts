@@ -7,7 +7,9 @@ import { interpolate, formatPath, pathKey } from "./interpolate.js";
 import type { Env } from "./interpolate.js";
 import { createPipelineSchema } from "./pipeline-schema.js";
 import type { Pipeline } from "./pipeline-schema.js";
-import { WINDOW_WORDS, isWindowWord } from "./date-math.js";
+import { applyOverrides, overrideOf } from "./window-overrides.js";
+import type { WindowOverrides } from "./window-overrides.js";
+import { retype } from "./retype-variables.js";
 import { locate, MAX_PIPELINE_BYTES, parseYamlSource, refuse, toData } from "./yaml-source.js";
 import type { PathSegment, YamlSource } from "./yaml-source.js";
 import { describeIssues, pipelineErrorMap } from "./zod-issues.js";
@@ -18,7 +20,7 @@ export interface LoadOptions {
   /** The instant date-math resolves against. Default: the current time. */
   now?: Date;
   /** Window bounds from the command line (`--start`, `--end`), replacing the file's. */
-  overrides?: { start?: string; end?: string };
+  overrides?: WindowOverrides;
   /** Receives problems that do not stop the run (a deprecated API). */
   onWarning?: (issue: ConfigIssue) => void;
 }
@@ -142,64 +144,4 @@ function secretPaths(data: unknown): PathSegment[][] {
     });
   }
   return paths;
-}
-
-function applyOverrides(data: unknown, overrides: LoadOptions["overrides"]): void {
-  if (overrides === undefined || (overrides.start === undefined && overrides.end === undefined)) return;
-  if (!isObj(data) || !isObj(data.source)) return;
-  const current = data.source.window;
-  const window: Obj =
-    typeof current === "string" && isWindowWord(current)
-      ? { ...WINDOW_WORDS[current] }
-      : isObj(current)
-        ? { ...current }
-        : {};
-  if (overrides.start !== undefined) window.start = overrides.start;
-  if (overrides.end !== undefined) window.end = overrides.end;
-  data.source.window = window;
-}
-
-function overrideOf(path: readonly PathSegment[], overrides: LoadOptions["overrides"]): string | undefined {
-  if (path[0] !== "source" || path[1] !== "window") return undefined;
-  if (path[2] === "start" && overrides?.start !== undefined) return "--start";
-  if (path[2] === "end" && overrides?.end !== undefined) return "--end";
-  return undefined;
-}
-
-/**
- * An unquoted `${VAR}` standing alone reads like a YAML number or boolean (`page_size: ${SIZE}`).
- * Where the schema wanted one and got the variable's text, convert it once and validate again.
- */
-function retype(
-  data: unknown,
-  issues: readonly { code: string; path: PropertyKey[]; expected?: string }[],
-  retypable: Set<string>,
-): boolean {
-  let changed = false;
-  for (const issue of issues) {
-    if (issue.code !== "invalid_type" || !["number", "int", "boolean"].includes(issue.expected ?? ""))
-      continue;
-    const path = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
-    if (!retypable.has(pathKey(path))) continue;
-    const parent = path
-      .slice(0, -1)
-      .reduce<unknown>(
-        (node, segment) => (isObj(node) || Array.isArray(node) ? (node as Obj)[segment] : undefined),
-        data,
-      );
-    const key = path.at(-1);
-    if (key === undefined || !(isObj(parent) || Array.isArray(parent))) continue;
-    const text = (parent as Obj)[key];
-    if (typeof text !== "string") continue;
-    const value =
-      issue.expected === "boolean"
-        ? ({ true: true, false: false } as Obj)[text]
-        : /^-?\d+(\.\d+)?$/.test(text)
-          ? Number(text)
-          : undefined;
-    if (value === undefined) continue;
-    (parent as Obj)[key] = value;
-    changed = true;
-  }
-  return changed;
 }

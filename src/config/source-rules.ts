@@ -3,17 +3,11 @@
 // strategies per kind, page sizes, and v1 time ranges. They run offline, before any request.
 import type { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
-import { V1_TIME_RANGE } from "./date-math.js";
-import {
-  allowedAppTypes,
-  apiVersionOf,
-  KIND_APPLICATIONS,
-  KIND_STRATEGIES,
-  V3_MAX_PAGE_SIZE,
-} from "./kind-rules.js";
+import { allowedAppTypes, apiVersionOf, KIND_APPLICATIONS, V3_MAX_PAGE_SIZE } from "./kind-rules.js";
 import type { AppType, Application, Strategy } from "./kind-rules.js";
 import type { QueryFilter } from "./query-filter-schema.js";
 import { checkSourceFields } from "./source-field-rules.js";
+import { checkStrategy, checkV1Window } from "./source-strategy-rules.js";
 import type { Window } from "./window-schema.js";
 
 /** The source as parsed, before normalisation. */
@@ -178,49 +172,5 @@ function checkScope(source: SourceShape, appTypes: AppType[], api: string, ctx: 
     list.forEach((name, index) => {
       if (list.indexOf(name) !== index) issue(ctx, [key, index], `"${name}" is listed twice`);
     });
-  }
-}
-
-function checkStrategy(source: SourceShape, api: string, ctx: Ctx): void {
-  const offered = KIND_STRATEGIES[source.kind].filter((strategy) => !(api === "v1" && strategy === "aggs"));
-  if (!offered.includes(source.strategy)) {
-    issue(
-      ctx,
-      ["strategy"],
-      `"${source.strategy}" is not offered for ${api} ${source.kind}; allowed: ${offered.join(", ")}`,
-    );
-  }
-  if (source.strategy === "aggs" && source.aggs === undefined) {
-    issue(ctx, ["aggs"], "is required with strategy aggs: at least one aggregation");
-  } else if (source.aggs !== undefined && source.strategy !== "aggs") {
-    issue(ctx, ["aggs"], "applies only with strategy: aggs");
-  }
-  if (source.aggs !== undefined && Object.keys(source.aggs).length === 0) {
-    issue(ctx, ["aggs"], "must contain at least one aggregation");
-  }
-  if (source.kind === "billing") {
-    for (const key of ["filters", "fields", "page_size"] as const) {
-      if (source[key] !== undefined)
-        issue(ctx, [key], `billing takes no ${key}: it is one summary per domain`);
-    }
-  }
-}
-
-/** v1 operations take `time_range` (`now-<n><unit>/<unit>`), up to now, unsliced. */
-function checkV1Window(source: SourceShape, ctx: Ctx): void {
-  const what = source.kind === "billing" ? "billing (v1)" : "v1 logs";
-  const { expression } = source.window;
-  if (!V1_TIME_RANGE.test(expression.start)) {
-    issue(
-      ctx,
-      ["window", "start"],
-      `${what} takes a time_range such as now-7d/d; "${expression.start}" is not of the form now-<n><unit>/<unit>`,
-    );
-  }
-  if (expression.end !== "now") {
-    issue(ctx, ["window", "end"], `${what} always ends now; remove end (found "${expression.end}")`);
-  }
-  if (expression.slice !== "auto") {
-    issue(ctx, ["window", "slice"], `${what} cannot be sliced: its time_range is one request`);
   }
 }
