@@ -158,3 +158,6 @@ export const runEmulatorCommand: Command = async (argv, io) => {
   }
   return EXIT.ok;
 };
+
+/** The same command under the name the CLI dispatcher uses. */
+export const emulatorCommand: Command = runEmulatorCommand;

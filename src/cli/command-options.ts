@@ -1,0 +1,49 @@
+// Argument parsing shared by the commands: node:util parseArgs with --help, and the options every
+// pipeline command takes (window overrides, log level).
+import { parseArgs } from "node:util";
+import type { ParseArgsConfig } from "node:util";
+import { ConfigError } from "../errors.js";
+import type { LogLevel } from "../logger.js";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+export const PIPELINE_OPTIONS = {
+  start: { type: "string" },
+  end: { type: "string" },
+  "log-level": { type: "string" },
+  debug: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies Options;
+
+const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+
+/** Parses argv strictly; an unknown flag is an argument error (exit 2). */
+export function parseCommandArgs<T extends Options>(argv: readonly string[], options: T, usage: string) {
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${message}\n\n${usage}`, [{ path: "arguments", message }]);
+  }
+}
+
+export function parseLogLevel(value: string | undefined, fallback: LogLevel): LogLevel {
+  if (value === undefined) return fallback;
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+    const message = `--log-level "${value}" is not one of ${LOG_LEVELS.join(", ")}`;
+    throw new ConfigError(message, [{ path: "--log-level", message }]);
+  }
+  return value as LogLevel;
+}
+
+/** The single pipeline file a command takes. */
+export function requirePipelineFile(positionals: readonly string[], usage: string): string {
+  if (positionals.length !== 1) {
+    const message =
+      positionals.length === 0
+        ? "a pipeline file is required"
+        : `one pipeline file is expected, got ${positionals.length}`;
+    throw new ConfigError(`${message}\n\n${usage}`, [{ path: "arguments", message }]);
+  }
+  return positionals[0] as string;
+}

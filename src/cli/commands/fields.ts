@@ -1,0 +1,113 @@
+// `mdq-export fields`: a kind's mapped fields with their search-engine and output column types, from
+// the service named by a pipeline or from the embedded emulator.
+import { loadPipeline } from "../../config/load-pipeline.js";
+import { ConfigError } from "../../errors.js";
+import { mappingTypeToColumnType } from "../../formats/columns-from-mappings.js";
+import { createLogger } from "../../logger.js";
+import { DATA_KINDS } from "../../api/wire/fields.js";
+import { parseCommandArgs, parseLogLevel } from "../command-options.js";
+import { EXIT } from "../io.js";
+import type { Command } from "../io.js";
+import { fetchMappings } from "../output-columns.js";
+import { openSession } from "../session.js";
+
+export const FIELDS_USAGE = `Usage: mdq-export fields PIPELINE.yaml
+       mdq-export fields --kind KIND [--application APP] [--app-type TYPE]
+
+Lists the fields the service maps for a kind (from the v3 mappings operations), with the search
+engine's type and the column type they get in Parquet. With a pipeline file, its service and source
+are used; with --kind, the embedded emulator answers.
+
+Options:
+  --kind KIND          logs, workloads, jobs, tickets or metrics
+  --application APP    logs: atr, klewer, eventops, quasar, agentmanager; metrics: atr, klewer, quasar
+  --app-type TYPE      logs: ec2, kubernetes, serverless; metrics: ec2, kubernetes
+  --json               print JSON
+  -h, --help           show this help`;
+
+const KINDS = DATA_KINDS.filter((kind) => kind !== "billing");
+
+export const fieldsCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      help: { type: "boolean", short: "h" },
+      kind: { type: "string" },
+      application: { type: "string" },
+      "app-type": { type: "string" },
+      json: { type: "boolean" },
+      "log-level": { type: "string" },
+      debug: { type: "boolean" },
+    },
+    FIELDS_USAGE,
+  );
+  if (values.help === true) {
+    io.stdout.write(`${FIELDS_USAGE}\n`);
+    return EXIT.ok;
+  }
+  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn") });
+  let service;
+  let source;
+  if (positionals.length === 1) {
+    const pipeline = await loadPipeline(positionals[0] as string, { env: io.env });
+    service = pipeline.service;
+    source = pipeline.source;
+  } else if (values.kind !== undefined && positionals.length === 0) {
+    if (!(KINDS as readonly string[]).includes(values.kind)) {
+      const message = `--kind "${values.kind}" is not one of ${KINDS.join(", ")}`;
+      throw new ConfigError(message, [{ path: "--kind", message }]);
+    }
+    service = {
+      mode: "embedded" as const,
+      seed: 1,
+      timeouts: { connect_ms: 10_000, request_ms: 60_000, batch_export_ms: 3_600_000 },
+    };
+    source = {
+      kind: values.kind as (typeof KINDS)[number],
+      application: values.application ?? "atr",
+      app_type: [
+        values["app-type"] ??
+          (values.application === "eventops" || values.application === "agentmanager" ? "serverless" : "ec2"),
+      ],
+      includes_eu: true,
+    };
+  } else {
+    throw new ConfigError(`give a pipeline file or --kind\n\n${FIELDS_USAGE}`, [
+      { path: "arguments", message: "give a pipeline file or --kind" },
+    ]);
+  }
+  if (source.kind === "billing") {
+    io.stderr.write(
+      "billing has no mappings operation; its summary fields are listed in docs/pipelines.md\n",
+    );
+    return EXIT.invalid;
+  }
+  const session = await openSession(service, { log, quotaReserve: 0 });
+  try {
+    // The mappings only read kind, application, app_type and includes_eu of the source.
+    const fields = await fetchMappings(
+      session.client,
+      source as Parameters<typeof fetchMappings>[1],
+      io.signal,
+    );
+    if (values.json === true) {
+      io.stdout.write(
+        `${JSON.stringify(
+          fields.map((field) => ({ ...field, column_type: mappingTypeToColumnType(field.type) })),
+          null,
+          2,
+        )}\n`,
+      );
+    } else {
+      const width = Math.max(...fields.map((field) => field.name.length), 5) + 2;
+      io.stdout.write(`${"field".padEnd(width)}${"type".padEnd(10)}column\n`);
+      for (const field of fields)
+        io.stdout.write(
+          `${field.name.padEnd(width)}${field.type.padEnd(10)}${mappingTypeToColumnType(field.type)}\n`,
+        );
+    }
+    return EXIT.ok;
+  } finally {
+    await session.close();
+  }
+};

@@ -1,0 +1,101 @@
+// `mdq-export merge-manifests PIPELINE --shard-count N`: the last step of a sharded backfill —
+// combines the shards' manifests into `_manifest.json` and writes `_SUCCESS` when every shard is complete.
+import { loadPipeline } from "../../config/load-pipeline.js";
+import { ConfigError, EtlError } from "../../errors.js";
+import type { Manifest } from "../../pipeline/manifest.js";
+import { manifestObjectPath, writeManifest } from "../../pipeline/manifest.js";
+import { openOutputStore } from "../../sinks/open-output-store.js";
+import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
+import { EXIT } from "../io.js";
+import type { Command } from "../io.js";
+import { newRunId } from "../prepare-run.js";
+
+export const MERGE_USAGE = `Usage: mdq-export merge-manifests PIPELINE.yaml --shard-count N
+
+Reads _manifest.shard-I-of-N.json for every shard I of each destination and writes the combined
+_manifest.json; _SUCCESS follows when every shard's manifest is complete. Exit code 75 when a shard
+has not finished (run the missing shards, then merge again).
+
+Options:
+  --shard-count N   the number of shards the backfill ran with (or MDQ_SHARD_COUNT)
+  -h, --help        show this help`;
+
+export function mergeManifests(manifests: readonly Manifest[], runId: string, now: Date): Manifest {
+  const first = manifests[0];
+  if (first === undefined) throw new EtlError("MANIFEST_MISSING", "no shard manifest to merge");
+  const slices = manifests
+    .flatMap((manifest) => manifest.slices)
+    .sort((a, b) => a.start.localeCompare(b.start));
+  const files = manifests.flatMap((manifest) => manifest.files);
+  const expectedKnown = slices.every((slice) => slice.expected !== null);
+  return {
+    ...first,
+    run_id: runId,
+    generated_at: now.toISOString(),
+    complete: manifests.every((manifest) => manifest.complete),
+    totals: {
+      slices: slices.length,
+      files: files.length,
+      rows: files.reduce((sum, file) => sum + file.rows, 0),
+      bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+      expected: expectedKnown ? slices.reduce((sum, slice) => sum + (slice.expected ?? 0), 0) : null,
+    },
+    slices,
+    files,
+  };
+}
+
+export const mergeManifestsCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { help: { type: "boolean", short: "h" }, "shard-count": { type: "string" }, debug: { type: "boolean" } },
+    MERGE_USAGE,
+  );
+  if (values.help === true) {
+    io.stdout.write(`${MERGE_USAGE}\n`);
+    return EXIT.ok;
+  }
+  const file = requirePipelineFile(positionals, MERGE_USAGE);
+  const countText = values["shard-count"] ?? io.env.MDQ_SHARD_COUNT;
+  const count = countText === undefined ? Number.NaN : Number(countText);
+  if (!Number.isInteger(count) || count < 1) {
+    const message = `--shard-count must be a whole number of at least 1, got ${countText ?? "nothing"}`;
+    throw new ConfigError(message, [{ path: "--shard-count", message }]);
+  }
+  const pipeline = await loadPipeline(file, { env: io.env });
+  const run = {
+    pipelineName: pipeline.name,
+    runId: newRunId(pipeline.name, new Date()),
+    startedAt: new Date(),
+  };
+  let incomplete = false;
+  for (const sink of pipeline.sinks) {
+    if (sink.to === "-") continue;
+    const store = await openOutputStore(sink, { run });
+    try {
+      const manifests: Manifest[] = [];
+      for (let index = 0; index < count; index++) {
+        const path = manifestObjectPath({ index, count });
+        const bytes = await store.getObject(path);
+        if (bytes === undefined) {
+          io.stderr.write(`${store.location}: ${path} is missing (shard ${index} has not run)\n`);
+          incomplete = true;
+          continue;
+        }
+        manifests.push(JSON.parse(Buffer.from(bytes).toString("utf8")) as Manifest);
+      }
+      if (manifests.length === 0) continue;
+      const merged = mergeManifests(manifests, run.runId, new Date());
+      const complete = merged.complete && manifests.length === count;
+      await writeManifest(store, { ...merged, complete });
+      incomplete ||= !complete;
+      io.stdout.write(
+        `${store.location}: merged ${manifests.length}/${count} shard manifests — ${merged.totals.files} files, ` +
+          `${merged.totals.rows.toLocaleString("en-US")} rows${complete ? "; _SUCCESS written" : "; not complete"}\n`,
+      );
+    } finally {
+      await store.close();
+    }
+  }
+  return incomplete ? EXIT.resumable : EXIT.ok;
+};

@@ -1,0 +1,64 @@
+// `mdq-export plan PIPELINE`: what a run would do — slices, retrieval per slice, expected records and
+// requests against the quota — without exporting anything.
+import { createLogger } from "../../logger.js";
+import { resolveShard } from "../../pipeline/shard.js";
+import {
+  PIPELINE_OPTIONS,
+  parseCommandArgs,
+  parseLogLevel,
+  requirePipelineFile,
+} from "../command-options.js";
+import { EXIT } from "../io.js";
+import type { Command } from "../io.js";
+import { prepareRun } from "../prepare-run.js";
+import { formatPlan } from "../plan-report.js";
+
+export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
+
+Plans the run without exporting: asks the service for the kind's mappings and (for strategy or
+slice auto) one date histogram of the window, then prints the slices, the retrieval style of each,
+the records expected, the requests the run will cost and the quota left.
+
+Options:
+  --start TIME, --end TIME   replace the window (as for run)
+  --shard I/N                plan one shard only
+  --json                     print the plan as JSON
+  --log-level LEVEL          default warn
+  -h, --help                 show this help`;
+
+export const planCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    {
+      ...PIPELINE_OPTIONS,
+      json: { type: "boolean" },
+      shard: { type: "string" },
+      "shard-count": { type: "string" },
+    },
+    PLAN_USAGE,
+  );
+  if (values.help === true) {
+    io.stdout.write(`${PLAN_USAGE}\n`);
+    return EXIT.ok;
+  }
+  const file = requirePipelineFile(positionals, PLAN_USAGE);
+  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn") });
+  const prepared = await prepareRun({
+    file,
+    io,
+    log,
+    overrides: {
+      ...(values.start !== undefined ? { start: values.start } : {}),
+      ...(values.end !== undefined ? { end: values.end } : {}),
+    },
+    shard: resolveShard(values.shard, values["shard-count"], io.env),
+  });
+  try {
+    io.stdout.write(formatPlan(prepared, values.json === true));
+    const max = prepared.pipeline.limits.max_requests;
+    const estimate = prepared.plan.estimatedRequests;
+    return max !== undefined && estimate > max ? EXIT.invalid : EXIT.ok;
+  } finally {
+    await prepared.session.close();
+  }
+};

@@ -1,0 +1,213 @@
+// `mdq-export run PIPELINE`: export the window, slice by slice, resuming what an earlier run committed.
+import { QuotaExhaustedError } from "../../errors.js";
+import { createLogger } from "../../logger.js";
+import type { OutputStore, Sink } from "../../pipeline/contracts.js";
+import { fingerprintOf } from "../../pipeline/fingerprint.js";
+import { buildManifest, manifestObjectPath, writeManifest } from "../../pipeline/manifest.js";
+import { createTransformChain, SOURCES } from "../../pipeline/registry.js";
+import { runSlices } from "../../pipeline/runner.js";
+import type { RunOutcome, SliceTask } from "../../pipeline/runner.js";
+import { resolveShard } from "../../pipeline/shard.js";
+import { StateStore, stateObjectPath } from "../../pipeline/state.js";
+import { openOutputStore } from "../../sinks/open-output-store.js";
+import { createSink } from "../../sinks/sink.js";
+import {
+  PIPELINE_OPTIONS,
+  parseCommandArgs,
+  parseLogLevel,
+  requirePipelineFile,
+} from "../command-options.js";
+import { EXIT } from "../io.js";
+import type { Command } from "../io.js";
+import { prepareRun } from "../prepare-run.js";
+import type { PreparedRun } from "../prepare-run.js";
+import { startProgress } from "../progress.js";
+import { formatRunSummary } from "../run-summary.js";
+
+export const RUN_USAGE = `Usage: mdq-export run PIPELINE.yaml [options]
+
+Exports the pipeline's window. Committed slices of an earlier run are skipped (resume).
+
+Options:
+  --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
+  --end TIME          replace the window's end
+  --force             redo every slice, even committed ones or after the pipeline changed
+  --shard I/N         run shard I of N (every N-th slice); see also --shard-count
+  --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
+                      AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
+  --log-level LEVEL   trace, debug, info, warn, error, silent (default: info; warn on a terminal)
+  --debug             print the cause chain of an error
+  -h, --help          show this help
+
+Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but resumable.`;
+
+const RUN_OPTIONS = {
+  ...PIPELINE_OPTIONS,
+  force: { type: "boolean" },
+  shard: { type: "string" },
+  "shard-count": { type: "string" },
+} as const;
+
+/** What decides whether files already written belong to this export; the window is not part of it. */
+function outputFingerprint(prepared: PreparedRun): string {
+  const { source, transforms, sinks, name } = prepared.pipeline;
+  const { window: _window, ...query } = source;
+  return fingerprintOf({ name, query, transforms, sinks: sinks.map(({ s3: _s3, ...sink }) => sink) });
+}
+
+export const runCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseCommandArgs(argv, RUN_OPTIONS, RUN_USAGE);
+  if (values.help === true) {
+    io.stdout.write(`${RUN_USAGE}\n`);
+    return EXIT.ok;
+  }
+  const file = requirePipelineFile(positionals, RUN_USAGE);
+  const log = createLogger({ level: parseLogLevel(values["log-level"], io.isTTY ? "warn" : "info") });
+  const shard = resolveShard(values.shard, values["shard-count"], io.env);
+  const prepared = await prepareRun({
+    file,
+    io,
+    log,
+    overrides: {
+      ...(values.start !== undefined ? { start: values.start } : {}),
+      ...(values.end !== undefined ? { end: values.end } : {}),
+    },
+    shard,
+  });
+  const { pipeline, session, run, shardPlan } = prepared;
+  const stores: OutputStore[] = [];
+  try {
+    for (const sink of pipeline.sinks) stores.push(await openOutputStore(sink, { run, stdout: io.stdout }));
+    // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
+    const stateStore =
+      stores.find((_, index) => pipeline.sinks[index]?.to !== "-") ?? (stores[0] as OutputStore);
+    const state = await StateStore.open({
+      store: stateStore,
+      path: stateObjectPath(shard),
+      pipeline: pipeline.name,
+      fingerprint: outputFingerprint(prepared),
+      force: values.force === true,
+    });
+    log.info(
+      {
+        pipeline: pipeline.name,
+        run_id: run.runId,
+        service: session.describe,
+        slices: shardPlan.length,
+        expected: prepared.plan.expectedRecords,
+        requests: prepared.plan.estimatedRequests,
+      },
+      "Run started.",
+    );
+    const transform = createTransformChain(pipeline.transforms, { run });
+    const tasks: SliceTask[] = shardPlan.map((slicePlan) => ({
+      slice: slicePlan.slice,
+      build: () => ({
+        source: SOURCES[slicePlan.retrieval](pipeline.source, {
+          client: session.client,
+          batch: {
+            resume: {
+              token: state.batchProgress(slicePlan.slice.id)?.token,
+              onToken: (token) =>
+                state.recordBatch(slicePlan.slice.id, {
+                  token,
+                  created_at: new Date().toISOString(),
+                  partitions_done: [],
+                }),
+            },
+            pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
+          },
+        }),
+        transforms: pipeline.transforms.length > 0 ? [transform] : [],
+        sinks: pipeline.sinks.map((sink, index): Sink =>
+          createSink(sink, { store: stores[index] as OutputStore, columns: prepared.columns, run, log }),
+        ),
+      }),
+    }));
+
+    let records = 0;
+    let slicesDone = tasks.filter((task) => state.isCommitted(task.slice.id)).length;
+    const started = Date.now();
+    const progress = startProgress(
+      () => ({
+        records,
+        slicesDone,
+        slicesTotal: tasks.length,
+        expectedRecords: prepared.plan.expectedRecords,
+        quotaRemaining: session.client.quota.snapshot().remaining,
+        elapsedMs: Date.now() - started,
+      }),
+      { tty: io.isTTY, stream: io.stderr, log },
+    );
+    let outcome: RunOutcome;
+    try {
+      outcome = await runSlices({
+        tasks,
+        concurrency: pipeline.limits.concurrency,
+        maxAttemptsPerSlice: pipeline.limits.max_retries_per_slice + 1,
+        state,
+        stores,
+        run,
+        log,
+        signal: io.signal,
+        events: {
+          sliceCommitted: (slice, result) => {
+            records += result.read;
+            slicesDone++;
+            log.debug({ slice: slice.id, read: result.read, expected: result.expected }, "Slice committed.");
+          },
+        },
+      });
+    } finally {
+      progress.stop();
+    }
+    const complete = tasks.every((task) => state.state.slices[task.slice.id] !== undefined);
+    for (const [index, store] of stores.entries()) {
+      const sink = pipeline.sinks[index];
+      if (sink === undefined || sink.to === "-") continue;
+      const manifest = buildManifest({
+        state: state.state,
+        sinkIndex: index,
+        runId: run.runId,
+        destination: store.location,
+        format: sink.format,
+        complete,
+        now: new Date(),
+      });
+      await writeManifest(store, manifest, shard);
+    }
+    const summary = formatRunSummary({
+      pipeline,
+      outcome,
+      state: state.state,
+      stores,
+      manifestPath: manifestObjectPath(shard),
+      records,
+      elapsedMs: Date.now() - started,
+      shard,
+    });
+    // stdout carries data when a sink writes to it; the summary then goes to stderr.
+    (pipeline.sinks.some((sink) => sink.to === "-") ? io.stderr : io.stdout).write(summary);
+    if (outcome.status === "complete") {
+      log.info({ run_id: run.runId, records, slices: tasks.length }, "Run complete.");
+      return EXIT.ok;
+    }
+    if (outcome.status === "stopped") {
+      const quota = outcome.error instanceof QuotaExhaustedError;
+      log.warn(
+        {
+          remaining_slices: outcome.remaining,
+          reason: outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
+        },
+        quota
+          ? "Run stopped at the quota reserve; run the same command after the daily quota resets to resume."
+          : "Run stopped; run the same command again to resume.",
+      );
+      return EXIT.resumable;
+    }
+    throw outcome.error;
+  } finally {
+    for (const store of stores) await store.close().catch(() => undefined);
+    await session.close();
+  }
+};

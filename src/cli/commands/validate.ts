@@ -1,0 +1,49 @@
+// `mdq-export validate FILE...`: checks pipeline files offline (no request), reporting every problem
+// with file, line and column.
+import { loadPipeline } from "../../config/load-pipeline.js";
+import { ConfigError } from "../../errors.js";
+import { parseCommandArgs } from "../command-options.js";
+import { EXIT } from "../io.js";
+import type { Command } from "../io.js";
+import { reportError } from "../report-error.js";
+
+export const VALIDATE_USAGE = `Usage: mdq-export validate PIPELINE.yaml [PIPELINE.yaml ...]
+
+Checks each pipeline offline: YAML, \${VAR} interpolation, the schema, the service's request rules
+(applications, app types, scopes, wildcards, windows, strategies) and the fields transforms use.
+Nothing is requested. Exit code 2 when any file is invalid.
+
+Options:
+  -h, --help   show this help`;
+
+export const validateCommand: Command = async (argv, io) => {
+  const { values, positionals } = parseCommandArgs(
+    argv,
+    { help: { type: "boolean", short: "h" } },
+    VALIDATE_USAGE,
+  );
+  if (values.help === true) {
+    io.stdout.write(`${VALIDATE_USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0)
+    throw new ConfigError(`a pipeline file is required\n\n${VALIDATE_USAGE}`, [
+      { path: "arguments", message: "a pipeline file is required" },
+    ]);
+  let worst: number = EXIT.ok;
+  for (const file of positionals) {
+    try {
+      const pipeline = await loadPipeline(file, {
+        env: io.env,
+        onWarning: (issue) =>
+          io.stderr.write(`warning: ${file}:${issue.line ?? 1}:${issue.column ?? 1}: ${issue.message}\n`),
+      });
+      io.stdout.write(
+        `${file}: valid (${pipeline.name}: ${pipeline.source.kind}, ${pipeline.sinks.length} sink${pipeline.sinks.length === 1 ? "" : "s"})\n`,
+      );
+    } catch (error) {
+      worst = Math.max(worst, reportError(error, io.stderr, false));
+    }
+  }
+  return worst;
+};

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// The mdq-export command line: dispatches to a command, wires signals to an AbortSignal, and turns
+// errors into exit codes. The only module that touches process.argv, process.exit and signals.
+import process from "node:process";
+import { runEmulatorCommand } from "./commands/emulator.js";
+import { fieldsCommand } from "./commands/fields.js";
+import { mergeManifestsCommand } from "./commands/merge-manifests.js";
+import { planCommand } from "./commands/plan.js";
+import { runCommand } from "./commands/run.js";
+import { validateCommand } from "./commands/validate.js";
+import { verifyCommand } from "./commands/verify.js";
+import { EXIT } from "./io.js";
+import type { CliIO, Command } from "./io.js";
+import { reportError } from "./report-error.js";
+
+const COMMANDS: Readonly<Record<string, { command: Command; summary: string }>> = {
+  run: { command: runCommand, summary: "export a pipeline's window (resumes committed slices)" },
+  plan: {
+    command: planCommand,
+    summary: "show slices, strategies, expected records and requests; export nothing",
+  },
+  validate: { command: validateCommand, summary: "check pipeline files offline, with line and column" },
+  fields: { command: fieldsCommand, summary: "list a kind's mapped fields and their types" },
+  verify: { command: verifyCommand, summary: "re-read an export and check it against its manifest" },
+  "merge-manifests": { command: mergeManifestsCommand, summary: "combine the manifests of a sharded run" },
+  emulator: {
+    command: runEmulatorCommand,
+    summary: "run the embedded Monitoring Data Query Service emulator",
+  },
+};
+
+export const USAGE = `Usage: mdq-export COMMAND [options]
+
+Exports monitoring data from the Monitoring Data Query Service to Parquet or NDJSON.
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, { summary }]) => `  ${name.padEnd(16)}${summary}`)
+  .join("\n")}
+
+Run 'mdq-export COMMAND --help' for a command's options.
+Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but resumable.`;
+
+/** Runs one command line; returns the exit code. Tests call this in-process. */
+export async function main(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    (name === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
+    return name === undefined ? EXIT.invalid : EXIT.ok;
+  }
+  if (name === "--version") {
+    io.stdout.write("mdq-export 0.1.0\n");
+    return EXIT.ok;
+  }
+  const entry = COMMANDS[name];
+  if (entry === undefined) {
+    io.stderr.write(
+      `error: unknown command "${name}"; one of ${Object.keys(COMMANDS).join(", ")}\n\n${USAGE}\n`,
+    );
+    return EXIT.invalid;
+  }
+  try {
+    return await entry.command(rest, io);
+  } catch (error) {
+    return reportError(error, io.stderr, rest.includes("--debug"));
+  }
+}
+
+async function runFromProcess(): Promise<void> {
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals++;
+    // A second signal means "now": skip the clean stop.
+    if (signals > 1) process.exit(EXIT.resumable);
+    process.stderr.write(`\nmdq-export: ${signal} received; stopping after cleaning up (again to force)\n`);
+    controller.abort();
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  const code = await main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    signal: controller.signal,
+    isTTY: process.stderr.isTTY === true,
+  });
+  const final = controller.signal.aborted && code !== EXIT.invalid ? EXIT.resumable : code;
+  // Let stdout drain (a pipe to a warehouse loader) before the exit code is set.
+  process.exitCode = final;
+}
+
+await runFromProcess();

@@ -1,0 +1,73 @@
+// How a plan is shown: a table of slices and a few totals, or JSON for scripts.
+import type { PreparedRun } from "./prepare-run.js";
+
+/** Records per second the exporter sustains against one service (see bench/RESULTS.md); used for the ETA. */
+export const PLANNING_RATE_RECORDS_PER_S = 20_000;
+
+function duration(seconds: number): string {
+  if (seconds < 90) return `${Math.round(seconds)}s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)}m`;
+  return `${(seconds / 3600).toFixed(1)}h`;
+}
+
+export function formatPlan(prepared: PreparedRun, json: boolean): string {
+  const { plan, pipeline, shardPlan } = prepared;
+  const expected = shardPlan.every((slice) => slice.expected !== undefined)
+    ? shardPlan.reduce((sum, slice) => sum + (slice.expected ?? 0), 0)
+    : undefined;
+  const requests = shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
+  const etaSeconds = expected === undefined ? undefined : expected / PLANNING_RATE_RECORDS_PER_S;
+  if (json) {
+    return `${JSON.stringify(
+      {
+        pipeline: pipeline.name,
+        window: {
+          start: pipeline.source.window.start.toISOString(),
+          end: pipeline.source.window.end.toISOString(),
+        },
+        shard: prepared.shard ?? null,
+        slices: shardPlan.map((slice) => ({
+          id: slice.slice.id,
+          start: slice.slice.start.toISOString(),
+          end: slice.slice.end.toISOString(),
+          retrieval: slice.retrieval,
+          expected: slice.expected ?? null,
+          requests: slice.requests,
+        })),
+        expected_records: expected ?? null,
+        estimated_requests: requests,
+        probe_requests: plan.probeRequests,
+        quota_remaining: plan.quotaRemaining ?? null,
+        estimated_seconds: etaSeconds ?? null,
+        columns: prepared.columns,
+      },
+      null,
+      2,
+    )}\n`;
+  }
+  const lines = [
+    `${pipeline.name}: ${pipeline.source.kind} from ${pipeline.source.window.start.toISOString()} to ${pipeline.source.window.end.toISOString()}` +
+      (prepared.shard === undefined ? "" : ` (shard ${prepared.shard.index}/${prepared.shard.count})`),
+    "",
+    `  ${"slice".padEnd(18)}${"retrieval".padEnd(11)}${"expected".padStart(12)}${"requests".padStart(10)}`,
+  ];
+  for (const slice of shardPlan) {
+    lines.push(
+      `  ${slice.slice.id.padEnd(18)}${slice.retrieval.padEnd(11)}${(slice.expected?.toLocaleString("en-US") ?? "?").padStart(12)}${String(slice.requests).padStart(10)}`,
+    );
+  }
+  lines.push(
+    "",
+    `  slices: ${shardPlan.length}; expected records: ${expected?.toLocaleString("en-US") ?? "unknown (no probe)"}`,
+    `  requests: about ${requests.toLocaleString("en-US")} (+${plan.probeRequests} spent planning); quota left: ${plan.quotaRemaining?.toLocaleString("en-US") ?? "unknown"}` +
+      (plan.quotaRemaining !== undefined && requests > plan.quotaRemaining - pipeline.limits.quota_reserve
+        ? "  ⚠ more than the quota allows above the reserve"
+        : ""),
+    `  columns: ${prepared.columns.map((column) => `${column.name}:${column.type}`).join(", ")}`,
+  );
+  if (etaSeconds !== undefined)
+    lines.push(
+      `  estimated time: ${duration(etaSeconds)} at ${PLANNING_RATE_RECORDS_PER_S.toLocaleString("en-US")} records/s`,
+    );
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,217 @@
+// The planner: cuts the window into slices, probes how many records each holds (one date histogram
+// over the whole window), picks the retrieval style per slice, and estimates the requests the run
+// will cost against the quota left.
+import type { ServiceClient } from "../api/client.js";
+import type { RequestOf } from "../api/service-call.js";
+import type { Slice } from "./contracts.js";
+import type { SourceQuery } from "../sources/source-query.js";
+import { scopeOf } from "../sources/source-query.js";
+
+export type Retrieval = "scroll" | "pit" | "batch" | "aggs" | "billing";
+export type StrategyChoice = "auto" | "scroll" | "pit" | "batch" | "aggs";
+
+export interface PlanQuery extends SourceQuery {
+  strategy: StrategyChoice;
+}
+
+export interface SlicePlan {
+  slice: Slice;
+  retrieval: Retrieval;
+  /** Records the probe counted in the slice; undefined without a probe. */
+  expected: number | undefined;
+  /** Requests the slice is expected to cost. */
+  requests: number;
+}
+
+export interface Plan {
+  slices: SlicePlan[];
+  expectedRecords: number | undefined;
+  /** Requests spent planning (mappings, probes). */
+  probeRequests: number;
+  estimatedRequests: number;
+  quotaRemaining: number | undefined;
+}
+
+/** The spec's recommended upper bounds for paging; above them a batch export is the better tool. */
+export const PAGING_LIMIT: Readonly<Record<SourceQuery["kind"], number>> = {
+  logs: 100_000,
+  workloads: 100_000,
+  jobs: 200_000,
+  tickets: 200_000,
+  metrics: 200_000,
+  billing: Number.POSITIVE_INFINITY,
+};
+
+const HOUR_MS = 3_600_000;
+/** Slice lengths `slice: auto` picks from, longest first. */
+const AUTO_SLICE_MS = [24 * HOUR_MS, 6 * HOUR_MS, HOUR_MS];
+/** Status polls a batch export is expected to need. */
+const BATCH_POLLS = 2;
+
+/** Whether a kind can be probed with an aggregation (v1 logs and billing cannot). */
+export function canProbe(query: SourceQuery): boolean {
+  return query.kind !== "billing" && query.api !== "v1";
+}
+
+function pagingRetrieval(query: SourceQuery): Retrieval {
+  if (query.kind === "billing") return "billing";
+  return query.kind === "jobs" || query.kind === "tickets" ? "pit" : "scroll";
+}
+
+function retrievalFor(query: PlanQuery, expected: number | undefined): Retrieval {
+  if (query.kind === "billing") return "billing";
+  if (query.strategy === "aggs") return "aggs";
+  if (query.strategy === "batch") return "batch";
+  if (query.strategy === "scroll" || query.strategy === "pit") return pagingRetrieval(query);
+  const offersBatch = query.kind === "logs" || query.kind === "workloads";
+  if (offersBatch && expected !== undefined && expected > PAGING_LIMIT[query.kind]) return "batch";
+  return pagingRetrieval(query);
+}
+
+function requestsFor(query: SourceQuery, retrieval: Retrieval, expected: number | undefined): number {
+  const sets = query.kind === "logs" || query.kind === "workloads" ? Math.max(1, query.app_type.length) : 1;
+  switch (retrieval) {
+    case "billing":
+      return query.domain?.length ?? 1;
+    case "aggs":
+      return sets;
+    case "batch":
+      return sets * (1 + BATCH_POLLS);
+    default:
+      // One request per page; an empty result still costs one.
+      return Math.max(sets, Math.ceil((expected ?? query.page_size) / query.page_size));
+  }
+}
+
+/** Counts per hour over the window with one aggregation per request set; undefined if not probeable. */
+export async function probeHourlyCounts(
+  client: ServiceClient,
+  query: SourceQuery,
+  start: Date,
+  end: Date,
+  signal?: AbortSignal,
+): Promise<{ counts: Map<number, number>; requests: number } | undefined> {
+  if (!canProbe(query)) return undefined;
+  const aggs = { per_hour: { date_histogram: { field: "@timestamp", fixed_interval: "1h" } } };
+  const bounds = { start_time: start.toISOString(), end_time: end.toISOString() };
+  const filters = query.filters.length > 0 ? { filters: query.filters as Record<string, unknown>[] } : {};
+  const counts = new Map<number, number>();
+  const add = (aggregations: unknown): void => {
+    const buckets = (aggregations as { per_hour?: { buckets?: { key: number; doc_count: number }[] } })
+      .per_hour?.buckets;
+    for (const bucket of buckets ?? [])
+      counts.set(bucket.key, (counts.get(bucket.key) ?? 0) + bucket.doc_count);
+  };
+  // config/ checked application and app_type against the same rules; the client checks again.
+  if (query.kind === "logs" || query.kind === "workloads") {
+    for (const appType of query.app_type) {
+      const body = {
+        application: query.application ?? "atr",
+        app_type: appType,
+        ...scopeOf(query),
+        ...bounds,
+        aggs,
+      };
+      const response =
+        query.kind === "logs"
+          ? await client.call("/v2/logs/aggs", body as RequestOf<"/v2/logs/aggs">, { signal })
+          : await client.call("/v2/workloads/aggs", body as RequestOf<"/v2/workloads/aggs">, { signal });
+      add(response.data.aggregations);
+    }
+    return { counts, requests: query.app_type.length };
+  }
+  const path =
+    query.kind === "tickets"
+      ? "/v3/tickets/aggs"
+      : query.kind === "metrics"
+        ? "/v3/metrics/aggs"
+        : "/v3/jobs/aggs";
+  const body = {
+    application: query.application ?? "atr",
+    app_type: query.app_type,
+    domain: query.domain ?? ["*"],
+    ...bounds,
+    aggs,
+    includes_eu: query.includes_eu,
+    ...filters,
+  } as RequestOf<"/v3/jobs/aggs">;
+  const response = await client.call(path, body, { signal });
+  add(response.data.aggregations);
+  return { counts, requests: 1 };
+}
+
+function sumCounts(counts: Map<number, number>, start: Date, end: Date): number {
+  let sum = 0;
+  for (const [key, count] of counts) if (key >= start.getTime() && key < end.getTime()) sum += count;
+  return sum;
+}
+
+/** The longest automatic slice length under which no slice exceeds the paging limit. */
+export function chooseSliceMs(counts: Map<number, number>, start: Date, end: Date, limit: number): number {
+  for (const length of AUTO_SLICE_MS) {
+    let fits = true;
+    for (let at = start.getTime(); at < end.getTime() && fits; at += length) {
+      fits = sumCounts(counts, new Date(at), new Date(Math.min(at + length, end.getTime()))) <= limit;
+    }
+    if (fits) return length;
+  }
+  return HOUR_MS;
+}
+
+export interface PlanOptions {
+  client: ServiceClient;
+  query: PlanQuery;
+  window: { start: Date; end: Date; slice_ms: number | "auto" };
+  /** Cuts `[start, end)` into slices of `sliceMs` (config/ owns the naming). */
+  sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
+  signal?: AbortSignal;
+}
+
+/** Plans a run. Costs at most one probe per request set, and none when strategy and slice are fixed. */
+export async function planRun(options: PlanOptions): Promise<Plan> {
+  const { client, query, window } = options;
+  const single = query.kind === "billing" || query.api === "v1";
+  const needsProbe =
+    !single && (query.strategy === "auto" || window.slice_ms === "auto") && query.strategy !== "aggs";
+  const probe = needsProbe
+    ? await probeHourlyCounts(client, query, window.start, window.end, options.signal)
+    : undefined;
+  let slices: Slice[];
+  if (single) {
+    slices = [
+      {
+        index: 0,
+        id:
+          options.sliceWindow(window.start, window.end, window.end.getTime() - window.start.getTime())[0]
+            ?.id ?? "window",
+        start: window.start,
+        end: window.end,
+      },
+    ];
+  } else {
+    const sliceMs =
+      window.slice_ms !== "auto"
+        ? window.slice_ms
+        : probe !== undefined
+          ? chooseSliceMs(probe.counts, window.start, window.end, PAGING_LIMIT[query.kind])
+          : 24 * HOUR_MS;
+    slices = options.sliceWindow(window.start, window.end, sliceMs);
+  }
+  const planned = slices.map((slice): SlicePlan => {
+    const expected = probe === undefined ? undefined : sumCounts(probe.counts, slice.start, slice.end);
+    const retrieval = retrievalFor(query, expected);
+    return { slice, retrieval, expected, requests: requestsFor(query, retrieval, expected) };
+  });
+  const expectedRecords =
+    probe === undefined || query.strategy === "aggs"
+      ? undefined
+      : planned.reduce((sum, s) => sum + (s.expected ?? 0), 0);
+  const probeRequests = probe?.requests ?? 0;
+  return {
+    slices: planned,
+    expectedRecords,
+    probeRequests,
+    estimatedRequests: planned.reduce((sum, s) => sum + s.requests, 0),
+    quotaRemaining: client.quota.snapshot().remaining,
+  };
+}
