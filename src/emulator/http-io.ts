@@ -25,11 +25,11 @@ const NO_BODY_FAULTS: BodyFaults = { reset: false, truncate: false };
 export function sendText(
   res: ServerResponse,
   status: number,
-  text: string,
+  text: string | Buffer,
   headers: Record<string, string> = {},
   faults: BodyFaults = NO_BODY_FAULTS,
 ): void {
-  const bytes = Buffer.from(text, "utf8");
+  const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   res.statusCode = status;
   res.setHeader("content-type", headers["content-type"] ?? "application/json");
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);

@@ -78,7 +78,9 @@ const metricsQuery: Route = (ctx) => {
     Array.isArray(body["fields"]) && scrollId
       ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
       : context.plan;
-  const page = readPage(plan, context.position, sizeOf(body["size"]));
+  // A scroll keeps the initial size unless a paging request names one.
+  const size = typeof body["size"] === "number" ? body["size"] : context.plan.size;
+  const page = readPage(plan, context.position, size);
   const more = page.hits.length > 0 && page.lastPosition < context.count.lastPosition;
   const live = context;
   return {

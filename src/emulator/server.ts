@@ -139,18 +139,15 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       baseUrl,
       faults: drawn,
     });
-    const json = JSON.stringify(result.body);
-    if (
-      result.payloadLimited &&
-      json.length > options.payloadLimitBytes / 4 &&
-      Buffer.byteLength(json) > options.payloadLimitBytes
-    ) {
+    // Encoded once: the same bytes serve the payload-limit check and the response.
+    const bytes = Buffer.from(JSON.stringify(result.body), "utf8");
+    if (result.payloadLimited && bytes.length > options.payloadLimitBytes) {
       const details = `response over the safe payload limit of ${options.payloadLimitBytes} bytes; reduce size, use fields, or use a batch endpoint`;
       return sendJson(res, 413, errorBody(path, 413, "payload_too_large", details));
     }
     result.commit?.();
     const bodyFaults = result.status === 200 ? drawn : undefined;
-    sendText(res, result.status, json, {}, bodyFaults);
+    sendText(res, result.status, bytes, {}, bodyFaults);
   }
 
   async function handleDownload(url: URL, res: ServerResponse): Promise<void> {
