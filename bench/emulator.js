@@ -3,8 +3,10 @@
 // The emulator runs in a worker thread (one thread, so at most one core); the client in the main
 // thread does as little as it can. Besides wall-clock records/s, it reports records per CPU-second of
 // the emulator thread (Linux), which is what one dedicated core serves on a busy machine.
+import { Buffer } from "node:buffer";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { URLSearchParams } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { request } from "undici";
 import { startEmulator } from "../dist/emulator/server.js";
