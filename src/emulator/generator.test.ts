@@ -78,4 +78,25 @@ describe("generator", () => {
     const rest = readPage(plan, middle?.sort?.[1] ?? -1, 100_000).hits;
     expect(rest.map((h) => h._id)).toEqual(all.slice(58).map((h) => h._id));
   });
+
+  it("serves a window of millions of records without generating the ones before a page", () => {
+    const options = resolveOptions({ density: 2_000_000 });
+    const body = {
+      application: "atr",
+      start_time: "2026-03-01T00:00:00Z",
+      end_time: "2026-03-08T00:00:00Z",
+      app_type: ["ec2"],
+      domain: ["*"],
+    };
+    const plan = planQuery("/v3/jobs/query", body, options);
+    const started = performance.now();
+    const { total, lastPosition } = countPlan(plan);
+    const tail = readPage(plan, lastPosition - 3, 10);
+    const elapsed = performance.now() - started;
+    expect(total).toBeGreaterThan(300_000_000);
+    expect(tail.hits).toHaveLength(3);
+    expect(tail.lastPosition).toBe(lastPosition);
+    expect(Date.parse(String(tail.hits[2]?._source["@timestamp"]))).toBeLessThan(Date.parse(body.end_time));
+    expect(elapsed).toBeLessThan(500);
+  });
 });
