@@ -91,7 +91,12 @@ export class QuotaExhaustedError extends EtlError {
   readonly remaining: number | undefined;
   readonly reserve: number;
 
-  constructor(message: string, remaining: number | undefined, reserve: number, options: EtlErrorOptions = {}) {
+  constructor(
+    message: string,
+    remaining: number | undefined,
+    reserve: number,
+    options: EtlErrorOptions = {},
+  ) {
     super("QUOTA_EXHAUSTED", message, options);
     this.remaining = remaining;
     this.reserve = reserve;
