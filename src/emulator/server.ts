@@ -3,9 +3,7 @@
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
-import { formatProblem } from "../api/wire/common.js";
-import { isOperationPath, validateRequest } from "../api/wire/operations.js";
+import { isOperationPath } from "../api/wire/operations.js";
 import type { OperationPath } from "../api/wire/operations.js";
 import type { DataKind } from "../api/wire/fields.js";
 import { resolveOptions } from "./options.js";
@@ -17,8 +15,8 @@ import { createContextStore } from "./contexts.js";
 import { createBatchStore } from "./batch-store.js";
 import { sendPartition } from "./download.js";
 import { readBody, sendJson, sendText } from "./http-io.js";
-import { errorBody } from "./route-context.js";
 import type { EmulatorState, Route } from "./route-context.js";
+import { createOperationHandler } from "./operation-handler.js";
 import { V1_ROUTES } from "./routes-v1.js";
 import { V2_ROUTES } from "./routes-v2.js";
 import { V3_ROUTES } from "./routes-v3.js";
@@ -70,85 +68,14 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const counts = new Map<string, number>();
   let baseUrl = "";
 
-  async function handleOperation(
-    path: OperationPath,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ): Promise<void> {
-    const drawn = faults.draw();
-    if (drawn.delayMs > 0) await sleep(drawn.delayMs);
-    const bearer = await issuer.check(req.headers.authorization);
-    if (!bearer.ok || drawn.revoked) {
-      const reason = bearer.ok ? "revoked" : bearer.reason;
-      const headers = { "www-authenticate": `Bearer error="invalid_token"` };
-      return sendJson(res, 401, errorBody(path, 401, "unauthorized", `access token ${reason}`), headers);
-    }
-    if (!issuer.isAllowed(bearer.client, path)) {
-      return sendJson(
-        res,
-        403,
-        errorBody(path, 403, "forbidden", `this client is not permitted to call ${path}`),
-      );
-    }
-    if (drawn.status !== undefined) {
-      if (drawn.status === 429) {
-        const seconds = String(options.faults.retryAfterSeconds);
-        return sendJson(res, 429, errorBody(path, 429, "too_many_requests", "rate limited; retry later"), {
-          "retry-after": seconds,
-        });
-      }
-      return sendJson(
-        res,
-        drawn.status,
-        errorBody(path, drawn.status, "service_error", `upstream failure (${drawn.status})`),
-      );
-    }
-    const remaining = quota.take(bearer.client.clientId);
-    if (remaining === undefined) {
-      const details = `daily request quota of ${options.quota} exhausted; it resets at 00:00 UTC`;
-      return sendJson(res, 429, errorBody(path, 429, "quota_exceeded", details), {
-        "retry-after": String(quota.secondsToReset()),
-      });
-    }
-    const text = await readBody(req);
-    let parsed: unknown;
-    try {
-      parsed = text === undefined ? null : text.trim() === "" ? undefined : JSON.parse(text);
-    } catch {
-      return sendJson(res, 400, errorBody(path, 400, "bad_request", "the body is not valid JSON"));
-    }
-    if (parsed === null)
-      return sendJson(res, 413, errorBody(path, 413, "payload_too_large", "request body too large"));
-    const problems = validateRequest(path, parsed);
-    if (problems.length > 0) {
-      const details = problems.map(formatProblem).join("; ");
-      const list = problems.map(({ field, message }) => ({ field, message }));
-      return sendJson(
-        res,
-        400,
-        errorBody(path, 400, "bad_request", details, path.startsWith("/v1/") ? {} : { problems: list }),
-      );
-    }
-    const body = (parsed ?? {}) as Body;
-    const result = ROUTES[path]({
-      path,
-      body,
-      client: bearer.client,
-      remaining,
-      state,
-      baseUrl,
-      faults: drawn,
-    });
-    // Encoded once: the same bytes serve the payload-limit check and the response.
-    const bytes = Buffer.from(JSON.stringify(result.body), "utf8");
-    if (result.payloadLimited && bytes.length > options.payloadLimitBytes) {
-      const details = `response over the safe payload limit of ${options.payloadLimitBytes} bytes; reduce size, use fields, or use a batch endpoint`;
-      return sendJson(res, 413, errorBody(path, 413, "payload_too_large", details));
-    }
-    result.commit?.();
-    const bodyFaults = result.status === 200 ? drawn : undefined;
-    sendText(res, result.status, bytes, {}, bodyFaults);
-  }
+  const handleOperation = createOperationHandler({
+    state,
+    issuer,
+    quota,
+    faults,
+    routes: ROUTES,
+    baseUrl: () => baseUrl,
+  });
 
   async function handleDownload(url: URL, res: ServerResponse): Promise<void> {
     const partition = state.batches.resolveDownload(url);
