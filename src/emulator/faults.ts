@@ -1,7 +1,7 @@
 // Seeded fault draws: each service request draws its faults from one sequence, so a run with the same
 // seed and the same requests sees the same faults.
 import type { FaultOptions } from "./options.js";
-import { chance, createRandom, hash32 } from "./random.js";
+import { createRandom, hash32 } from "./random.js";
 
 export interface RequestFaults {
   status?: 500 | 502 | 503 | 429;
@@ -47,4 +47,3 @@ export function createFaultInjector(seed: number, initial: Required<FaultOptions
   };
 }
 
-export { chance };
