@@ -46,4 +46,3 @@ export function createFaultInjector(seed: number, initial: Required<FaultOptions
     current: () => ({ ...faults }),
   };
 }
-
