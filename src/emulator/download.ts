@@ -10,8 +10,10 @@ import { readPage } from "./scan.js";
 
 const CHUNK = 2000;
 
-async function write(target: Writable, text: string): Promise<void> {
-  if (!target.write(text)) await once(target, "drain");
+/** Writes with backpressure; a client that goes away ends the wait (no generator left hanging). */
+async function write(target: Writable, text: string, closed: AbortSignal): Promise<void> {
+  if (target.write(text) || closed.aborted) return;
+  await once(target, "drain", { signal: closed }).catch(() => undefined);
 }
 
 export async function sendPartition(
@@ -33,8 +35,10 @@ export async function sendPartition(
     gzip.pipe(res);
     target = gzip;
   }
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
   const isArray = format === "json-array";
-  if (isArray) await write(target, "[");
+  if (isArray) await write(target, "[", gone.signal);
   let after = -1;
   let first = true;
   for (;;) {
@@ -46,11 +50,11 @@ export async function sendPartition(
       text += isArray ? (first ? line : `,${line}`) : `${line}\n`;
       first = false;
     }
-    await write(target, text);
+    await write(target, text, gone.signal);
     after = page.lastPosition;
-    if (res.destroyed) return;
+    if (gone.signal.aborted) return;
   }
-  if (isArray) await write(target, "]");
+  if (isArray) await write(target, "]", gone.signal);
   target.end();
   if (target !== res) await once(res, "finish");
 }
