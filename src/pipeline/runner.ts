@@ -131,7 +131,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
           );
           continue;
         }
-        if (isSliceRetryable(error)) {
+        if (isSliceRetryable(error) && !(error instanceof ReconciliationError)) {
           // The service stayed unavailable (or kept losing our place): stop, and resume later.
           stopError ??= new EtlError("SLICE_GAVE_UP", `slice ${task.slice.id} failed ${attempt} times`, {
             cause: error,

@@ -1,0 +1,257 @@
+import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PagingContextLostError, QuotaExhaustedError } from "../errors.js";
+import { createSilentLogger } from "../logger.js";
+import { createLocalStore } from "../sinks/file/local-store.js";
+import { sinkSchema } from "../sinks/schema.js";
+import { createSink } from "../sinks/sink.js";
+import type { Batch, OutputStore, RunInfo, Slice, Source } from "./contracts.js";
+import { runSlices } from "./runner.js";
+import type { SliceTask } from "./runner.js";
+import { StateStore } from "./state.js";
+
+const run: RunInfo = { pipelineName: "test", runId: "test-run", startedAt: new Date("2026-11-22T00:00:00Z") };
+const log = createSilentLogger();
+const columns = [
+  { name: "_id", type: "string" as const },
+  { name: "n", type: "int64" as const },
+];
+
+function slices(count: number): Slice[] {
+  return Array.from({ length: count }, (_, index) => {
+    const start = new Date(Date.UTC(2026, 10, 21, index));
+    return {
+      index,
+      id: `20261121T${String(index).padStart(2, "0")}0000Z`,
+      start,
+      end: new Date(start.getTime() + 3_600_000),
+    };
+  });
+}
+
+/** A source of `count` rows in pages of 3 that reports `expected` (the count unless told otherwise). */
+function rowsSource(
+  slice: Slice,
+  count: number,
+  options: { expected?: number; failOnce?: Error; repeat?: boolean } = {},
+): Source {
+  let failed = false;
+  return async function* (ctx): AsyncGenerator<Batch> {
+    ctx.stats.expected = options.expected ?? count;
+    for (let first = 0; first < count; first += 3) {
+      if (options.failOnce !== undefined && !failed && first > 0) {
+        failed = true;
+        throw options.failOnce;
+      }
+      const page = Array.from({ length: Math.min(3, count - first) }, (_, offset) => ({
+        _id: `${slice.id}-${first + offset}`,
+        n: first + offset,
+      }));
+      yield page;
+      // A retried page arriving twice must not be written twice.
+      if (options.repeat === true) yield page;
+    }
+  };
+}
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .sort();
+}
+
+async function readRows(dir: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const file of await listFiles(dir)) {
+    if (!file.endsWith(".ndjson")) continue;
+    for (const line of (await readFile(join(dir, file), "utf8")).split("\n")) {
+      if (line !== "") ids.push((JSON.parse(line) as { _id: string })._id);
+    }
+  }
+  return ids.sort();
+}
+
+describe("runSlices", () => {
+  let dir: string;
+  let store: OutputStore;
+  const sinkConfig = sinkSchema.parse({ format: "ndjson", to: "unused" });
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "mdq-runner-"));
+    store = createLocalStore(dir);
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const openState = (fingerprint = "f1", force = false) =>
+    StateStore.open({ store, path: "_mdq-export/state.json", pipeline: "test", fingerprint, force });
+
+  const tasksFor = (sources: (slice: Slice) => Source, count = 3): SliceTask[] =>
+    slices(count).map((slice) => ({
+      slice,
+      build: () => ({
+        source: sources(slice),
+        transforms: [],
+        sinks: [createSink(sinkConfig, { store, columns, run, log })],
+      }),
+    }));
+
+  it("commits every slice, records it, and skips committed slices on the next run", async () => {
+    const state = await openState();
+    const outcome = await runSlices({
+      tasks: tasksFor((slice) => rowsSource(slice, 7)),
+      concurrency: 2,
+      maxAttemptsPerSlice: 2,
+      state,
+      stores: [store],
+      run,
+      log,
+      signal: new AbortController().signal,
+    });
+    expect(outcome).toMatchObject({ status: "complete", committed: 3, skipped: 0 });
+    expect(await readRows(dir)).toHaveLength(21);
+    const saved = JSON.parse(await readFile(join(dir, "_mdq-export/state.json"), "utf8")) as {
+      slices: Record<string, { read: number }>;
+    };
+    expect(Object.values(saved.slices).map((slice) => slice.read)).toEqual([7, 7, 7]);
+
+    let built = 0;
+    const again = await runSlices({
+      tasks: tasksFor((slice) => {
+        built++;
+        return rowsSource(slice, 7);
+      }),
+      concurrency: 2,
+      maxAttemptsPerSlice: 2,
+      state: await openState(),
+      stores: [store],
+      run,
+      log,
+      signal: new AbortController().signal,
+    });
+    expect(again).toMatchObject({ status: "complete", committed: 0, skipped: 3 });
+    expect(built).toBe(0);
+  });
+
+  it("restarts a slice whose paging context was lost, writing each record once", async () => {
+    const outcome = await runSlices({
+      tasks: tasksFor(
+        (slice) => rowsSource(slice, 10, { failOnce: new PagingContextLostError("/v3/jobs/query") }),
+        1,
+      ),
+      concurrency: 1,
+      maxAttemptsPerSlice: 3,
+      state: await openState(),
+      stores: [store],
+      run,
+      log,
+      signal: new AbortController().signal,
+    });
+    // Every attempt builds a fresh source that loses its context: after the last attempt the run stops, resumable.
+    expect(outcome.status).toBe("stopped");
+    expect(outcome.remaining).toBe(1);
+
+    let attempts = 0;
+    const recovering = await runSlices({
+      tasks: slices(1).map((slice) => ({
+        slice,
+        build: () => {
+          attempts++;
+          const source =
+            attempts === 1
+              ? rowsSource(slice, 10, { failOnce: new PagingContextLostError("/v3/jobs/query") })
+              : rowsSource(slice, 10);
+          return { source, transforms: [], sinks: [createSink(sinkConfig, { store, columns, run, log })] };
+        },
+      })),
+      concurrency: 1,
+      maxAttemptsPerSlice: 3,
+      state: await openState(),
+      stores: [store],
+      run,
+      log,
+      signal: new AbortController().signal,
+    });
+    expect(recovering.status).toBe("complete");
+    expect(attempts).toBe(2);
+    const ids = await readRows(dir);
+    expect(ids).toHaveLength(10);
+    expect(new Set(ids).size).toBe(10);
+    expect((await listFiles(dir)).filter((file) => file.includes(".tmp-"))).toEqual([]);
+  });
+
+  it("drops repeated records and fails the run when the count never reconciles", async () => {
+    const duplicated = await runSlices({
+      tasks: tasksFor((slice) => rowsSource(slice, 6, { repeat: true }), 1),
+      concurrency: 1,
+      maxAttemptsPerSlice: 1,
+      state: await openState(),
+      stores: [store],
+      run,
+      log,
+      signal: new AbortController().signal,
+    });
+    expect(duplicated.status).toBe("complete");
+    expect(await readRows(dir)).toHaveLength(6);
+
+    await rm(join(dir, "_mdq-export"), { recursive: true });
+    const mismatch = await runSlices({
+      tasks: tasksFor((slice) => rowsSource(slice, 6, { expected: 7 }), 1),
+      concurrency: 1,
+      maxAttemptsPerSlice: 2,
+      state: await openState("f1", true),
+      stores: [store],
+      run,
+      log,
+      signal: new AbortController().signal,
+    });
+    expect(mismatch.status).toBe("failed");
+    expect(String(mismatch.error)).toContain("20261121T000000Z");
+  });
+
+  it("stops cleanly when the quota is exhausted, leaving nothing half-written", async () => {
+    const outcome = await runSlices({
+      tasks: tasksFor((slice) =>
+        slice.index === 1
+          ? async function* () {
+              yield [{ _id: "x", n: 1 }];
+              throw new QuotaExhaustedError("quota reserve reached", 10, 10);
+            }
+          : rowsSource(slice, 4),
+      ),
+      concurrency: 1,
+      maxAttemptsPerSlice: 3,
+      state: await openState(),
+      stores: [store],
+      run,
+      log,
+      signal: new AbortController().signal,
+    });
+    expect(outcome.status).toBe("stopped");
+    expect(outcome.error).toBeInstanceOf(QuotaExhaustedError);
+    expect(outcome.committed).toBe(1);
+    const files = await listFiles(dir);
+    expect(files.filter((file) => file.includes(".tmp-"))).toEqual([]);
+    expect(files.filter((file) => file.endsWith(".ndjson"))).toHaveLength(1);
+  });
+
+  it("refuses to mix output of a changed pipeline unless forced", async () => {
+    const state = await openState("before");
+    await state.commitSlice("a", {
+      start: "s",
+      end: "e",
+      committed_at: "c",
+      read: 0,
+      expected: 0,
+      duplicates: 0,
+      files: [],
+    });
+    await expect(openState("after")).rejects.toThrow(/pipeline changed/);
+    await expect(openState("after", true)).resolves.toBeInstanceOf(StateStore);
+  });
+});
