@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The mdq-export command line: dispatches to a command, wires signals to an AbortSignal, and turns
 // errors into exit codes. The only module that touches process.argv, process.exit and signals.
+import { realpathSync } from "node:fs";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
 import { runEmulatorCommand } from "./commands/emulator.js";
 import { fieldsCommand } from "./commands/fields.js";
 import { mergeManifestsCommand } from "./commands/merge-manifests.js";
@@ -91,4 +93,16 @@ async function runFromProcess(): Promise<void> {
   process.exitCode = final;
 }
 
-await runFromProcess();
+/** Whether this module is the process's entry point (node dist/cli/main.js, or the npm bin link to it). */
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+// Importing `main` (tests, tools) must not run a command line of the importer's argv.
+if (isEntryPoint()) await runFromProcess();
