@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceClient } from "../api/client.js";
+import type { ServiceClient } from "../api/client.js";
+import { sliceWindow } from "../config/window.js";
+import { startEmulator } from "../emulator/server.js";
+import type { RunningEmulator } from "../emulator/server.js";
+import { chooseSliceMs, planRun } from "./plan.js";
+import type { PlanQuery } from "./plan.js";
+
+const HOUR = 3_600_000;
+
+function query(overrides: Partial<PlanQuery>): PlanQuery {
+  return {
+    kind: "logs",
+    api: "v2",
+    application: "atr",
+    app_type: ["ec2"],
+    domain: ["*"],
+    window: { expression: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T03:00:00Z" } },
+    page_size: 1000,
+    filters: [],
+    includes_eu: true,
+    strategy: "auto",
+    ...overrides,
+  };
+}
+
+describe("chooseSliceMs", () => {
+  it("takes the longest slice under which no slice passes the limit", () => {
+    const start = new Date("2026-11-20T00:00:00Z");
+    const end = new Date("2026-11-21T00:00:00Z");
+    const counts = new Map(Array.from({ length: 24 }, (_, hour) => [start.getTime() + hour * HOUR, 1000]));
+    expect(chooseSliceMs(counts, start, end, 100_000)).toBe(24 * HOUR);
+    expect(chooseSliceMs(counts, start, end, 10_000)).toBe(6 * HOUR);
+    expect(chooseSliceMs(counts, start, end, 500)).toBe(HOUR);
+  });
+});
+
+describe("planRun against the emulator", () => {
+  let emulator: RunningEmulator;
+  let client: ServiceClient;
+  const window = { start: new Date("2026-11-20T00:00:00Z"), end: new Date("2026-11-20T03:00:00Z") };
+
+  beforeAll(async () => {
+    // Dense enough that some hours of logs pass the spec's 100,000 recommendation for scroll.
+    emulator = await startEmulator({ seed: 3, density: 40_000 });
+    client = createServiceClient({
+      baseUrl: emulator.url,
+      authUrl: emulator.url,
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+    });
+  });
+  afterAll(async () => {
+    await client.close();
+    await emulator.close();
+  });
+
+  it("probes once, counts each slice exactly, and sends big slices to batch", async () => {
+    const before = emulator.requestCount("/v2/logs/aggs");
+    const plan = await planRun({
+      client,
+      query: query({}),
+      window: { ...window, slice_ms: "auto" },
+      sliceWindow,
+    });
+    expect(emulator.requestCount("/v2/logs/aggs") - before).toBe(1);
+    expect(plan.probeRequests).toBe(1);
+    expect(plan.slices.map((slice) => slice.slice.id)).toEqual([
+      "20261120T000000Z",
+      "20261120T010000Z",
+      "20261120T020000Z",
+    ]);
+    for (const slice of plan.slices) {
+      const body = {
+        application: "atr",
+        app_type: "ec2",
+        domain: ["*"],
+        start_time: slice.slice.start.toISOString(),
+        end_time: slice.slice.end.toISOString(),
+        size: 1000,
+      };
+      expect(slice.expected).toBe(emulator.expectedCount("/v2/logs/scroll", body));
+      expect(slice.retrieval).toBe((slice.expected ?? 0) > 100_000 ? "batch" : "scroll");
+      expect(slice.requests).toBe(slice.retrieval === "batch" ? 3 : Math.ceil((slice.expected ?? 0) / 1000));
+    }
+    expect(new Set(plan.slices.map((slice) => slice.retrieval))).toEqual(new Set(["scroll", "batch"]));
+    expect(plan.quotaRemaining).toBeGreaterThan(0);
+  });
+
+  it("spends no request on a probe when the strategy and slice are fixed", async () => {
+    const before = emulator.requestCount();
+    const plan = await planRun({
+      client,
+      query: query({ kind: "jobs", api: "v3", app_type: ["ec2", "kubernetes"], strategy: "pit" }),
+      window: { ...window, slice_ms: HOUR },
+      sliceWindow,
+    });
+    expect(emulator.requestCount() - before).toBe(0);
+    expect(plan.slices.every((slice) => slice.retrieval === "pit" && slice.expected === undefined)).toBe(
+      true,
+    );
+    expect(plan.expectedRecords).toBeUndefined();
+  });
+});
