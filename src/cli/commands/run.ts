@@ -62,7 +62,11 @@ export const runCommand: Command = async (argv, io) => {
     return EXIT.ok;
   }
   const file = requirePipelineFile(positionals, RUN_USAGE);
-  const log = createLogger({ level: parseLogLevel(values["log-level"], io.isTTY ? "warn" : "info") });
+  // Log lines go to the command's stderr, so an in-process caller (tests, an embedding tool) gets them too.
+  const log = createLogger({
+    level: parseLogLevel(values["log-level"], io.isTTY ? "warn" : "info"),
+    destination: io.stderr,
+  });
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
   const prepared = await prepareRun({
     file,
