@@ -1,5 +1,5 @@
 // `mdq-export run PIPELINE`: export the window, slice by slice, resuming what an earlier run committed.
-import { QuotaExhaustedError } from "../../errors.js";
+import { ConfigError, QuotaExhaustedError } from "../../errors.js";
 import { createLogger } from "../../logger.js";
 import type { OutputStore, Sink } from "../../pipeline/contracts.js";
 import { fingerprintOf } from "../../pipeline/fingerprint.js";
@@ -81,6 +81,19 @@ export const runCommand: Command = async (argv, io) => {
   const { pipeline, session, run, shardPlan } = prepared;
   const stores: OutputStore[] = [];
   try {
+    const estimate = shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
+    const max = pipeline.limits.max_requests;
+    if (max !== undefined && estimate > max) {
+      const message = `the plan needs about ${estimate} requests, more than limits.max_requests (${max}); narrow the window or raise the limit`;
+      throw new ConfigError(message, [{ path: "limits.max_requests", message }]);
+    }
+    const quotaLeft = prepared.plan.quotaRemaining;
+    if (quotaLeft !== undefined && estimate > quotaLeft - pipeline.limits.quota_reserve) {
+      log.warn(
+        { estimate, quota_remaining: quotaLeft, quota_reserve: pipeline.limits.quota_reserve },
+        "The plan needs more requests than the quota leaves above the reserve; the run will stop there and resume later.",
+      );
+    }
     for (const sink of pipeline.sinks) stores.push(await openOutputStore(sink, { run, stdout: io.stdout }));
     // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
     const stateStore =
