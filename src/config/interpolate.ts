@@ -1,5 +1,7 @@
 // `${VAR}` and `${VAR:-default}` in scalar values, substituted after parsing, so a variable's value is
 // always text in one scalar and can never add keys, lists or anchors. `$${` writes a literal `${`.
+// When VAR is unset, `${VAR}` reads the file named by VAR_FILE, as Kubernetes and Docker secrets provide.
+import { readFileSync, statSync } from "node:fs";
 import { isMap, isPair, isScalar, isSeq, Scalar } from "yaml";
 import type { ConfigIssue } from "../errors.js";
 import type { PathSegment, YamlSource } from "./yaml-source.js";
@@ -13,6 +15,9 @@ export interface Interpolation {
   retypable: Set<string>;
   issues: ConfigIssue[];
 }
+
+/** A secret file larger than this is not a secret but a mistake (a directory listing, a log). */
+export const MAX_SECRET_FILE_BYTES = 64 * 1024;
 
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
 const INNER = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([^]*))?$/;
@@ -73,7 +78,22 @@ function substitute(
     const [, name = "", fallback] = parsed;
     const value = env[name];
     if (value !== undefined && value !== "") return value;
+    // A VAR_FILE that cannot be read is an error even with a default: the file was meant.
+    const fromFile = readVariableFile(name, env);
+    if (fromFile !== undefined && "error" in fromFile) {
+      failed = true;
+      result.issues.push(issueAt(source, node, path, `\${${name}`, fromFile.error));
+      return "";
+    }
+    if (fromFile !== undefined && fromFile.value !== "") return fromFile.value;
     if (fallback !== undefined) return fallback;
+    if (fromFile !== undefined) {
+      failed = true;
+      const file = env[`${name}_FILE`] ?? "";
+      const message = `environment variable ${name} is not set and ${name}_FILE=${file} is empty`;
+      result.issues.push(issueAt(source, node, path, `\${${name}`, message));
+      return "";
+    }
     failed = true;
     result.issues.push(
       issueAt(
@@ -95,6 +115,31 @@ function substitute(
   const key = pathKey(path);
   result.interpolated.add(key);
   if (node.type === Scalar.PLAIN && /^\$\{[^}]*\}$/.test(text)) result.retypable.add(key);
+}
+
+/**
+ * The value of `${NAME}` from the file named by NAME_FILE, without one trailing line break, or why it
+ * cannot be read; undefined when NAME_FILE is not set. A message names the variable and the path,
+ * never the content.
+ */
+function readVariableFile(name: string, env: Env): { value: string } | { error: string } | undefined {
+  const variable = `${name}_FILE`;
+  const file = env[variable];
+  if (file === undefined || file === "") return undefined;
+  const refused = (reason: string): { error: string } => ({
+    error: `environment variable ${name} is not set and ${variable}=${file} ${reason}`,
+  });
+  try {
+    const info = statSync(file);
+    if (!info.isFile()) return refused("is not a file");
+    if (info.size > MAX_SECRET_FILE_BYTES) {
+      return refused(`is ${info.size} bytes; a secret file holds at most ${MAX_SECRET_FILE_BYTES}`);
+    }
+    return { value: readFileSync(file, "utf8").replace(/\r?\n$/, "") };
+  } catch (error) {
+    const code = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
+    return refused(`cannot be read (${code})`);
+  }
 }
 
 /** Points at the reference inside the scalar when it can be found in the source text. */
