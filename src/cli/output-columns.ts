@@ -37,9 +37,12 @@ export async function fetchMappings(
     }
     case "logs":
     case "metrics": {
-      // v1 calls containers caas; the mappings know them as kubernetes.
+      // v1 calls containers caas; the mappings know them as kubernetes. eventops logs are always
+      // serverless (v1 eventops pipelines name no app_type), and its mappings take no other app_type.
       const appTypes = new Set(
-        source.app_type.map((appType) => (appType === "caas" ? "kubernetes" : appType)),
+        source.kind === "logs" && source.application === "eventops"
+          ? ["serverless"]
+          : source.app_type.map((appType) => (appType === "caas" ? "kubernetes" : appType)),
       );
       if (appTypes.size === 0) appTypes.add("ec2");
       for (const appType of appTypes) {

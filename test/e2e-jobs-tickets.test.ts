@@ -1,0 +1,319 @@
+// End to end, jobs and tickets (v3, point in time and aggregations): real YAML through main() against
+// an emulator on port 0; the output read back with DuckDB and line parsing equals the emulator's hits.
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import {
+  countBy,
+  flattenRecord,
+  hitRecord,
+  HOUR_MS,
+  parquetRowOf,
+  sliceStartOf,
+} from "./support/expected-rows.js";
+import { collect, readNdjson, readParquet } from "./support/read-output.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
+import type { Workspace } from "./support/run-cli.js";
+
+const START = "2026-03-10T00:00:00.000Z";
+const END = "2026-03-10T06:00:00.000Z";
+
+let emulator: RunningEmulator;
+let workspace: Workspace;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  workspace = await createWorkspace();
+});
+
+afterAll(async () => {
+  await emulator.close();
+  await workspace.remove();
+});
+
+async function runPipeline(name: string, yaml: string): Promise<void> {
+  const file = await workspace.write(`${name}.yaml`, yaml);
+  const result = await runCli(["run", file, "--log-level", "warn"], { env: emulatorEnv(emulator) });
+  expect(result.stderr).toBe("");
+  expect(result.code).toBe(0);
+}
+
+describe("jobs", () => {
+  const fields = [
+    "job.id",
+    "job.name",
+    "job.state",
+    "job.execution_time.elapsed",
+    "job.execution_time.start",
+    "atr.domain_name",
+    "@timestamp",
+  ];
+
+  it("point in time to Parquet (Hive partitions) and NDJSON with flatten, rename and add: every projected job once, values equal", async () => {
+    const out = join(workspace.dir, "jobs-pit");
+    await runPipeline(
+      "jobs-pit",
+      `name: e2e-jobs-pit
+${REMOTE_SERVICE_YAML}
+source:
+  kind: jobs
+  application: atr
+  app_type: [ec2, kubernetes]
+  domain: ["*"]
+  window: { start: "${START}", end: "${END}", slice: 1h }
+  strategy: pit
+  page_size: 37
+  fields: [${fields.map((field) => `"${field}"`).join(", ")}]
+transforms:
+  - flatten: {}
+  - rename: { job.execution_time.elapsed: elapsed_s }
+  - add:
+      source_system: { value: mdq }
+      slice_start: { from: slice_start }
+sinks:
+  - format: parquet
+    to: ${out}/parquet
+    path: "dt={date}/hour={hour}/part-{slice}-{seq}.parquet"
+  - format: ndjson
+    to: ${out}/ndjson
+limits: { concurrency: 3 }
+`,
+    );
+    const body = {
+      application: "atr",
+      app_type: ["ec2", "kubernetes"],
+      domain: ["*"],
+      start_time: START,
+      end_time: END,
+      size: 37,
+      includes_eu: true,
+      fields,
+    };
+    const hits = await collect(emulator.expectedHits("jobs", body));
+    expect(hits.length).toBeGreaterThan(100);
+    const expected = hits.map((hit): Record<string, unknown> => {
+      const { "job.execution_time.elapsed": elapsed, ...rest } = flattenRecord(hitRecord(hit));
+      return {
+        ...rest,
+        elapsed_s: elapsed,
+        source_system: "mdq",
+        slice_start: sliceStartOf(hit._source["@timestamp"], HOUR_MS),
+      };
+    });
+
+    const ndjson = await checkCompleteExport(join(out, "ndjson"), hits.length);
+    const lines = byId(await readNdjson(join(out, "ndjson"), ndjson.files));
+    expect(lines.size).toBe(hits.length);
+    for (const record of expected) expect(lines.get(String(record._id))).toEqual(record);
+
+    const parquet = await checkCompleteExport(join(out, "parquet"), hits.length);
+    expect(
+      parquet.files.every((file) =>
+        /^dt=2026-03-10\/hour=0[0-5]\/part-20260310T0[0-5]0000Z-0000\.parquet$/.test(file),
+      ),
+    ).toBe(true);
+    expect(parquet.files).toHaveLength(6);
+    const table = await readParquet(join(out, "parquet"), parquet.files);
+    expect(table.types).toMatchObject({
+      _id: "VARCHAR",
+      "job.state": "VARCHAR",
+      elapsed_s: "DOUBLE",
+      "@timestamp": "TIMESTAMP",
+      source_system: "VARCHAR",
+    });
+    expect(Object.keys(table.types)).not.toContain("job.execution_time.elapsed");
+    const rows = byId(table.rows);
+    expect(rows.size).toBe(hits.length);
+    for (const record of expected)
+      expect(rows.get(String(record._id))).toEqual(parquetRowOf(record, table.types));
+  });
+
+  it("aggregations to Parquet: one row per slice and job state, doc_count and average elapsed as counted from the hits", async () => {
+    const out = join(workspace.dir, "jobs-aggs");
+    await runPipeline(
+      "jobs-aggs",
+      `name: e2e-jobs-aggs
+${REMOTE_SERVICE_YAML}
+source:
+  kind: jobs
+  application: atr
+  app_type: [ec2, kubernetes]
+  domain: ["*"]
+  window: { start: "${START}", end: "${END}", slice: 3h }
+  strategy: aggs
+  aggs:
+    by_state:
+      terms: { field: job.state, size: 10 }
+      aggs:
+        mean_elapsed: { avg: { field: job.execution_time.elapsed } }
+sinks:
+  - format: parquet
+    to: ${out}
+`,
+    );
+    const hits = await collect(
+      emulator.expectedHits("jobs", {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        start_time: START,
+        end_time: END,
+        size: 1000,
+      }),
+    );
+    const groups = new Map<string, { count: number; sum: number; n: number }>();
+    for (const hit of hits) {
+      const key = `${sliceStartOf(hit._source["@timestamp"], 3 * HOUR_MS)}|${String(valueOf(hit, "job.state"))}`;
+      const group = groups.get(key) ?? { count: 0, sum: 0, n: 0 };
+      group.count++;
+      const elapsed = valueOf(hit, "job.execution_time.elapsed");
+      if (typeof elapsed === "number") {
+        group.sum += elapsed;
+        group.n++;
+      }
+      groups.set(key, group);
+    }
+    const { files } = await checkCompleteExport(out, groups.size);
+    const table = await readParquet(out, files);
+    expect(table.types).toEqual({
+      slice_start: "TIMESTAMP",
+      slice_end: "TIMESTAMP",
+      by_state: "VARCHAR",
+      mean_elapsed: "DOUBLE",
+      doc_count: "BIGINT",
+    });
+    const actual = new Map(
+      table.rows.map((row) => [`${String(row.slice_start)}|${String(row.by_state)}`, row]),
+    );
+    expect(actual.size).toBe(table.rows.length);
+    expect([...actual.keys()].sort()).toEqual([...groups.keys()].sort());
+    for (const [key, group] of groups) {
+      const row = actual.get(key);
+      expect(row?.doc_count, key).toBe(group.count);
+      if (group.n === 0) expect(row?.mean_elapsed, key).toBeNull();
+      else expect(row?.mean_elapsed as number, key).toBeCloseTo(group.sum / group.n, 6);
+      expect(Date.parse(String(row?.slice_end)) - Date.parse(String(row?.slice_start))).toBe(3 * HOUR_MS);
+    }
+  });
+});
+
+function valueOf(hit: { _source: Record<string, unknown> }, path: string): unknown {
+  return flattenRecord(hit._source)[path];
+}
+
+describe("tickets", () => {
+  it("point in time to gzip NDJSON with filter, select, redact (mask) and drop: exactly the kept tickets, masked", async () => {
+    const out = join(workspace.dir, "tickets-pit");
+    await runPipeline(
+      "tickets-pit",
+      `name: e2e-tickets-pit
+${REMOTE_SERVICE_YAML}
+source:
+  kind: tickets
+  application: atr
+  app_type: kubernetes
+  domain: [alpha.example, charlie.example]
+  window: { start: "${START}", end: "${END}", slice: 2h }
+  strategy: pit
+  page_size: 25
+  includes_eu: false
+transforms:
+  - filter: { field: ticket.type, in: [INCIDENT, SR_TASK] }
+  - select: { fields: [_id, ticket.number, ticket.type, ticket.state, ticket.description, atr.domain_name, "@timestamp"] }
+  - redact: { fields: [ticket.number], method: mask, keep_last: 4 }
+  - drop: { fields: [ticket.description] }
+sinks:
+  - format: ndjson
+    gzip: true
+    to: ${out}
+`,
+    );
+    const hits = await collect(
+      emulator.expectedHits("tickets", {
+        application: "atr",
+        app_type: ["kubernetes"],
+        domain: ["alpha.example", "charlie.example"],
+        start_time: START,
+        end_time: END,
+        size: 25,
+        includes_eu: false,
+      }),
+    );
+    const kept = hits.filter((hit) => ["INCIDENT", "SR_TASK"].includes(String(valueOf(hit, "ticket.type"))));
+    expect(kept.length).toBeGreaterThan(10);
+    expect(kept.length).toBeLessThan(hits.length);
+    const { files } = await checkCompleteExport(out, kept.length);
+    expect(files.every((file) => file.endsWith(".ndjson.gz"))).toBe(true);
+    const lines = byId(await readNdjson(out, files));
+    expect(lines.size).toBe(kept.length);
+    for (const hit of kept) {
+      const ticket = hit._source.ticket as Record<string, unknown>;
+      const number = String(ticket.number);
+      expect(lines.get(hit._id)).toEqual({
+        _id: hit._id,
+        ticket: {
+          number: `${"*".repeat(number.length - 4)}${number.slice(-4)}`,
+          type: ticket.type,
+          state: ticket.state,
+        },
+        atr: { domain_name: valueOf(hit, "atr.domain_name") },
+        "@timestamp": hit._source["@timestamp"],
+      });
+    }
+  });
+
+  it("aggregations to NDJSON: hourly date histogram with ticket types beneath, counts as counted from the hits", async () => {
+    const out = join(workspace.dir, "tickets-aggs");
+    await runPipeline(
+      "tickets-aggs",
+      `name: e2e-tickets-aggs
+${REMOTE_SERVICE_YAML}
+source:
+  kind: tickets
+  application: atr
+  app_type: [ec2]
+  domain: ["*"]
+  window: { start: "${START}", end: "${END}", slice: 6h }
+  strategy: aggs
+  filters: [{ term: { ticket.resolved: false } }]
+  aggs:
+    per_hour:
+      date_histogram: { field: "@timestamp", fixed_interval: 1h }
+      aggs:
+        by_type: { terms: { field: ticket.type, size: 10 } }
+sinks:
+  - format: ndjson
+    to: ${out}
+`,
+    );
+    const hits = await collect(
+      emulator.expectedHits("tickets", {
+        application: "atr",
+        app_type: ["ec2"],
+        domain: ["*"],
+        start_time: START,
+        end_time: END,
+        size: 1000,
+        filters: [{ term: { "ticket.resolved": false } }],
+      }),
+    );
+    expect(hits.some((hit) => valueOf(hit, "ticket.resolved") === true)).toBe(false);
+    const counts = countBy(
+      hits,
+      (hit) => `${sliceStartOf(hit._source["@timestamp"], HOUR_MS)}|${String(valueOf(hit, "ticket.type"))}`,
+    );
+    expect(counts.size).toBeGreaterThan(6);
+    const { files } = await checkCompleteExport(out, counts.size);
+    const rows = await readNdjson(out, files);
+    const actual = new Map(rows.map((row) => [`${String(row.per_hour)}|${String(row.by_type)}`, row]));
+    expect(actual.size).toBe(rows.length);
+    expect(Object.fromEntries([...actual].map(([key, row]) => [key, row.doc_count]))).toEqual(
+      Object.fromEntries(counts),
+    );
+    for (const row of rows) {
+      expect(row.slice_start).toBe(START);
+      expect(row.slice_end).toBe(END);
+    }
+  });
+});

@@ -1,0 +1,66 @@
+// Checks every end-to-end test makes of a finished export: the marker, the manifest's counts against
+// the rows read back, the files it lists against the files on disk; and comparisons of records.
+import { access } from "node:fs/promises";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { startEmulator } from "../../src/emulator/server.js";
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
+import type { Manifest } from "../../src/pipeline/manifest.js";
+import { listDataFiles, readManifest } from "./read-output.js";
+
+/** The instant the test emulators take as now (v1 date-math and billing resolve against it). */
+export const EMULATOR_NOW = Date.parse("2026-03-12T10:30:00Z");
+
+/** An emulator on port 0 with a fixed clock, batch partitions ready at the first poll, and no faults. */
+export function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  return startEmulator({
+    seed: 11,
+    density: 8,
+    batchReadyAfterPolls: 0,
+    clock: () => EMULATOR_NOW,
+    ...options,
+  });
+}
+
+export interface CheckedExport {
+  manifest: Manifest;
+  files: string[];
+}
+
+/**
+ * The export in `dir` is complete and consistent: `_SUCCESS` exists, the manifest is complete, lists
+ * exactly the data files on disk, and its row totals equal `rows` (what the test read back); per slice
+ * the rows written equal the rows read and the count the service reported (when it reported one).
+ */
+export async function checkCompleteExport(dir: string, rows: number): Promise<CheckedExport> {
+  await access(join(dir, "_SUCCESS"));
+  const manifest = await readManifest(dir);
+  const files = await listDataFiles(dir);
+  expect(manifest.complete).toBe(true);
+  expect(manifest.files.map((file) => file.path).sort()).toEqual(files);
+  expect(manifest.totals.rows).toBe(rows);
+  expect(manifest.totals.files).toBe(files.length);
+  for (const slice of manifest.slices) {
+    expect(slice.duplicates, `duplicates in slice ${slice.id}`).toBe(0);
+    if (slice.expected !== null) expect(slice.read, `read vs expected in ${slice.id}`).toBe(slice.expected);
+  }
+  return { manifest, files };
+}
+
+/** Ids that occur more than once. */
+export function repeatedIds(rows: readonly Record<string, unknown>[]): string[] {
+  const seen = new Set<string>();
+  const repeated: string[] = [];
+  for (const row of rows) {
+    const id = String(row._id);
+    if (seen.has(id)) repeated.push(id);
+    seen.add(id);
+  }
+  return repeated;
+}
+
+/** Rows keyed by `_id`, after checking that no id repeats. */
+export function byId<T extends Record<string, unknown>>(rows: readonly T[]): Map<string, T> {
+  expect(repeatedIds(rows)).toEqual([]);
+  return new Map(rows.map((row) => [String(row._id), row]));
+}
