@@ -33,6 +33,8 @@ export interface PrepareOptions {
   log: Logger;
   overrides: { start?: string; end?: string };
   shard: Shard | undefined;
+  /** Count every slice's records even when the plan needs no probe. */
+  alwaysProbe?: boolean;
 }
 
 export function newRunId(name: string, now: Date): string {
@@ -65,6 +67,7 @@ export async function prepareRun(options: PrepareOptions): Promise<PreparedRun> 
       query: pipeline.source,
       window: pipeline.source.window,
       sliceWindow: (start, end, sliceMs) => sliceWindow(start, end, sliceMs),
+      alwaysProbe: options.alwaysProbe === true,
       signal: io.signal,
     });
     const shardPlan = selectShard(

@@ -164,6 +164,8 @@ export interface PlanOptions {
   window: { start: Date; end: Date; slice_ms: number | "auto" };
   /** Cuts `[start, end)` into slices of `sliceMs` (config/ owns the naming). */
   sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
+  /** Probe even when strategy and slice are fixed (`plan` shows the counts). */
+  alwaysProbe?: boolean;
   signal?: AbortSignal;
 }
 
@@ -172,7 +174,9 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
   const { client, query, window } = options;
   const single = query.kind === "billing" || query.api === "v1";
   const needsProbe =
-    !single && (query.strategy === "auto" || window.slice_ms === "auto") && query.strategy !== "aggs";
+    !single &&
+    query.strategy !== "aggs" &&
+    (options.alwaysProbe === true || query.strategy === "auto" || window.slice_ms === "auto");
   const probe = needsProbe
     ? await probeHourlyCounts(client, query, window.start, window.end, options.signal)
     : undefined;

@@ -33,6 +33,7 @@ Options:
   --context-loss-rate R    share of paging requests whose context is lost (404)
   --revocation-rate R      share of requests whose token is treated as revoked (401)
   --latency-ms N           added delay per request; --jitter-ms N adds up to N more
+  --report-requests        on stop, print the requests received per path as one JSON line on stderr
   -h, --help               this text
 `;
 
@@ -77,7 +78,7 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorOptions | "h
   const flags = Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: "string" as const }]));
   const { values } = parseArgs({
     args: [...argv],
-    options: { ...flags, help: { type: "boolean", short: "h" } },
+    options: { ...flags, "report-requests": { type: "boolean" }, help: { type: "boolean", short: "h" } },
     strict: true,
   });
   if (values.help) return "help";
@@ -155,6 +156,9 @@ export const runEmulatorCommand: Command = async (argv, io) => {
     if (!io.signal.aborted) await once(io.signal, "abort");
   } finally {
     await emulator.close();
+    // For benchmarks: the requests a client made, counted by the service side.
+    if (argv.includes("--report-requests"))
+      io.stderr.write(`${JSON.stringify({ requests: emulator.requestCounts() })}\n`);
   }
   return EXIT.ok;
 };

@@ -16,7 +16,7 @@ import { formatPlan } from "../plan-report.js";
 export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
 
 Plans the run without exporting: asks the service for the kind's mappings and (for strategy or
-slice auto) one date histogram of the window, then prints the slices, the retrieval style of each,
+slice auto) one date histogram of the window that counts every slice, then prints the slices, the retrieval style of each,
 the records expected, the requests the run will cost and the quota left.
 
 Options:
@@ -52,6 +52,7 @@ export const planCommand: Command = async (argv, io) => {
       ...(values.end !== undefined ? { end: values.end } : {}),
     },
     shard: resolveShard(values.shard, values["shard-count"], io.env),
+    alwaysProbe: true,
   });
   try {
     io.stdout.write(formatPlan(prepared, values.json === true));

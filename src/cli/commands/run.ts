@@ -1,13 +1,20 @@
 // `mdq-export run PIPELINE`: export the window, slice by slice, resuming what an earlier run committed.
 import { ConfigError, QuotaExhaustedError } from "../../errors.js";
 import { createLogger } from "../../logger.js";
+import type { Logger } from "../../logger.js";
 import type { OutputStore, Sink } from "../../pipeline/contracts.js";
 import { fingerprintOf } from "../../pipeline/fingerprint.js";
-import { buildManifest, manifestObjectPath, writeManifest } from "../../pipeline/manifest.js";
+import {
+  buildManifest,
+  manifestObjectPath,
+  successMarkerPath,
+  writeManifest,
+} from "../../pipeline/manifest.js";
 import { createTransformChain, SOURCES } from "../../pipeline/registry.js";
 import { runSlices } from "../../pipeline/runner.js";
 import type { RunOutcome, SliceTask } from "../../pipeline/runner.js";
 import { resolveShard } from "../../pipeline/shard.js";
+import type { Shard } from "../../pipeline/shard.js";
 import { StateStore, stateObjectPath } from "../../pipeline/state.js";
 import { openOutputStore } from "../../sinks/open-output-store.js";
 import { createSink } from "../../sinks/sink.js";
@@ -53,6 +60,31 @@ function outputFingerprint(prepared: PreparedRun): string {
   const { source, transforms, sinks, name } = prepared.pipeline;
   const { window: _window, ...query } = source;
   return fingerprintOf({ name, query, transforms, sinks: sinks.map(({ s3: _s3, ...sink }) => sink) });
+}
+
+/**
+ * A process killed mid-slice leaves hidden temporary files. They are this run's to remove when they
+ * belong to a slice it is about to redo, or to the state and manifest it writes; leftovers of other
+ * shards' slices are theirs (they may be running right now).
+ */
+async function removeLeftovers(
+  stores: readonly OutputStore[],
+  slices: PreparedRun["shardPlan"],
+  state: StateStore,
+  shard: Shard | undefined,
+  log: Logger,
+): Promise<void> {
+  const redo = slices.map((plan) => plan.slice.id).filter((id) => !state.isCommitted(id));
+  const own = new Set([stateObjectPath(shard), manifestObjectPath(shard), successMarkerPath(shard)]);
+  const owns = (path: string): boolean => own.has(path) || redo.some((id) => path.includes(id));
+  for (const store of stores) {
+    const removed = (await store.removeLeftovers?.(owns)) ?? [];
+    if (removed.length > 0)
+      log.info(
+        { to: store.location, files: removed.length },
+        "Removed temporary files an interrupted run left.",
+      );
+  }
 }
 
 export const runCommand: Command = async (argv, io) => {
@@ -105,6 +137,7 @@ export const runCommand: Command = async (argv, io) => {
       fingerprint: outputFingerprint(prepared),
       force: values.force === true,
     });
+    await removeLeftovers(stores, shardPlan, state, shard, log);
     log.info(
       {
         pipeline: pipeline.name,
