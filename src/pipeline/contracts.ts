@@ -141,6 +141,12 @@ export interface OutputStore {
   deleteObject(path: string): Promise<void>;
   /** Opens a committed object for reading (verify). */
   openRead(path: string): Promise<AsyncIterable<Uint8Array>>;
+  /**
+   * Removes what a killed process left staged (hidden temporary files) for the final paths `owns`
+   * accepts, and returns those paths. Only the caller knows which leftovers are its own: another shard
+   * may be writing beside it. Stores with nothing to leave behind omit it.
+   */
+  removeLeftovers?(owns: (path: string) => boolean): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -43,6 +43,13 @@ export function manifestObjectPath(shard?: { index: number; count: number }): st
   return `_manifest${suffix}.json`;
 }
 
+/** `_SUCCESS`, or the shard's own marker. */
+export function successMarkerPath(shard?: { index: number; count: number }): string {
+  return shard === undefined || shard.count === 1
+    ? SUCCESS_MARKER
+    : `${SUCCESS_MARKER}.shard-${shard.index}-of-${shard.count}`;
+}
+
 export interface BuildManifestOptions {
   state: Readonly<RunState>;
   sinkIndex: number;
@@ -105,10 +112,7 @@ export async function writeManifest(
   shard?: { index: number; count: number },
 ): Promise<void> {
   await store.putObject(manifestObjectPath(shard), `${JSON.stringify(manifest, null, 2)}\n`);
-  const marker =
-    shard === undefined || shard.count === 1
-      ? SUCCESS_MARKER
-      : `${SUCCESS_MARKER}.shard-${shard.index}-of-${shard.count}`;
+  const marker = successMarkerPath(shard);
   if (manifest.complete) await store.putObject(marker, "");
   else await store.deleteObject(marker);
 }

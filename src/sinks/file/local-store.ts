@@ -15,6 +15,11 @@ export function isTemporaryName(name: string): boolean {
   return name.startsWith(".") && name.includes(TEMP_MARK);
 }
 
+/** The final name a temporary name stands for (`.part-0001.parquet.tmp-3f9a…` → `part-0001.parquet`). */
+export function finalNameOf(temporaryName: string): string {
+  return temporaryName.slice(1, temporaryName.lastIndexOf(TEMP_MARK));
+}
+
 /**
  * The temporary file sits in the final directory, so the commit is a rename within one file system
  * (atomic), and it is hidden, so readers globbing `*.parquet` never see a half-written file.
@@ -99,6 +104,28 @@ export function createLocalStore(root: string): OutputStore {
     },
     async openRead(path) {
       return createReadStream(locate(path));
+    },
+    async removeLeftovers(owns) {
+      let entries;
+      try {
+        entries = await readdir(absoluteRoot, { recursive: true, withFileTypes: true });
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw wrap(`listing ${root}`, error);
+      }
+      const removed: string[] = [];
+      for (const entry of entries) {
+        if (!entry.isFile() || !isTemporaryName(entry.name)) continue;
+        const directory = relative(absoluteRoot, entry.parentPath).split(sep).join("/");
+        const finalPath = (directory === "" ? "" : `${directory}/`) + finalNameOf(entry.name);
+        if (!owns(finalPath)) continue;
+        await unlink(join(entry.parentPath, entry.name)).catch((error: unknown) => {
+          if (!isMissing(error))
+            throw wrap(`removing a leftover temporary file of ${join(root, finalPath)}`, error);
+        });
+        removed.push(finalPath);
+      }
+      return removed;
     },
     async close() {},
   };
