@@ -2,10 +2,9 @@
 // over the whole window), picks the retrieval style per slice, and estimates the requests the run
 // will cost against the quota left.
 import type { ServiceClient } from "../api/client.js";
-import type { RequestOf } from "../api/service-call.js";
 import type { Slice } from "./contracts.js";
 import type { SourceQuery } from "../sources/source-query.js";
-import { scopeOf } from "../sources/source-query.js";
+import { aggregationRequestSets, fetchAggregations } from "../sources/aggregation.js";
 
 export type Retrieval = "scroll" | "pit" | "batch" | "aggs" | "billing";
 export type StrategyChoice = "auto" | "scroll" | "pit" | "batch" | "aggs";
@@ -94,50 +93,16 @@ export async function probeHourlyCounts(
   if (!canProbe(query)) return undefined;
   const aggs = { per_hour: { date_histogram: { field: "@timestamp", fixed_interval: "1h" } } };
   const bounds = { start_time: start.toISOString(), end_time: end.toISOString() };
-  const filters = query.filters.length > 0 ? { filters: query.filters as Record<string, unknown>[] } : {};
   const counts = new Map<number, number>();
-  const add = (aggregations: unknown): void => {
+  const sets = aggregationRequestSets(query);
+  for (const appType of sets) {
+    const { aggregations } = await fetchAggregations(client, query, aggs, bounds, appType, signal);
     const buckets = (aggregations as { per_hour?: { buckets?: { key: number; doc_count: number }[] } })
       .per_hour?.buckets;
     for (const bucket of buckets ?? [])
       counts.set(bucket.key, (counts.get(bucket.key) ?? 0) + bucket.doc_count);
-  };
-  // config/ checked application and app_type against the same rules; the client checks again.
-  if (query.kind === "logs" || query.kind === "workloads") {
-    for (const appType of query.app_type) {
-      const body = {
-        application: query.application ?? "atr",
-        app_type: appType,
-        ...scopeOf(query),
-        ...bounds,
-        aggs,
-      };
-      const response =
-        query.kind === "logs"
-          ? await client.call("/v2/logs/aggs", body as RequestOf<"/v2/logs/aggs">, { signal })
-          : await client.call("/v2/workloads/aggs", body as RequestOf<"/v2/workloads/aggs">, { signal });
-      add(response.data.aggregations);
-    }
-    return { counts, requests: query.app_type.length };
   }
-  const path =
-    query.kind === "tickets"
-      ? "/v3/tickets/aggs"
-      : query.kind === "metrics"
-        ? "/v3/metrics/aggs"
-        : "/v3/jobs/aggs";
-  const body = {
-    application: query.application ?? "atr",
-    app_type: query.app_type,
-    domain: query.domain ?? ["*"],
-    ...bounds,
-    aggs,
-    includes_eu: query.includes_eu,
-    ...filters,
-  } as RequestOf<"/v3/jobs/aggs">;
-  const response = await client.call(path, body, { signal });
-  add(response.data.aggregations);
-  return { counts, requests: 1 };
+  return { counts, requests: sets.length };
 }
 
 function sumCounts(counts: Map<number, number>, start: Date, end: Date): number {

@@ -17,14 +17,20 @@ export function aggregationSourceColumns(query: SourceQuery): Column[] {
   return [...AGGREGATION_BASE_COLUMNS, ...aggregationColumns(query.aggs ?? {})];
 }
 
-async function fetchAggregations(
-  query: SourceQuery,
+/** The app type of each aggs request: v2 takes one per request, v3 all of them in one (undefined). */
+export function aggregationRequestSets(query: SourceQuery): (string | undefined)[] {
+  return query.kind === "logs" || query.kind === "workloads" ? query.app_type : [undefined];
+}
+
+/** One aggregation request over `bounds` for the source's kind and scope; the planner's probe uses it too. */
+export async function fetchAggregations(
   client: ServiceClient,
+  query: SourceQuery,
+  aggs: Record<string, Record<string, unknown>>,
   bounds: { start_time: string; end_time: string },
   appType: string | undefined,
-  signal: AbortSignal,
+  signal?: AbortSignal,
 ): Promise<{ aggregations: unknown; total: number }> {
-  const aggs = query.aggs ?? {};
   const filters = query.filters.length > 0 ? { filters: query.filters as Record<string, unknown>[] } : {};
   // config/ checked application and app_type against the same rules; the client checks again.
   if (query.kind === "logs" || query.kind === "workloads") {
@@ -64,9 +70,15 @@ export function createAggregationSource(query: SourceQuery, client: ServiceClien
   return async function* (ctx): AsyncGenerator<Batch> {
     const bounds = timeBounds(ctx.slice);
     // v3 takes every app_type in one request; v2 takes one per request.
-    const appTypes = query.kind === "logs" || query.kind === "workloads" ? query.app_type : [undefined];
-    for (const appType of appTypes) {
-      const { aggregations } = await fetchAggregations(query, client, bounds, appType, ctx.signal);
+    for (const appType of aggregationRequestSets(query)) {
+      const { aggregations } = await fetchAggregations(
+        client,
+        query,
+        query.aggs ?? {},
+        bounds,
+        appType,
+        ctx.signal,
+      );
       const rows = aggregationRows(query.aggs ?? {}, aggregations, {
         slice_start: bounds.start_time,
         slice_end: bounds.end_time,

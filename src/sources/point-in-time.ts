@@ -4,22 +4,14 @@ import type { ServiceClient } from "../api/client.js";
 import type { RequestOf } from "../api/service-call.js";
 import { pointInTimePaging } from "../api/paging/point-in-time.js";
 import type { Batch, Source } from "../pipeline/contracts.js";
-import { hitsToRows, queryOptions, timeBounds } from "./source-query.js";
+import { hitsToRows, v3QueryBody } from "./source-query.js";
 import type { SourceQuery } from "./source-query.js";
 
 export function createPointInTimeSource(query: SourceQuery, client: ServiceClient): Source {
   const kind = query.kind === "tickets" ? "tickets" : "jobs";
   return async function* (ctx): AsyncGenerator<Batch> {
-    const body = {
-      application: query.application ?? "atr",
-      app_type: query.app_type,
-      domain: query.domain ?? ["*"],
-      ...timeBounds(ctx.slice),
-      size: query.page_size,
-      includes_eu: query.includes_eu,
-      ...queryOptions(query),
-      // config/ checked application and app_type against the same rules; the client checks again.
-    } as RequestOf<"/v3/jobs/query">;
+    // config/ checked application and app_type against the same rules; the client checks again.
+    const body = v3QueryBody(query, ctx.slice) as RequestOf<"/v3/jobs/query">;
     for await (const page of pointInTimePaging(client, kind, body, { signal: ctx.signal })) {
       if (page.pageNumber === 1 && page.total !== undefined) ctx.stats.expected = page.total;
       ctx.log.debug({ page: page.pageNumber, hits: page.hits.length }, "Page received.");

@@ -7,7 +7,7 @@ import { v1ScrollPaging } from "../api/paging/v1-scroll.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import type { V2ScrollQuery } from "../api/paging/v2-scroll.js";
 import type { Batch, Source } from "../pipeline/contracts.js";
-import { hitsToRows, queryOptions, scopeOf, timeBounds } from "./source-query.js";
+import { hitsToRows, queryOptions, scopeOf, timeBounds, v3QueryBody } from "./source-query.js";
 import type { SourceQuery } from "./source-query.js";
 
 export function createScrollSource(query: SourceQuery, client: ServiceClient): Source {
@@ -69,15 +69,8 @@ function v1ScrollSource(query: SourceQuery, client: ServiceClient): Source {
 
 function metricsScrollSource(query: SourceQuery, client: ServiceClient): Source {
   return async function* (ctx): AsyncGenerator<Batch> {
-    const body = {
-      application: query.application ?? "atr",
-      app_type: query.app_type,
-      domain: query.domain ?? ["*"],
-      ...timeBounds(ctx.slice),
-      size: query.page_size,
-      includes_eu: query.includes_eu,
-      ...queryOptions(query),
-    } as RequestOf<"/v3/metrics/query">;
+    // config/ checked application and app_type against the same rules; the client checks again.
+    const body = v3QueryBody(query, ctx.slice) as RequestOf<"/v3/metrics/query">;
     for await (const page of metricsScrollPaging(client, body, { signal: ctx.signal })) {
       if (page.pageNumber === 1 && page.total !== undefined) ctx.stats.expected = page.total;
       ctx.log.debug({ page: page.pageNumber, hits: page.hits.length }, "Page received.");

@@ -44,6 +44,19 @@ export function queryOptions(query: SourceQuery): { filters?: Record<string, unk
   };
 }
 
+/** The initial body of a v3 query (jobs, tickets, metrics) for one slice. */
+export function v3QueryBody(query: SourceQuery, slice: Slice): Record<string, unknown> {
+  return {
+    application: query.application ?? "atr",
+    app_type: query.app_type,
+    domain: query.domain ?? ["*"],
+    ...timeBounds(slice),
+    size: query.page_size,
+    includes_eu: query.includes_eu,
+    ...queryOptions(query),
+  };
+}
+
 interface HitLike {
   _id: string;
   _index: string;
