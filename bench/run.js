@@ -1,0 +1,375 @@
+// `npm run bench`: the exporter against its ceiling, side by side in one run. For each retrieval style
+// (jobs over point in time, logs over scroll, logs over batch) it starts the emulator in its own
+// process with a per-request latency, runs the ceiling (bench/ceiling.js: the same queries, page size
+// and concurrency, each page parsed and thrown away), then the exporter through the CLI into NDJSON,
+// gzip NDJSON and Parquet, each with a fresh emulator. Every program runs in its own process, preloaded
+// with bench/usage-hook.js, which reports the process's CPU time and peak RSS (getrusage) at exit.
+// Requests are counted by the emulator (`--report-requests`). Writes bench/results/latest.json and
+// bench/RESULTS.md.
+//
+// node bench/run.js [--records 1000000] [--quick] [--only jobs-pit/parquet,logs-scroll]
+//   [--page-size 1000] [--concurrency 4] [--latency-ms 50] [--jitter-ms 20] [--growth 5000000]
+//   [--cpu-prof DIR] [--no-write]
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { summarizeProfile } from "./profile-summary.js";
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const { values } = parseArgs({
+  options: {
+    records: { type: "string" },
+    quick: { type: "boolean", default: false },
+    only: { type: "string" },
+    "page-size": { type: "string", default: "1000" },
+    concurrency: { type: "string", default: "4" },
+    "latency-ms": { type: "string", default: "50" },
+    "jitter-ms": { type: "string", default: "20" },
+    growth: { type: "string" },
+    "cpu-prof": { type: "string" },
+    "no-write": { type: "boolean", default: false },
+  },
+});
+
+const RECORDS = Number(values.records ?? (values.quick ? 50_000 : 1_000_000));
+const PAGE_SIZE = Number(values["page-size"]);
+const CONCURRENCY = Number(values.concurrency);
+const LATENCY_MS = Number(values["latency-ms"]);
+const JITTER_MS = Number(values["jitter-ms"]);
+const APP_TYPES = ["ec2", "kubernetes"];
+const DOMAINS = 3; // the emulator's wildcard domains
+const HOURS = 24;
+const WINDOW_START = Date.parse("2026-03-01T00:00:00Z");
+const CLI = join(root, "dist", "cli", "main.js");
+const HOOK = join(root, "bench", "usage-hook.js");
+
+const RETRIEVALS = [
+  { id: "jobs-pit", kind: "jobs", strategy: "pit", mode: "pit", paths: ["/v3/jobs/query"] },
+  { id: "logs-scroll", kind: "logs", strategy: "scroll", mode: "scroll", paths: ["/v2/logs/scroll"] },
+  {
+    id: "logs-batch",
+    kind: "logs",
+    strategy: "batch",
+    mode: "batch",
+    paths: ["/v2/logs/batch", "/v2/logs/batch/status", "/downloads"],
+  },
+];
+const FORMATS = [
+  { id: "ndjson", sink: { format: "ndjson" }, target: 0.9 },
+  { id: "ndjson-gzip", sink: { format: "ndjson", gzip: true }, target: 0.7 },
+  { id: "parquet", sink: { format: "parquet" }, target: 0.7 },
+];
+
+const selected = (id) =>
+  values.only === undefined ||
+  values.only.split(",").some((want) => id === want || id.startsWith(`${want}/`));
+
+/** Records per hour per stream that put about `records` in the window (each hour holds 0.5–1.5×). */
+const densityFor = (records) => records / (DOMAINS * APP_TYPES.length * HOURS);
+const windowOf = () => ({
+  start: new Date(WINDOW_START).toISOString(),
+  end: new Date(WINDOW_START + HOURS * 3_600_000).toISOString(),
+});
+
+/** Runs `node args` to its end with the usage hook; returns wall seconds, usage, stdout and stderr. */
+async function runNode(args, env = {}) {
+  const usageFile = join(scratch, `usage-${Math.random().toString(36).slice(2)}.json`);
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, ["--import", HOOK, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env, MDQ_BENCH_USAGE_FILE: usageFile },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const [code] = await once(child, "exit");
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`node ${args.join(" ")} exited ${code}\n${stderr.slice(-2000)}`);
+  const usage = JSON.parse(readFileSync(usageFile, "utf8"));
+  return {
+    seconds,
+    cpuSeconds: usage.userSeconds + usage.systemSeconds,
+    peakRssMb: usage.maxRssKb / 1024,
+    stdout,
+    stderr,
+  };
+}
+
+/** Starts `mdq-export emulator` in its own process; `stop()` ends it and returns its request counts. */
+async function startEmulator(density) {
+  const args = [CLI, "emulator", "--port", "0", "--seed", "7", "--density", String(density)];
+  args.push("--latency-ms", String(LATENCY_MS), "--jitter-ms", String(JITTER_MS));
+  // Batch exports are ready at the first status poll: the benchmark measures transfer, not preparation.
+  args.push("--ready-after-polls", "0", "--quota", "1000000", "--report-requests");
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`the emulator exited ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    async stop() {
+      child.kill("SIGINT");
+      await once(child, "exit");
+      const line = stderr.split("\n").find((text) => text.startsWith('{"requests"'));
+      return line === undefined ? {} : JSON.parse(line).requests;
+    },
+  };
+}
+
+const requestsOn = (counts, paths) => paths.reduce((sum, path) => sum + (counts[path] ?? 0), 0);
+const serviceRequests = (counts) =>
+  Object.entries(counts).reduce((sum, [path, n]) => sum + (path === "/oauth2/token" ? 0 : n), 0);
+
+function pipelineYaml(retrieval, format, out) {
+  const { start, end } = windowOf();
+  const sink = Object.entries(format.sink)
+    .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
+    .join(", ");
+  return [
+    `name: bench-${retrieval.id}-${format.id}`,
+    "service:",
+    "  base_url: ${MDQ_BASE_URL}",
+    "  auth_url: ${MDQ_AUTH_URL}",
+    "  client_id: ${MDQ_CLIENT_ID}",
+    "  client_secret: ${MDQ_CLIENT_SECRET}",
+    "source:",
+    `  kind: ${retrieval.kind}`,
+    "  application: atr",
+    `  app_type: [${APP_TYPES.join(", ")}]`,
+    '  domain: ["*"]',
+    `  window: { start: ${start}, end: ${end}, slice: 1h }`,
+    `  strategy: ${retrieval.strategy}`,
+    `  page_size: ${PAGE_SIZE}`,
+    "sinks:",
+    `  - { ${sink}, to: ${JSON.stringify(out)} }`,
+    `limits: { concurrency: ${CONCURRENCY} }`,
+    "",
+  ].join("\n");
+}
+
+function dataBytes(dir) {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath ?? entry.path, entry.name);
+    if (relative(dir, path).startsWith("_") || entry.name.startsWith("_")) continue;
+    total += statSync(path).size;
+  }
+  return total;
+}
+
+async function runCeiling(retrieval, records) {
+  const emulator = await startEmulator(densityFor(records));
+  try {
+    const { start, end } = windowOf();
+    const result = await runNode([
+      join(root, "bench", "ceiling.js"),
+      ...["--base-url", emulator.url, "--mode", retrieval.mode, "--start", start, "--end", end],
+      ...["--page-size", String(PAGE_SIZE), "--concurrency", String(CONCURRENCY)],
+      ...["--app-types", APP_TYPES.join(",")],
+    ]);
+    const out = JSON.parse(result.stdout.trim().split("\n").pop());
+    const counts = await emulator.stop();
+    return {
+      name: `${retrieval.id}/ceiling`,
+      records: out.records,
+      seconds: result.seconds,
+      recordsPerSecond: out.records / result.seconds,
+      cpuSeconds: result.cpuSeconds,
+      peakRssMb: result.peakRssMb,
+      wireMbPerSecond: out.bytes / 1e6 / result.seconds,
+      requests: serviceRequests(counts),
+      pagingRequests: requestsOn(counts, retrieval.paths),
+    };
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  }
+}
+
+async function runExporter(retrieval, format, records, profileDir) {
+  const emulator = await startEmulator(densityFor(records));
+  const dir = mkdtempSync(join(scratch, `${retrieval.id}-${format.id}-`));
+  const out = join(dir, "out");
+  const pipeline = join(dir, "pipeline.yaml");
+  writeFileSync(pipeline, pipelineYaml(retrieval, format, out));
+  try {
+    const profile = profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
+    const result = await runNode([...profile, CLI, "run", pipeline, "--log-level", "warn"], {
+      MDQ_BASE_URL: emulator.url,
+      MDQ_AUTH_URL: emulator.url,
+      MDQ_CLIENT_ID: "mdq-demo",
+      MDQ_CLIENT_SECRET: "mdq-demo-secret",
+    });
+    const counts = await emulator.stop();
+    const match = /([\d,]+) records in/.exec(result.stdout);
+    const written = match === null ? Number.NaN : Number(match[1].replaceAll(",", ""));
+    const bytes = dataBytes(out);
+    return {
+      name: `${retrieval.id}/${format.id}`,
+      records: written,
+      seconds: result.seconds,
+      recordsPerSecond: written / result.seconds,
+      cpuSeconds: result.cpuSeconds,
+      peakRssMb: result.peakRssMb,
+      outputMb: bytes / 1e6,
+      outputMbPerSecond: bytes / 1e6 / result.seconds,
+      requests: serviceRequests(counts),
+      pagingRequests: requestsOn(counts, retrieval.paths),
+      counts,
+    };
+  } catch (error) {
+    await emulator.stop();
+    throw error;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "–";
+
+function markdown(results) {
+  const lines = [
+    "| run | records | records/s | ratio to ceiling | target | output MB/s | CPU s | peak RSS MB | requests (paging min + probes) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+  ];
+  for (const row of results.rows) {
+    const ratio = row.ratio === undefined ? "1.00" : fmt(row.ratio, 2);
+    const target = row.target === undefined ? "" : `≥ ${row.target}`;
+    const requests =
+      row.pagingMinimum === undefined
+        ? `${fmt(row.requests)} (the minimum)`
+        : `${fmt(row.requests)} (${fmt(row.pagingMinimum)} + ${fmt(row.requests - row.pagingMinimum)})`;
+    const mbs =
+      row.outputMbPerSecond === undefined
+        ? `wire ${fmt(row.wireMbPerSecond, 1)}`
+        : fmt(row.outputMbPerSecond, 1);
+    lines.push(
+      `| ${row.name} | ${fmt(row.records)} | ${fmt(row.recordsPerSecond)} | ${ratio} | ${target} | ${mbs} | ${fmt(row.cpuSeconds, 1)} | ${fmt(row.peakRssMb)} | ${requests} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "mdq-bench-"));
+const startedAt = Date.now();
+const results = {
+  date: new Date().toISOString(),
+  machine: {
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  },
+  settings: {
+    records: RECORDS,
+    pageSize: PAGE_SIZE,
+    concurrency: CONCURRENCY,
+    latencyMs: LATENCY_MS,
+    jitterMs: JITTER_MS,
+    window: `${HOURS} slices of 1h`,
+    streams: `${DOMAINS} domains × ${APP_TYPES.length} app types`,
+  },
+  rows: [],
+  growth: undefined,
+};
+
+try {
+  for (const retrieval of RETRIEVALS) {
+    const formats = FORMATS.filter((format) => selected(`${retrieval.id}/${format.id}`));
+    if (formats.length === 0) continue;
+    const ceiling = await runCeiling(retrieval, RECORDS);
+    results.rows.push(ceiling);
+    console.error(
+      `${ceiling.name}: ${fmt(ceiling.recordsPerSecond)} records/s, ${fmt(ceiling.requests)} requests`,
+    );
+    for (const format of formats) {
+      const row = await runExporter(retrieval, format, RECORDS, values["cpu-prof"]);
+      row.ratio = row.recordsPerSecond / ceiling.recordsPerSecond;
+      row.target = format.target;
+      row.pagingMinimum = ceiling.requests;
+      row.recordsMatchCeiling = row.records === ceiling.records;
+      results.rows.push(row);
+      console.error(
+        `${row.name}: ${fmt(row.recordsPerSecond)} records/s (${fmt(row.ratio, 2)} of ceiling), ${fmt(row.cpuSeconds, 1)} CPU s, ${fmt(row.peakRssMb)} MB peak, ${fmt(row.requests)} requests`,
+      );
+    }
+  }
+  if (values.growth !== undefined) {
+    // Flat memory: the same export at a larger size; peak RSS should barely move.
+    const [retrievalId, formatId] = (values.only?.split(",")[0] ?? "jobs-pit/parquet").split("/");
+    const retrieval = RETRIEVALS.find((r) => r.id === retrievalId) ?? RETRIEVALS[0];
+    const format = FORMATS.find((f) => f.id === formatId) ?? FORMATS[2];
+    const small = results.rows.find((row) => row.name === `${retrieval.id}/${format.id}`);
+    const large = await runExporter(retrieval, format, Number(values.growth));
+    results.growth = {
+      name: large.name,
+      small: small === undefined ? undefined : { records: small.records, peakRssMb: small.peakRssMb },
+      large: { records: large.records, peakRssMb: large.peakRssMb, recordsPerSecond: large.recordsPerSecond },
+      growth: small === undefined ? undefined : large.peakRssMb / small.peakRssMb - 1,
+    };
+    console.error(`growth ${large.name}: ${JSON.stringify(results.growth)}`);
+  }
+  if (values["cpu-prof"] !== undefined) {
+    for (const file of readdirSync(values["cpu-prof"]).filter((name) => name.endsWith(".cpuprofile"))) {
+      console.error(`\n${file}\n${summarizeProfile(join(values["cpu-prof"], file), 20)}`);
+    }
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+results.totalSeconds = (Date.now() - startedAt) / 1000;
+const table = markdown(results);
+console.log(table);
+if (!values["no-write"]) {
+  mkdirSync(join(root, "bench", "results"), { recursive: true });
+  writeFileSync(join(root, "bench", "results", "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(root, "bench", "RESULTS.md"), resultsPage(results, table));
+}
+
+function resultsPage(data, tableText) {
+  const s = data.settings;
+  const growth =
+    data.growth === undefined
+      ? "Not measured in this run (`--growth N`)."
+      : `${data.growth.name}: ${fmt(data.growth.small?.records)} records → ${fmt(data.growth.small?.peakRssMb)} MB peak; ` +
+        `${fmt(data.growth.large.records)} records → ${fmt(data.growth.large.peakRssMb)} MB peak ` +
+        `(${data.growth.growth === undefined ? "–" : `${(data.growth.growth * 100).toFixed(1)}%`}).`;
+  return `# Benchmark results
+
+Written by \`npm run bench\` (bench/run.js); the raw figures are in [results/latest.json](results/latest.json).
+How to read them and what bounds them: [docs/performance.md](../docs/performance.md).
+
+- Date: ${data.date}
+- Machine: ${data.machine.cpu}, ${data.machine.cores} cores, Node ${data.machine.node}, ${data.machine.platform}
+- Emulator in its own process: ${s.latencyMs} ms latency + up to ${s.jitterMs} ms jitter per request;
+  ${s.window}, ${s.streams}; page size ${s.pageSize}; ${s.concurrency} slices at once; about ${fmt(s.records)} records.
+- Each program runs in its own process; CPU s and peak RSS are that process's own (getrusage at exit,
+  all threads). The ceiling pages the same queries with undici, parses each page and discards it.
+- Requests: counted by the emulator, token requests excluded; in brackets the ceiling's count (the
+  paging minimum) plus what the exporter spent beyond it (planner probes).
+- Whole run: ${fmt(data.totalSeconds)} s.
+
+${tableText}
+
+Memory growth: ${growth}
+`;
+}
