@@ -36,6 +36,11 @@ const stateSchema = z.object({
   fingerprint: z.string(),
   slices: z.record(z.string(), sliceSchema),
   batches: z.record(z.string(), batchSchema).default({}),
+  /**
+   * Files an earlier pipeline (before a `--force`) wrote for slices not yet redone: they count as
+   * nothing done, and the redo of the slice removes those it does not rewrite.
+   */
+  superseded: z.record(z.string(), z.array(fileSchema)).default({}),
 });
 
 export type RunState = z.infer<typeof stateSchema>;
@@ -79,6 +84,7 @@ export class StateStore {
       fingerprint: options.fingerprint,
       slices: {},
       batches: {},
+      superseded: {},
     };
     const bytes = await options.store.getObject(options.path);
     if (bytes === undefined) return new StateStore(fresh, options);
@@ -93,8 +99,12 @@ export class StateStore {
       );
     }
     if (options.force) {
-      // Keep the record of files so a redone slice can remove files it no longer writes.
-      return new StateStore({ ...fresh, slices: previous.slices }, options);
+      // Nothing of the earlier output counts as done (a stop midway must not leave old slices looking
+      // committed under the new fingerprint), but its files are remembered so the redo removes them.
+      const superseded = { ...previous.superseded };
+      for (const [id, slice] of Object.entries(previous.slices))
+        superseded[id] = [...(superseded[id] ?? []), ...slice.files];
+      return new StateStore({ ...fresh, superseded }, options);
     }
     if (previous.fingerprint !== options.fingerprint) {
       throw new ConfigError(
@@ -112,16 +122,17 @@ export class StateStore {
 
   /** Whether a slice can be skipped: committed by an earlier run, and not forced. */
   isCommitted(sliceId: string): boolean {
-    return !this.#options.force && this.#state.slices[sliceId] !== undefined;
+    return this.#state.slices[sliceId] !== undefined;
   }
 
-  /** Files recorded for a slice by an earlier commit (to replace on redo). */
+  /** Files recorded for a slice by an earlier commit, or by the pipeline before a --force (to replace on redo). */
   previousFiles(sliceId: string): readonly CommittedFile[] {
-    return this.#state.slices[sliceId]?.files ?? [];
+    return [...(this.#state.slices[sliceId]?.files ?? []), ...(this.#state.superseded[sliceId] ?? [])];
   }
 
   async commitSlice(sliceId: string, slice: CommittedSlice): Promise<void> {
     this.#state.slices[sliceId] = slice;
+    delete this.#state.superseded[sliceId];
     delete this.#state.batches[sliceId];
     await this.save();
   }
