@@ -133,9 +133,12 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         }
         if (isSliceRetryable(error) && !(error instanceof ReconciliationError)) {
           // The service stayed unavailable (or kept losing our place): stop, and resume later.
-          stopError ??= new EtlError("SLICE_GAVE_UP", `slice ${task.slice.id} failed ${attempt} times`, {
-            cause: error,
-          });
+          // The reason names the failing operation, so the stop message says what to look at.
+          stopError ??= new EtlError(
+            "SLICE_GAVE_UP",
+            `slice ${task.slice.id} gave up after ${attempt} attempt(s): ${describe(error)}`,
+            { cause: error },
+          );
           controller.abort(stopError);
           return;
         }
