@@ -1,0 +1,301 @@
+// Every example in pipelines/: validated offline with only the service variables set, and run through
+// the CLI against an emulator on port 0 (the S3 example into an in-process S3 server), then verified.
+import { mkdir, readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import type { Manifest } from "../src/pipeline/manifest.js";
+import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { readNdjson, readParquet } from "./support/read-output.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/run-cli.js";
+import type { Workspace } from "./support/run-cli.js";
+import { startS3Server } from "./support/s3-server.js";
+import type { TestS3Server } from "./support/s3-server.js";
+
+const DIR = join(import.meta.dirname, "..", "pipelines");
+
+/** The examples the project promises; a file added to pipelines/ must be added here (and run below). */
+const EXAMPLES = [
+  "billing-per-domain.yaml",
+  "demo.yaml",
+  "logs-backfill-batch.yaml",
+  "metrics-daily-aggs.yaml",
+  "nightly-jobs-s3.yaml",
+  "nightly-jobs.yaml",
+  "serverless-logs.yaml",
+  "tickets-ndjson.yaml",
+];
+
+/** What a CI job has: the service's variables (placeholders), nothing else. */
+const SERVICE_ONLY_ENV = {
+  MDQ_BASE_URL: "https://mdq.example.com",
+  MDQ_AUTH_URL: "https://auth.example.com",
+  MDQ_CLIENT_ID: "ci-validation",
+  MDQ_CLIENT_SECRET: "placeholder",
+};
+
+const DAY_START = "2026-03-10T00:00:00Z";
+
+let emulator: RunningEmulator;
+let s3: TestS3Server;
+let workspace: Workspace;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator({ density: 2 });
+  s3 = await startS3Server();
+  workspace = await createWorkspace("mdq-pipelines-");
+});
+
+afterAll(async () => {
+  await emulator.close();
+  await s3.stop();
+  await workspace.remove();
+});
+
+describe("pipelines/", () => {
+  it("holds exactly the documented examples, each opening with the schema line and a comment saying what it is for", async () => {
+    const files = (await readdir(DIR)).filter((file) => file.endsWith(".yaml")).sort();
+    expect(files).toEqual(EXAMPLES);
+    for (const file of files) {
+      const lines = (await readFile(join(DIR, file), "utf8")).split("\n");
+      expect(lines[0], file).toBe("# yaml-language-server: $schema=../schema/pipeline.schema.json");
+      expect(lines[1], file).toMatch(/^# \S.{20,}/);
+    }
+  });
+
+  it.each(EXAMPLES)("%s validates with only the service variables set (exit 0)", async (file) => {
+    const result = await runCli(["validate", join(DIR, file)], { env: SERVICE_ONLY_ENV });
+    expect(result.stderr.replace(/^warning: .*deprecated.*\n/m, "")).toBe("");
+    expect(result.stdout).toContain(`${join(DIR, file)}: valid`);
+    expect(result.code).toBe(0);
+  });
+
+  it("validate takes every example at once", async () => {
+    const result = await runCli(["validate", ...EXAMPLES.map((file) => join(DIR, file))], {
+      env: SERVICE_ONLY_ENV,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split("\n")).toHaveLength(EXAMPLES.length);
+  });
+});
+
+interface RunCase {
+  file: string;
+  /** Window overrides that keep the run small (and, where absolute, deterministic). */
+  window: string[];
+  /** Sink directories under MDQ_OUT_DIR. */
+  outputs: string[];
+  /** Rows the whole export must hold, from the emulator's own count of the same query. */
+  rows?: () => number;
+  /** What else the example promises of its output (under MDQ_OUT_DIR). */
+  check?: (out: string) => Promise<void>;
+}
+
+async function dataFilesOf(dir: string): Promise<string[]> {
+  const manifest = JSON.parse(await readFile(join(dir, "_manifest.json"), "utf8")) as Manifest;
+  return manifest.files.map((file) => file.path);
+}
+
+const hours = (n: number): string => new Date(Date.parse(DAY_START) + n * 3_600_000).toISOString();
+
+const RUNS: RunCase[] = [
+  {
+    file: "nightly-jobs.yaml",
+    window: ["--start", DAY_START, "--end", hours(3)],
+    outputs: ["nightly-jobs"],
+    rows: () =>
+      emulator.expectedCount("jobs", {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        start_time: DAY_START,
+        end_time: hours(3),
+      }),
+  },
+  {
+    file: "logs-backfill-batch.yaml",
+    window: ["--start", "2026-03-08", "--end", "2026-03-10"],
+    outputs: ["logs-backfill"],
+    rows: () =>
+      ["ec2", "kubernetes"].reduce(
+        (sum, appType) =>
+          sum +
+          emulator.expectedCount("/v2/logs/batch", {
+            application: "atr",
+            app_type: appType,
+            domain: ["*"],
+            start_time: "2026-03-08T00:00:00Z",
+            end_time: "2026-03-10T00:00:00Z",
+          }),
+        0,
+      ),
+  },
+  {
+    file: "tickets-ndjson.yaml",
+    window: ["--start", DAY_START, "--end", hours(12)],
+    outputs: ["."],
+    // Descriptions dropped, ticket numbers masked, the pipeline's name added.
+    check: async (out) => {
+      const rows = await readNdjson(out, await dataFilesOf(out));
+      for (const row of rows) {
+        const ticket = row.ticket as Record<string, unknown>;
+        expect(ticket).not.toHaveProperty("description");
+        expect(String(ticket.number)).toMatch(/^\*+.{4}$/);
+        expect(row.pipeline).toBe("tickets-ndjson");
+      }
+    },
+    rows: () =>
+      emulator.expectedCount("tickets", {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        start_time: DAY_START,
+        end_time: hours(12),
+        filters: [
+          { terms: { "ticket.type": ["INCIDENT", "SR_TASK"] } },
+          { term: { "ticket.resolved": false } },
+        ],
+      }),
+  },
+  {
+    file: "metrics-daily-aggs.yaml",
+    window: ["--start", DAY_START, "--end", hours(24)],
+    outputs: ["metrics-daily"],
+    // One row per hour and domain (three behind "*"), with mean and peak CPU.
+    check: async (out) => {
+      const dir = join(out, "metrics-daily");
+      const table = await readParquet(dir, await dataFilesOf(dir));
+      expect(table.types).toMatchObject({ per_hour: "TIMESTAMP", by_domain: "VARCHAR", mean_cpu: "DOUBLE" });
+      expect(table.rows).toHaveLength(24 * 3);
+      for (const row of table.rows)
+        expect(row.peak_cpu as number).toBeGreaterThanOrEqual(row.mean_cpu as number);
+    },
+  },
+  {
+    file: "billing-per-domain.yaml",
+    window: [],
+    outputs: ["billing/parquet", "billing/ndjson"],
+    rows: () => 3,
+  },
+  {
+    file: "serverless-logs.yaml",
+    window: ["--start", DAY_START, "--end", hours(2)],
+    outputs: ["serverless-logs"],
+    rows: () =>
+      emulator.expectedCount("logs", {
+        application: "eventops",
+        app_type: "serverless",
+        log_group: ["/aws/lambda/orders", "/aws/lambda/billing"],
+        tenant: ["*"],
+        stage: ["prod"],
+        start_time: DAY_START,
+        end_time: hours(2),
+      }),
+  },
+];
+
+describe("pipelines/ run against the emulator", () => {
+  it.each(RUNS)("$file runs to a complete export that verify accepts", async (run) => {
+    const out = join(workspace.dir, run.file.replace(".yaml", ""));
+    const env = { ...emulatorEnv(emulator), MDQ_OUT_DIR: out };
+    const file = join(DIR, run.file);
+    const result = await runCli(["run", file, ...run.window, "--log-level", "error"], { env });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    for (const output of run.outputs) {
+      const dir = join(out, output);
+      const manifest = JSON.parse(await readFile(join(dir, "_manifest.json"), "utf8")) as Manifest;
+      expect(manifest.totals.rows, output).toBeGreaterThan(0);
+      if (run.rows !== undefined) expect(manifest.totals.rows, output).toBe(run.rows());
+      await checkCompleteExport(dir, manifest.totals.rows);
+    }
+    await run.check?.(out);
+    const verify = await runCli(["verify", file], { env });
+    expect(verify.stdout).not.toContain("problem");
+    expect(verify.code).toBe(0);
+  });
+
+  it("nightly-jobs-s3.yaml runs into an S3 bucket: objects, manifest and _SUCCESS on the store; verify accepts", async () => {
+    s3.createBucket("mdq-e2e");
+    const env = {
+      ...emulatorEnv(emulator),
+      MDQ_S3_BUCKET: "mdq-e2e",
+      MDQ_S3_PREFIX: "nightly/jobs",
+      MDQ_S3_REGION: "us-east-1",
+      MDQ_S3_ENDPOINT: s3.endpoint,
+      MDQ_S3_FORCE_PATH_STYLE: "true",
+    };
+    const file = join(DIR, "nightly-jobs-s3.yaml");
+    const result = await runCli(
+      ["run", file, "--start", DAY_START, "--end", hours(2), "--log-level", "error"],
+      {
+        env,
+      },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    await s3.client.send(new HeadObjectCommand({ Bucket: "mdq-e2e", Key: "nightly/jobs/_SUCCESS" }));
+    const body = await s3.client.send(
+      new GetObjectCommand({ Bucket: "mdq-e2e", Key: "nightly/jobs/_manifest.json" }),
+    );
+    const manifest = JSON.parse(
+      await (body.Body as { transformToString(): Promise<string> }).transformToString(),
+    ) as Manifest;
+    expect(manifest.complete).toBe(true);
+    expect(manifest.totals.rows).toBe(
+      emulator.expectedCount("jobs", {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        start_time: DAY_START,
+        end_time: hours(2),
+      }),
+    );
+    expect(manifest.files.map((f) => f.path).sort()).toEqual([
+      "dt=2026-03-10/hour=00/part-20260310T000000Z-0000.parquet",
+      "dt=2026-03-10/hour=01/part-20260310T010000Z-0000.parquet",
+    ]);
+    const verify = await runCli(["verify", file], { env });
+    expect(verify.code, verify.stdout).toBe(0);
+  });
+
+  it("demo.yaml runs on its embedded emulator into ./out/demo of the working directory", async () => {
+    const cwd = process.cwd();
+    const demoDir = join(workspace.dir, "demo");
+    await mkdir(demoDir);
+    // Sink paths are relative to the process's working directory.
+    process.chdir(demoDir);
+    try {
+      const file = join(DIR, "demo.yaml");
+      const result = await runCli([
+        "run",
+        file,
+        "--start",
+        "now-1d/d",
+        "--end",
+        "now-1d/d+2h",
+        "--log-level",
+        "error",
+      ]);
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain("out/demo");
+      const parquet = JSON.parse(
+        await readFile(join(demoDir, "out/demo/parquet/_manifest.json"), "utf8"),
+      ) as Manifest;
+      const ndjson = JSON.parse(
+        await readFile(join(demoDir, "out/demo/ndjson/_manifest.json"), "utf8"),
+      ) as Manifest;
+      expect(parquet.totals.rows).toBeGreaterThan(0);
+      expect(ndjson.totals.rows).toBe(parquet.totals.rows);
+      expect(parquet.slices).toHaveLength(2);
+      await checkCompleteExport(join(demoDir, "out/demo/parquet"), parquet.totals.rows);
+      await checkCompleteExport(join(demoDir, "out/demo/ndjson"), ndjson.totals.rows);
+      const verify = await runCli(["verify", file]);
+      expect(verify.code, verify.stdout).toBe(0);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
