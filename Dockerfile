@@ -1,0 +1,59 @@
+# mdq-export container image: `docker run IMAGE run /pipelines/demo.yaml`.
+#
+# Two stages: `build` installs every dependency and compiles TypeScript; the runtime stage holds only
+# dist/, the production dependencies, the JSON Schema and the example pipelines, runs as a non-root
+# user (numeric, so Kubernetes' runAsNonRoot can verify it) under tini, which forwards SIGTERM to the
+# exporter (exit 75, resumable) and reaps children.
+#
+# The base is the current Node LTS on Debian bookworm. NODE_IMAGE may point at a mirror or a pinned
+# digest (`--build-arg NODE_IMAGE=registry.example/node:24-bookworm-slim@sha256:...`).
+ARG NODE_IMAGE=docker.io/library/node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+# No package of ours needs an install script to build; skipping them keeps the build offline-friendly.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+FROM ${NODE_IMAGE} AS production-dependencies
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE}
+ARG NODE_IMAGE
+ARG VERSION=0.1.0
+ARG REVISION=unknown
+ARG CREATED=unknown
+LABEL org.opencontainers.image.title="mdq-export" \
+      org.opencontainers.image.description="Stream-based exporter from the Monitoring Data Query Service to Parquet and NDJSON on disk, S3 or stdout." \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}"
+
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini \
+ && rm -rf /var/lib/apt/lists/*
+
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=production-dependencies /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY package.json ./
+COPY schema ./schema
+COPY pipelines /pipelines
+
+# Relative output paths (./out/...) land in /data, the one directory the exporter writes; mount a volume
+# (or an emptyDir with a read-only root filesystem) there, or write to S3.
+RUN mkdir -p /data && chown 1000:1000 /data
+WORKDIR /data
+# 1000 is the `node` user of the official Node images.
+USER 1000:1000
+
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cli/main.js"]
+CMD ["--help"]
