@@ -1,0 +1,240 @@
+// The command line as a user meets it: help on every command, unknown commands, `plan` (text and JSON)
+// that exports nothing, `fields`, and `verify` on a good and on a damaged export.
+import { appendFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { listAllFiles, listDataFiles } from "./support/read-output.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
+import type { Workspace } from "./support/run-cli.js";
+
+const COMMANDS = ["run", "plan", "validate", "fields", "verify", "merge-manifests", "emulator"];
+
+let emulator: RunningEmulator;
+let workspace: Workspace;
+
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  workspace = await createWorkspace();
+});
+
+afterAll(async () => {
+  await emulator.close();
+  await workspace.remove();
+});
+
+describe("help and commands", () => {
+  it.each(COMMANDS)("%s --help exits 0 and prints its usage on stdout", async (command) => {
+    for (const flag of ["--help", "-h"]) {
+      const result = await runCli([command, flag]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^Usage: mdq-export ${command}\\b`));
+      expect(result.stderr).toBe("");
+    }
+  });
+
+  it("--help lists every command and the exit codes", async () => {
+    const result = await runCli(["--help"]);
+    expect(result.code).toBe(0);
+    for (const command of COMMANDS) expect(result.stdout).toMatch(new RegExp(`^  ${command} `, "m"));
+    expect(result.stdout).toContain("Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75");
+  });
+
+  it("no command prints the usage on stderr and exits 2", async () => {
+    const result = await runCli([]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toContain("Usage: mdq-export COMMAND");
+  });
+
+  it("an unknown command exits 2 naming it and the commands there are", async () => {
+    const result = await runCli(["export", "pipelines/demo.yaml"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`unknown command "export"; one of ${COMMANDS.join(", ")}`);
+    expect(result.stdout).toBe("");
+  });
+
+  it("an unknown flag exits 2", async () => {
+    const result = await runCli(["run", "--frobnicate", "x.yaml"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--frobnicate");
+  });
+
+  it("importing main() runs nothing by itself (regression: the module ran a command line of the importer's argv)", async () => {
+    const write = vi.spyOn(process.stdout, "write");
+    const exitCode = process.exitCode;
+    const argv = process.argv;
+    process.argv = [argv[0] as string, "/not/the/cli.js", "--version"];
+    try {
+      // A query makes a fresh module instance, so its top level runs again under this argv.
+      const specifier = "../src/cli/main.js?import-only";
+      const module = (await import(/* @vite-ignore */ specifier)) as { main: unknown };
+      expect(typeof module.main).toBe("function");
+      expect(write).not.toHaveBeenCalled();
+      expect(process.exitCode).toBe(exitCode);
+    } finally {
+      process.argv = argv;
+      write.mockRestore();
+    }
+  });
+});
+
+const START = "2026-03-10T00:00:00Z";
+const END = "2026-03-10T04:00:00Z";
+
+function workloadsPipeline(out: string): string {
+  return `name: e2e-cli-workloads
+${REMOTE_SERVICE_YAML}
+source:
+  kind: workloads
+  application: atr
+  app_type: [ec2, kubernetes]
+  domain: ["*"]
+  window: { start: "${START}", end: "${END}", slice: 1h }
+  strategy: auto
+  page_size: 40
+sinks:
+  - format: parquet
+    to: ${out}
+`;
+}
+
+/** What the service holds per hour of the window, over both app types. */
+function expectedPerHour(): number[] {
+  return [0, 1, 2, 3].map((hour) =>
+    ["ec2", "kubernetes"].reduce((sum, appType) => {
+      const start = new Date(Date.parse(START) + hour * 3_600_000);
+      return (
+        sum +
+        emulator.expectedCount("workloads", {
+          application: "atr",
+          app_type: appType,
+          domain: ["*"],
+          start_time: start.toISOString(),
+          end_time: new Date(start.getTime() + 3_600_000).toISOString(),
+        })
+      );
+    }, 0),
+  );
+}
+
+describe("plan", () => {
+  it("prints every slice with its retrieval and the records the probe counted, asks only mappings and one probe per app type, writes nothing", async () => {
+    const out = join(workspace.dir, "plan-out");
+    const file = await workspace.write("plan.yaml", workloadsPipeline(out));
+    const before = emulator.requestCounts();
+    const filesBefore = await listAllFiles(workspace.dir);
+    const result = await runCli(["plan", file], { env: emulatorEnv(emulator) });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const perHour = expectedPerHour();
+    for (const [hour, count] of perHour.entries()) {
+      expect(result.stdout).toMatch(new RegExp(`20260310T0${hour}0000Z\\s+scroll\\s+${count}\\s+\\d+`));
+    }
+    expect(result.stdout).toContain(`slices: 4; expected records: ${perHour.reduce((a, b) => a + b, 0)}`);
+    expect(result.stdout).toMatch(/requests: about \d+ \(\+2 spent planning\)/);
+    const after = emulator.requestCounts();
+    const spent = Object.fromEntries(
+      Object.entries(after)
+        .map(([path, count]) => [path, count - (before[path] ?? 0)])
+        .filter(([, count]) => count !== 0),
+    );
+    expect(Object.keys(spent).sort()).toEqual([
+      "/oauth2/token",
+      "/v2/workloads/aggs",
+      "/v3/workloads/mappings",
+    ]);
+    expect(spent["/v2/workloads/aggs"]).toBe(2);
+    expect(await listAllFiles(workspace.dir)).toEqual(filesBefore);
+  });
+
+  it("--json prints a plan that parses, with slices, expected records and columns", async () => {
+    const file = await workspace.write(
+      "plan-json.yaml",
+      workloadsPipeline(join(workspace.dir, "plan-json-out")),
+    );
+    const result = await runCli(["plan", file, "--json"], { env: emulatorEnv(emulator) });
+    expect(result.code).toBe(0);
+    const plan = JSON.parse(result.stdout) as {
+      pipeline: string;
+      window: { start: string; end: string };
+      slices: { id: string; retrieval: string; expected: number; requests: number }[];
+      expected_records: number;
+      estimated_requests: number;
+      columns: { name: string; type: string }[];
+    };
+    expect(plan.pipeline).toBe("e2e-cli-workloads");
+    expect(plan.window).toEqual({ start: "2026-03-10T00:00:00.000Z", end: "2026-03-10T04:00:00.000Z" });
+    expect(plan.slices.map((slice) => slice.id)).toEqual([
+      "20260310T000000Z",
+      "20260310T010000Z",
+      "20260310T020000Z",
+      "20260310T030000Z",
+    ]);
+    expect(plan.slices.map((slice) => slice.expected)).toEqual(expectedPerHour());
+    expect(plan.slices.every((slice) => slice.retrieval === "scroll" && slice.requests >= 2)).toBe(true);
+    expect(plan.expected_records).toBe(expectedPerHour().reduce((a, b) => a + b, 0));
+    expect(plan.columns).toContainEqual({ name: "workload.execution_time.elapsed", type: "double" });
+  });
+});
+
+describe("fields", () => {
+  it("--kind jobs lists the mapped fields with their search-engine and column types", async () => {
+    const result = await runCli(["fields", "--kind", "jobs"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const rows = result.stdout.trim().split("\n");
+    expect(rows[0]).toMatch(/^field\s+type\s+column$/);
+    const table = Object.fromEntries(
+      rows.slice(1).map((line) => {
+        const [name, type, column] = line.trim().split(/\s+/);
+        return [name, `${type} ${column}`];
+      }),
+    );
+    expect(table).toMatchObject({
+      "job.id": "keyword string",
+      "job.execution_time.elapsed": "float double",
+      "@timestamp": "date timestamp",
+      "job.name.text": "text string",
+    });
+    expect(Object.keys(table)).toHaveLength(18);
+  });
+
+  it("--json gives the same fields as JSON; an unknown kind exits 2", async () => {
+    const json = await runCli(["fields", "--kind", "tickets", "--json"]);
+    expect(json.code).toBe(0);
+    const fields = JSON.parse(json.stdout) as { name: string; type: string; column_type: string }[];
+    expect(fields).toContainEqual({ name: "ticket.resolved", type: "boolean", column_type: "boolean" });
+    const bad = await runCli(["fields", "--kind", "orders"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--kind "orders" is not one of logs, workloads, jobs, tickets, metrics');
+  });
+});
+
+describe("verify", () => {
+  it("accepts a good export (exit 0) and reports a damaged file (exit 1)", async () => {
+    const out = join(workspace.dir, "verify-out");
+    const file = await workspace.write(
+      "verify.yaml",
+      workloadsPipeline(out).replace("format: parquet", "format: ndjson"),
+    );
+    const env = emulatorEnv(emulator);
+    const run = await runCli(["run", file, "--log-level", "warn"], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const rows = expectedPerHour().reduce((a, b) => a + b, 0);
+    await checkCompleteExport(out, rows);
+
+    const good = await runCli(["verify", file], { env });
+    expect(good.code).toBe(0);
+    expect(good.stdout).toContain(
+      `ok — 4 files, ${rows.toLocaleString("en-US")} rows checked against the manifest`,
+    );
+
+    const [first] = await listDataFiles(out);
+    await appendFile(join(out, first as string), '{"_id":"smuggled"}\n');
+    const bad = await runCli(["verify", file], { env });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain(first as string);
+  });
+});
