@@ -123,7 +123,7 @@ sinks:
     for (const hit of hits) expect(lines.get(hit._id)).toEqual(hitRecord(hit));
   });
 
-  it("aggregations to Parquet: per slice and level, doc_count as counted from the hits", async () => {
+  it("aggregations over two app types to Parquet: per slice, app type and level, doc_count as counted from the hits (regression: the app types' buckets were rows with the same keys)", async () => {
     const out = join(workspace.dir, "logs-aggs");
     await runPipeline(
       "logs-aggs",
@@ -132,7 +132,7 @@ ${REMOTE_SERVICE_YAML}
 source:
   kind: logs
   application: quasar
-  app_type: ec2
+  app_type: [ec2, kubernetes]
   domain: ["*"]
   window: { start: "${START}", end: "${END}", slice: 2h }
   strategy: aggs
@@ -143,31 +143,40 @@ sinks:
     to: ${out}
 `,
     );
-    const hits = await collect(
-      emulator.expectedHits("logs", {
-        application: "quasar",
-        app_type: "ec2",
-        domain: ["*"],
-        start_time: START,
-        end_time: END,
-        size: 1000,
-      }),
-    );
-    const counts = countBy(
-      hits,
-      (hit) => `${sliceStartOf(hit._source["@timestamp"], 2 * HOUR_MS)}|${String(hit._source.level)}`,
-    );
-    expect(counts.size).toBeGreaterThan(2);
+    const counts = new Map<string, number>();
+    for (const appType of ["ec2", "kubernetes"]) {
+      const hits = await collect(
+        emulator.expectedHits("logs", {
+          application: "quasar",
+          app_type: appType,
+          domain: ["*"],
+          start_time: START,
+          end_time: END,
+          size: 1000,
+        }),
+      );
+      for (const [key, count] of countBy(
+        hits,
+        (hit) =>
+          `${sliceStartOf(hit._source["@timestamp"], 2 * HOUR_MS)}|${appType}|${String(hit._source.level)}`,
+      ))
+        counts.set(key, count);
+    }
+    expect(counts.size).toBeGreaterThan(4);
     const { files } = await checkCompleteExport(out, counts.size);
     const table = await readParquet(out, files);
     expect(table.types).toEqual({
       slice_start: "TIMESTAMP",
       slice_end: "TIMESTAMP",
+      app_type: "VARCHAR",
       by_level: "VARCHAR",
       doc_count: "BIGINT",
     });
     const actual = Object.fromEntries(
-      table.rows.map((row) => [`${String(row.slice_start)}|${String(row.by_level)}`, row.doc_count]),
+      table.rows.map((row) => [
+        `${String(row.slice_start)}|${String(row.app_type)}|${String(row.by_level)}`,
+        row.doc_count,
+      ]),
     );
     expect(Object.keys(actual)).toHaveLength(table.rows.length);
     expect(actual).toEqual(Object.fromEntries(counts));

@@ -13,8 +13,16 @@ export const AGGREGATION_BASE_COLUMNS: readonly Column[] = [
   { name: "slice_end", type: "timestamp" },
 ];
 
+/** v2 kinds aggregate each app_type in its own request; this column keeps their rows apart. */
+const APP_TYPE_COLUMN: Column = { name: "app_type", type: "string" };
+
 export function aggregationSourceColumns(query: SourceQuery): Column[] {
-  return [...AGGREGATION_BASE_COLUMNS, ...aggregationColumns(query.aggs ?? {})];
+  const perAppType = aggregationRequestSets(query).some((appType) => appType !== undefined);
+  return [
+    ...AGGREGATION_BASE_COLUMNS,
+    ...(perAppType ? [APP_TYPE_COLUMN] : []),
+    ...aggregationColumns(query.aggs ?? {}),
+  ];
 }
 
 /** The app type of each aggs request: v2 takes one per request, v3 all of them in one (undefined). */
@@ -82,6 +90,8 @@ export function createAggregationSource(query: SourceQuery, client: ServiceClien
       const rows = aggregationRows(query.aggs ?? {}, aggregations, {
         slice_start: bounds.start_time,
         slice_end: bounds.end_time,
+        // Without it the buckets of ec2 and of kubernetes would be rows with the same keys.
+        ...(appType !== undefined ? { app_type: appType } : {}),
       });
       if (rows.length > 0) yield rows;
     }
