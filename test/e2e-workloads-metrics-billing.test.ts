@@ -138,7 +138,7 @@ sinks:
     for (const hit of kept) expect(lines.get(hit._id)).toEqual(flattenRecord(hitRecord(hit), "_"));
   });
 
-  it("aggregations to NDJSON: per slice and workload state, doc_count and summed elapsed as counted from the hits", async () => {
+  it("aggregations with a query filter to NDJSON: per slice and workload state, doc_count and summed elapsed as counted from the filtered hits (regression: v2 aggregations dropped the pipeline's filters)", async () => {
     const out = join(workspace.dir, "workloads-aggs");
     await runPipeline(
       "workloads-aggs",
@@ -151,6 +151,7 @@ source:
   domain: ["*"]
   window: { start: "${START}", end: "${END}", slice: 1h }
   strategy: aggs
+  filters: [{ range: { workload.execution_time.elapsed: { gte: 60 } } }]
   aggs:
     by_state:
       terms: { field: workload.state }
@@ -168,8 +169,18 @@ sinks:
         start_time: START,
         end_time: END,
         size: 1000,
+        filters: [{ range: { "workload.execution_time.elapsed": { gte: 60 } } }],
       }),
     );
+    const all = emulator.expectedCount("workloads", {
+      application: "atr",
+      app_type: "kubernetes",
+      domain: ["*"],
+      start_time: START,
+      end_time: END,
+    });
+    expect(hits.length).toBeGreaterThan(5);
+    expect(hits.length).toBeLessThan(all);
     const groups = new Map<string, { count: number; sum: number }>();
     for (const hit of hits) {
       const workload = hit._source.workload as { state: string; execution_time?: { elapsed?: number } };

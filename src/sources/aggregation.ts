@@ -48,6 +48,7 @@ export async function fetchAggregations(
       ...scopeOf(query),
       ...bounds,
       aggs,
+      ...filters,
     };
     const response =
       query.kind === "logs"
