@@ -32,6 +32,8 @@ export interface Manifest {
   generated_at: string;
   destination: string;
   format: string;
+  /** The window this run exported; shards of one backfill share it. */
+  window: { start: string; end: string };
   complete: boolean;
   totals: { slices: number; files: number; rows: number; bytes: number; expected: number | null };
   slices: ManifestSlice[];
@@ -56,6 +58,7 @@ export interface BuildManifestOptions {
   runId: string;
   destination: string;
   format: string;
+  window: { start: Date; end: Date };
   complete: boolean;
   now: Date;
 }
@@ -92,6 +95,7 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
     generated_at: options.now.toISOString(),
     destination: options.destination,
     format: options.format,
+    window: { start: options.window.start.toISOString(), end: options.window.end.toISOString() },
     complete: options.complete,
     totals: {
       slices: slices.length,

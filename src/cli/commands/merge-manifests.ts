@@ -85,8 +85,24 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
         manifests.push(JSON.parse(Buffer.from(bytes).toString("utf8")) as Manifest);
       }
       if (manifests.length === 0) continue;
+      // A shard manifest left by an earlier backfill (another window, or before the pipeline changed)
+      // must not make this one look complete.
+      const reference = manifests[0] as Manifest;
+      const stale = manifests.filter(
+        (manifest) =>
+          manifest.fingerprint !== reference.fingerprint ||
+          manifest.window?.start !== reference.window?.start ||
+          manifest.window?.end !== reference.window?.end,
+      );
+      for (const manifest of stale) {
+        io.stderr.write(
+          `${store.location}: a shard manifest covers ${manifest.window?.start ?? "?"} to ${manifest.window?.end ?? "?"} ` +
+            `(fingerprint ${manifest.fingerprint.slice(0, 12)}), not ${reference.window?.start ?? "?"} to ${reference.window?.end ?? "?"} ` +
+            `(${reference.fingerprint.slice(0, 12)}); rerun every shard over the same window\n`,
+        );
+      }
       const merged = mergeManifests(manifests, run.runId, new Date());
-      const complete = merged.complete && manifests.length === count;
+      const complete = merged.complete && manifests.length === count && stale.length === 0;
       await writeManifest(store, { ...merged, complete });
       incomplete ||= !complete;
       io.stdout.write(

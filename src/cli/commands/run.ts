@@ -221,6 +221,7 @@ export const runCommand: Command = async (argv, io) => {
         runId: run.runId,
         destination: store.location,
         format: sink.format,
+        window: pipeline.source.window,
         complete,
         now: new Date(),
       });
