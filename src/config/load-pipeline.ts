@@ -23,6 +23,11 @@ export interface LoadOptions {
   overrides?: WindowOverrides;
   /** Receives problems that do not stop the run (a deprecated API). */
   onWarning?: (issue: ConfigIssue) => void;
+  /**
+   * For commands that request nothing (verify, merge-manifests): the `service` section is neither
+   * interpolated nor checked, so they run without the service's credentials in the environment.
+   */
+  withoutService?: boolean;
 }
 
 /** Reads and validates a pipeline file; throws ConfigError listing every problem. */
@@ -53,6 +58,9 @@ export async function loadPipeline(file: string, options: LoadOptions): Promise<
 /** Validates pipeline text; `fileName` is used in messages only. */
 export function parsePipeline(text: string, fileName: string, options: LoadOptions): Pipeline {
   const source = parseYamlSource(text, fileName);
+  if (options.withoutService === true && source.document.has("service")) {
+    source.document.set("service", source.document.createNode({ embedded: true }));
+  }
   const interpolation = interpolate(source, options.env);
   const issues: ConfigIssue[] = [...interpolation.issues];
   const failed = new Set(interpolation.issues.map((issue) => issue.path));

@@ -62,7 +62,7 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     const message = `--shard-count must be a whole number of at least 1, got ${countText ?? "nothing"}`;
     throw new ConfigError(message, [{ path: "--shard-count", message }]);
   }
-  const pipeline = await loadPipeline(file, { env: io.env });
+  const pipeline = await loadPipeline(file, { env: io.env, withoutService: true });
   const run = {
     pipelineName: pipeline.name,
     runId: newRunId(pipeline.name, new Date()),

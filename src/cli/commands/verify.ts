@@ -16,7 +16,8 @@ export const VERIFY_USAGE = `Usage: mdq-export verify PIPELINE.yaml [--shard I/N
 
 Reads each destination's manifest and re-reads every file it lists: the row count (Parquet footer,
 NDJSON lines, gzip or not) and the SHA-256 must match, and no data file may be missing or extra.
-Exit code 1 when anything does not match. Nothing is requested from the service.
+Exit code 1 when anything does not match. Nothing is requested from the service, so the
+service section (and its credentials) is not needed.
 
 Options:
   --shard I/N   check the manifest of one shard of a sharded run
@@ -32,7 +33,10 @@ export const verifyCommand: Command = async (argv, io) => {
     io.stdout.write(`${VERIFY_USAGE}\n`);
     return EXIT.ok;
   }
-  const pipeline = await loadPipeline(requirePipelineFile(positionals, VERIFY_USAGE), { env: io.env });
+  const pipeline = await loadPipeline(requirePipelineFile(positionals, VERIFY_USAGE), {
+    env: io.env,
+    withoutService: true,
+  });
   const shard = resolveShard(values.shard, undefined, {});
   const run = {
     pipelineName: pipeline.name,
