@@ -3,22 +3,16 @@ import { planQuery } from "./plan.js";
 import { countPlan, readPage } from "./scan.js";
 import { dateMathWindow } from "./date-math.js";
 import { hashString, createRandom, pick } from "./random.js";
-import { contextLost, errorBody } from "./route-context.js";
+import { errorBody } from "./route-context.js";
+import { resumeOrOpenScroll } from "./scroll-context.js";
 import type { Route, RouteContext } from "./route-context.js";
 import type { BatchJob } from "./batch-store.js";
 
 const scroll: Route = (ctx) => {
-  const { state, body, path } = ctx;
-  const scrollId = typeof body["scroll_id"] === "string" ? body["scroll_id"].trim() : "";
-  let context;
-  if (scrollId) {
-    if (ctx.faults.contextLoss) state.contexts.release(scrollId);
-    context = state.contexts.get(scrollId);
-    if (!context) return contextLost(path, "scroll");
-  } else {
-    const plan = planQuery(path, body, state.options);
-    context = state.contexts.open(plan, countPlan(plan), "v1sc_");
-  }
+  const { state, body } = ctx;
+  const start = resumeOrOpenScroll(ctx, "v1sc_");
+  if ("lost" in start) return start.lost;
+  const { context } = start;
   const size = typeof body["size"] === "number" ? body["size"] : context.plan.size;
   const page = readPage(context.plan, context.position, size);
   const more = page.hits.length > 0 && page.lastPosition < context.count.lastPosition;

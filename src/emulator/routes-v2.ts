@@ -2,10 +2,11 @@
 import type { Aggregations } from "../api/wire/aggs.js";
 import { planQuery } from "./plan.js";
 import type { Body, QueryPlan } from "./plan.js";
-import { countPlan, readPage, scan } from "./scan.js";
+import { readPage, scan } from "./scan.js";
 import { createAggregator } from "./aggregations.js";
 import { compileProjection } from "./projection.js";
-import { contextLost, v2Meta } from "./route-context.js";
+import { v2Meta } from "./route-context.js";
+import { resumeOrOpenScroll } from "./scroll-context.js";
 import type { Route, RouteContext, RouteResult } from "./route-context.js";
 
 /** The scope echoes of a v2 request: domain, or log_group/tenant/stage for serverless. */
@@ -22,17 +23,10 @@ function pageSize(body: Body, plan: QueryPlan): number {
 
 function scroll(kind: "logs" | "workloads"): Route {
   return (ctx) => {
-    const { state, body, path } = ctx;
-    const scrollId = typeof body["scroll_id"] === "string" ? body["scroll_id"].trim() : "";
-    let context;
-    if (scrollId) {
-      if (ctx.faults.contextLoss) state.contexts.release(scrollId);
-      context = state.contexts.get(scrollId);
-      if (!context) return contextLost(path, "scroll");
-    } else {
-      const plan = planQuery(path, body, state.options);
-      context = state.contexts.open(plan, countPlan(plan), "sc_");
-    }
+    const { state, body } = ctx;
+    const start = resumeOrOpenScroll(ctx, "sc_");
+    if ("lost" in start) return start.lost;
+    const { context, scrollId } = start;
     const plan =
       Array.isArray(body["fields"]) && scrollId
         ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }

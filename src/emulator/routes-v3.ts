@@ -7,6 +7,7 @@ import { compileProjection } from "./projection.js";
 import { mappingFields } from "./mappings.js";
 import { aggregate } from "./routes-v2.js";
 import { contextLost, errorBody, v3Meta } from "./route-context.js";
+import { resumeOrOpenScroll } from "./scroll-context.js";
 import type { Route } from "./route-context.js";
 
 function mappings(kind: GeneratedKind): Route {
@@ -63,17 +64,10 @@ const pitQuery: Route = (ctx) => {
 };
 
 const metricsQuery: Route = (ctx) => {
-  const { state, body, path } = ctx;
-  const scrollId = typeof body["scroll_id"] === "string" ? body["scroll_id"].trim() : "";
-  let context;
-  if (scrollId) {
-    if (ctx.faults.contextLoss) state.contexts.release(scrollId);
-    context = state.contexts.get(scrollId);
-    if (!context) return contextLost(path, "scroll");
-  } else {
-    const plan = planQuery(path, body, state.options);
-    context = state.contexts.open(plan, countPlan(plan), "msc_");
-  }
+  const { state, body } = ctx;
+  const start = resumeOrOpenScroll(ctx, "msc_");
+  if ("lost" in start) return start.lost;
+  const { context, scrollId } = start;
   const plan =
     Array.isArray(body["fields"]) && scrollId
       ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
