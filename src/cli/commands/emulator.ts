@@ -148,6 +148,8 @@ export const runEmulatorCommand: Command = async (argv, io) => {
       `  base URL and auth URL: ${emulator.url}  (token: POST ${emulator.url}/oauth2/token)`,
       `  client_id: ${emulator.clientId}`,
       `  client_secret: ${emulator.clientSecret}   (the emulator's own demo credentials)`,
+      "For pipelines that read the service from the environment:",
+      `  export MDQ_BASE_URL=${emulator.url} MDQ_AUTH_URL=${emulator.url} MDQ_CLIENT_ID=${emulator.clientId} MDQ_CLIENT_SECRET=${emulator.clientSecret}`,
       `Stop with Ctrl-C.`,
       "",
     ].join("\n"),
@@ -162,6 +164,3 @@ export const runEmulatorCommand: Command = async (argv, io) => {
   }
   return EXIT.ok;
 };
-
-/** The same command under the name the CLI dispatcher uses. */
-export const emulatorCommand: Command = runEmulatorCommand;
