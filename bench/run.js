@@ -9,7 +9,7 @@
 //
 // node bench/run.js [--records 1000000] [--quick] [--only jobs-pit/parquet,logs-scroll]
 //   [--page-size 1000] [--concurrency 4] [--latency-ms 50] [--jitter-ms 20] [--growth 5000000]
-//   [--cpu-prof DIR] [--no-write]
+//   [--cpu-prof DIR] [--row-group-rows N] [--no-write]
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     growth: { type: "string" },
     "cpu-prof": { type: "string" },
     "no-write": { type: "boolean", default: false },
+    "row-group-rows": { type: "string" },
   },
 });
 
@@ -61,7 +62,14 @@ const RETRIEVALS = [
 const FORMATS = [
   { id: "ndjson", sink: { format: "ndjson" }, target: 0.9 },
   { id: "ndjson-gzip", sink: { format: "ndjson", gzip: true }, target: 0.7 },
-  { id: "parquet", sink: { format: "parquet" }, target: 0.7 },
+  {
+    id: "parquet",
+    sink: {
+      format: "parquet",
+      ...(values["row-group-rows"] === undefined ? {} : { row_group_rows: Number(values["row-group-rows"]) }),
+    },
+    target: 0.7,
+  },
 ];
 
 const selected = (id) =>

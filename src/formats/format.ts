@@ -9,6 +9,8 @@ export interface FormatOptions {
   compression?: "snappy" | "uncompressed";
   /** Parquet: rows buffered before a row group is written. */
   rowGroupRows?: number;
+  /** Parquet: about this many bytes of values buffered also end a row group (tests lower it). */
+  rowGroupBytes?: number;
 }
 
 /**

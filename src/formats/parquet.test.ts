@@ -146,6 +146,29 @@ describe("parquet format", () => {
     instance.closeSync();
   });
 
+  it("ends a row group once its buffered values pass the byte budget, at a batch boundary", async () => {
+    const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: 100_000, rowGroupBytes: 50_000 });
+    // 500 rows with a 100-character id: about 90 kB of buffered values per batch, over the budget.
+    const batch: Row[] = Array.from({ length: 500 }, (_, i) => ({ id: `${i}`.padEnd(100, "x"), small: i }));
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < 3; i++) chunks.push(...(await encoder.encode(batch)));
+    chunks.push(...(await encoder.finish()));
+    const file = join(dir, "budget.parquet");
+    await writeFile(file, Buffer.concat(chunks));
+    const instance = await DuckDBInstance.create(":memory:");
+    const connection = await instance.connect();
+    const groups = await connection.runAndReadAll(
+      `select row_group_id::int as g, any_value(row_group_num_rows)::int as n from parquet_metadata('${file}') group by 1 order by 1`,
+    );
+    expect(groups.getRowObjectsJS()).toEqual([
+      { g: 0, n: 500 },
+      { g: 1, n: 500 },
+      { g: 2, n: 500 },
+    ]);
+    connection.closeSync();
+    instance.closeSync();
+  });
+
   it("writes a readable file with no rows", async () => {
     const { file } = await encodeToFile([], { compression: "uncompressed" });
     expect(await readWithDuckDb(file)).toEqual([]);

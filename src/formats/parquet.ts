@@ -11,6 +11,15 @@ import type { Format, FormatOptions } from "./format.js";
 
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;
 
+/**
+ * A row group is also written once the values buffered for it reach about this many bytes (string
+ * characters, plus 8 per value). hyparquet-writer needs several times the buffered values while it
+ * encodes a row group (a byte array per string, dictionaries, pages), so this, not the row count, bounds
+ * a file's memory: about 13,000 job rows (measured in bench/, docs/performance.md). Checked after each
+ * batch, so a row group ends at most one batch past it.
+ */
+export const DEFAULT_ROW_GROUP_BYTES = 4 * 1024 * 1024;
+
 export const parquetFormat: Format = {
   name: "parquet",
   extension: () => "parquet",
@@ -60,6 +69,8 @@ interface PreparedColumn {
   read: ColumnReader;
   coerce: Coercer;
   values: ParquetValue[];
+  /** Strings vary in size; other values are counted as 8 bytes. */
+  isText: boolean;
 }
 
 function createParquetEncoder(columns: readonly Column[], options: FormatOptions): RowEncoder {
@@ -69,6 +80,7 @@ function createParquetEncoder(columns: readonly Column[], options: FormatOptions
     });
   }
   const rowGroupRows = options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
+  const rowGroupBytes = options.rowGroupBytes ?? DEFAULT_ROW_GROUP_BYTES;
   const writer = new RowGroupWriter(1 << 16);
   const parquet = new ParquetWriter({
     writer,
@@ -81,8 +93,10 @@ function createParquetEncoder(columns: readonly Column[], options: FormatOptions
     read: createColumnReader(column),
     coerce: coercers[column.type],
     values: [],
+    isText: column.type === "string" || column.type === "json",
   }));
   let buffered = 0;
+  let bufferedBytes = 0;
 
   const writeRowGroup = (): void => {
     if (buffered === 0) return;
@@ -90,6 +104,7 @@ function createParquetEncoder(columns: readonly Column[], options: FormatOptions
     parquet.write({ columnData, rowGroupSize: buffered });
     for (const column of prepared) column.values = [];
     buffered = 0;
+    bufferedBytes = 0;
   };
 
   return {
@@ -98,13 +113,23 @@ function createParquetEncoder(columns: readonly Column[], options: FormatOptions
       while (start < batch.length) {
         const end = Math.min(batch.length, start + rowGroupRows - buffered);
         // Column by column keeps each loop monomorphic: one reader and one coercer per pass.
+        let textLength = 0;
         for (const column of prepared) {
           const { read, coerce, values } = column;
-          for (let i = start; i < end; i++) values.push(coerce(read(batch[i] as Batch[number])));
+          if (column.isText) {
+            for (let i = start; i < end; i++) {
+              const value = coerce(read(batch[i] as Batch[number]));
+              if (typeof value === "string") textLength += value.length;
+              values.push(value);
+            }
+          } else {
+            for (let i = start; i < end; i++) values.push(coerce(read(batch[i] as Batch[number])));
+          }
         }
         buffered += end - start;
+        bufferedBytes += textLength + (end - start) * prepared.length * 8;
         start = end;
-        if (buffered >= rowGroupRows) writeRowGroup();
+        if (buffered >= rowGroupRows || bufferedBytes >= rowGroupBytes) writeRowGroup();
       }
       return writer.take();
     },

@@ -1,0 +1,153 @@
+// The Parquet writer comparison on our real rows: jobs exactly as the exporter hands them to the sink
+// (the emulator's generated hits, `_id` and `_index` beside `_source`, nested as the service sends them)
+// and the columns the exporter derives from the jobs mappings. Each writer runs in its own process.
+// Run after `npm run build`: node bench/parquet-real-rows.js [--rows 200000] [--batch 1000]
+//   [--row-group 100000]. PARQUETJS_LITE=/path/to/node_modules/parquetjs-lite adds parquetjs-lite (not
+//   a dependency; install it somewhere temporarily). Prints a markdown table.
+import { execFileSync } from "node:child_process";
+import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`);
+  return index === -1 ? fallback : Number(args[index + 1]);
+};
+const ROWS = option("rows", 200_000);
+const BATCH = option("batch", 1_000);
+const ROW_GROUP = option("row-group", 100_000);
+
+/** Pages of real job rows: what the point-in-time source yields, `BATCH` at a time. */
+async function* pages() {
+  const { expectedHits } = await import("../dist/emulator/expected-hits.js");
+  const { hitsToRows } = await import("../dist/sources/source-query.js");
+  const hours = 48;
+  const body = {
+    application: "atr",
+    app_type: ["ec2", "kubernetes"],
+    domain: ["*"],
+    start_time: "2026-03-01T00:00:00.000Z",
+    end_time: new Date(Date.parse("2026-03-01T00:00:00Z") + hours * 3_600_000).toISOString(),
+    size: BATCH,
+  };
+  let batch = [];
+  let count = 0;
+  for await (const hit of expectedHits("jobs", body, {
+    seed: 7,
+    density: Math.ceil(ROWS / (6 * hours)) * 2,
+  })) {
+    batch.push(hit);
+    if (++count === ROWS || batch.length === BATCH) {
+      yield hitsToRows(batch);
+      batch = [];
+    }
+    if (count === ROWS) return;
+  }
+  if (batch.length > 0) yield hitsToRows(batch);
+}
+
+async function columns() {
+  const { mappingFields } = await import("../dist/emulator/mappings.js");
+  const { columnsFromMappings } = await import("../dist/formats/columns-from-mappings.js");
+  return columnsFromMappings(mappingFields("jobs"));
+}
+
+async function runOurs(file) {
+  const { parquetFormat } = await import("../dist/formats/parquet.js");
+  const out = createWriteStream(file);
+  const encoder = parquetFormat.createEncoder(await columns(), { rowGroupRows: ROW_GROUP });
+  const write = (chunks) => chunks.forEach((chunk) => out.write(chunk));
+  for await (const rows of pages()) write(await encoder.encode(rows));
+  write(await encoder.finish());
+  await new Promise((resolve) => out.end(resolve));
+}
+
+async function runParquetjsLite(file) {
+  const { default: parquet } = await import(join(process.env.PARQUETJS_LITE, "parquet.js"));
+  const { createColumnReader } = await import("../dist/formats/column-value.js");
+  const { coercers } = await import("../dist/formats/coerce-value.js");
+  const toType = {
+    string: "UTF8",
+    json: "UTF8",
+    timestamp: "TIMESTAMP_MILLIS",
+    double: "DOUBLE",
+    int32: "INT32",
+    int64: "INT64",
+    boolean: "BOOLEAN",
+  };
+  const cols = (await columns()).map((column) => ({
+    key: column.name.replaceAll(".", "_"),
+    type: column.type,
+    read: createColumnReader(column),
+    coerce: coercers[column.type],
+  }));
+  const schema = new parquet.ParquetSchema(
+    Object.fromEntries(
+      cols.map((c) => [c.key, { type: toType[c.type], optional: true, compression: "SNAPPY" }]),
+    ),
+  );
+  const writer = await parquet.ParquetWriter.openFile(schema, file);
+  writer.setRowGroupSize(ROW_GROUP);
+  for await (const rows of pages()) {
+    for (const row of rows) {
+      // The same value rules as ours, so both files hold the same data; parquetjs-lite wants Dates.
+      const record = {};
+      for (const c of cols) {
+        let value = c.coerce(c.read(row));
+        if (value === null || value === undefined) continue;
+        if (c.type === "timestamp") value = new Date(Number(value));
+        else if (typeof value === "bigint") value = Number(value);
+        record[c.key] = value;
+      }
+      await writer.appendRow(record);
+    }
+  }
+  await writer.close();
+}
+
+const WRITERS = { "mdq-export parquet (hyparquet-writer)": runOurs, "parquetjs-lite": runParquetjsLite };
+
+if (args[0] === "--child") {
+  const [, name, file] = args;
+  const started = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  await WRITERS[name](file);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
+  process.stdout.write(
+    JSON.stringify({
+      seconds,
+      cpuSeconds: (cpu.user + cpu.system) / 1e6,
+      peakRssMb: process.resourceUsage().maxRSS / 1024,
+      bytes: statSync(file).size,
+    }),
+  );
+} else {
+  const dir = mkdtempSync(join(tmpdir(), "mdq-bench-parquet-real-"));
+  const self = fileURLToPath(import.meta.url);
+  const names = Object.keys(WRITERS).filter(
+    (name) => name !== "parquetjs-lite" || process.env.PARQUETJS_LITE,
+  );
+  const cols = await columns();
+  console.log(
+    `${ROWS} real job rows (generated hits as the source yields them), ${cols.length} columns, ` +
+      `batches of ${BATCH}, row groups of ${ROW_GROUP}, Node ${process.version}; the time includes generating the rows`,
+  );
+  console.log("| writer | rows/s | CPU s | peak RSS MB | file MB |");
+  console.log("|---|---:|---:|---:|---:|");
+  try {
+    for (const name of names) {
+      const file = join(dir, `${names.indexOf(name)}.parquet`);
+      const result = JSON.parse(
+        execFileSync(process.execPath, [self, "--child", name, file, ...args], { encoding: "utf8" }),
+      );
+      console.log(
+        `| ${name} | ${Math.round(ROWS / result.seconds).toLocaleString("en")} | ${result.cpuSeconds.toFixed(2)} | ${result.peakRssMb.toFixed(0)} | ${(result.bytes / 1e6).toFixed(1)} |`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
