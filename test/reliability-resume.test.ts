@@ -35,9 +35,16 @@ async function tempDir(name: string): Promise<string> {
   return dir;
 }
 
-async function batchesInState(out: string): Promise<Record<string, { token: string }>> {
+/** The batch exports in progress in the state, with the token of each slice's first batch request. */
+async function batchesInState(out: string): Promise<Record<string, { token: string | undefined }>> {
   try {
-    return (await readJson(join(out, "_mdq-export/state.json"))).batches as Record<string, { token: string }>;
+    const batches = (await readJson(join(out, "_mdq-export/state.json"))).batches as Record<
+      string,
+      { tokens: Record<string, string> }
+    >;
+    return Object.fromEntries(
+      Object.entries(batches).map(([slice, batch]) => [slice, { token: batch.tokens["0"] }]),
+    );
   } catch {
     return {};
   }

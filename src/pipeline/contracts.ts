@@ -49,6 +49,27 @@ export interface SliceContext extends StageContext {
 /** Pages one slice of the service. Releases remote state (scroll, point in time, export) in `finally`. */
 export type Source = (ctx: SliceContext) => AsyncIterable<Batch>;
 
+/** One part of a slice that can be committed on its own: a batch export partition. */
+export interface SourcePart {
+  /** Stable across runs for the same slice and query (a partition's time range). */
+  id: string;
+  /** Records the service says the part holds, when it says. */
+  expected: number | undefined;
+  source: Source;
+}
+
+/**
+ * A source whose slice falls into parts, each fetched, written and committed as a unit, so a rerun
+ * skips the parts an interrupted run committed (batch exports: downloaded partitions are not fetched again).
+ */
+export interface PartitionedSource {
+  parts(ctx: SliceContext): Promise<readonly SourcePart[]>;
+}
+
+export function isPartitionedSource(source: Source | PartitionedSource): source is PartitionedSource {
+  return typeof source === "object" && typeof (source as Partial<PartitionedSource>).parts === "function";
+}
+
 /** Reshapes batches. Lifted per-record mappers are fine; never buffer more than a batch. */
 export type Transform = (input: AsyncIterable<Batch>, ctx: SliceContext) => AsyncIterable<Batch>;
 

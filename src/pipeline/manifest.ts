@@ -87,6 +87,17 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
     }
     expectedTotal = slice.expected === null || expectedTotal === null ? null : expectedTotal + slice.expected;
   }
+  // Partitions of a batch slice that a stopped run committed are present too; list them, so the
+  // manifest names every file there is (the slice's expected count is not known until it completes).
+  for (const [id, batch] of Object.entries(options.state.batches)) {
+    if (options.state.slices[id] !== undefined) continue;
+    for (const part of Object.values(batch.parts)) {
+      for (const file of part.files) {
+        if (file.sink !== options.sinkIndex) continue;
+        files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+      }
+    }
+  }
   return {
     version: 1,
     pipeline: options.state.pipeline,

@@ -18,6 +18,7 @@ import { createScrollSource } from "../sources/scroll.js";
 import type { SourceQuery } from "../sources/source-query.js";
 import type { Retrieval } from "./plan.js";
 import type {
+  PartitionedSource,
   Source,
   Batch,
   Column,
@@ -52,7 +53,9 @@ export interface SourceDeps {
 }
 
 /** Sources by the retrieval style the planner picks for a slice. */
-export const SOURCES: Readonly<Record<Retrieval, (query: SourceQuery, deps: SourceDeps) => Source>> = {
+export const SOURCES: Readonly<
+  Record<Retrieval, (query: SourceQuery, deps: SourceDeps) => Source | PartitionedSource>
+> = {
   scroll: (query, deps) => createScrollSource(query, deps.client),
   pit: (query, deps) => createPointInTimeSource(query, deps.client),
   batch: (query, deps) => createBatchSource(query, deps.client, deps.batch),

@@ -3,20 +3,32 @@
 import pLimit from "p-limit";
 import { ApiError, EtlError, QuotaExhaustedError, ReconciliationError, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { OutputStore, RunInfo, Slice } from "./contracts.js";
+import { isPartitionedSource } from "./contracts.js";
+import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "./contracts.js";
+import { commitOutputs } from "./commit-outputs.js";
+import { runParts } from "./run-parts.js";
+import type { PartsResult } from "./run-parts.js";
 import { runSlice } from "./run-slice.js";
-import type { SliceResult, SliceWork } from "./run-slice.js";
-import type { CommittedFile, StateStore } from "./state.js";
+import type { SliceWork } from "./run-slice.js";
+import type { StateStore } from "./state.js";
+
+/** What one attempt at a slice needs; a partitioned source (batch export) commits part by part. */
+export interface SliceStages extends Omit<SliceWork, "source"> {
+  source: Source | PartitionedSource;
+}
+
+/** A slice's counts and committed files, whichever way it was fetched. */
+export type SliceTotals = PartsResult;
 
 export interface SliceTask {
   slice: Slice;
   /** Builds the stages for one attempt at the slice (fresh source, transforms and sinks). */
-  build(): SliceWork;
+  build(): SliceStages;
 }
 
 export interface RunnerEvents {
   sliceStarted?(slice: Slice, attempt: number): void;
-  sliceCommitted?(slice: Slice, result: SliceResult): void;
+  sliceCommitted?(slice: Slice, totals: SliceTotals): void;
   rowsRead?(rows: number): void;
 }
 
@@ -72,22 +84,9 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   let failError: unknown;
   const limit = pLimit(Math.max(1, options.concurrency));
 
-  const commit = async (task: SliceTask, result: SliceResult): Promise<void> => {
-    const files: CommittedFile[] = [];
-    for (const [sinkIndex, output] of result.outputs.entries()) {
-      await output.commit();
-      for (const file of output.files) {
-        files.push({
-          sink: sinkIndex,
-          path: file.path,
-          rows: file.rows,
-          bytes: file.bytes,
-          sha256: file.sha256,
-        });
-      }
-    }
+  const commit = async (task: SliceTask, totals: SliceTotals): Promise<void> => {
     // A redone slice replaces its files by name; remove those it wrote before and writes no more.
-    const kept = new Set(files.map((file) => `${file.sink}\u0000${file.path}`));
+    const kept = new Set(totals.files.map((file) => `${file.sink}\u0000${file.path}`));
     for (const old of state.previousFiles(task.slice.id)) {
       if (kept.has(`${old.sink}\u0000${old.path}`)) continue;
       await options.stores[old.sink]?.deleteObject(old.path);
@@ -96,11 +95,33 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       start: task.slice.start.toISOString(),
       end: task.slice.end.toISOString(),
       committed_at: new Date().toISOString(),
-      read: result.read,
-      expected: result.expected ?? null,
-      duplicates: result.duplicates,
-      files,
+      read: totals.read,
+      expected: totals.expected ?? null,
+      duplicates: totals.duplicates,
+      files: totals.files,
     });
+  };
+
+  const exportSlice = async (task: SliceTask): Promise<SliceTotals> => {
+    const { source, ...stages } = task.build();
+    const runOptions = { signal: controller.signal, log, run: options.run };
+    if (isPartitionedSource(source)) {
+      return runParts(task.slice, source, {
+        ...runOptions,
+        state,
+        buildStages: () => {
+          const { source: _unused, ...fresh } = task.build();
+          return fresh;
+        },
+      });
+    }
+    const result = await runSlice(task.slice, { source, ...stages }, runOptions);
+    return {
+      read: result.read,
+      expected: result.expected,
+      duplicates: result.duplicates,
+      files: await commitOutputs(result.outputs),
+    };
   };
 
   const attemptSlice = async (task: SliceTask): Promise<void> => {
@@ -108,14 +129,10 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       if (controller.signal.aborted || failError !== undefined) return;
       options.events?.sliceStarted?.(task.slice, attempt);
       try {
-        const result = await runSlice(task.slice, task.build(), {
-          signal: controller.signal,
-          log,
-          run: options.run,
-        });
-        await commit(task, result);
+        const totals = await exportSlice(task);
+        await commit(task, totals);
         committed++;
-        options.events?.sliceCommitted?.(task.slice, result);
+        options.events?.sliceCommitted?.(task.slice, totals);
         return;
       } catch (error) {
         if (controller.signal.aborted) return;

@@ -24,10 +24,20 @@ const sliceSchema = z.object({
   files: z.array(fileSchema),
 });
 
+/** A part of a slice (a batch partition) committed before the slice as a whole. */
+const partSchema = z.object({
+  read: z.number().int(),
+  expected: z.number().int().nullable(),
+  duplicates: z.number().int(),
+  files: z.array(fileSchema),
+});
+
 const batchSchema = z.object({
-  token: z.string(),
+  /** The batch token of each batch request of the slice (one per app_type), by request number. */
+  tokens: z.record(z.string(), z.string()),
   created_at: z.string(),
-  partitions_done: z.array(z.string()),
+  /** Partitions already downloaded, written and committed, by part id. */
+  parts: z.record(z.string(), partSchema).default({}),
 });
 
 const stateSchema = z.object({
@@ -47,6 +57,7 @@ export type RunState = z.infer<typeof stateSchema>;
 export type CommittedSlice = z.infer<typeof sliceSchema>;
 export type CommittedFile = z.infer<typeof fileSchema>;
 export type BatchProgress = z.infer<typeof batchSchema>;
+export type CommittedPart = z.infer<typeof partSchema>;
 
 /** The state's object name; shards keep their own. */
 export function stateObjectPath(shard?: { index: number; count: number }): string {
@@ -137,17 +148,33 @@ export class StateStore {
     await this.save();
   }
 
-  batchProgress(sliceId: string): BatchProgress | undefined {
-    return this.#state.batches[sliceId];
+  /** The batch tokens an earlier attempt or run at this slice obtained, by request number. */
+  batchTokens(sliceId: string): Readonly<Record<string, string>> {
+    return this.#state.batches[sliceId]?.tokens ?? {};
   }
 
-  async recordBatch(sliceId: string, progress: BatchProgress): Promise<void> {
-    this.#state.batches[sliceId] = progress;
+  async recordBatchToken(sliceId: string, request: string, token: string): Promise<void> {
+    const progress = (this.#state.batches[sliceId] ??= {
+      tokens: {},
+      created_at: new Date().toISOString(),
+      parts: {},
+    });
+    progress.tokens[request] = token;
     await this.save();
   }
 
-  async clearBatch(sliceId: string): Promise<void> {
-    delete this.#state.batches[sliceId];
+  /** Parts of a slice committed before the slice itself. */
+  committedParts(sliceId: string): Readonly<Record<string, CommittedPart>> {
+    return this.#state.batches[sliceId]?.parts ?? {};
+  }
+
+  async commitPart(sliceId: string, partId: string, part: CommittedPart): Promise<void> {
+    const progress = (this.#state.batches[sliceId] ??= {
+      tokens: {},
+      created_at: new Date().toISOString(),
+      parts: {},
+    });
+    progress.parts[partId] = part;
     await this.save();
   }
 

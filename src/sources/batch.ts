@@ -1,23 +1,23 @@
 // The batch source: an asynchronous batch export (v2 logs, v2 workloads, deprecated v1 logs) polled
-// until its partitions can be downloaded. The batch token is handed to the caller so a rerun within
-// the token's lifetime downloads the same export instead of asking for (and paying for) a new one.
+// until its partitions can be downloaded. Each partition is a part the runner commits on its own, and
+// the batch tokens go to the state, so a rerun within the token's lifetime neither asks for (and pays
+// for) a new export nor downloads again the partitions already written.
 import type { ServiceClient } from "../api/client.js";
-import { batchExport } from "../api/paging/batch-export.js";
-import type { BatchExportQuery } from "../api/paging/batch-export.js";
-import type { Batch, Row, Source } from "../pipeline/contracts.js";
+import { awaitBatchReady } from "../api/paging/batch-status.js";
+import type { BatchExportQuery } from "../api/paging/batch-status.js";
+import { readPartition } from "../api/paging/batch-export.js";
+import type { Batch, PartitionedSource, Row, SourcePart } from "../pipeline/contracts.js";
 import { hitToRow, queryOptions, scopeOf, timeBounds } from "./source-query.js";
 import type { SourceQuery } from "./source-query.js";
 
 export interface BatchResume {
-  /** A token from an earlier attempt or run at this slice, still within its lifetime. */
-  token?: string | undefined;
-  onToken(token: string): Promise<void>;
+  /** Tokens an earlier attempt or run at this slice obtained, by request number ("0", "1", ...). */
+  tokens: Readonly<Record<string, string>>;
+  onToken(request: string, token: string): Promise<void>;
 }
 
 export interface BatchSourceOptions {
   resume?: BatchResume | undefined;
-  /** Partitions downloaded at once. */
-  concurrency?: number;
   pollDeadlineMs?: number;
 }
 
@@ -67,32 +67,42 @@ export function createBatchSource(
   query: SourceQuery,
   client: ServiceClient,
   options: BatchSourceOptions = {},
-): Source {
-  return async function* (ctx): AsyncGenerator<Batch> {
-    const { start_time, end_time } = timeBounds(ctx.slice);
-    const queries = queriesOf(query, start_time, end_time);
-    let expected: number | undefined = 0;
-    for (const [index, batchQuery] of queries.entries()) {
-      // Only a single-request slice can resume a token: one token per slice is what the state keeps.
-      const resumeToken = queries.length === 1 ? options.resume?.token : undefined;
-      for await (const page of batchExport(client, batchQuery, {
-        signal: ctx.signal,
-        ...(resumeToken !== undefined ? { resumeToken } : {}),
-        onToken: async (token) => {
-          if (queries.length === 1) await options.resume?.onToken(token);
-        },
-        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-        ...(options.pollDeadlineMs !== undefined ? { pollDeadlineMs: options.pollDeadlineMs } : {}),
-        pageSize: query.page_size,
-      })) {
-        if (page.hits.length > 0) yield page.hits.map(recordToRow);
-        if (page.partitionDone) {
-          const count = page.partition.expected;
-          expected = expected === undefined || count === undefined ? undefined : expected + count;
-          ctx.log.debug({ request: index, partition: page.partition.id }, "Batch partition downloaded.");
+): PartitionedSource {
+  return {
+    async parts(ctx) {
+      const { start_time, end_time } = timeBounds(ctx.slice);
+      const parts: SourcePart[] = [];
+      for (const [index, batchQuery] of queriesOf(query, start_time, end_time).entries()) {
+        const request = String(index);
+        const resumeToken = options.resume?.tokens[request];
+        const { token, partitions } = await awaitBatchReady(client, batchQuery, {
+          signal: ctx.signal,
+          ...(resumeToken !== undefined ? { resumeToken } : {}),
+          onToken: (fresh) => options.resume?.onToken(request, fresh),
+          ...(options.pollDeadlineMs !== undefined ? { pollDeadlineMs: options.pollDeadlineMs } : {}),
+        });
+        for (const partition of partitions) {
+          parts.push({
+            // Partitions are time ranges: the same ids come back for a batch requested again.
+            id: `${request}:${partition.id}`,
+            expected: partition.expected,
+            source: async function* (partCtx): AsyncGenerator<Batch> {
+              if (partition.expected !== undefined) partCtx.stats.expected = partition.expected;
+              const records = readPartition(
+                client,
+                batchQuery.kind,
+                token,
+                partition,
+                query.page_size,
+                partCtx.signal,
+              );
+              for await (const page of records) yield page.map(recordToRow);
+            },
+          });
         }
       }
-    }
-    if (expected !== undefined) ctx.stats.expected = expected;
+      ctx.log.debug({ parts: parts.length }, "Batch export ready.");
+      return parts;
+    },
   };
 }

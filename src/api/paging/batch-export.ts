@@ -121,9 +121,13 @@ export async function* batchExport(
 /**
  * Streams one partition's records. A download that breaks midway is fetched again and the records
  * already handed on are skipped (a partition file does not change); a link refused (expired
- * signature) is replaced by a fresh one from the status operation.
+ * signature) is replaced by a fresh one from the status operation. Used by `batchExport`, and by
+ * callers that commit partition by partition.
+ * @example
+ * const { token, partitions } = await awaitBatchReady(client, query);
+ * for await (const records of readPartition(client, query.kind, token, partitions[0], 1000, signal)) write(records);
  */
-async function* readPartition(
+export async function* readPartition(
   client: ServiceClient,
   kind: BatchExportQuery["kind"],
   token: string,

@@ -157,13 +157,8 @@ export const runCommand: Command = async (argv, io) => {
           client: session.client,
           batch: {
             resume: {
-              token: state.batchProgress(slicePlan.slice.id)?.token,
-              onToken: (token) =>
-                state.recordBatch(slicePlan.slice.id, {
-                  token,
-                  created_at: new Date().toISOString(),
-                  partitions_done: [],
-                }),
+              tokens: state.batchTokens(slicePlan.slice.id),
+              onToken: (request, token) => state.recordBatchToken(slicePlan.slice.id, request, token),
             },
             pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
           },

@@ -1,0 +1,15 @@
+// Makes a slice's (or a part's) staged files visible and lists them as the state records them.
+import type { SliceOutput } from "./contracts.js";
+import type { CommittedFile } from "./state.js";
+
+/** Commits every sink's output, in the pipeline's order of sinks. */
+export async function commitOutputs(outputs: readonly SliceOutput[]): Promise<CommittedFile[]> {
+  const files: CommittedFile[] = [];
+  for (const [sink, output] of outputs.entries()) {
+    await output.commit();
+    for (const file of output.files) {
+      files.push({ sink, path: file.path, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+    }
+  }
+  return files;
+}

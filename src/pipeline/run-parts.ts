@@ -1,0 +1,108 @@
+// Runs a slice whose source falls into parts (batch export partitions): each part is fetched, written
+// and committed on its own and recorded in the state, so a rerun skips the parts already committed.
+import { createHash } from "node:crypto";
+import pLimit from "p-limit";
+import type { Logger } from "../logger.js";
+import type { PartitionedSource, RunInfo, Slice, SliceContext } from "./contracts.js";
+import { commitOutputs } from "./commit-outputs.js";
+import { runSlice } from "./run-slice.js";
+import type { SliceWork } from "./run-slice.js";
+import type { CommittedFile, StateStore } from "./state.js";
+
+/** Partitions of one slice downloaded and written at once. */
+export const PART_CONCURRENCY = 2;
+
+export interface PartsResult {
+  read: number;
+  expected: number | undefined;
+  duplicates: number;
+  files: CommittedFile[];
+}
+
+export interface RunPartsOptions {
+  signal: AbortSignal;
+  log: Logger;
+  run: RunInfo;
+  state: StateStore;
+  /** Fresh transforms and sinks for one part. */
+  buildStages(): Omit<SliceWork, "source">;
+}
+
+/**
+ * The slice a part is written as: the slice's bounds (so `{date}` and `{hour}` name the slice) and an
+ * id derived from the part's, so a redone part replaces its own files and never another part's.
+ */
+export function partSlice(slice: Slice, partId: string): Slice {
+  const suffix = createHash("sha256").update(partId).digest("hex").slice(0, 10);
+  return { ...slice, id: `${slice.id}-p${suffix}` };
+}
+
+export async function runParts(
+  slice: Slice,
+  source: PartitionedSource,
+  options: RunPartsOptions,
+): Promise<PartsResult> {
+  // A failing part stops its siblings rather than leaving them to download for nothing.
+  const controller = new AbortController();
+  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const ctx: SliceContext = {
+    signal,
+    log: options.log.child({ slice: slice.id }),
+    slice,
+    run: options.run,
+    stats: { duplicates: 0 },
+  };
+  const parts = await source.parts(ctx);
+  const done = options.state.committedParts(slice.id);
+  const todo = parts.filter((part) => done[part.id] === undefined);
+  if (todo.length < parts.length) {
+    ctx.log.info(
+      { parts: parts.length, skipped: parts.length - todo.length },
+      "Resuming a batch export: committed partitions are skipped.",
+    );
+  }
+  const limit = pLimit(PART_CONCURRENCY);
+  const settled = await Promise.allSettled(
+    todo.map((part) =>
+      limit(async () => {
+        if (signal.aborted) throw signal.reason;
+        try {
+          const result = await runSlice(
+            partSlice(slice, part.id),
+            { source: part.source, ...options.buildStages() },
+            {
+              signal,
+              log: options.log,
+              run: options.run,
+            },
+          );
+          const files = await commitOutputs(result.outputs);
+          await options.state.commitPart(slice.id, part.id, {
+            read: result.read,
+            expected: result.expected ?? null,
+            duplicates: result.duplicates,
+            files,
+          });
+        } catch (error) {
+          controller.abort(error);
+          throw error;
+        }
+      }),
+    ),
+  );
+  const failure = settled.find((result) => result.status === "rejected");
+  if (failure !== undefined) throw failure.reason;
+
+  const committed = options.state.committedParts(slice.id);
+  const result: PartsResult = { read: 0, expected: 0, duplicates: 0, files: [] };
+  for (const part of parts) {
+    const entry = committed[part.id];
+    if (entry === undefined) continue;
+    result.read += entry.read;
+    result.duplicates += entry.duplicates;
+    result.expected =
+      result.expected === undefined || entry.expected === null ? undefined : result.expected + entry.expected;
+    result.files.push(...entry.files);
+  }
+  return result;
+}

@@ -1,0 +1,108 @@
+// A batch export commits partition by partition: a run stopped midway leaves the partitions it wrote
+// committed, and the rerun downloads only the others, with the same batch token, and ends exact.
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  SERVICE_FROM_ENV,
+  compareExactly,
+  expectedRows,
+  listTree,
+  makeTempDir,
+  readJson,
+  readNdjsonRecords,
+  removeDir,
+  runMain,
+  startTestService,
+  temporaryFiles,
+  waitFor,
+  writePipeline,
+} from "./support/export-harness.js";
+
+const START = "2026-11-20T00:00:00Z";
+const END = "2026-11-20T12:00:00Z";
+const dirs: string[] = [];
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+  for (const dir of dirs) await removeDir(dir);
+});
+
+interface BatchState {
+  tokens: Record<string, string>;
+  parts: Record<string, { read: number; files: { path: string }[] }>;
+}
+
+async function batchState(out: string): Promise<BatchState | undefined> {
+  try {
+    const batches = (await readJson(join(out, "_mdq-export/state.json"))).batches as Record<
+      string,
+      BatchState
+    >;
+    return Object.values(batches)[0];
+  } catch {
+    return undefined;
+  }
+}
+
+describe("a batch export resumes partition by partition", () => {
+  it("downloads after a stop only the partitions not yet committed", async () => {
+    // One 12-hour slice whose batch export has twelve one-hour partitions.
+    const service = await startTestService({
+      seed: 21,
+      density: 400,
+      batchPartitionSeconds: 3600,
+      batchReadyAfterPolls: 0,
+    });
+    closers.push(service.close);
+    const dir = await makeTempDir("batch-parts");
+    dirs.push(dir);
+    const out = join(dir, "out");
+    const file = await writePipeline(dir, {
+      name: "batch-parts",
+      service: SERVICE_FROM_ENV,
+      source: {
+        kind: "logs",
+        application: "atr",
+        app_type: ["ec2"],
+        domain: ["*"],
+        strategy: "batch",
+        window: { start: START, end: END, slice: "12h" },
+      },
+      sinks: [{ format: "ndjson", to: out }],
+    });
+
+    const controller = new AbortController();
+    const first = runMain(["run", file], { env: service.env, signal: controller.signal });
+    await waitFor(
+      async () => Object.keys((await batchState(out))?.parts ?? {}).length > 0,
+      "a committed partition",
+    );
+    controller.abort();
+    expect((await first).code).toBe(75);
+    const stopped = await batchState(out);
+    const committedParts = Object.keys(stopped?.parts ?? {}).length;
+    expect(committedParts).toBeGreaterThan(0);
+    expect(committedParts).toBeLessThan(12);
+    const downloadsBefore = service.emulator.requestCount("/downloads");
+    // The committed partitions' files are visible and listed in the manifest of the stopped run.
+    const manifest = (await readJson(join(out, "_manifest.json"))) as {
+      files: { path: string }[];
+      complete: boolean;
+    };
+    expect(manifest.complete).toBe(false);
+    const partFiles = Object.values(stopped?.parts ?? {}).flatMap((part) => part.files.map((f) => f.path));
+    expect(manifest.files.map((f) => f.path).sort()).toEqual(partFiles.sort());
+
+    const second = await runMain(["run", file], { env: service.env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(service.emulator.requestCount("/v2/logs/batch")).toBe(1);
+    expect(service.emulator.requestCount("/downloads") - downloadsBefore).toBe(12 - committedParts);
+    const expected = await expectedRows(service.emulator, "/v2/logs/scroll", [
+      { application: "atr", app_type: "ec2", domain: ["*"], start_time: START, end_time: END },
+    ]);
+    expect(expected.size).toBeGreaterThan(1000);
+    expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
+    expect(temporaryFiles(await listTree(out))).toEqual([]);
+    expect(await batchState(out)).toBeUndefined();
+  });
+});
