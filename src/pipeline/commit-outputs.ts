@@ -2,6 +2,14 @@
 import type { SliceOutput } from "./contracts.js";
 import type { CommittedFile } from "./state.js";
 
+/** A slice's (or part's) counts and committed files, as the state records them. */
+export interface SliceTotals {
+  read: number;
+  expected: number | undefined;
+  duplicates: number;
+  files: CommittedFile[];
+}
+
 /** Commits every sink's output, in the pipeline's order of sinks. */
 export async function commitOutputs(outputs: readonly SliceOutput[]): Promise<CommittedFile[]> {
   const files: CommittedFile[] = [];

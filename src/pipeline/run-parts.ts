@@ -5,19 +5,13 @@ import pLimit from "p-limit";
 import type { Logger } from "../logger.js";
 import type { PartitionedSource, RunInfo, Slice, SliceContext } from "./contracts.js";
 import { commitOutputs } from "./commit-outputs.js";
+import type { SliceTotals } from "./commit-outputs.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
-import type { CommittedFile, StateStore } from "./state.js";
+import type { StateStore } from "./state.js";
 
 /** Partitions of one slice downloaded and written at once. */
 export const PART_CONCURRENCY = 2;
-
-export interface PartsResult {
-  read: number;
-  expected: number | undefined;
-  duplicates: number;
-  files: CommittedFile[];
-}
 
 export interface RunPartsOptions {
   signal: AbortSignal;
@@ -41,7 +35,7 @@ export async function runParts(
   slice: Slice,
   source: PartitionedSource,
   options: RunPartsOptions,
-): Promise<PartsResult> {
+): Promise<SliceTotals> {
   // A failing part stops its siblings rather than leaving them to download for nothing.
   const controller = new AbortController();
   const signal = AbortSignal.any([options.signal, controller.signal]);
@@ -94,7 +88,7 @@ export async function runParts(
   if (failure !== undefined) throw failure.reason;
 
   const committed = options.state.committedParts(slice.id);
-  const result: PartsResult = { read: 0, expected: 0, duplicates: 0, files: [] };
+  const result: SliceTotals = { read: 0, expected: 0, duplicates: 0, files: [] };
   for (const part of parts) {
     const entry = committed[part.id];
     if (entry === undefined) continue;

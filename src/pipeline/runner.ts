@@ -1,13 +1,14 @@
 // Runs a plan's slices under bounded concurrency: each slice is fetched, written and committed as a
-// whole, retried from its start when the service loses its place, and checkpointed once committed.
+// whole (a batch export's slice partition by partition), retried from its start when the service
+// loses its place, and checkpointed once committed.
 import pLimit from "p-limit";
 import { ApiError, EtlError, QuotaExhaustedError, ReconciliationError, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { isPartitionedSource } from "./contracts.js";
 import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "./contracts.js";
 import { commitOutputs } from "./commit-outputs.js";
+import type { SliceTotals } from "./commit-outputs.js";
 import { runParts } from "./run-parts.js";
-import type { PartsResult } from "./run-parts.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
 import type { StateStore } from "./state.js";
@@ -16,9 +17,6 @@ import type { StateStore } from "./state.js";
 export interface SliceStages extends Omit<SliceWork, "source"> {
   source: Source | PartitionedSource;
 }
-
-/** A slice's counts and committed files, whichever way it was fetched. */
-export type SliceTotals = PartsResult;
 
 export interface SliceTask {
   slice: Slice;
@@ -29,7 +27,6 @@ export interface SliceTask {
 export interface RunnerEvents {
   sliceStarted?(slice: Slice, attempt: number): void;
   sliceCommitted?(slice: Slice, totals: SliceTotals): void;
-  rowsRead?(rows: number): void;
 }
 
 export interface RunnerOptions {
