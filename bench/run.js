@@ -78,9 +78,10 @@ const selected = (id) =>
 
 /** Records per hour per stream that put about `records` in the window (each hour holds 0.5–1.5×). */
 const densityFor = (records) => records / (DOMAINS * APP_TYPES.length * HOURS);
-const windowOf = () => ({
+/** The window: HOURS one-hour slices, or more of them at the same density for the memory-growth run. */
+const windowOf = (hours = HOURS) => ({
   start: new Date(WINDOW_START).toISOString(),
-  end: new Date(WINDOW_START + HOURS * 3_600_000).toISOString(),
+  end: new Date(WINDOW_START + hours * 3_600_000).toISOString(),
 });
 
 /** Runs `node args` to its end with the usage hook; returns wall seconds, usage, stdout and stderr. */
@@ -142,8 +143,8 @@ const requestsOn = (counts, paths) => paths.reduce((sum, path) => sum + (counts[
 const serviceRequests = (counts) =>
   Object.entries(counts).reduce((sum, [path, n]) => sum + (path === "/oauth2/token" ? 0 : n), 0);
 
-function pipelineYaml(retrieval, format, out) {
-  const { start, end } = windowOf();
+function pipelineYaml(retrieval, format, out, hours) {
+  const { start, end } = windowOf(hours);
   const sink = Object.entries(format.sink)
     .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
     .join(", ");
@@ -209,12 +210,13 @@ async function runCeiling(retrieval, records) {
   }
 }
 
-async function runExporter(retrieval, format, records, profileDir) {
-  const emulator = await startEmulator(densityFor(records));
+/** The exporter on a fresh emulator; `hours` > HOURS keeps the density of RECORDS and widens the window. */
+async function runExporter(retrieval, format, records, { profileDir, hours = HOURS } = {}) {
+  const emulator = await startEmulator(densityFor(hours === HOURS ? records : RECORDS));
   const dir = mkdtempSync(join(scratch, `${retrieval.id}-${format.id}-`));
   const out = join(dir, "out");
   const pipeline = join(dir, "pipeline.yaml");
-  writeFileSync(pipeline, pipelineYaml(retrieval, format, out));
+  writeFileSync(pipeline, pipelineYaml(retrieval, format, out, hours));
   try {
     const profile = profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
     const result = await runNode([...profile, CLI, "run", pipeline, "--log-level", "warn"], {
@@ -309,7 +311,7 @@ try {
       `${ceiling.name}: ${fmt(ceiling.recordsPerSecond)} records/s, ${fmt(ceiling.requests)} requests`,
     );
     for (const format of formats) {
-      const row = await runExporter(retrieval, format, RECORDS, values["cpu-prof"]);
+      const row = await runExporter(retrieval, format, RECORDS, { profileDir: values["cpu-prof"] });
       row.ratio = row.recordsPerSecond / ceiling.recordsPerSecond;
       row.target = format.target;
       row.pagingMinimum = ceiling.requests;
@@ -321,14 +323,17 @@ try {
     }
   }
   if (values.growth !== undefined) {
-    // Flat memory: the same export at a larger size; peak RSS should barely move.
+    // Flat memory: the same export over a window as many times longer (same density, same slices),
+    // so the records grow and nothing else; peak RSS should barely move.
     const [retrievalId, formatId] = (values.only?.split(",")[0] ?? "jobs-pit/parquet").split("/");
     const retrieval = RETRIEVALS.find((r) => r.id === retrievalId) ?? RETRIEVALS[0];
     const format = FORMATS.find((f) => f.id === formatId) ?? FORMATS[2];
     const small = results.rows.find((row) => row.name === `${retrieval.id}/${format.id}`);
-    const large = await runExporter(retrieval, format, Number(values.growth));
+    const hours = Math.round((HOURS * Number(values.growth)) / RECORDS);
+    const large = await runExporter(retrieval, format, Number(values.growth), { hours });
     results.growth = {
       name: large.name,
+      how: `the same density over ${hours} one-hour slices instead of ${HOURS}`,
       small: small === undefined ? undefined : { records: small.records, peakRssMb: small.peakRssMb },
       large: { records: large.records, peakRssMb: large.peakRssMb, recordsPerSecond: large.recordsPerSecond },
       growth: small === undefined ? undefined : large.peakRssMb / small.peakRssMb - 1,
@@ -360,7 +365,7 @@ function resultsPage(data, tableText) {
       ? "Not measured in this run (`--growth N`)."
       : `${data.growth.name}: ${fmt(data.growth.small?.records)} records → ${fmt(data.growth.small?.peakRssMb)} MB peak; ` +
         `${fmt(data.growth.large.records)} records → ${fmt(data.growth.large.peakRssMb)} MB peak ` +
-        `(${data.growth.growth === undefined ? "–" : `${(data.growth.growth * 100).toFixed(1)}%`}).`;
+        `(${data.growth.growth === undefined ? "–" : `${(data.growth.growth * 100).toFixed(1)}%`}); ${data.growth.how}.`;
   return `# Benchmark results
 
 Written by \`npm run bench\` (bench/run.js); the raw figures are in [results/latest.json](results/latest.json).
