@@ -145,6 +145,8 @@ export async function* readPartition(
       const response = await client.download(url, { signal });
       let toSkip = emitted;
       for await (const records of decodePartition(response.body, pageSize)) {
+        // The body may already be buffered: without this an aborted export would hand on its pages.
+        signal.throwIfAborted();
         const fresh = toSkip >= records.length ? [] : records.slice(toSkip);
         toSkip = Math.max(0, toSkip - records.length);
         if (fresh.length === 0) continue;
