@@ -4,7 +4,6 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type { OutputStore, RunInfo } from "../pipeline/contracts.js";
 import type { SinkConfig } from "./schema.js";
 import { createLocalStore } from "./file/local-store.js";
-import { createS3Store } from "./s3/s3-store.js";
 import { createStdoutStore } from "./stdout/stdout-store.js";
 
 export interface OutputStoreDeps {
@@ -18,6 +17,8 @@ export interface OutputStoreDeps {
 export async function openOutputStore(config: SinkConfig, deps: OutputStoreDeps): Promise<OutputStore> {
   if (config.to === "-") return createStdoutStore(deps.stdout);
   if (config.to.startsWith("s3://")) {
+    // Loaded only for S3 destinations: the AWS SDK costs about 30 MB of memory and a quarter second.
+    const { createS3Store } = await import("./s3/s3-store.js");
     return createS3Store(config.to, config.s3, {
       run: deps.run,
       ...(deps.s3Client ? { client: deps.s3Client } : {}),
