@@ -1,8 +1,13 @@
 // How a plan is shown: a table of slices and a few totals, or JSON for scripts.
 import type { PreparedRun } from "./prepare-run.js";
 
-/** Records per second the exporter sustains against one service (see bench/RESULTS.md); used for the ETA. */
-export const PLANNING_RATE_RECORDS_PER_S = 20_000;
+/**
+ * Records per second assumed for the ETA. `npm run bench` (bench/RESULTS.md, docs/performance.md) at the
+ * defaults (page_size 1000, 4 slices at once, 50–70 ms per request, 2 cores) measured 27,000–33,000
+ * records/s into Parquet and 38,000–56,000 into NDJSON; the ETA takes the slower format, rounded down.
+ * The wire sets the pace (one page per round trip per slice), so a slower service is proportionally slower.
+ */
+export const PLANNING_RATE_RECORDS_PER_S = 25_000;
 
 function duration(seconds: number): string {
   if (seconds < 90) return `${Math.round(seconds)}s`;
