@@ -138,11 +138,13 @@ describe("malformed responses", () => {
     for (const path of dataFiles(await listTree(out))) committed.set(path, await readFile(join(out, path)));
 
     // The window grows by two slices; once the first of them has its first page, every response body
-    // arrives cut in half.
+    // arrives cut in half. Each response is slowed down so the run cannot finish both slices between
+    // two looks at the request count (a race seen under a loaded machine).
     const queries = service.emulator.requestCount("/v3/jobs/query");
+    service.emulator.setFaults({ latencyMs: 40 });
     const running = runMain(["run", file, "--end", "2026-11-20T04:00:00Z"], { env: service.env });
     await waitFor(() => service.emulator.requestCount("/v3/jobs/query") > queries, "the first new page");
-    service.emulator.setFaults({ truncateRate: 1 });
+    service.emulator.setFaults({ truncateRate: 1, latencyMs: 40 });
     const result = await running.finally(() => service.emulator.setFaults({}));
     expect(result.code).toBe(75);
     // Named in the stop message itself, not only in the retry lines before it.
