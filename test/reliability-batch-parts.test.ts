@@ -49,7 +49,7 @@ describe("a batch export resumes partition by partition", () => {
     // One 12-hour slice whose batch export has twelve one-hour partitions.
     const service = await startTestService({
       seed: 21,
-      density: 400,
+      density: 1200,
       batchPartitionSeconds: 3600,
       batchReadyAfterPolls: 0,
     });
