@@ -29,12 +29,12 @@ interface Case {
   create(query: SourceQuery, client: ServiceClient): Source | PartitionedSource;
 }
 
-const base = {
+const base: Pick<SourceQuery, "window" | "filters" | "includes_eu" | "domain"> = {
   window: { expression: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T02:00:00Z" } },
   filters: [],
   includes_eu: true,
   domain: ["*"],
-} as const;
+};
 
 const CASES: Case[] = [
   {
