@@ -20,6 +20,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cache=${MDQ_CONTAINER_CACHE:-${HOME:-/root}/.cache/mdq-export-container}
 image=${MDQ_IMAGE:-localhost/mdq-export:test}
+# Logs of the build and of the runs go here too, even when the stand-in image is already imported.
+mkdir -p "$cache"
 started=$(date +%s)
 phase_started=$started
 
