@@ -47,3 +47,14 @@ export function requirePipelineFile(positionals: readonly string[], usage: strin
   }
   return positionals[0] as string;
 }
+
+/** `--start`/`--end` as the window overrides a pipeline load takes. */
+export function windowOverrides(values: { start?: string | undefined; end?: string | undefined }): {
+  start?: string;
+  end?: string;
+} {
+  return {
+    ...(values.start !== undefined ? { start: values.start } : {}),
+    ...(values.end !== undefined ? { end: values.end } : {}),
+  };
+}

@@ -7,6 +7,7 @@ import {
   parseCommandArgs,
   parseLogLevel,
   requirePipelineFile,
+  windowOverrides,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
@@ -47,10 +48,7 @@ export const planCommand: Command = async (argv, io) => {
     file,
     io,
     log,
-    overrides: {
-      ...(values.start !== undefined ? { start: values.start } : {}),
-      ...(values.end !== undefined ? { end: values.end } : {}),
-    },
+    overrides: windowOverrides(values),
     shard: resolveShard(values.shard, values["shard-count"], io.env),
     alwaysProbe: true,
   });

@@ -23,6 +23,7 @@ import {
   parseCommandArgs,
   parseLogLevel,
   requirePipelineFile,
+  windowOverrides,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
@@ -104,10 +105,7 @@ export const runCommand: Command = async (argv, io) => {
     file,
     io,
     log,
-    overrides: {
-      ...(values.start !== undefined ? { start: values.start } : {}),
-      ...(values.end !== undefined ? { end: values.end } : {}),
-    },
+    overrides: windowOverrides(values),
     shard,
   });
   const { pipeline, session, run, shardPlan } = prepared;

@@ -1,6 +1,7 @@
 // A directory as an output store: files are written under hidden temporary names and renamed on commit.
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
+import type { Dirent } from "node:fs";
 import { mkdir, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -38,6 +39,16 @@ export function createLocalStore(root: string): OutputStore {
       throw new SinkError(`"${path}" is outside ${root}`, { code: "SINK_PATH_INVALID" });
     }
     return full;
+  };
+
+  /** Every entry under the root; none when the root does not exist yet. */
+  const listEntries = async (): Promise<Dirent[]> => {
+    try {
+      return await readdir(absoluteRoot, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw wrap(`listing ${root}`, error);
+    }
   };
 
   const writeAtomically = async (path: string, body: Uint8Array | string): Promise<void> => {
@@ -79,13 +90,7 @@ export function createLocalStore(root: string): OutputStore {
       }
     },
     async list(prefix = "") {
-      let entries;
-      try {
-        entries = await readdir(absoluteRoot, { recursive: true, withFileTypes: true });
-      } catch (error) {
-        if (isMissing(error)) return [];
-        throw wrap(`listing ${root}`, error);
-      }
+      const entries = await listEntries();
       const objects: StoredObject[] = [];
       for (const entry of entries) {
         if (!entry.isFile() || isTemporaryName(entry.name)) continue;
@@ -106,13 +111,7 @@ export function createLocalStore(root: string): OutputStore {
       return createReadStream(locate(path));
     },
     async removeLeftovers(owns) {
-      let entries;
-      try {
-        entries = await readdir(absoluteRoot, { recursive: true, withFileTypes: true });
-      } catch (error) {
-        if (isMissing(error)) return [];
-        throw wrap(`listing ${root}`, error);
-      }
+      const entries = await listEntries();
       const removed: string[] = [];
       for (const entry of entries) {
         if (!entry.isFile() || !isTemporaryName(entry.name)) continue;
