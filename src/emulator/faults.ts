@@ -12,8 +12,19 @@ export interface RequestFaults {
   delayMs: number;
 }
 
+/** How many requests drew each fault, for tests that must show the faults really happened. */
+export interface FaultCounts {
+  serverError: number;
+  rateLimit: number;
+  revoked: number;
+  reset: number;
+  truncate: number;
+  contextLoss: number;
+}
+
 export interface FaultInjector {
   draw(): RequestFaults;
+  counts(): FaultCounts;
   set(faults: FaultOptions): void;
   current(): Required<FaultOptions>;
 }
@@ -21,7 +32,25 @@ export interface FaultInjector {
 export function createFaultInjector(seed: number, initial: Required<FaultOptions>): FaultInjector {
   const random = createRandom(hash32(seed, 0xfa17));
   let faults = { ...initial };
+  const counts: FaultCounts = {
+    serverError: 0,
+    rateLimit: 0,
+    revoked: 0,
+    reset: 0,
+    truncate: 0,
+    contextLoss: 0,
+  };
+  const count = (drawn: RequestFaults): RequestFaults => {
+    if (drawn.status === 429) counts.rateLimit++;
+    else if (drawn.status !== undefined) counts.serverError++;
+    if (drawn.revoked) counts.revoked++;
+    if (drawn.reset) counts.reset++;
+    if (drawn.truncate) counts.truncate++;
+    if (drawn.contextLoss) counts.contextLoss++;
+    return drawn;
+  };
   return {
+    counts: () => ({ ...counts }),
     draw() {
       // Every draw is taken in the same order whatever the rates, so the sequence stays aligned.
       const r = [random(), random(), random(), random(), random(), random(), random()] as const;
@@ -31,14 +60,14 @@ export function createFaultInjector(seed: number, initial: Required<FaultOptions
           : r[1] < faults.rateLimitRate
             ? 429
             : undefined;
-      return {
+      return count({
         ...(status === undefined ? {} : { status }),
         revoked: r[2] < faults.tokenRevocationRate,
         reset: r[3] < faults.resetRate,
         truncate: r[4] < faults.truncateRate,
         contextLoss: r[5] < faults.contextLossRate,
         delayMs: faults.latencyMs + (faults.jitterMs > 0 ? Math.floor(r[6] * faults.jitterMs) : 0),
-      };
+      });
     },
     set(next) {
       faults = { ...faults, ...next };

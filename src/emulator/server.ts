@@ -11,6 +11,7 @@ import type { EmulatorOptions, FaultOptions, ResolvedOptions } from "./options.j
 import { createTokenIssuer } from "./auth.js";
 import { createQuota } from "./quota.js";
 import { createFaultInjector } from "./faults.js";
+import type { FaultCounts } from "./faults.js";
 import { createContextStore } from "./contexts.js";
 import { createBatchStore } from "./batch-store.js";
 import { sendPartition } from "./download.js";
@@ -42,6 +43,8 @@ export interface RunningEmulator {
   /** Every token issued so far is refused (401) from now on. */
   revokeTokens(): void;
   setFaults(faults: FaultOptions): void;
+  /** Requests that drew each fault so far (a drawn fault may have no effect, e.g. context loss on an initial request). */
+  faultCounts(): FaultCounts;
   /** Open scroll and point-in-time contexts. */
   openContexts(): number;
   expectedHits(target: OperationPath | Exclude<DataKind, "billing">, body: Body): AsyncIterable<EmulatedHit>;
@@ -136,6 +139,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     requestCounts: () => Object.fromEntries(counts),
     revokeTokens: () => issuer.revokeAll(),
     setFaults: (next) => faults.set(next),
+    faultCounts: () => faults.counts(),
     openContexts: () => state.contexts.size(),
     expectedHits: (target, body) => expectedHits(target, body, { ...input, clock: options.clock }),
     expectedCount: (target, body) => expectedCount(target, body, { ...input, clock: options.clock }),
