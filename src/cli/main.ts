@@ -4,29 +4,38 @@
 import { realpathSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { runEmulatorCommand } from "./commands/emulator.js";
-import { fieldsCommand } from "./commands/fields.js";
-import { mergeManifestsCommand } from "./commands/merge-manifests.js";
-import { planCommand } from "./commands/plan.js";
-import { runCommand } from "./commands/run.js";
-import { validateCommand } from "./commands/validate.js";
-import { verifyCommand } from "./commands/verify.js";
 import { EXIT } from "./io.js";
 import type { CliIO, Command } from "./io.js";
 import { reportError } from "./report-error.js";
 
-const COMMANDS: Readonly<Record<string, { command: Command; summary: string }>> = {
-  run: { command: runCommand, summary: "export a pipeline's window (resumes committed slices)" },
+/** Commands load their modules when called, so `--help` and small commands start fast. */
+const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary: string }>> = {
+  run: {
+    load: async () => (await import("./commands/run.js")).runCommand,
+    summary: "export a pipeline's window (resumes committed slices)",
+  },
   plan: {
-    command: planCommand,
+    load: async () => (await import("./commands/plan.js")).planCommand,
     summary: "show slices, strategies, expected records and requests; export nothing",
   },
-  validate: { command: validateCommand, summary: "check pipeline files offline, with line and column" },
-  fields: { command: fieldsCommand, summary: "list a kind's mapped fields and their types" },
-  verify: { command: verifyCommand, summary: "re-read an export and check it against its manifest" },
-  "merge-manifests": { command: mergeManifestsCommand, summary: "combine the manifests of a sharded run" },
+  validate: {
+    load: async () => (await import("./commands/validate.js")).validateCommand,
+    summary: "check pipeline files offline, with line and column",
+  },
+  fields: {
+    load: async () => (await import("./commands/fields.js")).fieldsCommand,
+    summary: "list a kind's mapped fields and their types",
+  },
+  verify: {
+    load: async () => (await import("./commands/verify.js")).verifyCommand,
+    summary: "re-read an export and check it against its manifest",
+  },
+  "merge-manifests": {
+    load: async () => (await import("./commands/merge-manifests.js")).mergeManifestsCommand,
+    summary: "combine the manifests of a sharded run",
+  },
   emulator: {
-    command: runEmulatorCommand,
+    load: async () => (await import("./commands/emulator.js")).runEmulatorCommand,
     summary: "run the embedded Monitoring Data Query Service emulator",
   },
 };
@@ -62,7 +71,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     return EXIT.invalid;
   }
   try {
-    return await entry.command(rest, io);
+    const command = await entry.load();
+    return await command(rest, io);
   } catch (error) {
     return reportError(error, io.stderr, rest.includes("--debug"));
   }

@@ -3,7 +3,6 @@
 import type { ServiceClient } from "../api/client.js";
 import { createServiceClient } from "../api/client.js";
 import type { ServiceConfig } from "../config/service-schema.js";
-import { startEmulator } from "../emulator/server.js";
 import type { Logger } from "../logger.js";
 
 export interface Session {
@@ -25,6 +24,8 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
     bodyMs: service.timeouts.request_ms,
   };
   if (service.mode === "embedded") {
+    // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.
+    const { startEmulator } = await import("../emulator/server.js");
     const emulator = await startEmulator({
       seed: service.seed,
       ...(service.density !== undefined ? { density: service.density } : {}),
