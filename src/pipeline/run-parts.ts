@@ -52,16 +52,16 @@ export async function runParts(
   };
   const parts = await source.parts(ctx);
   const done = options.state.committedParts(slice.id);
-  const todo = parts.filter((part) => done[part.id] === undefined);
-  if (todo.length < parts.length) {
+  const pending = parts.filter((part) => done[part.id] === undefined);
+  if (pending.length < parts.length) {
     ctx.log.info(
-      { parts: parts.length, skipped: parts.length - todo.length },
+      { parts: parts.length, skipped: parts.length - pending.length },
       "Resuming a batch export: committed partitions are skipped.",
     );
   }
   const limit = pLimit(PART_CONCURRENCY);
   const settled = await Promise.allSettled(
-    todo.map((part) =>
+    pending.map((part) =>
       limit(async () => {
         if (signal.aborted) throw signal.reason;
         try {

@@ -60,8 +60,11 @@ export async function* batchExport(
 ): AsyncGenerator<BatchPage> {
   const { token, partitions } = await awaitBatchReady(client, query, options);
   const skip = new Set(options.skipPartitions ?? []);
-  const todo = partitions.filter((p) => !skip.has(p.id));
-  client.logger.debug({ kind: query.kind, partitions: partitions.length, todo: todo.length }, "Batch ready.");
+  const pending = partitions.filter((p) => !skip.has(p.id));
+  client.logger.debug(
+    { kind: query.kind, partitions: partitions.length, pending: pending.length },
+    "Batch ready.",
+  );
   const controller = new AbortController();
   const signal =
     options.signal === undefined ? controller.signal : AbortSignal.any([options.signal, controller.signal]);
@@ -98,7 +101,7 @@ export async function* batchExport(
       partitionCount: partitions.length,
     });
   };
-  Promise.all(todo.map((p) => limit(() => download(p)))).then(
+  Promise.all(pending.map((p) => limit(() => download(p)))).then(
     () => queue.close(),
     (error: unknown) => queue.fail(error),
   );
