@@ -4,11 +4,10 @@
 // Run after `npm run build`: node bench/parquet-real-rows.js [--rows 200000] [--batch 1000]
 //   [--row-group 100000]. PARQUETJS_LITE=/path/to/node_modules/parquetjs-lite adds parquetjs-lite (not
 //   a dependency; install it somewhere temporarily). Prints a markdown table.
-import { execFileSync } from "node:child_process";
-import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createWriteStream } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { compareWriters, measureWriter } from "./writer-comparison.js";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -111,43 +110,18 @@ const WRITERS = { "mdq-export parquet (hyparquet-writer)": runOurs, "parquetjs-l
 
 if (args[0] === "--child") {
   const [, name, file] = args;
-  const started = process.hrtime.bigint();
-  const cpuStart = process.cpuUsage();
-  await WRITERS[name](file);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const cpu = process.cpuUsage(cpuStart);
-  process.stdout.write(
-    JSON.stringify({
-      seconds,
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
-      bytes: statSync(file).size,
-    }),
-  );
+  await measureWriter(WRITERS[name], file);
 } else {
-  const dir = mkdtempSync(join(tmpdir(), "mdq-bench-parquet-real-"));
-  const self = fileURLToPath(import.meta.url);
-  const names = Object.keys(WRITERS).filter(
-    (name) => name !== "parquetjs-lite" || process.env.PARQUETJS_LITE,
-  );
   const cols = await columns();
   console.log(
     `${ROWS} real job rows (generated hits as the source yields them), ${cols.length} columns, ` +
       `batches of ${BATCH}, row groups of ${ROW_GROUP}, Node ${process.version}; the time includes generating the rows`,
   );
-  console.log("| writer | rows/s | CPU s | peak RSS MB | file MB |");
-  console.log("|---|---:|---:|---:|---:|");
-  try {
-    for (const name of names) {
-      const file = join(dir, `${names.indexOf(name)}.parquet`);
-      const result = JSON.parse(
-        execFileSync(process.execPath, [self, "--child", name, file, ...args], { encoding: "utf8" }),
-      );
-      console.log(
-        `| ${name} | ${Math.round(ROWS / result.seconds).toLocaleString("en")} | ${result.cpuSeconds.toFixed(2)} | ${result.peakRssMb.toFixed(0)} | ${(result.bytes / 1e6).toFixed(1)} |`,
-      );
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  compareWriters({
+    script: fileURLToPath(import.meta.url),
+    names: Object.keys(WRITERS),
+    rows: ROWS,
+    args,
+    tempPrefix: "mdq-bench-parquet-real-",
+  });
 }

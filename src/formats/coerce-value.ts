@@ -15,7 +15,7 @@ const INT32_MAX = 2 ** 31 - 1;
 export const coercers: Readonly<Record<ColumnType, Coercer>> = {
   string: toText,
   json: toJsonText,
-  double: toDouble,
+  double: asDouble,
   int64: toInt64,
   int32: toInt32,
   boolean: toBoolean,
@@ -44,7 +44,7 @@ function toJsonText(value: unknown): ParquetValue {
   }
 }
 
-function toDouble(value: unknown): ParquetValue {
+function asDouble(value: unknown): ParquetValue {
   if (typeof value === "number") return value;
   if (typeof value === "bigint") return Number(value);
   if (typeof value === "string" && value.trim() !== "") {
@@ -69,7 +69,7 @@ function toInt64(value: unknown): ParquetValue {
 }
 
 function toInt32(value: unknown): ParquetValue {
-  const number = typeof value === "number" ? value : toDouble(value);
+  const number = typeof value === "number" ? value : asDouble(value);
   if (typeof number !== "number" || !Number.isFinite(number)) return null;
   const truncated = Math.trunc(number);
   return truncated >= INT32_MIN && truncated <= INT32_MAX ? truncated : null;
