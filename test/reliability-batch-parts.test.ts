@@ -7,12 +7,10 @@ import {
   compareExactly,
   expectedRows,
   listTree,
-  makeTempDir,
   readJson,
   readNdjsonRecords,
-  removeDir,
   runMain,
-  startTestService,
+  testScope,
   temporaryFiles,
   waitFor,
   writePipeline,
@@ -20,12 +18,8 @@ import {
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T12:00:00Z";
-const dirs: string[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers) await close();
-  for (const dir of dirs) await removeDir(dir);
-});
+const scope = testScope();
+afterAll(scope.cleanUp);
 
 interface BatchState {
   tokens: Record<string, string>;
@@ -47,15 +41,13 @@ async function batchState(out: string): Promise<BatchState | undefined> {
 describe("a batch export resumes partition by partition", () => {
   it("downloads after a stop only the partitions not yet committed", async () => {
     // One 12-hour slice whose batch export has twelve one-hour partitions.
-    const service = await startTestService({
+    const service = await scope.startService({
       seed: 21,
       density: 1200,
       batchPartitionSeconds: 3600,
       batchReadyAfterPolls: 0,
     });
-    closers.push(service.close);
-    const dir = await makeTempDir("batch-parts");
-    dirs.push(dir);
+    const dir = await scope.tempDir("batch-parts");
     const out = join(dir, "out");
     const file = await writePipeline(dir, {
       name: "batch-parts",

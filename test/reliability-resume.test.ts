@@ -9,12 +9,10 @@ import {
   dataFiles,
   expectedRows,
   listTree,
-  makeTempDir,
   readJson,
   readNdjsonRecords,
-  removeDir,
   runMain,
-  startTestService,
+  testScope,
   temporaryFiles,
   waitFor,
   writePipeline,
@@ -22,18 +20,9 @@ import {
 import type { Row } from "./support/export-harness.js";
 
 const START = "2026-11-20T00:00:00Z";
-const dirs: string[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers) await close();
-  for (const dir of dirs) await removeDir(dir);
-});
-
-async function tempDir(name: string): Promise<string> {
-  const dir = await makeTempDir(name);
-  dirs.push(dir);
-  return dir;
-}
+const scope = testScope();
+afterAll(scope.cleanUp);
+const tempDir = scope.tempDir;
 
 /** The batch exports in progress in the state, with the token of each slice's first batch request. */
 async function batchesInState(out: string): Promise<Record<string, { token: string | undefined }>> {
@@ -53,8 +42,7 @@ async function batchesInState(out: string): Promise<Record<string, { token: stri
 describe("a batch export survives a stop", () => {
   it("keeps the token in the state; the rerun polls and downloads it without a new batch request", async () => {
     // Partitions need two status polls, so the first run is stopped while it waits between polls.
-    const service = await startTestService({ seed: 8, density: 15, batchReadyAfterPolls: 2 });
-    closers.push(service.close);
+    const service = await scope.startService({ seed: 8, density: 15, batchReadyAfterPolls: 2 });
     const dir = await tempDir("batch-resume");
     const out = join(dir, "out");
     const end = "2026-11-20T01:00:00Z";
@@ -99,13 +87,12 @@ describe("quota", () => {
   it("stops at the reserve with exit 75 and how to resume; a new quota day completes it exactly", async () => {
     // The emulator's clock runs with real time (tokens are judged by it), shifted to move the quota day.
     let shift = 0;
-    const service = await startTestService({
+    const service = await scope.startService({
       seed: 2,
       density: 20,
       quota: 40,
       clock: () => Date.now() + shift,
     });
-    closers.push(service.close);
     const dir = await tempDir("quota");
     const out = join(dir, "out");
     const end = "2026-11-20T06:00:00Z";
@@ -180,8 +167,7 @@ describe("pipeline change detection", () => {
   ] as const)(
     "a changed %s is refused with exit 2; --force rewrites exactly the new export",
     async (_, change) => {
-      const service = await startTestService({ seed: 6, density: 10 });
-      closers.push(service.close);
+      const service = await scope.startService({ seed: 6, density: 10 });
       const dir = await tempDir("changes");
       const out = join(dir, "out");
       const file = await writePipeline(dir, pipelineWith(out, {}));
@@ -226,8 +212,7 @@ describe("pipeline change detection", () => {
 
 describe("an interrupted --force", () => {
   it("leaves no old-pipeline slice counted as done: the plain rerun finishes the new export exactly", async () => {
-    const service = await startTestService({ seed: 6, density: 10 });
-    closers.push(service.close);
+    const service = await scope.startService({ seed: 6, density: 10 });
     const dir = await tempDir("force-stop");
     const out = join(dir, "out");
     const pipeline = (gzip: boolean) => ({

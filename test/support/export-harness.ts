@@ -247,3 +247,32 @@ function sortKeys(value: unknown): unknown {
 export async function readJson(path: string): Promise<Row> {
   return JSON.parse(await readFile(path, "utf8")) as Row;
 }
+
+/**
+ * Temporary folders and emulators a test file starts, removed and closed together:
+ * `const scope = testScope(); afterAll(scope.cleanUp);`
+ */
+export function testScope(): {
+  tempDir(prefix: string): Promise<string>;
+  startService(options?: EmulatorOptions): Promise<TestService>;
+  cleanUp(): Promise<void>;
+} {
+  const dirs: string[] = [];
+  const services: TestService[] = [];
+  return {
+    async tempDir(prefix) {
+      const dir = await makeTempDir(prefix);
+      dirs.push(dir);
+      return dir;
+    },
+    async startService(options) {
+      const service = await startTestService(options);
+      services.push(service);
+      return service;
+    },
+    async cleanUp() {
+      for (const service of services) await service.close();
+      for (const dir of dirs) await removeDir(dir);
+    },
+  };
+}
