@@ -101,18 +101,28 @@ describe("runSlices", () => {
       }),
     }));
 
-  it("commits every slice, records it, and skips committed slices on the next run", async () => {
-    const state = await openState();
-    const outcome = await runSlices({
-      tasks: tasksFor((slice) => rowsSource(slice, 7)),
-      concurrency: 2,
-      maxAttemptsPerSlice: 2,
-      state,
+  /** Runs the tasks over this test's store; `state` defaults to a freshly opened one. */
+  const runOver = async (
+    tasks: SliceTask[],
+    options: { concurrency: number; maxAttemptsPerSlice: number; state?: StateStore },
+  ) =>
+    runSlices({
+      tasks,
+      concurrency: options.concurrency,
+      maxAttemptsPerSlice: options.maxAttemptsPerSlice,
+      state: options.state ?? (await openState()),
       stores: [store],
       run,
       log,
       signal: new AbortController().signal,
     });
+
+  it("commits every slice, records it, and skips committed slices on the next run", async () => {
+    const state = await openState();
+    const outcome = await runOver(
+      tasksFor((slice) => rowsSource(slice, 7)),
+      { concurrency: 2, maxAttemptsPerSlice: 2, state },
+    );
     expect(outcome).toMatchObject({ status: "complete", committed: 3, skipped: 0 });
     expect(await readRows(dir)).toHaveLength(21);
     const saved = JSON.parse(await readFile(join(dir, "_mdq-export/state.json"), "utf8")) as {
@@ -121,44 +131,32 @@ describe("runSlices", () => {
     expect(Object.values(saved.slices).map((slice) => slice.read)).toEqual([7, 7, 7]);
 
     let built = 0;
-    const again = await runSlices({
-      tasks: tasksFor((slice) => {
+    const again = await runOver(
+      tasksFor((slice) => {
         built++;
         return rowsSource(slice, 7);
       }),
-      concurrency: 2,
-      maxAttemptsPerSlice: 2,
-      state: await openState(),
-      stores: [store],
-      run,
-      log,
-      signal: new AbortController().signal,
-    });
+      { concurrency: 2, maxAttemptsPerSlice: 2 },
+    );
     expect(again).toMatchObject({ status: "complete", committed: 0, skipped: 3 });
     expect(built).toBe(0);
   });
 
   it("restarts a slice whose paging context was lost, writing each record once", async () => {
-    const outcome = await runSlices({
-      tasks: tasksFor(
+    const outcome = await runOver(
+      tasksFor(
         (slice) => rowsSource(slice, 10, { failOnce: new PagingContextLostError("/v3/jobs/query") }),
         1,
       ),
-      concurrency: 1,
-      maxAttemptsPerSlice: 3,
-      state: await openState(),
-      stores: [store],
-      run,
-      log,
-      signal: new AbortController().signal,
-    });
+      { concurrency: 1, maxAttemptsPerSlice: 3 },
+    );
     // Every attempt builds a fresh source that loses its context: after the last attempt the run stops, resumable.
     expect(outcome.status).toBe("stopped");
     expect(outcome.remaining).toBe(1);
 
     let attempts = 0;
-    const recovering = await runSlices({
-      tasks: slices(1).map((slice) => ({
+    const recovering = await runOver(
+      slices(1).map((slice) => ({
         slice,
         build: () => {
           attempts++;
@@ -169,14 +167,8 @@ describe("runSlices", () => {
           return { source, transforms: [], sinks: [createSink(sinkConfig, { store, columns, run, log })] };
         },
       })),
-      concurrency: 1,
-      maxAttemptsPerSlice: 3,
-      state: await openState(),
-      stores: [store],
-      run,
-      log,
-      signal: new AbortController().signal,
-    });
+      { concurrency: 1, maxAttemptsPerSlice: 3 },
+    );
     expect(recovering.status).toBe("complete");
     expect(attempts).toBe(2);
     const ids = await readRows(dir);
@@ -186,37 +178,25 @@ describe("runSlices", () => {
   });
 
   it("drops repeated records and fails the run when the count never reconciles", async () => {
-    const duplicated = await runSlices({
-      tasks: tasksFor((slice) => rowsSource(slice, 6, { repeat: true }), 1),
-      concurrency: 1,
-      maxAttemptsPerSlice: 1,
-      state: await openState(),
-      stores: [store],
-      run,
-      log,
-      signal: new AbortController().signal,
-    });
+    const duplicated = await runOver(
+      tasksFor((slice) => rowsSource(slice, 6, { repeat: true }), 1),
+      { concurrency: 1, maxAttemptsPerSlice: 1 },
+    );
     expect(duplicated.status).toBe("complete");
     expect(await readRows(dir)).toHaveLength(6);
 
     await rm(join(dir, "_mdq-export"), { recursive: true });
-    const mismatch = await runSlices({
-      tasks: tasksFor((slice) => rowsSource(slice, 6, { expected: 7 }), 1),
-      concurrency: 1,
-      maxAttemptsPerSlice: 2,
-      state: await openState("f1", true),
-      stores: [store],
-      run,
-      log,
-      signal: new AbortController().signal,
-    });
+    const mismatch = await runOver(
+      tasksFor((slice) => rowsSource(slice, 6, { expected: 7 }), 1),
+      { concurrency: 1, maxAttemptsPerSlice: 2, state: await openState("f1", true) },
+    );
     expect(mismatch.status).toBe("failed");
     expect(String(mismatch.error)).toContain("20261121T000000Z");
   });
 
   it("stops cleanly when the quota is exhausted, leaving nothing half-written", async () => {
-    const outcome = await runSlices({
-      tasks: tasksFor((slice) =>
+    const outcome = await runOver(
+      tasksFor((slice) =>
         slice.index === 1
           ? async function* () {
               yield [{ _id: "x", n: 1 }];
@@ -224,14 +204,8 @@ describe("runSlices", () => {
             }
           : rowsSource(slice, 4),
       ),
-      concurrency: 1,
-      maxAttemptsPerSlice: 3,
-      state: await openState(),
-      stores: [store],
-      run,
-      log,
-      signal: new AbortController().signal,
-    });
+      { concurrency: 1, maxAttemptsPerSlice: 3 },
+    );
     expect(outcome.status).toBe("stopped");
     expect(outcome.error).toBeInstanceOf(QuotaExhaustedError);
     expect(outcome.committed).toBe(1);
