@@ -214,6 +214,30 @@ describe("runSlices", () => {
     expect(files.filter((file) => file.endsWith(".ndjson"))).toHaveLength(1);
   });
 
+  it("removes the files a redone slice no longer writes", async () => {
+    const rolled = sinkSchema.parse({ format: "ndjson", to: "unused", max_rows_per_file: 3 });
+    const withSink = (config: typeof sinkConfig): SliceTask[] =>
+      slices(1).map((slice) => ({
+        slice,
+        build: () => ({
+          source: rowsSource(slice, 7),
+          transforms: [],
+          sinks: [createSink(config, { store, columns, run, log })],
+        }),
+      }));
+    await runOver(withSink(rolled), { concurrency: 1, maxAttemptsPerSlice: 1 });
+    expect((await listFiles(dir)).filter((file) => file.endsWith(".ndjson"))).toHaveLength(3);
+
+    const redone = await runOver(withSink(sinkConfig), {
+      concurrency: 1,
+      maxAttemptsPerSlice: 1,
+      state: await openState("f1", true),
+    });
+    expect(redone.status).toBe("complete");
+    expect((await listFiles(dir)).filter((file) => file.endsWith(".ndjson"))).toHaveLength(1);
+    expect(await readRows(dir)).toHaveLength(7);
+  });
+
   it("refuses to mix output of a changed pipeline unless forced", async () => {
     const state = await openState("before");
     await state.commitSlice("a", {
