@@ -6,8 +6,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Batch, Column, OutputStore, RunInfo, SliceContext } from "../src/pipeline/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
-import { countRows } from "../src/formats/count-rows.js";
-import { createSink } from "../src/sinks/sink.js";
+import { createSink, rowCounterOf } from "../src/sinks/sink.js";
 import { sinkSchema } from "../src/sinks/schema.js";
 import type { SinkConfig } from "../src/sinks/schema.js";
 import { createLocalStore } from "../src/sinks/file/local-store.js";
@@ -151,7 +150,7 @@ for (const format of ["ndjson", "parquet"] as const) {
         await output.commit();
         if (store.visibleBeforeCommit) return;
         expect(await store.leftovers()).toEqual([`20261121T000000Z-0000.${format}`]);
-        const read = await countRows(await opened.openRead(`20261121T000000Z-0000.${format}`), { format });
+        const read = await rowCounterOf(config)(await opened.openRead(`20261121T000000Z-0000.${format}`));
         expect(read).toBe(100);
       });
 

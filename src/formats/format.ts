@@ -1,27 +1,38 @@
-// The contract of an output format: how rows of known columns become the bytes of one file.
+// The contract of an output format: its options on a sink, how rows of known columns become the
+// bytes of one file, and how `verify` counts the rows of such a file again.
+import type { z } from "zod";
 import type { Column, RowEncoder } from "../pipeline/contracts.js";
 
-/** Options a sink passes to every encoder; each format reads the ones it understands. */
-export interface FormatOptions {
-  /** NDJSON: gzip the whole file. */
-  gzip?: boolean;
-  /** Parquet: page compression. */
-  compression?: "snappy" | "uncompressed";
-  /** Parquet: rows buffered before a row group is written. */
-  rowGroupRows?: number;
-  /** Parquet: about this many bytes of values buffered also end a row group (tests lower it). */
-  rowGroupBytes?: number;
-}
+/** A sink as parsed, seen by a format: it reads its own options out of it. */
+export type SinkFields = Readonly<Record<string, unknown>>;
 
 /**
- * A file format. Any store takes any format.
+ * A file format; any destination takes any format (stdout only those that `streams`). Registered in
+ * `FORMATS` (pipeline/registry.ts) under its `type`, the YAML `format` value.
  * @example
- * const encoder = ndjsonFormat.createEncoder(columns, { gzip: true });
+ * const settings = ndjsonFormat.settings({ gzip: true });
+ * const encoder = ndjsonFormat.createEncoder(columns, settings);
  * const chunks = [...(await encoder.encode(batch)), ...(await encoder.finish())];
  */
-export interface Format {
-  name: "parquet" | "ndjson";
-  /** File extension for `{ext}`, without the dot; depends on options (`ndjson.gz`). */
-  extension(options: FormatOptions): string;
-  createEncoder(columns: readonly Column[], options: FormatOptions): RowEncoder;
+export interface Format<Settings = unknown> {
+  type: string;
+  /** One line, shown in the generated docs. */
+  summary: string;
+  /**
+   * Fields this format adds to a sink, beside `format` (gzip, compression, ...), each with its
+   * default and description. Option names are unique across formats; the sink schema refuses one
+   * set to other than its default under another format.
+   */
+  options: Readonly<Record<string, z.ZodType>>;
+  /** A reader can take the file as it comes, so it may go to a pipe (stdout). */
+  streams: boolean;
+  /** This format's settings, read from a parsed sink. */
+  settings(sink: SinkFields): Settings;
+  /** File extension for `{ext}`, without the dot; may depend on the settings (`ndjson.gz`). */
+  extension(settings: Settings): string;
+  /** The media type stores label the files with (S3 Content-Type). */
+  contentType(settings: Settings): string;
+  createEncoder(columns: readonly Column[], settings: Settings): RowEncoder;
+  /** Counts the rows of a written file from its bytes, streaming them once (verify). */
+  countRows(chunks: AsyncIterable<Uint8Array>, settings: Settings): Promise<number>;
 }

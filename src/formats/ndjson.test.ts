@@ -49,6 +49,6 @@ describe("ndjson format", () => {
 
   it("names its extension after the compression", () => {
     expect(ndjsonFormat.extension({ gzip: true })).toBe("ndjson.gz");
-    expect(ndjsonFormat.extension({})).toBe("ndjson");
+    expect(ndjsonFormat.extension({ gzip: false })).toBe("ndjson");
   });
 });

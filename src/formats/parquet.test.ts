@@ -5,7 +5,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Batch, Column, Row } from "../pipeline/contracts.js";
 import { parquetFormat } from "./parquet.js";
-import type { FormatOptions } from "./format.js";
+import type { ParquetSettings } from "./parquet.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -28,7 +28,7 @@ const columns: Column[] = [
 
 async function encodeToFile(
   batches: Batch[],
-  options: FormatOptions = {},
+  options: ParquetSettings = {},
 ): Promise<{ file: string; chunks: number }> {
   const encoder = parquetFormat.createEncoder(columns, options);
   const chunks: Uint8Array[] = [];

@@ -1,5 +1,6 @@
 // Parquet through hyparquet-writer: rows are buffered per column and written one row group at a time.
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import { z } from "zod";
 import type { ColumnSource, SchemaElement } from "hyparquet-writer";
 import type { Batch, Column, ColumnType, RowEncoder } from "../pipeline/contracts.js";
 import { SinkError } from "../errors.js";
@@ -7,7 +8,8 @@ import { coercers } from "./coerce-value.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { createColumnReader } from "./column-value.js";
 import type { ColumnReader } from "./column-value.js";
-import type { Format, FormatOptions } from "./format.js";
+import type { Format } from "./format.js";
+import { countParquetRows } from "./parquet-footer.js";
 
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;
 
@@ -20,10 +22,39 @@ export const DEFAULT_ROW_GROUP_ROWS = 100_000;
  */
 export const DEFAULT_ROW_GROUP_BYTES = 4 * 1024 * 1024;
 
-export const parquetFormat: Format = {
-  name: "parquet",
+const parquetOptions = {
+  compression: z.enum(["snappy", "uncompressed"]).default("snappy").describe("Parquet page compression."),
+  row_group_rows: z
+    .number()
+    .int()
+    .min(1000)
+    .default(DEFAULT_ROW_GROUP_ROWS)
+    .describe("Rows per Parquet row group (warehouse readers like 100k to 1M)."),
+};
+
+export interface ParquetSettings {
+  /** Page compression. */
+  compression?: "snappy" | "uncompressed";
+  /** Rows buffered before a row group is written. */
+  rowGroupRows?: number;
+  /** About this many bytes of values buffered also end a row group (tests lower it). */
+  rowGroupBytes?: number;
+}
+
+export const parquetFormat: Format<ParquetSettings> = {
+  type: "parquet",
+  summary: "Columnar files for warehouses: typed columns from the mappings, snappy pages, row groups.",
+  options: parquetOptions,
+  // A reader needs the footer at the end before it can read anything.
+  streams: false,
+  settings: (sink) => {
+    const { compression, row_group_rows } = z.object(parquetOptions).parse(sink);
+    return { compression, rowGroupRows: row_group_rows };
+  },
   extension: () => "parquet",
-  createEncoder: (columns, options) => createParquetEncoder(columns, options),
+  contentType: () => "application/vnd.apache.parquet",
+  createEncoder: (columns, settings) => createParquetEncoder(columns, settings),
+  countRows: (chunks) => countParquetRows(chunks),
 };
 
 /** Every column is OPTIONAL: the service omits fields freely, so any value may be null. */
@@ -73,7 +104,7 @@ interface PreparedColumn {
   isText: boolean;
 }
 
-function createParquetEncoder(columns: readonly Column[], options: FormatOptions): RowEncoder {
+function createParquetEncoder(columns: readonly Column[], options: ParquetSettings): RowEncoder {
   if (columns.length === 0) {
     throw new SinkError("a Parquet file needs at least one column; declare the fields the sink writes", {
       code: "SINK_NO_COLUMNS",

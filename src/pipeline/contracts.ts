@@ -153,7 +153,8 @@ export interface StoredObject {
 export interface OutputStore {
   /** For messages and the manifest: `./out/jobs`, `s3://bucket/prefix`, `-`. */
   readonly location: string;
-  stage(path: string, signal: AbortSignal): Promise<StagedWriter>;
+  /** Opens a file under a temporary name; `contentType` is the format's media type, for stores that keep one. */
+  stage(path: string, signal: AbortSignal, contentType?: string): Promise<StagedWriter>;
   /** Writes a small object atomically (manifest, state, `_SUCCESS`). */
   putObject(path: string, body: Uint8Array | string): Promise<void>;
   /** Reads a small object; undefined when absent. */

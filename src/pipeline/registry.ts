@@ -8,6 +8,11 @@ import { flattenTransform } from "../transforms/flatten.js";
 import { redactTransform } from "../transforms/redact.js";
 import { renameTransform } from "../transforms/rename.js";
 import { selectTransform } from "../transforms/select.js";
+import { ndjsonFormat } from "../formats/ndjson.js";
+import { parquetFormat } from "../formats/parquet.js";
+import { fileDestination } from "../sinks/file/file-destination.js";
+import { s3Destination } from "../sinks/s3/s3-destination.js";
+import { stdoutDestination } from "../sinks/stdout/stdout-destination.js";
 import type { ServiceClient } from "../api/client.js";
 import { createAggregationSource } from "../sources/aggregation.js";
 import { createBatchSource } from "../sources/batch.js";
@@ -45,6 +50,25 @@ export type TransformType = keyof typeof TRANSFORMS;
 export type TransformStep = {
   [K in TransformType]: { type: K; config: z.output<(typeof TRANSFORMS)[K]["schema"]> };
 }[TransformType];
+
+/**
+ * Formats by the YAML `format` value; their options join the sink schema, the JSON Schema and the
+ * docs, and verify counts rows through them.
+ */
+export const FORMATS = {
+  ndjson: ndjsonFormat,
+  parquet: parquetFormat,
+} as const;
+
+/**
+ * Destinations by type; the sink's `to` picks one by its scheme, and its options sit under its type
+ * as a key (`s3:`). Order matters only for messages, which list them as here.
+ */
+export const DESTINATIONS = {
+  file: fileDestination,
+  s3: s3Destination,
+  stdout: stdoutDestination,
+} as const;
 
 /** What a source factory gets besides the query: the client, and batch resume for batch exports. */
 export interface SourceDeps {

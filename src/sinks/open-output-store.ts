@@ -1,28 +1,34 @@
-// Chooses the output store for a sink's `to`: `-` is stdout, `s3://` an S3 prefix, anything else a directory.
-import type { Writable } from "node:stream";
-import type { S3Client } from "@aws-sdk/client-s3";
-import type { OutputStore, RunInfo } from "../pipeline/contracts.js";
+// Opens the output store of a sink: the destination its `to` names, with that destination's options.
+import type { OutputStore } from "../pipeline/contracts.js";
+import { DESTINATIONS } from "../pipeline/registry.js";
+import { SinkError } from "../errors.js";
+import type { Destination, DestinationDeps } from "./destination.js";
+import { pickDestination } from "./pick-destination.js";
 import type { SinkConfig } from "./schema.js";
-import { createLocalStore } from "./file/local-store.js";
-import { createStdoutStore } from "./stdout/stdout-store.js";
 
-export interface OutputStoreDeps {
-  run: RunInfo;
-  /** Where `to: -` writes; process.stdout unless a test captures it. */
-  stdout?: Writable;
-  /** An S3 client to use instead of one built from the sink's options. */
-  s3Client?: S3Client;
+export type OutputStoreDeps = DestinationDeps;
+
+/** The destination of a validated sink (validation has refused a `to` that names none). */
+export function destinationOf(sink: Pick<SinkConfig, "to">): Destination {
+  const choice = pickDestination<Destination>(sink.to, Object.values(DESTINATIONS));
+  if ("problem" in choice) throw new SinkError(choice.problem, { code: "SINK_PATH_INVALID" });
+  return choice.destination;
 }
 
 export async function openOutputStore(config: SinkConfig, deps: OutputStoreDeps): Promise<OutputStore> {
-  if (config.to === "-") return createStdoutStore(deps.stdout);
-  if (config.to.startsWith("s3://")) {
-    // Loaded only for S3 destinations: the AWS SDK costs about 30 MB of memory and a quarter second.
-    const { createS3Store } = await import("./s3/s3-store.js");
-    return createS3Store(config.to, config.s3, {
-      run: deps.run,
-      ...(deps.s3Client ? { client: deps.s3Client } : {}),
-    });
-  }
-  return createLocalStore(config.to);
+  const destination = destinationOf(config);
+  return destination.open(config.to, config[destination.type], deps);
+}
+
+/**
+ * The sink as far as it decides which files are written: without the destination options that only
+ * change how they are stored (the run fingerprint hashes this).
+ */
+export function sinkIdentity(config: SinkConfig): Record<string, unknown> {
+  const { type, outputNeutral = [] } = destinationOf(config);
+  const options = config[type];
+  if (options === undefined || typeof options !== "object" || options === null) return { ...config };
+  const kept = Object.fromEntries(Object.entries(options).filter(([key]) => !outputNeutral.includes(key)));
+  const { [type]: _options, ...rest } = config;
+  return Object.keys(kept).length === 0 ? rest : { ...rest, [type]: kept };
 }

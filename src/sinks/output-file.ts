@@ -1,6 +1,6 @@
 // One file a sink is writing: an encoder feeding a staged writer, with the counts that drive rolling.
 import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../pipeline/contracts.js";
-import type { Format, FormatOptions } from "../formats/format.js";
+import type { Format } from "../formats/format.js";
 import { EtlError, SinkError } from "../errors.js";
 
 export interface OutputFile {
@@ -19,14 +19,16 @@ export interface OpenFileOptions {
   path: string;
   format: Format;
   columns: readonly Column[];
-  formatOptions: FormatOptions;
+  /** The format's settings, read from the sink. */
+  settings: unknown;
   signal: AbortSignal;
 }
 
 export async function openOutputFile(options: OpenFileOptions): Promise<OutputFile> {
   const { path } = options;
-  const encoder = options.format.createEncoder(options.columns, options.formatOptions);
-  const writer = await options.store.stage(path, options.signal);
+  const { format, settings } = options;
+  const encoder = format.createEncoder(options.columns, settings);
+  const writer = await options.store.stage(path, options.signal, format.contentType(settings));
   const file: OutputFile = {
     path,
     writer,

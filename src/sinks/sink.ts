@@ -12,8 +12,8 @@ import type {
   StagedFile,
   StagedWriter,
 } from "../pipeline/contracts.js";
-import { formats } from "../formats/registry.js";
-import type { FormatOptions } from "../formats/format.js";
+import type { Format } from "../formats/format.js";
+import { FORMATS } from "../pipeline/registry.js";
 import { SinkError } from "../errors.js";
 import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
 import type { TemplateValues } from "./path-template.js";
@@ -29,6 +29,13 @@ export interface SinkDeps {
   log: Logger;
 }
 
+/** How `verify` counts the rows of this sink's files: its format's counter, with its settings. */
+export function rowCounterOf(config: SinkConfig): (chunks: AsyncIterable<Uint8Array>) => Promise<number> {
+  const format: Format = FORMATS[config.format];
+  const settings = format.settings(config);
+  return (chunks) => format.countRows(chunks, settings);
+}
+
 /** Files committed at once; bounds the S3 CompleteMultipartUpload requests in flight. */
 const COMMIT_CONCURRENCY = 8;
 
@@ -39,13 +46,9 @@ const COMMIT_CONCURRENCY = 8;
  * await output.commit();
  */
 export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
-  const format = formats[config.format];
-  const formatOptions: FormatOptions = {
-    gzip: config.gzip,
-    compression: config.compression,
-    rowGroupRows: config.row_group_rows,
-  };
-  const ext = format.extension(formatOptions);
+  const format: Format = FORMATS[config.format];
+  const settings = format.settings(config);
+  const ext = format.extension(settings);
   const template = compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE);
   const maxRows = config.max_rows_per_file ?? Number.POSITIVE_INFINITY;
   const maxBytes = config.max_file_bytes ?? Number.POSITIVE_INFINITY;
@@ -76,7 +79,7 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
         path,
         format,
         columns: deps.columns,
-        formatOptions,
+        settings,
         signal: ctx.signal,
       });
       open.set(key, file);

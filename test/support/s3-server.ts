@@ -6,8 +6,8 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { startFauxqs } from "fauxqs";
-import type { S3Options } from "../../src/sinks/schema.js";
-import { s3OptionsSchema } from "../../src/sinks/schema.js";
+import type { S3Options } from "../../src/sinks/s3/s3-options.js";
+import { s3OptionsSchema } from "../../src/sinks/s3/s3-options.js";
 
 export interface TestS3Server {
   endpoint: string;

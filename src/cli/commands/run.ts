@@ -16,7 +16,7 @@ import type { RunOutcome, SliceTask } from "../../pipeline/runner.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import type { Shard } from "../../pipeline/shard.js";
 import { StateStore, stateObjectPath } from "../../pipeline/state.js";
-import { openOutputStore } from "../../sinks/open-output-store.js";
+import { openOutputStore, sinkIdentity } from "../../sinks/open-output-store.js";
 import { createSink } from "../../sinks/sink.js";
 import {
   PIPELINE_OPTIONS,
@@ -60,7 +60,7 @@ const RUN_OPTIONS = {
 function outputFingerprint(prepared: PreparedRun): string {
   const { source, transforms, sinks, name } = prepared.pipeline;
   const { window: _window, ...query } = source;
-  return fingerprintOf({ name, query, transforms, sinks: sinks.map(({ s3: _s3, ...sink }) => sink) });
+  return fingerprintOf({ name, query, transforms, sinks: sinks.map(sinkIdentity) });
 }
 
 /**

@@ -7,6 +7,7 @@ import { manifestObjectPath } from "../../pipeline/manifest.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import { verifyExport } from "../../pipeline/verify.js";
 import { openOutputStore } from "../../sinks/open-output-store.js";
+import { rowCounterOf } from "../../sinks/sink.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
@@ -56,7 +57,7 @@ export const verifyCommand: Command = async (argv, io) => {
         );
       }
       const manifest = JSON.parse(Buffer.from(bytes).toString("utf8")) as Manifest;
-      const report = await verifyExport(store, manifest);
+      const report = await verifyExport(store, manifest, rowCounterOf(sink));
       for (const problem of report.problems)
         io.stdout.write(`${store.location}: ${problem.kind}: ${problem.message}\n`);
       problems += report.problems.length;

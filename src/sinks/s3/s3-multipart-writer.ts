@@ -156,7 +156,9 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
       try {
         if (uploadId === undefined) {
           // An empty file never started an upload (S3 wants at least one part); a PUT is atomic too.
-          await client.send(new PutObjectCommand({ ...options.objectParams, Body: new Uint8Array(0) }));
+          await client.send(
+            new PutObjectCommand({ ...options.objectParams, Body: new Uint8Array(0), ContentLength: 0 }),
+          );
         } else {
           parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
           await client.send(

@@ -8,8 +8,8 @@ import {
 } from "@aws-sdk/client-s3";
 import type { CreateMultipartUploadCommandInput, S3ClientConfig } from "@aws-sdk/client-s3";
 import type { OutputStore, RunInfo, StoredObject } from "../../pipeline/contracts.js";
-import type { S3Options } from "../schema.js";
-import { s3OptionsSchema } from "../schema.js";
+import type { S3Options } from "./s3-options.js";
+import { s3OptionsSchema } from "./s3-options.js";
 import { checkRelativePath } from "../path-template.js";
 import { describeS3Error } from "./s3-errors.js";
 import type { S3Target } from "./s3-errors.js";
@@ -24,15 +24,9 @@ export interface S3StoreDeps {
   client?: S3Client;
 }
 
-const CONTENT_TYPES: readonly [RegExp, string][] = [
-  [/\.parquet$/, "application/vnd.apache.parquet"],
-  [/\.gz$/, "application/gzip"],
-  [/\.ndjson$/, "application/x-ndjson"],
-  [/\.json$/, "application/json"],
-];
-
-function contentTypeFor(key: string): string {
-  return CONTENT_TYPES.find(([pattern]) => pattern.test(key))?.[1] ?? "application/octet-stream";
+/** Data files carry their format's content type; the small objects are the manifest, state and _SUCCESS. */
+function controlContentType(path: string): string {
+  return path.endsWith(".json") ? "application/json" : "application/octet-stream";
 }
 
 /** Region, endpoint and checksum mode only; credentials are left to the SDK's default provider chain. */
@@ -58,7 +52,7 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
     endpoint: options.endpoint,
     region: options.region,
   });
-  const objectParams = (path: string): CreateMultipartUploadCommandInput => {
+  const objectParams = (path: string, contentType: string): CreateMultipartUploadCommandInput => {
     checkRelativePath(path);
     const key = keyFor(location, path);
     // Tags only when asked for: some S3-compatible stores (R2) refuse the tagging header outright,
@@ -68,7 +62,7 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
     return {
       Bucket: location.bucket,
       Key: key,
-      ContentType: contentTypeFor(key),
+      ContentType: contentType,
       Metadata: { ...options.metadata, [RUN_ID_KEY]: deps.run.runId },
       ...(hasTags ? { Tagging: tags } : {}),
       ...(options.storage_class === undefined ? {} : { StorageClass: options.storage_class }),
@@ -81,12 +75,12 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
 
   return {
     location: to,
-    async stage(path, signal) {
+    async stage(path, signal, contentType = "application/octet-stream") {
       signal.throwIfAborted();
       return stageMultipartUpload({
         client,
         target: target(path),
-        objectParams: objectParams(path),
+        objectParams: objectParams(path, contentType),
         partSizeBytes: options.part_size_bytes,
         queueSize: options.queue_size,
         useChecksums: options.checksum === "when_supported",
@@ -95,7 +89,16 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
     },
     async putObject(path, body) {
       try {
-        await client.send(new PutObjectCommand({ ...objectParams(path), Body: body }));
+        // An explicit length: the SDK cannot tell an empty body (_SUCCESS) from a stream of unknown
+        // length, and warns on stderr, outside our logger, when it is missing.
+        const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
+        await client.send(
+          new PutObjectCommand({
+            ...objectParams(path, controlContentType(path)),
+            Body: bytes,
+            ContentLength: bytes.length,
+          }),
+        );
       } catch (error) {
         throw describeS3Error("writing", target(path), error);
       }

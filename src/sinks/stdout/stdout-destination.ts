@@ -1,0 +1,12 @@
+// `to: -`: standard output, one stream for piping into another tool.
+import type { Destination } from "../destination.js";
+import { createStdoutStore } from "./stdout-store.js";
+
+export const stdoutDestination: Destination = {
+  type: "stdout",
+  summary: "Standard output (to: -), one stream of records for a pipe; nothing to commit or resume.",
+  target: { literal: "-" },
+  example: "- for stdout",
+  stream: true,
+  open: async (_to, _options, deps) => createStdoutStore(deps.stdout),
+};
