@@ -17,13 +17,13 @@ const commonFields = {
   format: z
     .enum(Object.keys(FORMATS) as [FormatType, ...FormatType[]])
     .describe(
-      `How rows become bytes: ${formats.map((format) => `${format.type}: ${format.summary}`).join(" ")}`,
+      `How rows become bytes. ${formats.map((format) => `\`${format.type}\`: ${format.summary}`).join(" ")}`,
     ),
   to: z
     .string()
     .min(1)
     .describe(
-      `Where files go, named by its scheme: ${destinations.map((destination) => `${destination.example} (${destination.type}: ${destination.summary})`).join("; ")}.`,
+      `Where files go; its form picks the destination. ${destinations.map((destination) => `${destination.example}: ${destination.summary}`).join(" ")}`,
     ),
   path: z
     .string()

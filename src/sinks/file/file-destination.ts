@@ -6,6 +6,6 @@ export const fileDestination: Destination = {
   type: "file",
   summary: "A local directory; files appear under their final names when their slice commits.",
   target: { path: true },
-  example: "a directory such as ./out/jobs",
+  example: "a directory (./out/jobs)",
   open: async (to) => createLocalStore(to),
 };

@@ -4,9 +4,10 @@ import { createStdoutStore } from "./stdout-store.js";
 
 export const stdoutDestination: Destination = {
   type: "stdout",
-  summary: "Standard output (to: -), one stream of records for a pipe; nothing to commit or resume.",
+  summary:
+    "Standard output, one stream of records for a pipe (formats that stream only); nothing to commit or resume.",
   target: { literal: "-" },
-  example: "- for stdout",
+  example: "- (stdout)",
   stream: true,
   open: async (_to, _options, deps) => createStdoutStore(deps.stdout),
 };
