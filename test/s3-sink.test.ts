@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/pipeline/contracts.js";
 import { SinkError } from "../src/errors.js";
 import { createSilentLogger } from "../src/logger.js";
@@ -124,6 +124,35 @@ describe("sink to S3", () => {
     );
     expect(head.Metadata?.["mdq-run-id"]).toBe("run-s3");
     expect(head.ContentType).toBe("application/x-ndjson");
+  });
+});
+
+describe("S3 store small objects", () => {
+  it("writes an empty _SUCCESS, an empty file and a manifest without the SDK warning on stderr", async () => {
+    s3.createBucket("small");
+    const opened = createS3Store("s3://small/out", s3.options(), { run });
+    const warn = vi.spyOn(console, "warn");
+    try {
+      await opened.putObject("_SUCCESS", "");
+      await opened.putObject("_manifest.json", "{}");
+      const writer = await opened.stage("empty.ndjson", new AbortController().signal, "application/x-ndjson");
+      await writer.finish();
+      await writer.commit();
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+    const heads = await Promise.all(
+      ["_SUCCESS", "_manifest.json", "empty.ndjson"].map((name) =>
+        s3.client.send(new HeadObjectCommand({ Bucket: "small", Key: `out/${name}` })),
+      ),
+    );
+    expect(heads.map((head) => [head.ContentLength, head.ContentType])).toEqual([
+      [0, "application/octet-stream"],
+      [2, "application/json"],
+      [0, "application/x-ndjson"],
+    ]);
+    await opened.close();
   });
 });
 

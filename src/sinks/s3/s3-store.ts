@@ -89,8 +89,8 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
     },
     async putObject(path, body) {
       try {
-        // An explicit length: the SDK cannot tell an empty body (_SUCCESS) from a stream of unknown
-        // length, and warns on stderr, outside our logger, when it is missing.
+        // Bytes with their length: for an empty string (_SUCCESS) the SDK sends no Content-Length and
+        // warns on stderr, outside our logger, about "a Stream of unknown length".
         const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
         await client.send(
           new PutObjectCommand({
