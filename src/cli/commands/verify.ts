@@ -6,7 +6,7 @@ import type { Manifest } from "../../pipeline/manifest.js";
 import { manifestObjectPath } from "../../pipeline/manifest.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import { verifyExport } from "../../pipeline/verify.js";
-import { openOutputStore } from "../../sinks/open-output-store.js";
+import { destinationOf, openOutputStore } from "../../sinks/open-output-store.js";
 import { rowCounterOf } from "../../sinks/sink.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
 import { EXIT } from "../io.js";
@@ -46,7 +46,8 @@ export const verifyCommand: Command = async (argv, io) => {
   };
   let problems = 0;
   for (const sink of pipeline.sinks) {
-    if (sink.to === "-") continue;
+    // A stream (stdout) keeps no manifest to check against.
+    if (destinationOf(sink).stream === true) continue;
     const store = await openOutputStore(sink, { run });
     try {
       const bytes = await store.getObject(manifestObjectPath(shard));
