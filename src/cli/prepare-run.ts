@@ -11,7 +11,7 @@ import type { Plan } from "../pipeline/plan.js";
 import { selectShard, shardReserve } from "../pipeline/shard.js";
 import type { Shard } from "../pipeline/shard.js";
 import type { CliIO } from "./io.js";
-import { outputColumns, sourceColumnsFromService } from "./output-columns.js";
+import { outputColumns, sourceColumnsFromService } from "../pipeline/output-columns.js";
 import { openSession } from "./session.js";
 import type { Session } from "./session.js";
 
@@ -60,8 +60,8 @@ export async function prepareRun(options: PrepareOptions): Promise<PreparedRun> 
     quotaReserve: shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency),
   });
   try {
-    const sourceColumns = await sourceColumnsFromService(session.client, pipeline, io.signal);
-    const columns = outputColumns(pipeline, sourceColumns);
+    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, io.signal);
+    const columns = outputColumns(pipeline.transforms, sourceColumns);
     const plan = await planRun({
       client: session.client,
       query: pipeline.source,

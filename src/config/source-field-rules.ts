@@ -2,13 +2,15 @@
 // kind has (from the spec's table), with close matches offered for misspellings.
 import type { z } from "zod";
 import { didYouMean } from "../transforms/close-matches.js";
-import { queryableFieldNames } from "./kind-rules.js";
+import { tableMappings } from "../kinds/hit-columns.js";
+import { KINDS } from "../pipeline/registry.js";
 import { filterFields } from "./query-filter-schema.js";
 import type { SourceShape } from "./source-rules.js";
 
 export function checkSourceFields(source: SourceShape, ctx: z.RefinementCtx): void {
   if (source.kind === "billing") return;
-  const known = queryableFieldNames(source.kind);
+  // Names usable in fields, filters and aggs: every field plus its multi-field companions.
+  const known = tableMappings(KINDS[source.kind].fields).map((field) => field.name);
   const check = (field: string, path: (string | number)[], where: string) => {
     if (field === "_id" || field === "_index" || known.includes(field)) return;
     ctx.addIssue({

@@ -3,8 +3,9 @@
 // strategies per kind, page sizes, and v1 time ranges. They run offline, before any request.
 import type { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
-import { allowedAppTypes, apiVersionOf, KIND_APPLICATIONS, V3_MAX_PAGE_SIZE } from "./kind-rules.js";
-import type { AppType, Application, Strategy } from "./kind-rules.js";
+import { V3_MAX_SIZE } from "../api/wire/common.js";
+import type { ApiVersion, AppType, Application, Strategy } from "../kinds/source-spec.js";
+import { KINDS } from "../pipeline/registry.js";
 import type { QueryFilter } from "./query-filter-schema.js";
 import { checkSourceFields } from "./source-field-rules.js";
 import { checkStrategy, checkV1Window } from "./source-strategy-rules.js";
@@ -38,7 +39,7 @@ function issue(ctx: Ctx, path: (string | number)[], message: string): void {
 }
 
 export function checkSource(source: SourceShape, ctx: Ctx): void {
-  const api = apiVersionOf(source.kind, source.api);
+  const api = KINDS[source.kind].apiVersion(source.api);
   const appTypes =
     source.app_type === undefined
       ? []
@@ -52,11 +53,11 @@ export function checkSource(source: SourceShape, ctx: Ctx): void {
   checkAppTypes(source, appTypes, api, ctx);
   checkScope(source, appTypes, api, ctx);
   checkStrategy(source, api, ctx);
-  if (source.page_size !== undefined && api === "v3" && source.page_size > V3_MAX_PAGE_SIZE) {
+  if (source.page_size !== undefined && api === "v3" && source.page_size > V3_MAX_SIZE) {
     issue(
       ctx,
       ["page_size"],
-      `${source.page_size} is above ${V3_MAX_PAGE_SIZE}, the largest page ${source.kind} queries accept`,
+      `${source.page_size} is above ${V3_MAX_SIZE}, the largest page ${source.kind} queries accept`,
     );
   }
   if (source.includes_eu !== undefined && api !== "v3") {
@@ -67,7 +68,7 @@ export function checkSource(source: SourceShape, ctx: Ctx): void {
 }
 
 function checkApplication(source: SourceShape, ctx: Ctx): void {
-  const allowed = KIND_APPLICATIONS[source.kind];
+  const allowed = KINDS[source.kind].applications;
   if (source.kind === "billing") {
     if (source.application !== undefined)
       issue(ctx, ["application"], "billing takes no application: its query is scoped by domain only");
@@ -82,8 +83,8 @@ function checkApplication(source: SourceShape, ctx: Ctx): void {
   }
 }
 
-function checkAppTypes(source: SourceShape, appTypes: AppType[], api: string, ctx: Ctx): void {
-  const allowed = allowedAppTypes(source.kind, api === "v1" ? "v1" : api === "v3" ? "v3" : "v2");
+function checkAppTypes(source: SourceShape, appTypes: AppType[], api: ApiVersion, ctx: Ctx): void {
+  const allowed = KINDS[source.kind].appTypes(api);
   if (source.kind === "billing") {
     if (source.app_type !== undefined) issue(ctx, ["app_type"], "billing takes no app_type");
     return;

@@ -1,10 +1,10 @@
 // The `source` schema: which kind of data, from where (application, app_type, scope), over which
 // window, how it is retrieved, and which records and fields; normalised for the sources that run it.
 import { z } from "zod";
-import { DATA_KINDS } from "../api/wire/fields.js";
 import type { DataKind } from "../api/wire/fields.js";
-import { APP_TYPES, APPLICATIONS, apiVersionOf, STRATEGIES } from "./kind-rules.js";
-import type { ApiVersion, AppType, Application, Strategy } from "./kind-rules.js";
+import { APP_TYPES, APPLICATIONS, STRATEGIES } from "../kinds/source-spec.js";
+import type { SourceSpec } from "../kinds/source-spec.js";
+import { KINDS } from "../pipeline/registry.js";
 import { queryFilterSchema } from "./query-filter-schema.js";
 import type { QueryFilter } from "./query-filter-schema.js";
 import { checkSource } from "./source-rules.js";
@@ -22,31 +22,15 @@ const scopeList = (what: string) =>
 
 const appTypeSchema = z.enum(APP_TYPES);
 
-/** The source as the exporter runs it; `app_type` is always a list (one request set per entry for v2). */
-export interface SourceConfig {
-  kind: DataKind;
-  api: ApiVersion;
-  application?: Application | undefined;
-  app_type: AppType[];
-  domain?: string[] | undefined;
-  log_group?: string[] | undefined;
-  tenant?: string[] | undefined;
-  stage?: string[] | undefined;
-  window: Window;
-  strategy: Strategy;
-  page_size: number;
-  filters: QueryFilter[];
-  fields?: string[] | undefined;
-  aggs?: Record<string, Record<string, unknown>> | undefined;
-  includes_eu: boolean;
-}
+/** The source as the exporter runs it: the `source` section, validated and normalised. */
+export type SourceConfig = SourceSpec & { window: Window; filters: QueryFilter[] };
+
+const KIND_NAMES = Object.keys(KINDS) as [DataKind, ...DataKind[]];
 
 export function createSourceSchema(now: Date) {
   return z
     .strictObject({
-      kind: z
-        .enum(DATA_KINDS)
-        .describe("The data exported: logs, workloads, jobs, tickets, metrics or billing. Required."),
+      kind: z.enum(KIND_NAMES).describe(`The data exported: ${KIND_NAMES.join(", ")}. Required.`),
       application: z
         .enum(APPLICATIONS)
         .optional()
@@ -100,7 +84,7 @@ export function createSourceSchema(now: Date) {
     .superRefine(checkSource)
     .transform((source): SourceConfig => ({
       ...source,
-      api: apiVersionOf(source.kind, source.api),
+      api: KINDS[source.kind].apiVersion(source.api),
       app_type:
         source.app_type === undefined
           ? []

@@ -2,7 +2,8 @@
 // aggregations only with strategy aggs, what billing takes, and v1's single time_range.
 import type { z } from "zod";
 import { V1_TIME_RANGE } from "./date-math.js";
-import { KIND_STRATEGIES } from "./kind-rules.js";
+import type { ApiVersion } from "../kinds/source-spec.js";
+import { KINDS } from "../pipeline/registry.js";
 import type { SourceShape } from "./source-rules.js";
 
 type Ctx = z.RefinementCtx;
@@ -11,8 +12,8 @@ function issue(ctx: Ctx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: "custom", path, message });
 }
 
-export function checkStrategy(source: SourceShape, api: string, ctx: Ctx): void {
-  const offered = KIND_STRATEGIES[source.kind].filter((strategy) => !(api === "v1" && strategy === "aggs"));
+export function checkStrategy(source: SourceShape, api: ApiVersion, ctx: Ctx): void {
+  const offered = KINDS[source.kind].strategies(api);
   if (!offered.includes(source.strategy)) {
     issue(
       ctx,

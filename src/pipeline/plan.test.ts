@@ -5,11 +5,11 @@ import { sliceWindow } from "../config/window.js";
 import { startEmulator } from "../emulator/server.js";
 import type { RunningEmulator } from "../emulator/server.js";
 import { chooseSliceMs, planRun } from "./plan.js";
-import type { PlanQuery } from "./plan.js";
+import type { SourceSpec } from "../kinds/source-spec.js";
 
 const HOUR = 3_600_000;
 
-function query(overrides: Partial<PlanQuery>): PlanQuery {
+function query(overrides: Partial<SourceSpec>): SourceSpec {
   return {
     kind: "logs",
     api: "v2",

@@ -3,15 +3,9 @@
 // will cost against the quota left.
 import type { ServiceClient } from "../api/client.js";
 import type { Slice } from "./contracts.js";
-import type { SourceQuery } from "../sources/source-query.js";
-import { aggregationRequestSets, fetchAggregations } from "../sources/aggregation.js";
-
-export type Retrieval = "scroll" | "pit" | "batch" | "aggs" | "billing";
-export type StrategyChoice = "auto" | "scroll" | "pit" | "batch" | "aggs";
-
-export interface PlanQuery extends SourceQuery {
-  strategy: StrategyChoice;
-}
+import type { Retrieval } from "../kinds/data-kind.js";
+import type { SourceSpec } from "../kinds/source-spec.js";
+import { KINDS } from "./registry.js";
 
 export interface SlicePlan {
   slice: Slice;
@@ -31,44 +25,33 @@ export interface Plan {
   quotaRemaining: number | undefined;
 }
 
-/** The spec's recommended upper bounds for paging; above them a batch export is the better tool. */
-export const PAGING_LIMIT: Readonly<Record<SourceQuery["kind"], number>> = {
-  logs: 100_000,
-  workloads: 100_000,
-  jobs: 200_000,
-  tickets: 200_000,
-  metrics: 200_000,
-  billing: Number.POSITIVE_INFINITY,
-};
-
 const HOUR_MS = 3_600_000;
 /** Slice lengths `slice: auto` picks from, longest first. */
 const AUTO_SLICE_MS = [24 * HOUR_MS, 6 * HOUR_MS, HOUR_MS];
 /** Status polls a batch export is expected to need. */
 const BATCH_POLLS = 2;
 
-/** Whether a kind can be probed with an aggregation (v1 logs and billing cannot). */
-export function canProbe(query: SourceQuery): boolean {
-  return query.kind !== "billing" && query.api !== "v1";
+/** Whether a source can be probed with an aggregation (v1 logs and billing cannot). */
+export function canProbe(source: SourceSpec): boolean {
+  const kind = KINDS[source.kind];
+  return kind.aggregation !== undefined && kind.strategies(source.api).includes("aggs");
 }
 
-function pagingRetrieval(query: SourceQuery): Retrieval {
-  if (query.kind === "billing") return "billing";
-  return query.kind === "jobs" || query.kind === "tickets" ? "pit" : "scroll";
+function retrievalFor(source: SourceSpec, expected: number | undefined): Retrieval {
+  const kind = KINDS[source.kind];
+  if (source.strategy === "aggs" || source.strategy === "batch") return source.strategy;
+  const offersBatch = kind.sources(source.api).batch !== undefined;
+  if (source.strategy === "auto" && offersBatch && expected !== undefined && expected > kind.pagingLimit)
+    return "batch";
+  return kind.paging;
 }
 
-function retrievalFor(query: PlanQuery, expected: number | undefined): Retrieval {
-  if (query.kind === "billing") return "billing";
-  if (query.strategy === "aggs") return "aggs";
-  if (query.strategy === "batch") return "batch";
-  if (query.strategy === "scroll" || query.strategy === "pit") return pagingRetrieval(query);
-  const offersBatch = query.kind === "logs" || query.kind === "workloads";
-  if (offersBatch && expected !== undefined && expected > PAGING_LIMIT[query.kind]) return "batch";
-  return pagingRetrieval(query);
+function requestSets(source: SourceSpec): number {
+  return KINDS[source.kind].aggregation?.sets(source).length ?? 1;
 }
 
-function requestsFor(query: SourceQuery, retrieval: Retrieval, expected: number | undefined): number {
-  const sets = query.kind === "logs" || query.kind === "workloads" ? Math.max(1, query.app_type.length) : 1;
+function requestsFor(query: SourceSpec, retrieval: Retrieval, expected: number | undefined): number {
+  const sets = Math.max(1, requestSets(query));
   switch (retrieval) {
     case "billing":
       return query.domain?.length ?? 1;
@@ -85,18 +68,19 @@ function requestsFor(query: SourceQuery, retrieval: Retrieval, expected: number 
 /** Counts per hour over the window with one aggregation per request set; undefined if not probeable. */
 export async function probeHourlyCounts(
   client: ServiceClient,
-  query: SourceQuery,
+  query: SourceSpec,
   start: Date,
   end: Date,
   signal?: AbortSignal,
 ): Promise<{ counts: Map<number, number>; requests: number } | undefined> {
-  if (!canProbe(query)) return undefined;
+  const aggregation = KINDS[query.kind].aggregation;
+  if (aggregation === undefined || !canProbe(query)) return undefined;
   const aggs = { per_hour: { date_histogram: { field: "@timestamp", fixed_interval: "1h" } } };
   const bounds = { start_time: start.toISOString(), end_time: end.toISOString() };
   const counts = new Map<number, number>();
-  const sets = aggregationRequestSets(query);
+  const sets = aggregation.sets(query);
   for (const appType of sets) {
-    const { aggregations } = await fetchAggregations(client, query, aggs, bounds, appType, signal);
+    const aggregations = await aggregation.send(client, query, { aggs, bounds, appType, signal });
     const buckets = (aggregations as { per_hour?: { buckets?: { key: number; doc_count: number }[] } })
       .per_hour?.buckets;
     for (const bucket of buckets ?? [])
@@ -125,7 +109,7 @@ export function chooseSliceMs(counts: Map<number, number>, start: Date, end: Dat
 
 export interface PlanOptions {
   client: ServiceClient;
-  query: PlanQuery;
+  query: SourceSpec;
   window: { start: Date; end: Date; slice_ms: number | "auto" };
   /** Cuts `[start, end)` into slices of `sliceMs` (config/ owns the naming). */
   sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
@@ -162,7 +146,7 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
       window.slice_ms !== "auto"
         ? window.slice_ms
         : probe !== undefined
-          ? chooseSliceMs(probe.counts, window.start, window.end, PAGING_LIMIT[query.kind])
+          ? chooseSliceMs(probe.counts, window.start, window.end, KINDS[query.kind].pagingLimit)
           : 24 * HOUR_MS;
     slices = options.sliceWindow(window.start, window.end, sliceMs);
   }

@@ -13,15 +13,17 @@ import { parquetFormat } from "../formats/parquet.js";
 import { fileDestination } from "../sinks/file/file-destination.js";
 import { s3Destination } from "../sinks/s3/s3-destination.js";
 import { stdoutDestination } from "../sinks/stdout/stdout-destination.js";
-import type { ServiceClient } from "../api/client.js";
+import type { DataKind } from "../api/wire/fields.js";
+import { billingKind } from "../kinds/billing.js";
+import type { DataKindComponent, Retrieval, SourceDeps } from "../kinds/data-kind.js";
+import { jobsKind } from "../kinds/jobs.js";
+import { logsKind } from "../kinds/logs.js";
+import { metricsKind } from "../kinds/metrics.js";
+import type { SourceSpec } from "../kinds/source-spec.js";
+import { ticketsKind } from "../kinds/tickets.js";
+import { workloadsKind } from "../kinds/workloads.js";
 import { createAggregationSource } from "../sources/aggregation.js";
-import { createBatchSource } from "../sources/batch.js";
-import type { BatchSourceOptions } from "../sources/batch.js";
-import { createBillingSource } from "../sources/billing.js";
-import { createPointInTimeSource } from "../sources/point-in-time.js";
-import { createScrollSource } from "../sources/scroll.js";
-import type { SourceQuery } from "../sources/source-query.js";
-import type { Retrieval } from "./plan.js";
+import { ConfigError } from "../errors.js";
 import type {
   PartitionedSource,
   Source,
@@ -70,22 +72,41 @@ export const DESTINATIONS = {
   stdout: stdoutDestination,
 } as const;
 
-/** What a source factory gets besides the query: the client, and batch resume for batch exports. */
-export interface SourceDeps {
-  client: ServiceClient;
-  batch?: BatchSourceOptions;
-}
-
-/** Sources by the retrieval style the planner picks for a slice. */
-export const SOURCES: Readonly<
-  Record<Retrieval, (query: SourceQuery, deps: SourceDeps) => Source | PartitionedSource>
-> = {
-  scroll: (query, deps) => createScrollSource(query, deps.client),
-  pit: (query, deps) => createPointInTimeSource(query, deps.client),
-  batch: (query, deps) => createBatchSource(query, deps.client, deps.batch),
-  aggs: (query, deps) => createAggregationSource(query, deps.client),
-  billing: (query, deps) => createBillingSource(query, deps.client),
+/** Data kinds by their `source.kind` value; the source schema, `fields`, the planner and the runner read them here. */
+export const KINDS: Readonly<Record<DataKind, DataKindComponent>> = {
+  logs: logsKind,
+  workloads: workloadsKind,
+  jobs: jobsKind,
+  tickets: ticketsKind,
+  metrics: metricsKind,
+  billing: billingKind,
 };
+
+/**
+ * The source that reads a slice of `source` the way the planner chose.
+ * @example const read = createSource(pipeline.source, slicePlan.retrieval, { client });
+ */
+export function createSource(
+  source: SourceSpec,
+  retrieval: Retrieval,
+  deps: SourceDeps,
+): Source | PartitionedSource {
+  const kind = KINDS[source.kind];
+  if (retrieval === "aggs" && kind.aggregation !== undefined) {
+    const aggregation = kind.aggregation;
+    return createAggregationSource({
+      aggs: source.aggs ?? {},
+      sets: aggregation.sets(source),
+      aggregate: (request) => aggregation.send(deps.client, source, request),
+    });
+  }
+  const create = retrieval === "aggs" ? undefined : kind.sources(source.api)[retrieval];
+  if (create === undefined) {
+    const message = `${source.api} ${source.kind} cannot be read by ${retrieval}`;
+    throw new ConfigError(message, [{ path: "source.strategy", message }]);
+  }
+  return create(source, deps);
+}
 
 function componentOf(type: TransformType): TransformComponent {
   // Widening to the base contract is sound: each step's config was parsed by this component's schema.

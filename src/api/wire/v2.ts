@@ -84,9 +84,19 @@ export const v2LogsBatchRequest = defineRequest(z.object(logsFields), (body, pro
   logsInitialRules(body, problems, []);
 });
 
+/**
+ * The spec shows no `filters` (nor `fields`) on the v2 aggs operations, so they are refused here: a
+ * filtered aggregation is a `filter` aggregation wrapping the others, the spec's own route.
+ */
+const NOT_ON_V2_AGGS = ["filters", "fields"] as const;
+
+const { filters: _logsFilters, fields: _logsFields, ...logsAggsFields } = logsFields;
 export const v2LogsAggsRequest = defineRequest(
-  z.object({ ...logsFields, aggs: aggsSchema.optional() }),
-  (body, problems) => logsInitialRules(body, problems, ["aggs"]),
+  z.object({ ...logsAggsFields, aggs: aggsSchema.optional() }),
+  (body, problems) => {
+    forbidFields(body, NOT_ON_V2_AGGS, problems);
+    logsInitialRules(body, problems, ["aggs"]);
+  },
 );
 
 const workloadsFields = {
@@ -122,9 +132,13 @@ export const v2WorkloadsBatchRequest = defineRequest(z.object(workloadsFields), 
   workloadsInitialRules(body, problems, []);
 });
 
+const { filters: _workloadsFilters, fields: _workloadsFields, ...workloadsAggsFields } = workloadsFields;
 export const v2WorkloadsAggsRequest = defineRequest(
-  z.object({ ...workloadsFields, aggs: aggsSchema.optional() }),
-  (body, problems) => workloadsInitialRules(body, problems, ["aggs"]),
+  z.object({ ...workloadsAggsFields, aggs: aggsSchema.optional() }),
+  (body, problems) => {
+    forbidFields(body, NOT_ON_V2_AGGS, problems);
+    workloadsInitialRules(body, problems, ["aggs"]);
+  },
 );
 
 /** Batch status: `token` required, trimmed, not empty. */

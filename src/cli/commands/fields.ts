@@ -4,28 +4,31 @@ import { loadPipeline } from "../../config/load-pipeline.js";
 import { ConfigError } from "../../errors.js";
 import { mappingTypeToColumnType } from "../../formats/columns-from-mappings.js";
 import { createLogger } from "../../logger.js";
-import { DATA_KINDS } from "../../api/wire/fields.js";
+import type { DataKind } from "../../api/wire/fields.js";
+import { KINDS } from "../../pipeline/registry.js";
 import { parseCommandArgs, parseLogLevel } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
-import { fetchMappings } from "../output-columns.js";
 import { openSession } from "../session.js";
 
 export const FIELDS_USAGE = `Usage: mdq-export fields PIPELINE.yaml
        mdq-export fields --kind KIND [--application APP] [--app-type TYPE]
 
-Lists the fields the service maps for a kind (from the v3 mappings operations), with the search
-engine's type and the column type they get in Parquet. With a pipeline file, its service and source
-are used; with --kind, the embedded emulator answers.
+Lists the fields the service maps for a kind (from the v3 mappings operations; billing, which has
+none, from the summary's field table), with the search engine's type and the column type they get
+in Parquet. With a pipeline file, its service and source are used; with --kind, the embedded
+emulator answers.
 
 Options:
-  --kind KIND          logs, workloads, jobs, tickets or metrics
+  --kind KIND          logs, workloads, jobs, tickets, metrics or billing
   --application APP    logs: atr, klewer, eventops, quasar, agentmanager; metrics: atr, klewer, quasar
   --app-type TYPE      logs: ec2, kubernetes, serverless; metrics: ec2, kubernetes
   --json               print JSON
   -h, --help           show this help`;
 
-const KINDS = DATA_KINDS.filter((kind) => kind !== "billing");
+function isKind(value: string): value is DataKind {
+  return Object.hasOwn(KINDS, value);
+}
 
 export const fieldsCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(
@@ -53,8 +56,9 @@ export const fieldsCommand: Command = async (argv, io) => {
     service = pipeline.service;
     source = pipeline.source;
   } else if (values.kind !== undefined && positionals.length === 0) {
-    if (!(KINDS as readonly string[]).includes(values.kind)) {
-      const message = `--kind "${values.kind}" is not one of ${KINDS.join(", ")}`;
+    const kind = values.kind;
+    if (!isKind(kind)) {
+      const message = `--kind "${kind}" is not one of ${Object.keys(KINDS).join(", ")}`;
       throw new ConfigError(message, [{ path: "--kind", message }]);
     }
     service = {
@@ -62,13 +66,12 @@ export const fieldsCommand: Command = async (argv, io) => {
       seed: 1,
       timeouts: { connect_ms: 10_000, request_ms: 60_000, batch_export_ms: 3_600_000 },
     };
+    const serverless = values.application === "eventops" || values.application === "agentmanager";
     source = {
-      kind: values.kind as (typeof KINDS)[number],
-      application: values.application ?? "atr",
-      app_type: [
-        values["app-type"] ??
-          (values.application === "eventops" || values.application === "agentmanager" ? "serverless" : "ec2"),
-      ],
+      kind,
+      // Billing takes neither; the other kinds' mappings want both.
+      application: kind === "billing" ? undefined : (values.application ?? "atr"),
+      app_type: kind === "billing" ? [] : [values["app-type"] ?? (serverless ? "serverless" : "ec2")],
       includes_eu: true,
     };
   } else {
@@ -76,20 +79,9 @@ export const fieldsCommand: Command = async (argv, io) => {
       { path: "arguments", message: "give a pipeline file or --kind" },
     ]);
   }
-  if (source.kind === "billing") {
-    io.stderr.write(
-      "billing has no mappings operation; its summary fields are listed in docs/pipelines.md\n",
-    );
-    return EXIT.invalid;
-  }
   const session = await openSession(service, { log, quotaReserve: 0 });
   try {
-    // The mappings only read kind, application, app_type and includes_eu of the source.
-    const fields = await fetchMappings(
-      session.client,
-      source as Parameters<typeof fetchMappings>[1],
-      io.signal,
-    );
+    const fields = await KINDS[source.kind].mappings(session.client, source, io.signal);
     if (values.json === true) {
       io.stdout.write(
         `${JSON.stringify(

@@ -10,7 +10,7 @@ import {
   successMarkerPath,
   writeManifest,
 } from "../../pipeline/manifest.js";
-import { createTransformChain, SOURCES } from "../../pipeline/registry.js";
+import { createSource, createTransformChain } from "../../pipeline/registry.js";
 import { runSlices } from "../../pipeline/runner.js";
 import type { RunOutcome, SliceTask } from "../../pipeline/runner.js";
 import { resolveShard } from "../../pipeline/shard.js";
@@ -151,7 +151,7 @@ export const runCommand: Command = async (argv, io) => {
     const tasks: SliceTask[] = shardPlan.map((slicePlan) => ({
       slice: slicePlan.slice,
       build: () => ({
-        source: SOURCES[slicePlan.retrieval](pipeline.source, {
+        source: createSource(pipeline.source, slicePlan.retrieval, {
           client: session.client,
           batch: {
             resume: {

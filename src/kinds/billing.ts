@@ -1,0 +1,47 @@
+// Billing: the v1 billing summary, one query and one row per domain over a date-math window. It has no
+// mappings operation; its fields come from the spec's table.
+import type { ServiceClient } from "../api/client.js";
+import { BILLING_FIELDS } from "../api/wire/fields.js";
+import type { FieldSpec } from "../api/wire/fields.js";
+import type { Batch, Source } from "../pipeline/contracts.js";
+import type { DataKindComponent } from "./data-kind.js";
+import { tableMappings } from "./hit-columns.js";
+import type { SourceSpec } from "./source-spec.js";
+
+/**
+ * The summary's fields: the spec's table, then the window the summary covers, which the service sends
+ * beside them (the emulator does); a record field without a column would be lost in Parquet.
+ */
+const SUMMARY_FIELDS: readonly FieldSpec[] = [
+  ...BILLING_FIELDS,
+  { name: "window_start", type: "date" },
+  { name: "window_end", type: "date" },
+];
+
+function createBillingSource(source: SourceSpec, client: ServiceClient): Source {
+  return async function* (ctx): AsyncGenerator<Batch> {
+    const domains = source.domain ?? [];
+    for (const domain of domains) {
+      const body = { domain, time_range: source.window.expression.start };
+      const response = await client.call("/v1/query", body, { signal: ctx.signal });
+      yield [{ ...response.summary }];
+    }
+    ctx.stats.expected = domains.length;
+  };
+}
+
+export const billingKind: DataKindComponent = {
+  type: "billing",
+  summary: "Billing summary (v1; one row per domain).",
+  apiVersion: () => "v1",
+  applications: [],
+  appTypes: () => [],
+  strategies: () => ["auto"],
+  pagingLimit: Number.POSITIVE_INFINITY,
+  fields: SUMMARY_FIELDS,
+  paging: "billing",
+  sources: () => ({ billing: (source, { client }) => createBillingSource(source, client) }),
+  // No mappings operation: the table is the schema, in its own order.
+  mappings: () => Promise.resolve(tableMappings(SUMMARY_FIELDS)),
+  columns: (mapped) => [...mapped],
+};

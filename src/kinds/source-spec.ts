@@ -1,0 +1,148 @@
+// The pipeline's `source` section as the exporter runs it (validated and normalised by config/), and
+// the request parts every data kind builds the same way: scope, time bounds, filters, projection, and
+// the wire-typed values (application, app_type, filters, aggs) checked against what an operation takes.
+import type { Aggregations } from "../api/wire/aggs.js";
+import { aggsSchema, filtersSchema } from "../api/wire/common.js";
+import type { DataKind } from "../api/wire/fields.js";
+import type { DslQuery } from "../api/wire/query-dsl.js";
+import { RequestValidationError } from "../errors.js";
+import type { Row, Slice } from "../pipeline/contracts.js";
+
+export const APPLICATIONS = ["atr", "klewer", "eventops", "quasar"] as const;
+export type Application = (typeof APPLICATIONS)[number];
+
+export const APP_TYPES = ["ec2", "caas", "kubernetes", "serverless"] as const;
+export type AppType = (typeof APP_TYPES)[number];
+
+export const STRATEGIES = ["auto", "scroll", "pit", "batch", "aggs"] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+/** The API version a source is exported through (logs may choose the deprecated v1). */
+export type ApiVersion = "v1" | "v2" | "v3";
+
+/**
+ * The `source` section after validation: `app_type` is always a list (one request set per entry for
+ * v2), defaults are filled in. config/ produces it; kinds, the planner and the sources read it.
+ */
+export interface SourceSpec {
+  kind: DataKind;
+  api: ApiVersion;
+  application?: Application | undefined;
+  app_type: AppType[];
+  domain?: string[] | undefined;
+  log_group?: string[] | undefined;
+  tenant?: string[] | undefined;
+  stage?: string[] | undefined;
+  window: { expression: { start: string; end: string; slice?: string } };
+  strategy: Strategy;
+  page_size: number;
+  filters: readonly object[];
+  fields?: string[] | undefined;
+  aggs?: Record<string, Record<string, unknown>> | undefined;
+  includes_eu: boolean;
+}
+
+/**
+ * `value` as one of the values an operation accepts. config/ checked the source against the same
+ * rules, so a miss here is a bug or a hand-built source; it fails before anything is sent.
+ * @example const application = oneOf("/v2/workloads/scroll", "application", ["atr"], source.application);
+ */
+export function oneOf<const T extends string>(
+  operation: string,
+  field: string,
+  allowed: readonly T[],
+  value: string | undefined,
+): T {
+  const found = allowed.find((candidate) => candidate === value);
+  if (found === undefined) {
+    throw new RequestValidationError(
+      operation,
+      field,
+      `${JSON.stringify(value)} is not one of ${allowed.join(", ")}`,
+    );
+  }
+  return found;
+}
+
+/** The source's application as `operation` takes it (every kind but billing names one). */
+export function applicationFor<const T extends string>(
+  operation: string,
+  allowed: readonly T[],
+  source: SourceSpec,
+): T {
+  return oneOf(operation, "application", allowed, source.application);
+}
+
+/** The source's app types as a v3 array (`ec2`, `kubernetes`) takes them. */
+export function appTypesFor<const T extends string>(
+  operation: string,
+  allowed: readonly T[],
+  source: SourceSpec,
+): T[] {
+  return source.app_type.map((appType) => oneOf(operation, "app_type", allowed, appType));
+}
+
+/** `filters` in the wire's query-DSL type; undefined when the pipeline sets none. */
+export function wireFilters(operation: string, source: SourceSpec): DslQuery[] | undefined {
+  if (source.filters.length === 0) return undefined;
+  const parsed = filtersSchema.safeParse(source.filters);
+  if (!parsed.success) throw new RequestValidationError(operation, "filters", parsed.error.message);
+  return parsed.data;
+}
+
+/** An aggregation definition in the wire's type. */
+export function wireAggs(operation: string, aggs: Readonly<Record<string, unknown>>): Aggregations {
+  const parsed = aggsSchema.safeParse(aggs);
+  if (!parsed.success) throw new RequestValidationError(operation, "aggs", parsed.error.message);
+  return parsed.data;
+}
+
+/** `domain`, or `log_group`/`tenant`/`stage` for serverless logs, as the v2 and v3 bodies take them. */
+export function scopeOf(source: SourceSpec): {
+  domain?: string[];
+  log_group?: string[];
+  tenant?: string[];
+  stage?: string[];
+} {
+  if (source.log_group !== undefined || source.tenant !== undefined || source.stage !== undefined) {
+    return {
+      log_group: source.log_group ?? ["*"],
+      tenant: source.tenant ?? ["*"],
+      stage: source.stage ?? ["*"],
+    };
+  }
+  return { domain: source.domain ?? ["*"] };
+}
+
+export function timeBounds(slice: Pick<Slice, "start" | "end">): { start_time: string; end_time: string } {
+  return { start_time: slice.start.toISOString(), end_time: slice.end.toISOString() };
+}
+
+/** `filters` and `fields` when the pipeline sets them (an empty list of filters is left out). */
+export function queryOptions(
+  operation: string,
+  source: SourceSpec,
+): { filters?: DslQuery[]; fields?: string[] } {
+  const filters = wireFilters(operation, source);
+  return {
+    ...(filters !== undefined ? { filters } : {}),
+    ...(source.fields !== undefined ? { fields: source.fields } : {}),
+  };
+}
+
+interface HitLike {
+  _id: string;
+  _index: string;
+  _source: Readonly<Record<string, unknown>>;
+}
+
+/** A record as it enters the transforms: the hit's `_source` with `_id` and `_index` kept beside it. */
+export function hitToRow(hit: HitLike): Row {
+  return { _id: hit._id, _index: hit._index, ...hit._source };
+}
+
+export function hitsToRows(hits: readonly HitLike[]): Row[] {
+  const rows = new Array<Row>(hits.length);
+  for (let index = 0; index < hits.length; index++) rows[index] = hitToRow(hits[index] as HitLike);
+  return rows;
+}
