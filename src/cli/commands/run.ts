@@ -11,6 +11,7 @@ import {
   writeManifest,
 } from "../../pipeline/manifest.js";
 import { createSource, createTransformChain } from "../../pipeline/registry.js";
+import { reportUnknownFields } from "../../pipeline/report-unknown-fields.js";
 import { runSlices } from "../../pipeline/runner.js";
 import type { RunOutcome, SliceTask } from "../../pipeline/runner.js";
 import { resolveShard } from "../../pipeline/shard.js";
@@ -161,7 +162,13 @@ export const runCommand: Command = async (argv, io) => {
             pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
           },
         }),
-        transforms: pipeline.transforms.length > 0 ? [transform] : [],
+        transforms: [
+          ...(pipeline.transforms.length > 0 ? [transform] : []),
+          // Only columnar files drop a field that has no column; NDJSON writes every field.
+          ...(pipeline.sinks.some((sink) => sink.format === "parquet")
+            ? [reportUnknownFields(prepared.columns)]
+            : []),
+        ],
         sinks: pipeline.sinks.map((sink, index): Sink =>
           createSink(sink, { store: stores[index] as OutputStore, columns: prepared.columns, run, log }),
         ),

@@ -1,0 +1,143 @@
+// Every sink of a pipeline carries the same columns, and they cover every field the records of the
+// kind can hold (regressions: a v1 logs export without app_type built its Parquet columns from ec2's
+// fields only and dropped logLevel; billing Parquet lacked the window_start/window_end its NDJSON had).
+// A field no column holds is reported, never dropped without a word.
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { validateRequest } from "../src/api/wire/operations.js";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import { createSilentLogger } from "../src/logger.js";
+import type { Batch, SliceContext } from "../src/pipeline/contracts.js";
+import { reportUnknownFields, unknownFields } from "../src/pipeline/report-unknown-fields.js";
+import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
+import type { Workspace } from "./support/run-cli.js";
+
+let emulator: RunningEmulator;
+let workspace: Workspace;
+beforeAll(async () => {
+  emulator = await startTestEmulator();
+  workspace = await createWorkspace();
+});
+afterAll(async () => {
+  await emulator.close();
+  await workspace.remove();
+});
+
+/** Every dotted leaf path of a record (`atr.domain_name`, `regex.extractions.logLevel`). */
+function leafPaths(record: Readonly<Record<string, unknown>>, at = ""): string[] {
+  return Object.entries(record).flatMap(([key, value]) =>
+    value !== null && typeof value === "object" && !Array.isArray(value)
+      ? leafPaths(value as Record<string, unknown>, `${at}${key}.`)
+      : [`${at}${key}`],
+  );
+}
+
+async function exportBoth(name: string, source: string): Promise<{ stderr: string; out: string }> {
+  const out = join(workspace.dir, name);
+  const file = await workspace.write(
+    `${name}.yaml`,
+    `name: ${name}\n${REMOTE_SERVICE_YAML}\nsource:\n${source}sinks:\n  - format: parquet\n    to: ${out}/parquet\n  - format: ndjson\n    to: ${out}/ndjson\n`,
+  );
+  const result = await runCli(["run", file, "--log-level", "warn"], { env: emulatorEnv(emulator) });
+  expect(result.code).toBe(0);
+  return { stderr: result.stderr, out };
+}
+
+/** The NDJSON records' fields are each a Parquet column, with the same values present. */
+async function expectSameColumns(out: string): Promise<Record<string, string>> {
+  const ndjsonFiles = await listDataFiles(join(out, "ndjson"));
+  const records = await readNdjson(join(out, "ndjson"), ndjsonFiles);
+  const parquet = await checkCompleteExport(join(out, "parquet"), records.length);
+  const table = await readParquet(join(out, "parquet"), parquet.files);
+  const fields = new Set(records.flatMap((record) => leafPaths(record)));
+  expect(fields.size).toBeGreaterThan(0);
+  for (const field of fields) expect(Object.keys(table.types)).toContain(field);
+  return table.types;
+}
+
+describe("columns cover every app type and field the query can return", () => {
+  it("v1 logs without app_type (ec2 and caas) keep logLevel, which only containers carry", async () => {
+    const { stderr, out } = await exportBoth(
+      "v1-logs-any-app-type",
+      "  kind: logs\n  api: v1\n  application: atr\n  domain: [alpha.example]\n  window: { start: now-3h/h }\n",
+    );
+    const types = await expectSameColumns(out);
+    expect(types).toHaveProperty("logLevel");
+    expect(stderr).not.toContain("no output column");
+  });
+
+  it("billing Parquet carries window_start and window_end like its NDJSON", async () => {
+    const { out } = await exportBoth(
+      "billing-window",
+      "  kind: billing\n  domain: [alpha.example]\n  window: { start: now-7d/d }\n",
+    );
+    const types = await expectSameColumns(out);
+    expect(types).toMatchObject({ window_start: "TIMESTAMP", window_end: "TIMESTAMP" });
+  });
+});
+
+describe("a field no column holds is reported", () => {
+  const columns = [
+    { name: "_id", type: "string" as const },
+    { name: "atr.domain_name", type: "string" as const },
+  ];
+
+  it("names the fields outside the columns, nested ones by their dotted path", () => {
+    const names = new Set(columns.map((column) => column.name));
+    const row = { _id: "1", atr: { domain_name: "a", client: "c" }, extra: { deep: 1 } };
+    expect(unknownFields(row, names, new Set(["atr"]))).toEqual(["atr.client", "extra"]);
+  });
+
+  it("warns once per slice with the field names and passes every batch on unchanged", async () => {
+    const warnings: unknown[] = [];
+    const log = createSilentLogger();
+    const ctx = {
+      signal: new AbortController().signal,
+      log: Object.assign(Object.create(log) as typeof log, {
+        warn: (fields: unknown) => void warnings.push(fields),
+      }),
+      slice: { index: 0, id: "s", start: new Date(0), end: new Date(1) },
+      run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
+      stats: { duplicates: 0 },
+    } satisfies SliceContext;
+    async function* batches(): AsyncGenerator<Batch> {
+      yield [{ _id: "1", atr: { domain_name: "a" }, logLevel: "info" }];
+      yield [{ _id: "2", logLevel: "warn", level: "WARN" }];
+      yield [{ _id: "3", logLevel: "error" }];
+    }
+    const seen: Batch[] = [];
+    for await (const batch of reportUnknownFields(columns)(batches(), ctx)) seen.push(batch);
+    expect(seen.flat().map((row) => row._id)).toEqual(["1", "2", "3"]);
+    expect(warnings).toEqual([{ fields: ["logLevel"] }, { fields: ["level"] }]);
+  });
+});
+
+describe("v2 aggregations follow the spec's route for filters", () => {
+  it("the v2 aggs operations refuse top-level filters, which the spec does not show for them", () => {
+    const body = {
+      application: "atr",
+      app_type: "ec2",
+      domain: ["*"],
+      start_time: "2026-03-10T00:00:00Z",
+      end_time: "2026-03-10T01:00:00Z",
+      aggs: { n: { value_count: { field: "@timestamp" } } },
+      filters: [{ term: { level: "ERROR" } }],
+    };
+    for (const path of ["/v2/logs/aggs", "/v2/workloads/aggs"] as const)
+      expect(validateRequest(path, body).map((problem) => problem.field)).toContain("filters");
+  });
+});
+
+describe("fields --kind billing", () => {
+  it("lists the billing summary's fields instead of refusing", async () => {
+    const result = await runCli(["fields", "--kind", "billing", "--json"]);
+    expect(result.code).toBe(0);
+    const fields = JSON.parse(result.stdout) as { name: string; column_type: string }[];
+    expect(fields.map((field) => field.name)).toEqual(
+      expect.arrayContaining(["domain", "ticket_count", "WBS", "window_start", "window_end"]),
+    );
+    expect(fields.find((field) => field.name === "ticket_count")?.column_type).toBe("int32");
+  });
+});
