@@ -131,7 +131,7 @@ describe("paging against the emulator with faults on", () => {
         size: 30,
         ...window,
       };
-      const { ids } = await readAll(() => pointInTimePaging(client, kind, body));
+      const { ids } = await readAll(() => pointInTimePaging(client, `/v3/${kind}/query`, body));
       const expected = await expectedIds(`/v3/${kind}/query`, body);
       expect(expected.length).toBeGreaterThan(60);
       expect(ids).toEqual(expected);

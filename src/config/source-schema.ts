@@ -30,12 +30,16 @@ const KIND_NAMES = Object.keys(KINDS) as [DataKind, ...DataKind[]];
 export function createSourceSchema(now: Date) {
   return z
     .strictObject({
-      kind: z.enum(KIND_NAMES).describe(`The data exported: ${KIND_NAMES.join(", ")}. Required.`),
+      kind: z
+        .enum(KIND_NAMES)
+        .describe(
+          `The data exported. Required. ${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].summary}`).join(" ")}`,
+        ),
       application: z
         .enum(APPLICATIONS)
         .optional()
         .describe(
-          "logs: atr, klewer, eventops, quasar; workloads, jobs, tickets: atr; metrics: atr, klewer, quasar; billing: none. Required except for billing.",
+          `${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].applications.join(", ") || "none"}`).join("; ")}. Required except for billing.`,
         ),
       app_type: z
         .union([appTypeSchema, z.array(appTypeSchema).min(1)])

@@ -29,7 +29,7 @@ export function pointInTimeKind(type: keyof typeof PATHS, summary: string): Data
       pit: (source, { client }) =>
         createPagedSource(function* (ctx) {
           const body = v3QueryBody(paths.query, ATR_ONLY, source, ctx.slice);
-          yield pointInTimePaging(client, type, body, { signal: ctx.signal });
+          yield pointInTimePaging(client, paths.query, body, { signal: ctx.signal });
         }),
     }),
     aggregation: {

@@ -9,7 +9,7 @@ type HitPage = Page<{ _id: string; _index: string; _source: Readonly<Record<stri
 
 /**
  * A source over the paged queries `open` starts for a slice, read one after the other.
- * @example createPagedSource(function* (ctx) { yield pointInTimePaging(client, "jobs", body(ctx.slice), ctx); })
+ * @example createPagedSource(function* (ctx) { yield pointInTimePaging(client, "/v3/jobs/query", body(ctx.slice), ctx); })
  */
 export function createPagedSource(open: (ctx: SliceContext) => Iterable<AsyncIterable<HitPage>>): Source {
   return async function* (ctx): AsyncGenerator<Batch> {

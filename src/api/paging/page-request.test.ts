@@ -56,7 +56,7 @@ describe("413 halving", () => {
   it("halves size until the page fits, keeps the cursor, and keeps the smaller size", async () => {
     const { client, sizes } = clientWithPayloadLimit(120);
     const ids: string[] = [];
-    for await (const page of pointInTimePaging(client, "jobs", initial))
+    for await (const page of pointInTimePaging(client, "/v3/jobs/query", initial))
       ids.push(...page.hits.map((h) => h._id));
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => `j${i}`));
     expect(sizes.slice(0, 4)).toEqual([400, 200, 100, 100]);

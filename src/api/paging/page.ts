@@ -4,7 +4,7 @@
 /**
  * One response's hits.
  * @example
- * for await (const page of pointInTimePaging(client, "jobs", body)) rows.push(...page.hits.map((h) => h._source));
+ * for await (const page of pointInTimePaging(client, "/v3/jobs/query", body)) rows.push(...page.hits.map((h) => h._source));
  */
 export interface Page<Hit> {
   hits: Hit[];

@@ -6,7 +6,8 @@ import type { V3Hit } from "../wire/hits.js";
 import type { Page, V3PagingOptions } from "./page.js";
 import { requestPage } from "./page-request.js";
 
-export type PointInTimeKind = "jobs" | "tickets";
+/** The operations paged with a point in time (their request and response shapes are the same). */
+export type PointInTimePath = "/v3/jobs/query" | "/v3/tickets/query";
 
 type SortValue = string | number | null;
 
@@ -17,20 +18,19 @@ function toSortValues(values: readonly unknown[]): SortValue[] {
 }
 
 /**
- * Pages a jobs or tickets query to its end. A 413 halves `size` and resends the same cursor; the
+ * Pages a point-in-time query to its end. A 413 halves `size` and resends the same cursor; the
  * smaller size is kept for the pages after it. Throws PagingContextLostError when the point in time is gone.
  * @example
- * for await (const page of pointInTimePaging(client, "jobs", { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time, size: 1000 })) write(page.hits);
+ * for await (const page of pointInTimePaging(client, "/v3/jobs/query", { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time, size: 1000 })) write(page.hits);
  */
 export async function* pointInTimePaging(
   client: ServiceClient,
-  kind: PointInTimeKind,
-  body: RequestOf<"/v3/jobs/query">,
+  path: PointInTimePath,
+  body: RequestOf<PointInTimePath>,
   options: V3PagingOptions = {},
 ): AsyncGenerator<Page<V3Hit>> {
-  const path = kind === "jobs" ? "/v3/jobs/query" : "/v3/tickets/query";
   const halving = { minSize: options.minSize ?? 1 };
-  let request: RequestOf<"/v3/jobs/query"> = body;
+  let request: RequestOf<PointInTimePath> = body;
   let isContinuation = false;
   for (let pageNumber = 1; ; pageNumber += 1) {
     const { response, size } = await requestPage(client, path, request, {
