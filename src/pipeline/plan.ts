@@ -121,7 +121,8 @@ export interface PlanOptions {
 /** Plans a run. Costs at most one probe per request set, and none when strategy and slice are fixed. */
 export async function planRun(options: PlanOptions): Promise<Plan> {
   const { client, query, window } = options;
-  const single = query.kind === "billing" || query.api === "v1";
+  // v1 (billing and the deprecated logs API) takes a date-math time_range: the window is one request.
+  const single = query.api === "v1";
   const needsProbe =
     !single &&
     query.strategy !== "aggs" &&

@@ -67,11 +67,12 @@ export const fieldsCommand: Command = async (argv, io) => {
       timeouts: { connect_ms: 10_000, request_ms: 60_000, batch_export_ms: 3_600_000 },
     };
     const serverless = values.application === "eventops" || values.application === "agentmanager";
+    // A kind without applications (billing) takes no app type either; the others' mappings want both.
+    const scoped = KINDS[kind].applications.length > 0;
     source = {
       kind,
-      // Billing takes neither; the other kinds' mappings want both.
-      application: kind === "billing" ? undefined : (values.application ?? "atr"),
-      app_type: kind === "billing" ? [] : [values["app-type"] ?? (serverless ? "serverless" : "ec2")],
+      application: scoped ? (values.application ?? "atr") : undefined,
+      app_type: scoped ? [values["app-type"] ?? (serverless ? "serverless" : "ec2")] : [],
       includes_eu: true,
     };
   } else {
