@@ -205,6 +205,12 @@ export const ERROR_CATALOG = {
     meaning: "The run was stopped by a signal (SIGTERM, SIGINT).",
     action: "Run the same command again; it resumes.",
   },
+  OUTPUT_CLOSED: {
+    exit: "resumable",
+    meaning: "The reader of stdout closed it (`run ... | head`); the run stopped without an error message.",
+    action:
+      "Nothing when the reader wanted only the first lines; otherwise check the program reading stdout.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

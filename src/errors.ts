@@ -143,8 +143,8 @@ export class ReconciliationError extends EtlError {
 
 /** The run was stopped (signal); it can be resumed. */
 export class StoppedError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions = {}) {
-    super("STOPPED", message, options);
+  constructor(message: string, options: EtlErrorOptions & { code?: "STOPPED" | "OUTPUT_CLOSED" } = {}) {
+    super(options.code ?? "STOPPED", message, options);
   }
 }
 

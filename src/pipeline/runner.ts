@@ -68,7 +68,13 @@ function describe(error: unknown): string {
 export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   const { state, log } = options;
   const controller = new AbortController();
-  const onAbort = (): void => controller.abort(new StoppedError("stopped by a signal"));
+  // The caller's reason when it says why (stdout closed); a signal otherwise.
+  const onAbort = (): void =>
+    controller.abort(
+      options.signal.reason instanceof StoppedError
+        ? options.signal.reason
+        : new StoppedError("stopped by a signal"),
+    );
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener("abort", onAbort, { once: true });
 
