@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { ConfigError, EtlError } from "../errors.js";
 import type { OutputStore } from "./contracts.js";
+import { shardSuffix } from "./shard.js";
+import type { Shard } from "./shard.js";
 
 export const STATE_DIRECTORY = "_mdq-export";
 
@@ -60,9 +62,8 @@ export type BatchProgress = z.infer<typeof batchSchema>;
 export type CommittedPart = z.infer<typeof partSchema>;
 
 /** The state's object name; shards keep their own. */
-export function stateObjectPath(shard?: { index: number; count: number }): string {
-  const suffix = shard === undefined || shard.count === 1 ? "" : `.shard-${shard.index}-of-${shard.count}`;
-  return `${STATE_DIRECTORY}/state${suffix}.json`;
+export function stateObjectPath(shard?: Shard): string {
+  return `${STATE_DIRECTORY}/state${shardSuffix(shard)}.json`;
 }
 
 export interface StateStoreOptions {
