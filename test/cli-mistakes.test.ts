@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { RUN_USAGE } from "../src/cli/commands/run.js";
-import { runMain, spawnCli, testScope, writePipeline } from "./support/export-harness.js";
+import { runCli, spawnCli, testScope, writePipeline } from "./support/cli-harness.js";
 
 const scope = testScope();
 afterAll(scope.cleanUp);
@@ -29,7 +29,7 @@ describe("an unknown transform name (regression: Cannot read properties of undef
         transforms: [{ flatten: {} }, { renam: { a: "b" } }],
         sinks: [{ to: `${dir}/out`, format: "ndjson" }],
       });
-      const result = await runMain([command, file]);
+      const result = await runCli([command, file]);
       expect(result.code).toBe(2);
       expect(result.stderr).not.toContain("Cannot read properties");
       const line = /^ {2}(\S+):(\d+):(\d+): (.*)$/m.exec(result.stderr);
@@ -47,13 +47,13 @@ describe("an unknown transform name (regression: Cannot read properties of undef
 
 describe("commands", () => {
   it("help run prints run's help, not the overview", async () => {
-    const result = await runMain(["help", "run"]);
+    const result = await runCli(["help", "run"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(`${RUN_USAGE}\n`);
   });
 
   it("a misspelt command gets a suggestion", async () => {
-    const result = await runMain(["valdiate", "pipelines/demo.yaml"]);
+    const result = await runCli(["valdiate", "pipelines/demo.yaml"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('unknown command "valdiate"; did you mean "validate"?');
   });
@@ -75,10 +75,10 @@ describe("validate --no-env", () => {
       source: { ...SOURCE, page_size: "${PAGE_SIZE}" },
       sinks: [{ to: "${OUTPUT_ROOT}/jobs", format: "parquet" }],
     });
-    const strict = await runMain(["validate", file]);
+    const strict = await runCli(["validate", file]);
     expect(strict.code).toBe(2);
     expect(strict.stderr).toContain("environment variable MDQ_BASE_URL is not set");
-    const lint = await runMain(["validate", "--no-env", file]);
+    const lint = await runCli(["validate", "--no-env", file]);
     expect(lint.stderr).toBe("");
     expect(lint.code).toBe(0);
     expect(lint.stdout).toBe(
@@ -94,7 +94,7 @@ describe("validate --no-env", () => {
       source: { ...SOURCE, app_type: ["ec2", "lambda"], page_size: "${PAGE_SIZE}" },
       sinks: [{ to: `${dir}/out`, format: "parquet", gzip: true }],
     });
-    const result = await runMain(["validate", "--no-env", file], { env: { PAGE_SIZE: "many" } });
+    const result = await runCli(["validate", "--no-env", file], { env: { PAGE_SIZE: "many" } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/:\d+:\d+: source\.app_type\[1\]: /);
     expect(result.stderr).toMatch(/:\d+:\d+: source\.page_size: /);
