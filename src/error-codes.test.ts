@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { exitCodeOf, reportError } from "./cli/report-error.js";
-import { ERROR_CATALOG, ERRORS_DOC_PATH, errorsDocument } from "./error-codes.js";
+import { ERRORS_DOC_PATH, errorsDocument } from "./error-codes.js";
 import { ConfigError, EtlError, hasCode, QuotaExhaustedError, SinkError } from "./errors.js";
 
 const root = new URL("../", import.meta.url);
