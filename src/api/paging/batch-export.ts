@@ -36,7 +36,12 @@ export async function* readPartition(
         throw new BatchExportError(`batch partition ${partition.id} has no link`, { operation: kind });
       const response = await client.download(url, { signal });
       let toSkip = emitted;
-      for await (const records of decodePartition(response.body, pageSize)) {
+      const decoding = decodePartition(response.body, {
+        batchSize: pageSize,
+        expected: partition.expected,
+        bounds: client.partitionBounds,
+      });
+      for await (const records of decoding) {
         // The body may already be buffered: without this an aborted export would hand on its pages.
         signal.throwIfAborted();
         const fresh = toSkip >= records.length ? [] : records.slice(toSkip);
@@ -77,7 +82,8 @@ function wrapPartitionError(
   const what = error instanceof Error ? redactText(error.message, secrets) : "unknown failure";
   return new BatchExportError(`batch partition ${partition.id} could not be read: ${what}`, {
     operation: kind,
-    retryable: true,
+    // A broken download is worth another slice attempt; a partition that breaks a bound is not.
+    retryable: !(error instanceof ApiError) || error.retryable,
     cause: error instanceof ApiError ? error : sanitizeError(error, secrets),
   });
 }

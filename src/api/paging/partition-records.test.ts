@@ -13,7 +13,7 @@ async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Arr
 
 async function decodeAll(bytes: Uint8Array, chunkSize: number): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const batch of decodePartition(chunks(bytes, chunkSize), 7)) {
+  for await (const batch of decodePartition(chunks(bytes, chunkSize), { batchSize: 7 })) {
     expect(batch.length).toBeLessThanOrEqual(7);
     out.push(...batch);
   }
