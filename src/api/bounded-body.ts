@@ -35,7 +35,11 @@ export class ResponseBoundError extends Error {
   }
 
   static closed(): ResponseBoundError {
-    return new ResponseBoundError("CLIENT_CLOSED", 0, "the client was closed while the request was in flight");
+    return new ResponseBoundError(
+      "CLIENT_CLOSED",
+      0,
+      "the client was closed while the request was in flight",
+    );
   }
 }
 

@@ -83,15 +83,13 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       const deadlineMs = req.deadlineMs ?? timeouts.requestMs;
       const attempt = new AbortController();
       inFlight.add(attempt);
-      const timer = setTimeout(
-        () => attempt.abort(ResponseBoundError.deadline(deadlineMs)),
-        deadlineMs,
-      );
+      const timer = setTimeout(() => attempt.abort(ResponseBoundError.deadline(deadlineMs)), deadlineMs);
       const settle = (): void => {
         clearTimeout(timer);
         inFlight.delete(attempt);
       };
-      const signal = req.signal === undefined ? attempt.signal : AbortSignal.any([req.signal, attempt.signal]);
+      const signal =
+        req.signal === undefined ? attempt.signal : AbortSignal.any([req.signal, attempt.signal]);
       try {
         const response = await request(req.url, {
           method: req.method,

@@ -20,7 +20,7 @@ import { runWithRetries } from "./retry.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { classifyRateLimit } from "./rate-limit.js";
-import { describeUrl, redactText } from "./redact.js";
+import { describeUrl } from "./redact.js";
 
 /** The request body an operation takes, as its wire schema types it. */
 export type RequestOf<P extends OperationPath> = z.input<(typeof OPERATIONS)[P]["request"]["base"]>;
@@ -136,7 +136,7 @@ async function sendOnce<P extends OperationPath>(
 function failOnStatus(deps: ServiceCallDeps, path: string, answer: Answer): void {
   const { status } = answer;
   if (status >= 200 && status < 300) return;
-  const detail = redactText(describeErrorBody(answer.text), deps.tokens.secrets());
+  const detail = describeErrorBody(answer.text, deps.tokens.secrets());
   if (status === 401) {
     if (BATCH_TOKEN_IN_401.has(path)) throw new HttpStatusError(path, 401, detail, { retryable: false });
     // A fresh token refused as well: retried within the policy (a revocation race), and an

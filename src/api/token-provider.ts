@@ -10,7 +10,7 @@ import type { HttpTransport } from "./http-transport.js";
 import { parseRetryAfter } from "./retry-policy.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
-import { describeUrl, redactText } from "./redact.js";
+import { describeUrl } from "./redact.js";
 import { tokenResponseSchema } from "./wire/operations.js";
 
 /** The spec's token lifetime, used when neither the JWT `exp` nor `expires_in` says otherwise. */
@@ -106,7 +106,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
     );
     if (status >= 500 || status === 429) {
       const retryAfterMs = parseRetryAfter(response.headers["retry-after"], options.clock.now());
-      throw new HttpStatusError(operation, status, redactText(describeErrorBody(text), secrets()), {
+      throw new HttpStatusError(operation, status, describeErrorBody(text, secrets()), {
         retryable: true,
         retryAfterMs,
       });

@@ -45,13 +45,17 @@ const responseLimitsSchema = z
       .int()
       .min(MIB)
       .default(8 * 1024 * MIB)
-      .describe("Largest batch partition file as downloaded (before decompression). Default 8589934592 (8 GiB)."),
+      .describe(
+        "Largest batch partition file as downloaded (before decompression). Default 8589934592 (8 GiB).",
+      ),
     max_line_bytes: z
       .number()
       .int()
       .min(64 * 1024)
       .default(16 * MIB)
-      .describe("Longest record (one NDJSON line or array element) in a batch partition. Default 16777216 (16 MiB)."),
+      .describe(
+        "Longest record (one NDJSON line or array element) in a batch partition. Default 16777216 (16 MiB).",
+      ),
     max_decompression_ratio: z
       .number()
       .int()

@@ -2,6 +2,7 @@
 // started in-process; and the one client every request goes through.
 import type { ServiceClient } from "../api/client.js";
 import { createServiceClient } from "../api/client.js";
+import { describeUrl } from "../api/redact.js";
 import type { ServiceConfig } from "../config/service-schema.js";
 import type { Logger } from "../logger.js";
 
@@ -63,5 +64,6 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
     ...bounds,
     downloadHosts: service.download_hosts,
   });
-  return { client, describe: service.base_url, close: () => client.close() };
+  // Never the userinfo a base_url may carry.
+  return { client, describe: describeUrl(service.base_url), close: () => client.close() };
 }

@@ -4,7 +4,7 @@
 import { ApiError, BatchExportError } from "../../errors.js";
 import type { ServiceClient } from "../client.js";
 import { backoffDelay } from "../retry-policy.js";
-import { redactText, sanitizeError } from "../redact.js";
+import { sanitizeError, showServerText } from "../redact.js";
 import { HttpStatusError } from "../http-status-error.js";
 import { readPartitions } from "./batch-status.js";
 import type { BatchExportQuery, PartitionState } from "./batch-status.js";
@@ -79,7 +79,8 @@ function wrapPartitionError(
   secrets: readonly string[],
 ): Error {
   if (error instanceof BatchExportError) return error;
-  const what = error instanceof Error ? redactText(error.message, secrets) : "unknown failure";
+  // Parse errors quote the partition's bytes: shown redacted, escaped and short.
+  const what = error instanceof Error ? showServerText(error.message, secrets) : "unknown failure";
   return new BatchExportError(`batch partition ${partition.id} could not be read: ${what}`, {
     operation: kind,
     // A broken download is worth another slice attempt; a partition that breaks a bound is not.

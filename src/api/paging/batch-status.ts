@@ -7,6 +7,7 @@ import { logsPartitionSchema, workloadsPartitionSchema } from "../wire/hits.js";
 import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
 import { HttpStatusError } from "../http-status-error.js";
+import { escapeControl } from "../redact.js";
 
 /** Which batch to export, with its create request. */
 export type BatchExportQuery =
@@ -66,7 +67,8 @@ export async function readPartitions(
     const response = await client.call("/v1/logs/batch/urls", { token }, options);
     return response.presigned_urls.map((link, index) => {
       const url = usableUrl(link.presigned_url);
-      const id = link.time_range === "" ? String(index) : link.time_range;
+      // Ids reach messages and the state: the server's text, escaped.
+      const id = link.time_range === "" ? String(index) : escapeControl(link.time_range);
       // v1 links show no count in the spec; one sent anyway (as `log_count`) is checked like v2's.
       const count = link["log_count"];
       const expected = typeof count === "number" && Number.isInteger(count) ? count : undefined;
@@ -94,7 +96,7 @@ export async function readPartitions(
     const url = usableUrl(p.presigned_url);
     const ready = p.completed && p.status === "completed" && url !== undefined;
     return {
-      id: `${p.start_time}/${p.end_time}`,
+      id: escapeControl(`${p.start_time}/${p.end_time}`),
       index,
       expected: p.count,
       url,

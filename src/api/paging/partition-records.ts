@@ -6,6 +6,7 @@
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { ApiError } from "../../errors.js";
+import { showServerText } from "../redact.js";
 import { JsonArraySplitter } from "./json-array-splitter.js";
 import { NdjsonLines } from "./ndjson-lines.js";
 
@@ -45,7 +46,8 @@ function isRecord(value: unknown): value is PartitionRecord {
 
 function parseRecord(text: string): PartitionRecord {
   const value: unknown = JSON.parse(text);
-  if (!isRecord(value)) throw new Error(`a partition record is not a JSON object: ${text.slice(0, 40)}`);
+  if (!isRecord(value))
+    throw new Error(`a partition record is not a JSON object: ${showServerText(text.slice(0, 200), [], 40)}`);
   return value;
 }
 
@@ -129,7 +131,9 @@ export async function* decodePartition(
   const take = (chunk: Uint8Array): void => {
     if (mode === "unknown") {
       // Leading white space (and a byte order mark) says nothing about the format: dropped.
-      const first = Buffer.from(chunk).toString("latin1").match(/[^\s\u00ef\u00bb\u00bf]/)?.[0];
+      const first = Buffer.from(chunk)
+        .toString("latin1")
+        .match(/[^\s\u00ef\u00bb\u00bf]/)?.[0];
       if (first === undefined) return;
       mode = first === "[" ? "array" : "lines";
       if (mode === "array") splitter = new JsonArraySplitter(bounds.maxLineBytes, tooLong);
