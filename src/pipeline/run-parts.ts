@@ -1,9 +1,11 @@
 // Runs a slice whose source falls into parts (batch export partitions): each part is fetched, written
 // and committed on its own and recorded in the state, so a rerun skips the parts already committed.
+// Records are de-duplicated by `_id` across the parts of the slice; on a rerun the ids of committed
+// parts are read again (not written) first, so a record they hold is not written a second time.
 import { createHash } from "node:crypto";
 import pLimit from "p-limit";
 import type { Logger } from "../logger.js";
-import type { PartitionedSource, RunInfo, Slice, SliceContext } from "./contracts.js";
+import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "./contracts.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { SliceTotals } from "./commit-outputs.js";
 import { runSlice } from "./run-slice.js";
@@ -35,6 +37,13 @@ export function partSlice(slice: Slice, partId: string): Slice {
   return { ...slice, id: `${slice.id}-p${suffix}` };
 }
 
+/** Adds the `_id`s of a committed part to `seen` by reading it again; nothing is written. */
+async function collectIds(part: SourcePart, ctx: SliceContext, seen: Set<string>): Promise<void> {
+  for await (const batch of part.source({ ...ctx, stats: { duplicates: 0 } })) {
+    for (const row of batch) if (typeof row._id === "string") seen.add(row._id);
+  }
+}
+
 export async function runParts(
   slice: Slice,
   source: PartitionedSource,
@@ -59,6 +68,10 @@ export async function runParts(
       "Resuming a batch export: committed partitions are skipped.",
     );
   }
+  const seen = new Set<string>();
+  if (pending.length > 0 && pending.length < parts.length) {
+    for (const part of parts) if (done[part.id] !== undefined) await collectIds(part, ctx, seen);
+  }
   const limit = pLimit(PART_CONCURRENCY);
   const settled = await Promise.allSettled(
     pending.map((part) =>
@@ -72,6 +85,7 @@ export async function runParts(
               signal,
               log: options.log,
               run: options.run,
+              seen,
             },
           );
           const files = await commitOutputs(result.outputs);

@@ -7,7 +7,7 @@ import { logsPartitionSchema, workloadsPartitionSchema } from "../wire/hits.js";
 import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
 import { HttpStatusError } from "../http-status-error.js";
-import { escapeControl } from "../redact.js";
+import { describeUrl, escapeControl } from "../redact.js";
 
 /** Which batch to export, with its create request. */
 export type BatchExportQuery =
@@ -119,6 +119,22 @@ function partitionList<T extends z.ZodType>(response: unknown, partition: T): z.
   return nested.success ? nested.data.data.presigned_urls : [];
 }
 
+/**
+ * Each partition once: a later entry with the id or the file (origin and path, whatever the
+ * signature) of an earlier one is the same partition listed twice, and is not read again.
+ */
+function uniquePartitions(partitions: readonly PartitionState[]): PartitionState[] {
+  const ids = new Set<string>();
+  const files = new Set<string>();
+  return partitions.filter((p) => {
+    const file = p.url === undefined ? undefined : describeUrl(p.url);
+    if (ids.has(p.id) || (file !== undefined && files.has(file))) return false;
+    ids.add(p.id);
+    if (file !== undefined) files.add(file);
+    return true;
+  });
+}
+
 function isTokenGone(kind: BatchExportQuery["kind"], error: unknown): boolean {
   if (!(error instanceof HttpStatusError)) return false;
   return error.status === 404 || error.status === 410 || (kind === "v1-logs" && error.status === 401);
@@ -173,7 +189,16 @@ export async function awaitBatchReady(
       delay = initialDelay;
       continue;
     }
-    if (partitions.every((p) => p.ready)) return { token, partitions };
+    if (partitions.every((p) => p.ready)) {
+      const unique = uniquePartitions(partitions);
+      if (unique.length < partitions.length) {
+        logger.warn(
+          { kind: query.kind, listed: partitions.length, distinct: unique.length },
+          "The batch status lists a partition more than once; each is read once.",
+        );
+      }
+      return { token, partitions: unique };
+    }
     if (clock.now() + delay > deadline) {
       const waiting = partitions.filter((p) => !p.ready).map((p) => p.id);
       throw new BatchExportError(
