@@ -9,6 +9,7 @@ import { createLogger } from "../src/logger.js";
 import { reportError } from "../src/cli/report-error.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
+import type { RequestOf } from "../src/api/service-call.js";
 import { answerToken, startHostileService } from "./support/hostile-service.js";
 import type { HostileService } from "./support/hostile-service.js";
 
@@ -48,13 +49,13 @@ function captureLogs(): { logger: ReturnType<typeof createLogger>; lines: string
   return { logger: createLogger({ level: "debug", destination }), lines };
 }
 
-const JOBS_BODY = {
+const JOBS_BODY: RequestOf<"/v3/jobs/query"> = {
   application: "atr",
   app_type: ["ec2"],
   domain: ["*"],
   start_time: "2026-11-20T00:00:00Z",
   end_time: "2026-11-20T01:00:00Z",
-} as const;
+};
 
 function v3Hit(id: string, sort: number, padding = 0): Record<string, unknown> {
   return { _index: "jobs", _id: id, _score: null, _source: { pad: "x".repeat(padding) }, sort: [sort] };
@@ -265,7 +266,7 @@ describe("paging guards", () => {
       );
     });
     const client = service.client();
-    const body = {
+    const body: RequestOf<"/v2/logs/scroll"> = {
       application: "atr",
       app_type: "ec2",
       domain: ["*"],
