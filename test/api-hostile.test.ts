@@ -10,6 +10,9 @@ import { reportError } from "../src/cli/report-error.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 import type { RequestOf } from "../src/api/service-call.js";
+import { awaitBatchReady } from "../src/api/paging/batch-status.js";
+import type { PartitionState } from "../src/api/paging/batch-status.js";
+import { readPartition } from "../src/api/paging/batch-export.js";
 import { answerToken, startHostileService } from "./support/hostile-service.js";
 import type { HostileService } from "./support/hostile-service.js";
 
@@ -277,5 +280,83 @@ describe("paging guards", () => {
     const error = await runaway(service, () => v2ScrollPaging(client, { kind: "logs", body }));
     expect(error.message).toContain("/v2/logs/scroll");
     expect(service.count("/v2/logs/scroll")).toBe(2);
+  });
+});
+
+describe("secrets and batch links from a hostile service", () => {
+  it("shows no part of the client secret when the token endpoint echoes the form it received", async () => {
+    const secret = "s3cret with+plus/and=equals";
+    const service = await hostile(({ body }, res) => {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ detail: `cannot handle ${body}`, raw: body }));
+    });
+    const { logger, lines } = captureLogs();
+    const client = service.client({ clientSecret: secret, logger, retry: { maxAttempts: 2 } });
+    const error = await client.call("/v3/jobs/mappings", {}).catch((caught: unknown) => caught);
+    const shown = [String(error), JSON.stringify(error), ...lines].join("\n");
+    expect(shown).toContain("cannot handle");
+    for (const leak of ["s3cret", encodeURIComponent(secret), "with%2Bplus", "with+plus"]) {
+      expect(shown).not.toContain(leak);
+    }
+  });
+
+  it("reads a partition listed twice once, and refuses a link to a metadata address", async () => {
+    const batchMeta = {
+      api_version: "v2",
+      time_range: { start: null, end: null },
+      rate_limit: { daily_remaining: 1000 },
+      request_id: "r",
+    };
+    let base = "";
+    const partition = (start: string, url: string) => ({
+      start_time: start,
+      end_time: "2026-11-20T01:00:00Z",
+      presigned_url: url,
+      completed: true,
+      status: "completed",
+      log_count: 1,
+    });
+    const service = await hostile(({ path }, res) => {
+      if (path === "/oauth2/token") return answerToken(res);
+      res.writeHead(200, { "content-type": "application/json" });
+      if (path === "/v2/logs/batch")
+        return res.end(JSON.stringify({ data: { token: "b1" }, meta: batchMeta }));
+      if (path === "/files/p0") return res.end('{"_id":"x","_index":"logs","_source":{}}\n');
+      res.end(
+        JSON.stringify({
+          presigned_urls: [
+            partition("2026-11-20T00:00:00Z", `${base}/files/p0?sig=1`),
+            partition("2026-11-20T00:00:00Z", `${base}/files/p0?sig=2`),
+            partition("2026-11-20T00:30:00Z", "http://169.254.169.254/latest/meta-data/iam"),
+          ],
+        }),
+      );
+    });
+    base = service.url;
+    const client = service.client();
+    const body = {
+      application: "atr" as const,
+      app_type: "ec2" as const,
+      domain: ["*"],
+      start_time: "2026-11-20T00:00:00Z",
+      end_time: "2026-11-20T01:00:00Z",
+    };
+    const { token, partitions } = await awaitBatchReady(client, { kind: "v2-logs", body });
+    expect(partitions.map((p) => p.id)).toEqual([
+      "2026-11-20T00:00:00Z/2026-11-20T01:00:00Z",
+      "2026-11-20T00:30:00Z/2026-11-20T01:00:00Z",
+    ]);
+    const signal = new AbortController().signal;
+    const [first, metadata] = partitions as [PartitionState, PartitionState];
+    const rows = [];
+    for await (const page of readPartition(client, "v2-logs", token, first, 100, signal)) rows.push(...page);
+    expect(rows).toHaveLength(1);
+    const refused = await (async () => {
+      for await (const _page of readPartition(client, "v2-logs", token, metadata, 100, signal)) {
+        // Never reached.
+      }
+    })().catch((caught: unknown) => caught);
+    expect(String(refused)).toMatch(/refusing to download .*169\.254\.169\.254.*link-local/);
+    expect(service.count("/files/p0")).toBe(1);
   });
 });

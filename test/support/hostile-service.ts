@@ -13,7 +13,7 @@ export interface HostileRequest {
   req: IncomingMessage;
 }
 
-export type HostileHandler = (request: HostileRequest, res: ServerResponse) => void | Promise<void>;
+export type HostileHandler = (request: HostileRequest, res: ServerResponse) => unknown;
 
 export interface HostileService {
   url: string;
