@@ -8,7 +8,8 @@ import { sanitizeError, showServerText } from "../redact.js";
 import { HttpStatusError } from "../http-status-error.js";
 import { readPartitions } from "./batch-status.js";
 import type { BatchExportQuery, PartitionState } from "./batch-status.js";
-import { decodePartition } from "./partition-records.js";
+import { ResponseBoundError } from "../bounded-body.js";
+import { decodePartition, partitionUnbounded } from "./partition-records.js";
 import type { PartitionRecord } from "./partition-records.js";
 
 /**
@@ -53,6 +54,10 @@ export async function* readPartition(
       return;
     } catch (error) {
       if (signal.aborted) throw error;
+      if (error instanceof ResponseBoundError && error.code === "RESPONSE_TOO_LARGE") {
+        const message = `batch partition file larger than ${error.limit} bytes (service.limits.max_partition_bytes)`;
+        throw wrapPartitionError(partition, kind, partitionUnbounded(message), client.secrets());
+      }
       if (error instanceof HttpStatusError && [400, 401, 403, 404].includes(error.status) && refreshes < 2) {
         refreshes += 1;
         const fresh = (await readPartitions(client, kind, token, signal)).find((p) => p.id === partition.id);
