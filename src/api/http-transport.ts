@@ -88,6 +88,8 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
         clearTimeout(timer);
         inFlight.delete(attempt);
       };
+      // A response nobody reads is let go when its deadline passes.
+      attempt.signal.addEventListener("abort", settle, { once: true });
       const signal =
         req.signal === undefined ? attempt.signal : AbortSignal.any([req.signal, attempt.signal]);
       try {
