@@ -207,14 +207,21 @@ describe("paging guards", () => {
     return error as ApiError;
   }
 
-  it("stops a point in time that repeats its search_after", async () => {
+  /** A point in time whose `n`th answer (from 1) is `page(n)`. */
+  async function pointInTime(page: (n: number) => string): Promise<HostileService> {
     let n = 0;
-    const service = await hostile(({ path }, res) => {
+    return hostile(({ path }, res) => {
       if (path === "/oauth2/token") return answerToken(res);
       n += 1;
       res.writeHead(200, { "content-type": "application/json" });
-      res.end(v3Page([v3Hit(`id-${n}`, 1)], 1_000_000, { pit_id: "pit", search_after: [1] }));
+      res.end(page(n));
     });
+  }
+
+  it("stops a point in time that repeats its search_after", async () => {
+    const service = await pointInTime((n) =>
+      v3Page([v3Hit(`id-${n}`, 1)], 1_000_000, { pit_id: "pit", search_after: [1] }),
+    );
     const client = service.client();
     const error = await runaway(service, () => pointInTimePaging(client, "jobs", { ...JOBS_BODY, size: 1 }));
     expect(error.message).toContain("/v3/jobs/query");
@@ -222,13 +229,9 @@ describe("paging guards", () => {
   });
 
   it("stops a point in time that keeps handing fresh cursors past the reported total", async () => {
-    let n = 0;
-    const service = await hostile(({ path }, res) => {
-      if (path === "/oauth2/token") return answerToken(res);
-      n += 1;
+    const service = await pointInTime((n) => {
       const hits = Array.from({ length: 10 }, (_, i) => v3Hit(`id-${n}-${i}`, n * 10 + i));
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(v3Page(hits, 10, { pit_id: "pit", search_after: [n * 10 + 9] }));
+      return v3Page(hits, 10, { pit_id: "pit", search_after: [n * 10 + 9] });
     });
     const client = service.client();
     const error = await runaway(service, () => pointInTimePaging(client, "jobs", { ...JOBS_BODY, size: 10 }));
@@ -237,14 +240,10 @@ describe("paging guards", () => {
   });
 
   it("stops a paging that needs far more requests than its total and page size allow", async () => {
-    let n = 0;
-    const service = await hostile(({ path }, res) => {
-      if (path === "/oauth2/token") return answerToken(res);
-      n += 1;
-      res.writeHead(200, { "content-type": "application/json" });
-      // One hit per page where 50 were asked for; a reported total of 100 needs 2 pages.
-      res.end(v3Page([v3Hit(`id-${n}`, n)], 100, { pit_id: "pit", search_after: [n] }));
-    });
+    // One hit per page where 50 were asked for; a reported total of 100 needs 2 pages.
+    const service = await pointInTime((n) =>
+      v3Page([v3Hit(`id-${n}`, n)], 100, { pit_id: "pit", search_after: [n] }),
+    );
     const client = service.client();
     await runaway(service, () => pointInTimePaging(client, "jobs", { ...JOBS_BODY, size: 50 }));
     expect(service.count("/v3/jobs/query")).toBe(15);
