@@ -55,6 +55,11 @@ export interface SourcePart {
   id: string;
   /** Records the service says the part holds, when it says. */
   expected: number | undefined;
+  /**
+   * The time range (epoch ms, end exclusive) the part's records come from, when known: parts whose
+   * ranges do not overlap cannot share a record, so a resume need not read committed ones again.
+   */
+  range?: { start: number; end: number } | undefined;
   source: Source;
 }
 

@@ -22,6 +22,8 @@ export interface PartitionState {
   index: number;
   /** Records the service says the partition holds (v2 `log_count`/`workload_count`); v1 does not say. */
   expected: number | undefined;
+  /** v2: the partition's time range in epoch ms; v1 ranges are expressions and stay undefined. */
+  range?: { start: number; end: number } | undefined;
   url: string | undefined;
   ready: boolean;
   failed: boolean;
@@ -97,6 +99,7 @@ export async function readPartitions(
     const ready = p.completed && p.status === "completed" && url !== undefined;
     return {
       id: escapeControl(`${p.start_time}/${p.end_time}`),
+      range: rangeOf(p.start_time, p.end_time),
       index,
       expected: p.count,
       url,
@@ -117,6 +120,11 @@ function partitionList<T extends z.ZodType>(response: unknown, partition: T): z.
     .looseObject({ data: z.looseObject({ presigned_urls: z.array(partition) }) })
     .safeParse(response);
   return nested.success ? nested.data.data.presigned_urls : [];
+}
+
+function rangeOf(start: string, end: string): { start: number; end: number } | undefined {
+  const range = { start: Date.parse(start), end: Date.parse(end) };
+  return Number.isNaN(range.start) || Number.isNaN(range.end) ? undefined : range;
 }
 
 /**
