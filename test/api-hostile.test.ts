@@ -188,7 +188,8 @@ describe("pages over the byte cap", () => {
     });
     const client = service.client({ maxResponseBytes: 64 * 1024 });
     const pages = [];
-    for await (const page of pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 100 })) pages.push(page);
+    for await (const page of pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 100 }))
+      pages.push(page);
     expect(sizes).toEqual([100, 50, 25]);
     expect(pages.flatMap((page) => page.hits)).toHaveLength(25);
   });
@@ -223,7 +224,9 @@ describe("paging guards", () => {
       v3Page([v3Hit(`id-${n}`, 1)], 1_000_000, { pit_id: "pit", search_after: [1] }),
     );
     const client = service.client();
-    const error = await runaway(service, () => pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 1 }));
+    const error = await runaway(service, () =>
+      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 1 }),
+    );
     expect(error.message).toContain("/v3/jobs/query");
     expect(service.count("/v3/jobs/query")).toBe(2);
   });
@@ -234,7 +237,9 @@ describe("paging guards", () => {
       return v3Page(hits, 10, { pit_id: "pit", search_after: [n * 10 + 9] });
     });
     const client = service.client();
-    const error = await runaway(service, () => pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 10 }));
+    const error = await runaway(service, () =>
+      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 10 }),
+    );
     expect(error.message).toContain("past the 10 records");
     expect(service.count("/v3/jobs/query")).toBe(2);
   });
