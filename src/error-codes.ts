@@ -70,6 +70,13 @@ export const ERROR_CATALOG = {
     action:
       "Check the service's batch links; add the storage host to `service.download_hosts` if it is genuine.",
   },
+  OUTPUT_LOCKED: {
+    exit: "resumable",
+    meaning:
+      "Another run holds the output's lock (the message names its run id, pid, host and since when); this run stopped before touching the output.",
+    action:
+      "Wait for that run to end and run the command again; a lock whose process is gone or whose lease expired is taken over by itself.",
+  },
   NETWORK_ERROR: {
     exit: "failed",
     meaning:
@@ -133,6 +140,18 @@ export const ERROR_CATALOG = {
     exit: "failed",
     meaning: "A record could not be encoded in the output format.",
     action: "Report it with the record's field and type; a `select` or `drop` of the field is a workaround.",
+  },
+  SINK_PATH_LINK: {
+    exit: "failed",
+    meaning:
+      "A folder or file below the output root is a symbolic link; the exporter never creates, renames or deletes through a link, which could reach files outside the output.",
+    action: "Remove the link the message names, or choose another destination.",
+  },
+  SINK_NOT_WRITABLE: {
+    exit: "failed",
+    meaning:
+      "A folder of the destination cannot be created (no permission, a read-only or special filesystem such as /proc).",
+    action: "Choose a destination this user can write.",
   },
   SINK_NOT_READABLE: {
     exit: "failed",

@@ -5,6 +5,8 @@ import type { Writable } from "node:stream";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { ConfigError, ERROR_CODES, hasCode } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { lockObjectPath, lockOutputs } from "./output-lock.js";
+import type { OutputLock } from "./output-lock.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import type { OutputStore } from "./contracts.js";
 import { keepsFiles } from "./destinations.js";
@@ -82,10 +84,12 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
   const prepared = await prepareRun(pipeline, { log, signal: options.signal, shard });
   const { session, run, shardPlan } = prepared;
   const stores: OutputStore[] = [];
+  let lock: OutputLock | undefined;
   try {
     checkRequestBudget(prepared, log);
     for (const sink of pipeline.sinks)
       stores.push(await openOutputStore(sink, { run, stdout: options.stdout }));
+    lock = await lockOutputs({ stores, path: lockObjectPath(shard), run, log });
     // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
     const stateStore =
       stores.find((_, index) => {
@@ -201,6 +205,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     events?.finished?.(result);
     return result;
   } finally {
+    await lock?.release().catch(() => undefined);
     for (const store of stores) await store.close().catch(() => undefined);
     await session.close();
   }
