@@ -127,6 +127,9 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
       if (store.conditional === undefined || seen.has(store.location)) continue;
       seen.add(store.location);
       held.push(await acquire(store.conditional, store.location));
+      // Holding the lock, what a killed holder left half-written of it is this run's to remove.
+      const own = new Set([options.path, `${options.path}.guard`]);
+      await store.removeLeftovers?.((path) => own.has(path));
     }
   } catch (error) {
     await Promise.all(
