@@ -13,13 +13,14 @@ export interface Gate {
 export interface GateProxy {
   url: string;
   /** Holds the first request that arrives while `when()` is true, until the gate is released. */
-  holdWhen(when: () => boolean): Gate;
+  holdWhen(when: () => boolean | Promise<boolean>): Gate;
   close(): Promise<void>;
 }
 
 export async function startGateProxy(target: string): Promise<GateProxy> {
   const upstream = new URL(target);
-  let armed: { when: () => boolean; reached: () => void; opened: Promise<void> } | undefined;
+  let armed:
+    { when: () => boolean | Promise<boolean>; reached: () => void; opened: Promise<void> } | undefined;
   const forward = (incoming: IncomingMessage, response: ServerResponse): void => {
     const outgoing = request(
       {
@@ -38,15 +39,16 @@ export async function startGateProxy(target: string): Promise<GateProxy> {
     incoming.pipe(outgoing);
   };
   const server = createServer((incoming, response) => {
-    const gate = armed;
-    if (gate !== undefined && gate.when()) {
-      armed = undefined;
-      incoming.pause();
-      gate.reached();
-      void gate.opened.then(() => forward(incoming, response));
-      return;
-    }
-    forward(incoming, response);
+    incoming.pause();
+    void (async () => {
+      const gate = armed;
+      if (gate !== undefined && (await gate.when()) && armed === gate) {
+        armed = undefined;
+        gate.reached();
+        await gate.opened;
+      }
+      forward(incoming, response);
+    })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
