@@ -58,6 +58,10 @@ export interface EmulatorOptions {
   batchTokenTtlSeconds?: number;
   /** A scroll or point-in-time context unused this long is gone. Default 300. */
   contextIdleSeconds?: number;
+  /** Buckets one aggregation response may hold, as the engine's `search.max_buckets`. Default 65535. */
+  maxBuckets?: number;
+  /** Told of an internal failure, which clients see only as a bare 500 with a reference. */
+  onInternalError?: (error: unknown, reference: string) => void;
   /** v3 query responses larger than this get 413. Default 16 MiB. */
   payloadLimitBytes?: number;
   /** Time slice of one batch partition. Default 3600 (one hour). */
@@ -93,6 +97,8 @@ export interface ResolvedOptions {
   failingPartitions: readonly number[];
   partitionFormat: PartitionFormat;
   downloadUrlTtlSeconds: number;
+  maxBuckets: number;
+  onInternalError: (error: unknown, reference: string) => void;
   faults: Required<FaultOptions>;
   clock: Clock;
 }
@@ -160,6 +166,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     failingPartitions: options.failingPartitions ?? [],
     partitionFormat: options.partitionFormat ?? "ndjson-gzip",
     downloadUrlTtlSeconds: options.downloadUrlTtlSeconds ?? 900,
+    maxBuckets: options.maxBuckets ?? 65_535,
+    onInternalError: options.onInternalError ?? (() => undefined),
     faults: { ...NO_FAULTS, ...options.faults },
     clock: options.clock ?? Date.now,
   };
