@@ -4,16 +4,9 @@
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  makeTempDir,
-  removeDir,
-  runMain,
-  SERVICE_FROM_ENV,
-  spawnCli,
-  startTestService,
-  writePipeline,
-} from "./support/export-harness.js";
+import { makeTempDir, removeDir, runMain, spawnCli, startTestService } from "./support/export-harness.js";
 import type { TestService } from "./support/export-harness.js";
+import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 
 let service: TestService;
 let dir = "";
@@ -38,21 +31,7 @@ async function snapshot(folder: string): Promise<Record<string, string>> {
 beforeAll(async () => {
   service = await startTestService({ seed: 9, density: 20 });
   dir = await makeTempDir("links");
-  pipeline = await writePipeline(dir, {
-    name: "links",
-    service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T02:00:00Z", slice: "1h" },
-      strategy: "pit",
-      page_size: 100,
-    },
-    sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
-    limits: { max_retries_per_slice: 0 },
-  });
+  pipeline = await writeJobsPipeline(dir, { name: "links", hours: 2, limits: { max_retries_per_slice: 0 } });
 });
 
 afterAll(async () => {

@@ -13,13 +13,12 @@ import {
   readNdjsonRecords,
   removeDir,
   runMain,
-  SERVICE_FROM_ENV,
   spawnCli,
   startTestService,
   temporaryFiles,
-  writePipeline,
 } from "./support/export-harness.js";
 import type { TestService } from "./support/export-harness.js";
+import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
 
@@ -49,21 +48,7 @@ beforeAll(async () => {
   service = await startTestService({ seed: 5, density: 20 });
   proxy = await startGateProxy(service.emulator.url);
   dir = await makeTempDir("lock");
-  pipeline = await writePipeline(dir, {
-    name: "nightly",
-    service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T04:00:00Z", slice: "1h" },
-      strategy: "pit",
-      page_size: 100,
-    },
-    sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
-    limits: { concurrency: 1 },
-  });
+  pipeline = await writeJobsPipeline(dir, { name: "nightly", hours: 4, limits: { concurrency: 1 } });
 });
 
 afterAll(async () => {

@@ -13,15 +13,9 @@ import { lockObjectPath, lockOutputs } from "../src/pipeline/output-lock.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { startConditionalS3Proxy } from "./support/conditional-s3-proxy.js";
 import type { ConditionalS3Proxy } from "./support/conditional-s3-proxy.js";
-import {
-  makeTempDir,
-  removeDir,
-  SERVICE_FROM_ENV,
-  spawnCli,
-  startTestService,
-  writePipeline,
-} from "./support/export-harness.js";
+import { makeTempDir, removeDir, spawnCli, startTestService } from "./support/export-harness.js";
 import type { TestService } from "./support/export-harness.js";
+import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
 import { startS3Server } from "./support/s3-server.js";
@@ -145,26 +139,11 @@ describe("two CLI processes on one S3 output", () => {
   });
 
   it("stops the second with exit 75 and the holder's name; the first completes", async () => {
-    const pipeline = await writePipeline(dir, {
+    const pipeline = await writeJobsPipeline(dir, {
       name: "nightly",
-      service: SERVICE_FROM_ENV,
-      source: {
-        kind: "jobs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T02:00:00Z", slice: "1h" },
-        strategy: "pit",
-        page_size: 100,
-      },
-      sinks: [
-        {
-          format: "ndjson",
-          to: `s3://${BUCKET}/cli`,
-          path: "dt={date}/part-{slice}-{seq}.ndjson",
-          s3: { endpoint: conditional.endpoint, region: "us-east-1", force_path_style: true },
-        },
-      ],
+      hours: 2,
+      to: `s3://${BUCKET}/cli`,
+      sink: { s3: { endpoint: conditional.endpoint, region: "us-east-1", force_path_style: true } },
     });
     const env = {
       ...service.env,
