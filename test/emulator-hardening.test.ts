@@ -8,7 +8,7 @@ import { parseEmulatorArgs } from "../src/cli/commands/emulator.js";
 import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { fetchToken, post, WINDOW } from "./emulator-http.js";
-import { makeTempDir, removeDir, runMain } from "./support/export-harness.js";
+import { makeTempDir, removeDir, runCli } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let token = "";
@@ -105,12 +105,12 @@ describe("the emulator command's credentials", () => {
 
   it("warns when it binds beyond loopback with the demo credentials, and never prints a supplied secret", async () => {
     const stopped = AbortSignal.abort();
-    const open = await runMain(["emulator", "--host", "0.0.0.0", "--port", "0"], { signal: stopped });
+    const open = await runCli(["emulator", "--host", "0.0.0.0", "--port", "0"], { signal: stopped });
     expect(open.code).toBe(0);
     expect(open.stderr).toContain("warning: the emulator listens on 0.0.0.0");
     expect(open.stderr).toContain("MDQ_EMULATOR_CLIENT_SECRET");
 
-    const guarded = await runMain(["emulator", "--host", "0.0.0.0", "--port", "0"], {
+    const guarded = await runCli(["emulator", "--host", "0.0.0.0", "--port", "0"], {
       signal: stopped,
       env: { MDQ_EMULATOR_CLIENT_SECRET: "a-real-secret-4711" },
     });
@@ -118,7 +118,7 @@ describe("the emulator command's credentials", () => {
     expect(guarded.stderr).not.toContain("warning");
     expect(guarded.stdout + guarded.stderr).not.toContain("a-real-secret-4711");
 
-    const local = await runMain(["emulator", "--port", "0"], { signal: stopped });
+    const local = await runCli(["emulator", "--port", "0"], { signal: stopped });
     expect(local.stderr).not.toContain("warning");
   });
 });

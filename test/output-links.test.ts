@@ -4,8 +4,8 @@
 import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTempDir, removeDir, runMain, spawnCli, startTestService } from "./support/export-harness.js";
-import type { TestService } from "./support/export-harness.js";
+import { makeTempDir, removeDir, runCli, spawnCli, startTestService } from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 
 let service: TestService;
@@ -46,7 +46,7 @@ describe("links in the output root", () => {
     await mkdir(out, { recursive: true });
     await mkdir(outside);
     await symlink(outside, join(out, PARTITION));
-    const result = await runMain(["run", pipeline], { env: env(out) });
+    const result = await runCli(["run", pipeline], { env: env(out) });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(`${join(out, PARTITION)} is a symbolic link inside the output`);
     expect(await readdir(outside)).toEqual([]);
@@ -58,7 +58,7 @@ describe("links in the output root", () => {
     await mkdir(out, { recursive: true });
     await mkdir(outside);
     await symlink(outside, join(out, "_mdq-export"));
-    const result = await runMain(["run", pipeline], { env: env(out) });
+    const result = await runCli(["run", pipeline], { env: env(out) });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(`${join(out, "_mdq-export")} is a symbolic link inside the output`);
     expect(await readdir(outside)).toEqual([]);
@@ -66,7 +66,7 @@ describe("links in the output root", () => {
 
   it("a --force rerun neither deletes nor overwrites files a linked folder or a linked temporary name points at", async () => {
     const out = join(dir, "force");
-    const first = await runMain(["run", pipeline], { env: env(out) });
+    const first = await runCli(["run", pipeline], { env: env(out) });
     expect(first.code, first.stderr).toBe(0);
     // The partition folder now lives outside the root, reached through a link, and a temporary name
     // of the kind a killed run leaves points at another file outside.
@@ -78,7 +78,7 @@ describe("links in the output root", () => {
     const before = await snapshot(outside);
     expect(Object.keys(before).length).toBeGreaterThan(0);
 
-    const rerun = await runMain(["run", pipeline, "--force"], { env: env(out) });
+    const rerun = await runCli(["run", pipeline, "--force"], { env: env(out) });
     expect(rerun.code).not.toBe(0);
     expect(rerun.stderr).toContain("is a symbolic link inside the output");
     expect(await snapshot(outside)).toEqual(before);

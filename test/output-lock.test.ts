@@ -12,12 +12,12 @@ import {
   makeTempDir,
   readNdjsonRecords,
   removeDir,
-  runMain,
+  runCli,
   spawnCli,
   startTestService,
   temporaryFiles,
-} from "./support/export-harness.js";
-import type { TestService } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
@@ -82,7 +82,7 @@ describe("one run per output", () => {
     const tree = await listTree(out);
     expect(tree).not.toContain(LOCK);
     expect(temporaryFiles(tree)).toEqual([]);
-    const verified = await runMain(["verify", pipeline], { env: env(out) });
+    const verified = await runCli(["verify", pipeline], { env: env(out) });
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 60_000);
 
@@ -114,7 +114,7 @@ describe("one run per output", () => {
       since: "2026-11-22T01:00:00.000Z",
       lease_until: lease,
     });
-    const run = await runMain(["run", pipeline], { env: env(out) });
+    const run = await runCli(["run", pipeline], { env: env(out) });
     expect(run.code, run.stderr).toBe(0);
     expect(run.logs.some((log) => String(log.msg).startsWith("Took over the lock"))).toBe(true);
     expect(await listTree(out)).not.toContain(LOCK);
@@ -130,14 +130,14 @@ describe("one run per output", () => {
       since: "2026-11-22T01:00:00.000Z",
     };
     await plantLock(out, { ...holder, lease_until: new Date(Date.now() + 3_600_000).toISOString() });
-    const refused = await runMain(["run", pipeline], { env: env(out) });
+    const refused = await runCli(["run", pipeline], { env: env(out) });
     expect(refused.code).toBe(75);
     expect(refused.stderr).toContain("locked by run r-elsewhere (pid");
     expect(refused.stderr).toContain("on batch-node-7, since 2026-11-22T01:00:00.000Z");
     expect(await listTree(out)).toEqual([LOCK]);
 
     await plantLock(out, { ...holder, lease_until: new Date(Date.now() - 1_000).toISOString() });
-    const taken = await runMain(["run", pipeline], { env: env(out) });
+    const taken = await runCli(["run", pipeline], { env: env(out) });
     expect(taken.code, taken.stderr).toBe(0);
     expect(await listTree(out)).not.toContain(LOCK);
   }, 30_000);

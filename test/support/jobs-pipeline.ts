@@ -1,6 +1,6 @@
 // The small v3 jobs pipeline the output-safety tests run: hourly slices of one day's first hours,
 // point in time, NDJSON partitioned by date, the service from the environment.
-import { SERVICE_FROM_ENV, writePipeline } from "./export-harness.js";
+import { SERVICE_FROM_ENV, writePipeline } from "./cli-harness.js";
 
 export interface JobsPipelineOptions {
   name: string;
