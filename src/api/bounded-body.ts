@@ -115,6 +115,10 @@ export class BoundedBody implements AsyncIterable<Uint8Array> {
     if (this.settled) return;
     this.settled = true;
     this.options.onSettled();
-    if (!this.source.destroyed) this.source.destroy();
+    if (this.source.destroyed) return;
+    // Destroying an unfinished body makes undici emit "Request aborted" on it; nobody reads a
+    // discarded body, so that error must not surface as an unhandled stream error.
+    this.source.on("error", () => undefined);
+    this.source.destroy();
   }
 }
