@@ -5,10 +5,9 @@ import { didYouMean } from "../transforms/close-matches.js";
 import { tableMappings } from "../kinds/hit-columns.js";
 import { KINDS } from "../pipeline/registry.js";
 import { filterFields } from "./query-filter-schema.js";
-import type { SourceShape } from "./source-rules.js";
+import type { SourceShape } from "./source-schema.js";
 
 export function checkSourceFields(source: SourceShape, ctx: z.RefinementCtx): void {
-  if (source.kind === "billing") return;
   // Names usable in fields, filters and aggs: every field plus its multi-field companions.
   const known = tableMappings(KINDS[source.kind].fields).map((field) => field.name);
   const check = (field: string, path: (string | number)[], where: string) => {

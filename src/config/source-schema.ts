@@ -2,7 +2,7 @@
 // window, how it is retrieved, and which records and fields; normalised for the sources that run it.
 import { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
-import { APP_TYPES, APPLICATIONS, STRATEGIES } from "../kinds/source-spec.js";
+import { APP_TYPES, APPLICATIONS, appTypeList, STRATEGIES } from "../kinds/source-spec.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { KINDS } from "../pipeline/registry.js";
 import { queryFilterSchema } from "./query-filter-schema.js";
@@ -27,74 +27,73 @@ export type SourceConfig = SourceSpec & { window: Window; filters: QueryFilter[]
 
 const KIND_NAMES = Object.keys(KINDS) as [DataKind, ...DataKind[]];
 
+/** The `source` section as written, before normalisation: what its rules check. */
+export type SourceShape = z.output<ReturnType<typeof createSourceShapeSchema>>;
+
+function createSourceShapeSchema(now: Date) {
+  return z.strictObject({
+    kind: z
+      .enum(KIND_NAMES)
+      .describe(
+        `The data exported. Required. ${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].summary}`).join(" ")}`,
+      ),
+    application: z
+      .enum(APPLICATIONS)
+      .optional()
+      .describe(
+        `${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].applications.join(", ") || "none"}`).join("; ")}. Required except for billing.`,
+      ),
+    app_type: z
+      .union([appTypeSchema, z.array(appTypeSchema).min(1)])
+      .optional()
+      .describe(
+        "ec2, kubernetes (v1 logs: ec2, caas; v2 logs also serverless); a list exports each in turn. Required except for billing and v1 logs.",
+      ),
+    api: z.enum(["v1", "v2"]).optional().describe("Logs only: v2 (default) or the deprecated v1."),
+    domain: scopeList("Domains queried; required except for serverless logs").optional(),
+    log_group: scopeList("Serverless logs: log groups; required with app_type serverless").optional(),
+    tenant: scopeList("Serverless logs: tenants; required with app_type serverless").optional(),
+    stage: scopeList("Serverless logs: stages; required with app_type serverless").optional(),
+    window: createWindowSchema(now),
+    strategy: z
+      .enum(STRATEGIES)
+      .default("auto")
+      .describe(
+        "auto (planner decides per slice), scroll, pit (point in time), batch or aggs; only what the kind offers. Default auto.",
+      ),
+    page_size: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(`Records per request for scroll and pit (v3: at most 10000). Default ${DEFAULT_PAGE_SIZE}.`),
+    filters: z
+      .array(queryFilterSchema)
+      .optional()
+      .describe("Query-DSL filters, all of which must match. Default none."),
+    fields: z
+      .array(z.string().min(1))
+      .min(1)
+      .optional()
+      .describe("Fields returned (besides _id and _index); all fields when omitted."),
+    aggs: z
+      .record(z.string().min(1), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe("Aggregation definition; required with strategy aggs, one row per bucket path."),
+    includes_eu: z
+      .boolean()
+      .optional()
+      .describe("jobs, tickets, metrics: also query the EU region. Default true; false is faster."),
+  });
+}
+
 export function createSourceSchema(now: Date) {
-  return z
-    .strictObject({
-      kind: z
-        .enum(KIND_NAMES)
-        .describe(
-          `The data exported. Required. ${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].summary}`).join(" ")}`,
-        ),
-      application: z
-        .enum(APPLICATIONS)
-        .optional()
-        .describe(
-          `${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].applications.join(", ") || "none"}`).join("; ")}. Required except for billing.`,
-        ),
-      app_type: z
-        .union([appTypeSchema, z.array(appTypeSchema).min(1)])
-        .optional()
-        .describe(
-          "ec2, kubernetes (v1 logs: ec2, caas; v2 logs also serverless); a list exports each in turn. Required except for billing and v1 logs.",
-        ),
-      api: z.enum(["v1", "v2"]).optional().describe("Logs only: v2 (default) or the deprecated v1."),
-      domain: scopeList("Domains queried; required except for serverless logs").optional(),
-      log_group: scopeList("Serverless logs: log groups; required with app_type serverless").optional(),
-      tenant: scopeList("Serverless logs: tenants; required with app_type serverless").optional(),
-      stage: scopeList("Serverless logs: stages; required with app_type serverless").optional(),
-      window: createWindowSchema(now),
-      strategy: z
-        .enum(STRATEGIES)
-        .default("auto")
-        .describe(
-          "auto (planner decides per slice), scroll, pit (point in time), batch or aggs; only what the kind offers. Default auto.",
-        ),
-      page_size: z
-        .number()
-        .int()
-        .min(1)
-        .optional()
-        .describe(
-          `Records per request for scroll and pit (v3: at most 10000). Default ${DEFAULT_PAGE_SIZE}.`,
-        ),
-      filters: z
-        .array(queryFilterSchema)
-        .optional()
-        .describe("Query-DSL filters, all of which must match. Default none."),
-      fields: z
-        .array(z.string().min(1))
-        .min(1)
-        .optional()
-        .describe("Fields returned (besides _id and _index); all fields when omitted."),
-      aggs: z
-        .record(z.string().min(1), z.record(z.string(), z.unknown()))
-        .optional()
-        .describe("Aggregation definition; required with strategy aggs, one row per bucket path."),
-      includes_eu: z
-        .boolean()
-        .optional()
-        .describe("jobs, tickets, metrics: also query the EU region. Default true; false is faster."),
-    })
+  return createSourceShapeSchema(now)
     .superRefine(checkSource)
     .transform((source): SourceConfig => ({
       ...source,
       api: KINDS[source.kind].apiVersion(source.api),
-      app_type:
-        source.app_type === undefined
-          ? []
-          : typeof source.app_type === "string"
-            ? [source.app_type]
-            : source.app_type,
+      app_type: appTypeList(source.app_type),
       page_size: source.page_size ?? DEFAULT_PAGE_SIZE,
       filters: source.filters ?? [],
       includes_eu: source.includes_eu ?? true,

@@ -4,7 +4,9 @@ import type { ServiceClient } from "../api/client.js";
 import { BILLING_FIELDS } from "../api/wire/fields.js";
 import type { FieldSpec } from "../api/wire/fields.js";
 import type { Batch, Source } from "../pipeline/contracts.js";
-import type { DataKindComponent } from "./data-kind.js";
+import type { SourceShape } from "../config/source-schema.js";
+import { checkV1Window } from "./check-v1-window.js";
+import type { DataKindComponent, ReportIssue } from "./data-kind.js";
 import { tableMappings } from "./hit-columns.js";
 import type { SourceSpec } from "./source-spec.js";
 
@@ -30,6 +32,26 @@ function createBillingSource(source: SourceSpec, client: ServiceClient): Source 
   };
 }
 
+/** Billing is one summary per named domain over a date-math window: it takes nothing else. */
+function checkBillingSource(source: SourceShape, report: ReportIssue): void {
+  if (source.application !== undefined)
+    report(["application"], "billing takes no application: its query is scoped by domain only");
+  if (source.app_type !== undefined) report(["app_type"], "billing takes no app_type");
+  for (const key of ["domain", "log_group", "tenant", "stage"] as const) {
+    const list = source[key];
+    if (list?.includes("*") === true) {
+      report(
+        [key, list.indexOf("*")],
+        "billing is queried once per domain, so it takes domain names, not the wildcard",
+      );
+    }
+  }
+  for (const key of ["filters", "fields", "page_size"] as const) {
+    if (source[key] !== undefined) report([key], `billing takes no ${key}: it is one summary per domain`);
+  }
+  checkV1Window(source, "billing (v1)", report);
+}
+
 export const billingKind: DataKindComponent = {
   type: "billing",
   summary: "Billing summary (v1; one row per domain).",
@@ -44,4 +66,6 @@ export const billingKind: DataKindComponent = {
   // No mappings operation: the table is the schema, in its own order.
   mappings: () => Promise.resolve(tableMappings(SUMMARY_FIELDS)),
   columns: (mapped) => [...mapped],
+  selectsFields: false,
+  checkSource: (source, _api, report) => checkBillingSource(source, report),
 };

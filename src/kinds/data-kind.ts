@@ -3,6 +3,7 @@
 // record and column shapes). pipeline/registry.ts lists the kinds; config, plan, fields and the runner
 // read them there.
 import type { ServiceClient } from "../api/client.js";
+import type { SourceShape } from "../config/source-schema.js";
 import type { DataKind, FieldSpec } from "../api/wire/fields.js";
 import type { MappingField } from "../formats/columns-from-mappings.js";
 import type { Column, PartitionedSource, Source } from "../pipeline/contracts.js";
@@ -39,6 +40,16 @@ export interface KindAggregation {
   send(client: ServiceClient, source: SourceSpec, request: AggregationRequest): Promise<unknown>;
 }
 
+/** Records one problem of the `source` section at a path below it (reported with its line:column). */
+export type ReportIssue = (path: (string | number)[], message: string) => void;
+
+/** The scope keys a source names, and what a misplaced or missing one is told. */
+export interface SourceScope {
+  keys: readonly ("domain" | "log_group" | "tenant" | "stage")[];
+  required: string;
+  misplaced: string;
+}
+
 /**
  * A data kind.
  * @example
@@ -71,6 +82,12 @@ export interface DataKindComponent {
   mappings(client: ServiceClient, source: MappingsSource, signal?: AbortSignal): Promise<MappingField[]>;
   /** Columns of the rows the source yields, from the mapped fields (narrowed to `fields`). */
   columns(mapped: readonly Column[], source: Pick<SourceSpec, "fields">): Column[];
+  /** The scope a source names when it is not its domains (serverless logs: log group, tenant, stage). */
+  scope?(source: SourceShape, api: ApiVersion): SourceScope | undefined;
+  /** False when `fields`, `filters` and `aggs` name no record fields (billing: one summary per domain). */
+  selectsFields?: false;
+  /** Rules of `source` only this kind has; config/ runs them offline after the shared ones. */
+  checkSource?(source: SourceShape, api: ApiVersion, report: ReportIssue): void;
 }
 
 /** What the mappings call reads of a source (`fields --kind` builds one without a pipeline). */

@@ -9,6 +9,7 @@ import { createBatchSource } from "../sources/batch.js";
 import { createPagedSource } from "../sources/paged.js";
 import type { DataKindComponent, KindSources, MappingsSource } from "./data-kind.js";
 import { hitColumns } from "./hit-columns.js";
+import { checkLogsSource, logsScope } from "./logs-source-rules.js";
 import { v1LogsSources } from "./logs-v1.js";
 import { mappingsPerAppType } from "./mappings-per-app-type.js";
 import { oneOf } from "./source-spec.js";
@@ -82,4 +83,6 @@ export const logsKind: DataKindComponent = {
       return (await client.call(operation, body, { signal })).data.fields;
     }),
   columns: hitColumns,
+  scope: logsScope,
+  checkSource: checkLogsSource,
 };

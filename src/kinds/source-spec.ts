@@ -42,6 +42,12 @@ export interface SourceSpec {
   includes_eu: boolean;
 }
 
+/** `app_type` as written (one, a list, or none) as the list the exporter runs. */
+export function appTypeList(appType: AppType | AppType[] | undefined): AppType[] {
+  if (appType === undefined) return [];
+  return typeof appType === "string" ? [appType] : appType;
+}
+
 /**
  * `value` as one of the values an operation accepts. config/ checked the source against the same
  * rules, so a miss here is a bug or a hand-built source; it fails before anything is sent.
