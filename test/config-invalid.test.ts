@@ -4,24 +4,10 @@ import { describe, expect, it } from "vitest";
 import { parsePipeline } from "../src/config/load-pipeline.js";
 import { ConfigError } from "../src/errors.js";
 import type { ConfigIssue } from "../src/errors.js";
+import { pipelineText } from "./support/pipeline-text.js";
 
 const now = new Date("2026-11-21T15:00:00Z");
 const env = { MDQ_CLIENT_SECRET: "s3cret-value", SALT: "0123456789abcdef0123" };
-
-/** A valid jobs pipeline; `source` lines (from line 8) are replaced per test. */
-function pipeline(source: string, rest = ""): string {
-  return `name: nightly-jobs
-service:
-  base_url: https://mdq.example.com
-  auth_url: https://auth.example.com
-  client_id: exporter
-  client_secret: \${MDQ_CLIENT_SECRET}
-source:
-${source}
-sinks:
-  - { format: ndjson, to: ./out }
-${rest}`;
-}
 
 const JOBS = `  kind: jobs
   application: atr
@@ -52,7 +38,7 @@ function only(text: string, environment?: Record<string, string>): ConfigIssue {
 
 describe("invalid pipelines", () => {
   it("accepts the base pipeline", () => {
-    expect(parsePipeline(pipeline(JOBS), "jobs.yaml", { env, now }).source.kind).toBe("jobs");
+    expect(parsePipeline(pipelineText(JOBS), "jobs.yaml", { env, now }).source.kind).toBe("jobs");
   });
 
   it("a filter pattern that needs backtracking, at its line and column", () => {
@@ -63,7 +49,7 @@ describe("invalid pipelines", () => {
   });
 
   it("unknown key, with a close match and the keys allowed", () => {
-    const issue = only(pipeline(`${JOBS}\n  strategyy: pit`));
+    const issue = only(pipelineText(`${JOBS}\n  strategyy: pit`));
     expect(issue).toMatchObject({ path: "source.strategyy", file: "jobs.yaml", line: 13, column: 3 });
     expect(issue.message).toMatch(
       /unknown key "strategyy"; did you mean "strategy"\? Allowed here: kind, application/,
@@ -71,13 +57,13 @@ describe("invalid pipelines", () => {
   });
 
   it("wrong type", () => {
-    const issue = only(pipeline(`${JOBS}\n  page_size: lots`));
+    const issue = only(pipelineText(`${JOBS}\n  page_size: lots`));
     expect(issue).toMatchObject({ path: "source.page_size", line: 13, column: 14 });
     expect(issue.message).toBe('expected a number, found "lots"');
   });
 
   it("bad enum value", () => {
-    const issue = only(pipeline(`${JOBS}\n  strategy: scrol`));
+    const issue = only(pipelineText(`${JOBS}\n  strategy: scrol`));
     expect(issue).toMatchObject({ path: "source.strategy", line: 13, column: 13 });
     expect(issue.message).toBe(
       '"scrol" is not one of auto, scroll, pit, batch, aggs; did you mean "scroll"?',
@@ -85,32 +71,34 @@ describe("invalid pipelines", () => {
   });
 
   it("inverted window", () => {
-    const issue = only(pipeline(JOBS.replace("start: now-1d/d, end: now/d", "start: now/d, end: now-1d/d")));
+    const issue = only(
+      pipelineText(JOBS.replace("start: now-1d/d, end: now/d", "start: now/d, end: now-1d/d")),
+    );
     expect(issue).toMatchObject({ path: "source.window.end", line: 12, column: 32 });
     expect(issue.message).toMatch(/end must be after start/);
   });
 
   it("unreadable window bound", () => {
-    const issue = only(pipeline(JOBS.replace("start: now-1d/d", "start: 2026-11-20T00:00:00")));
+    const issue = only(pipelineText(JOBS.replace("start: now-1d/d", "start: 2026-11-20T00:00:00")));
     expect(issue).toMatchObject({ path: "source.window.start", line: 12, column: 20 });
     expect(issue.message).toMatch(/needs a zone/);
   });
 
   it("application the kind does not offer", () => {
-    const issue = only(pipeline(JOBS.replace("application: atr", "application: klewer")));
+    const issue = only(pipelineText(JOBS.replace("application: atr", "application: klewer")));
     expect(issue).toMatchObject({ path: "source.application", line: 9, column: 16 });
     expect(issue.message).toBe('"klewer" is not offered for jobs; allowed: atr');
   });
 
   it("app_type the kind does not offer", () => {
-    const issue = only(pipeline(JOBS.replace("[ec2, kubernetes]", "[ec2, serverless]")));
+    const issue = only(pipelineText(JOBS.replace("[ec2, kubernetes]", "[ec2, serverless]")));
     expect(issue).toMatchObject({ path: "source.app_type[1]", line: 10, column: 19 });
     expect(issue.message).toBe('"serverless" is not an app_type of v3 jobs; allowed: ec2, kubernetes');
   });
 
   it("serverless logs from an application other than eventops, scoped by domain", () => {
     const logs = `  kind: logs\n  application: atr\n  app_type: serverless\n  domain: [a]\n  window: last-hour`;
-    const found = problems(pipeline(logs));
+    const found = problems(pipelineText(logs));
     expect(found.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
       // A missing key is reported where its mapping starts.
       ["source.log_group", 8, 3],
@@ -124,16 +112,16 @@ describe("invalid pipelines", () => {
 
   it("eventops logs that are not serverless", () => {
     const logs = `  kind: logs\n  application: eventops\n  app_type: ec2\n  domain: [a]\n  window: last-hour`;
-    const issue = only(pipeline(logs));
+    const issue = only(pipelineText(logs));
     expect(issue).toMatchObject({ path: "source.app_type", line: 10, column: 13 });
     expect(issue.message).toMatch(/eventops logs are serverless/);
   });
 
   it("wildcard mixed with names, and an empty list", () => {
-    const found = problems(pipeline(JOBS.replace('["*"]', '[a, "*"]')));
+    const found = problems(pipelineText(JOBS.replace('["*"]', '[a, "*"]')));
     expect(found).toEqual([expect.objectContaining({ path: "source.domain[1]", line: 11, column: 15 })]);
     expect(found[0]?.message).toMatch(/the wildcard "\*" must be the only element of domain/);
-    const empty = only(pipeline(JOBS.replace('["*"]', "[]")));
+    const empty = only(pipelineText(JOBS.replace('["*"]', "[]")));
     expect(empty).toMatchObject({
       path: "source.domain",
       line: 11,
@@ -144,30 +132,30 @@ describe("invalid pipelines", () => {
 
   it("billing with the wildcard", () => {
     const billing = `  kind: billing\n  domain: ["*"]\n  window: { start: now-7d/d }`;
-    const issue = only(pipeline(billing));
+    const issue = only(pipelineText(billing));
     expect(issue).toMatchObject({ path: "source.domain[0]", line: 9, column: 12 });
     expect(issue.message).toMatch(/billing is queried once per domain/);
   });
 
   it("strategy the kind does not offer", () => {
-    const issue = only(pipeline(`${JOBS}\n  strategy: batch`));
+    const issue = only(pipelineText(`${JOBS}\n  strategy: batch`));
     expect(issue).toMatchObject({ path: "source.strategy", line: 13, column: 13 });
     expect(issue.message).toBe('"batch" is not offered for v3 jobs; allowed: auto, pit, aggs');
     const logs = `  kind: logs\n  application: atr\n  app_type: ec2\n  domain: [a]\n  window: last-hour\n  strategy: pit`;
-    expect(only(pipeline(logs)).message).toBe(
+    expect(only(pipelineText(logs)).message).toBe(
       '"pit" is not offered for v2 logs; allowed: auto, scroll, batch, aggs',
     );
   });
 
   it("page size over the v3 maximum", () => {
-    const issue = only(pipeline(`${JOBS}\n  page_size: 20000`));
+    const issue = only(pipelineText(`${JOBS}\n  page_size: 20000`));
     expect(issue).toMatchObject({ path: "source.page_size", line: 13, column: 14 });
     expect(issue.message).toMatch(/above 10000/);
   });
 
   it("unknown field, in fields and in filters, with close matches", () => {
     const found = problems(
-      pipeline(`${JOBS}\n  fields: [job.id, job.nam]\n  filters: [{ term: { job.stat: FAILED } }]`),
+      pipelineText(`${JOBS}\n  fields: [job.id, job.nam]\n  filters: [{ term: { job.stat: FAILED } }]`),
     );
     expect(found).toEqual([
       expect.objectContaining({ path: "source.fields[1]", line: 13, column: 20 }),
@@ -180,7 +168,7 @@ describe("invalid pipelines", () => {
   });
 
   it("bad filter kind", () => {
-    const issue = only(pipeline(`${JOBS}\n  filters:\n    - wildcard: { job.name: "a*" }`));
+    const issue = only(pipelineText(`${JOBS}\n  filters:\n    - wildcard: { job.name: "a*" }`));
     expect(issue).toMatchObject({ path: "source.filters[0].wildcard", line: 14, column: 7 });
     expect(issue.message).toMatch(
       /unknown key "wildcard".*Allowed here: term, terms, range, exists, bool, match, match_phrase/,
@@ -188,14 +176,14 @@ describe("invalid pipelines", () => {
   });
 
   it("aggs strategy without aggs", () => {
-    const issue = only(pipeline(`${JOBS}\n  strategy: aggs`));
+    const issue = only(pipelineText(`${JOBS}\n  strategy: aggs`));
     expect(issue).toMatchObject({ path: "source.aggs", line: 8, column: 3 });
     expect(issue.message).toMatch(/required with strategy aggs/);
   });
 
   it("transform referring to a field the source will not return", () => {
     const transforms = "transforms:\n  - flatten: {}\n  - rename: { job.execution_time.elapsed: elapsed_s }";
-    const issue = only(pipeline(`${JOBS}\n  fields: [job.id, job.state]`, transforms));
+    const issue = only(pipelineText(`${JOBS}\n  fields: [job.id, job.state]`, transforms));
     expect(issue).toMatchObject({
       path: "transforms[1].rename.job.execution_time.elapsed",
       line: 18,
@@ -206,7 +194,7 @@ describe("invalid pipelines", () => {
 
   it("unknown transform and bad transform config", () => {
     const transforms = "transforms:\n  - renam: { a: b }\n  - redact: { fields: [job.id], method: encrypt }";
-    const found = problems(pipeline(JOBS, transforms));
+    const found = problems(pipelineText(JOBS, transforms));
     expect(found.map((issue) => [issue.path, issue.line, issue.column])).toEqual([
       ["transforms[0].renam", 16, 5],
       ["transforms[1].redact.method", 17, 41],
@@ -215,7 +203,7 @@ describe("invalid pipelines", () => {
   });
 
   it("missing environment variable, named with its line and column", () => {
-    const issue = only(pipeline(JOBS), {});
+    const issue = only(pipelineText(JOBS), {});
     expect(issue).toMatchObject({ path: "service.client_secret", line: 6, column: 18 });
     expect(issue.message).toBe(
       "environment variable MDQ_CLIENT_SECRET is not set; set it or write ${MDQ_CLIENT_SECRET:-default}",
@@ -223,7 +211,7 @@ describe("invalid pipelines", () => {
   });
 
   it("a literal client secret, without echoing it", () => {
-    const text = pipeline(JOBS).replace("${MDQ_CLIENT_SECRET}", "hunter2-literal");
+    const text = pipelineText(JOBS).replace("${MDQ_CLIENT_SECRET}", "hunter2-literal");
     const issue = only(text);
     expect(issue).toMatchObject({ path: "service.client_secret", line: 6, column: 18 });
     expect(issue.message).toMatch(/secrets come in only through \$\{ENV\}/);
@@ -232,14 +220,14 @@ describe("invalid pipelines", () => {
 
   it("a literal redact salt", () => {
     const issue = only(
-      pipeline(JOBS, "transforms:\n  - redact: { fields: [job.id], salt: literal-salt-0123456789 }"),
+      pipelineText(JOBS, "transforms:\n  - redact: { fields: [job.id], salt: literal-salt-0123456789 }"),
     );
     expect(issue).toMatchObject({ path: "transforms[0].redact.salt", line: 16, column: 39 });
   });
 
   it("several problems at once, sorted by position", () => {
     const found = problems(
-      pipeline(`${JOBS}\n  strategy: scrol\n  page_size: -1`).replace("nightly-jobs", "Nightly Jobs"),
+      pipelineText(`${JOBS}\n  strategy: scrol\n  page_size: -1`).replace("nightly-jobs", "Nightly Jobs"),
     );
     expect(found.map((issue) => issue.path)).toEqual(["name", "source.strategy", "source.page_size"]);
   });

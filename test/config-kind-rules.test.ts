@@ -3,24 +3,15 @@
 import { describe, expect, it } from "vitest";
 import { parsePipeline } from "../src/config/load-pipeline.js";
 import { ConfigError } from "../src/errors.js";
+import { pipelineText } from "./support/pipeline-text.js";
 
 const now = new Date("2026-11-21T15:00:00Z");
 
 /** Every problem of a pipeline whose `source` section (from line 8) is `source`, as "line:column path: message". */
 function refusals(source: string): string[] {
-  const text = `name: kind-rules
-service:
-  base_url: https://mdq.example.com
-  auth_url: https://auth.example.com
-  client_id: exporter
-  client_secret: \${SECRET}
-source:
-${source}
-sinks:
-  - { format: ndjson, to: ./out }
-`;
+  const text = pipelineText(source);
   try {
-    parsePipeline(text, "kinds.yaml", { env: { SECRET: "s" }, now });
+    parsePipeline(text, "kinds.yaml", { env: { MDQ_CLIENT_SECRET: "s" }, now });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).issues.map(

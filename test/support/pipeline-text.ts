@@ -1,0 +1,17 @@
+// A pipeline's YAML around a `source` section, for tests of what validation says about it: the
+// section starts at line 8, so positions in expected messages stay put when the rest changes.
+
+/** A valid pipeline (its secret from ${MDQ_CLIENT_SECRET}) with `source` lines from line 8, then `rest`. */
+export function pipelineText(source: string, rest = ""): string {
+  return `name: nightly-jobs
+service:
+  base_url: https://mdq.example.com
+  auth_url: https://auth.example.com
+  client_id: exporter
+  client_secret: \${MDQ_CLIENT_SECRET}
+source:
+${source}
+sinks:
+  - { format: ndjson, to: ./out }
+${rest}`;
+}
