@@ -43,7 +43,7 @@ describe("invalid pipelines", () => {
 
   it("a filter pattern that needs backtracking, at its line and column", () => {
     const transforms = 'transforms:\n  - filter: { field: job.state, matches: "^(?!FAILED)" }';
-    const issue = only(pipeline(JOBS, transforms));
+    const issue = only(pipelineText(JOBS, transforms));
     expect(issue).toMatchObject({ path: "transforms[0].filter.matches", file: "jobs.yaml", line: 16 });
     expect(issue.message).toContain("not a regular expression mdq-export can run in linear time");
   });
