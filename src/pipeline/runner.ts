@@ -11,6 +11,7 @@ import type { SliceTotals } from "./commit-outputs.js";
 import { runParts } from "./run-parts.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
+import type { PartMerge } from "./merge-parts.js";
 import type { StateStore } from "./state.js";
 
 /** What one attempt at a slice needs; a partitioned source (batch export) commits part by part. */
@@ -22,6 +23,8 @@ export interface SliceTask {
   slice: Slice;
   /** Builds the stages for one attempt at the slice (fresh source, transforms and sinks). */
   build(): SliceStages;
+  /** How a batch export's partition files are merged into the slice's; without it they stay as written. */
+  merge?(): PartMerge;
 }
 
 export interface RunnerEvents {
@@ -106,6 +109,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       return runParts(task.slice, source, {
         ...runOptions,
         state,
+        merge: task.merge?.(),
         buildStages: () => {
           const { source: _unused, ...fresh } = task.build();
           return fresh;

@@ -38,6 +38,8 @@ const batchSchema = z.object({
   created_at: z.string(),
   /** Partitions already downloaded, written and committed, by part id. */
   parts: z.record(z.string(), partSchema).default({}),
+  /** The slice's files once the partitions' files are merged; the partition files are then removed. */
+  merged: z.array(fileSchema).optional(),
 });
 
 const stateSchema = z.object({
@@ -175,6 +177,19 @@ export class StateStore {
       parts: {},
     });
     progress.parts[partId] = part;
+    await this.save();
+  }
+
+  /** The merged files of a slice whose partitions are all in, once the merge is committed. */
+  mergedFiles(sliceId: string): readonly CommittedFile[] | undefined {
+    return this.#state.batches[sliceId]?.merged;
+  }
+
+  async recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {
+    const progress = this.#state.batches[sliceId];
+    if (progress === undefined)
+      throw new EtlError("STATE_INVALID", `slice ${sliceId} has no batch export to merge`);
+    progress.merged = files;
     await this.save();
   }
 

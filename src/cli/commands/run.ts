@@ -19,6 +19,7 @@ import type { Shard } from "../../pipeline/shard.js";
 import { StateStore, stateObjectPath } from "../../pipeline/state.js";
 import { openOutputStore, sinkIdentity } from "../../sinks/open-output-store.js";
 import { createSink } from "../../sinks/sink.js";
+import { decodeRows } from "../../formats/decode-rows.js";
 import {
   PIPELINE_OPTIONS,
   parseCommandArgs,
@@ -149,8 +150,27 @@ export const runCommand: Command = async (argv, io) => {
       "Run started.",
     );
     const transform = createTransformChain(pipeline.transforms, { run });
+    const sinks = (): Sink[] =>
+      pipeline.sinks.map((sink, index): Sink =>
+        createSink(sink, { store: stores[index] as OutputStore, columns: prepared.columns, run, log }),
+      );
+    const merge = {
+      sinks,
+      readFile: async function* (file: { sink: number; path: string }) {
+        const sink = pipeline.sinks[file.sink];
+        const store = stores[file.sink];
+        if (sink === undefined || store === undefined) return;
+        yield* decodeRows(await store.openRead(file.path), {
+          format: sink.format,
+          gzip: sink.gzip,
+          columns: prepared.columns,
+        });
+      },
+      deleteFile: async (file: { sink: number; path: string }) => stores[file.sink]?.deleteObject(file.path),
+    };
     const tasks: SliceTask[] = shardPlan.map((slicePlan) => ({
       slice: slicePlan.slice,
+      merge: () => merge,
       build: () => ({
         source: createSource(pipeline.source, slicePlan.retrieval, {
           client: session.client,
@@ -169,9 +189,7 @@ export const runCommand: Command = async (argv, io) => {
             ? [reportUnknownFields(prepared.columns)]
             : []),
         ],
-        sinks: pipeline.sinks.map((sink, index): Sink =>
-          createSink(sink, { store: stores[index] as OutputStore, columns: prepared.columns, run, log }),
-        ),
+        sinks: sinks(),
       }),
     }));
 
