@@ -23,6 +23,8 @@ export interface SliceTask {
   slice: Slice;
   /** Builds the stages for one attempt at the slice (fresh source, transforms and sinks). */
   build(): SliceStages;
+  /** Redo the slice even when committed (a re-check found its count changed). */
+  redo?: boolean;
   /** How a batch export's partition files are merged into the slice's; without it they stay as written. */
   merge?(): PartMerge;
 }
@@ -74,7 +76,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener("abort", onAbort, { once: true });
 
-  const pending = options.tasks.filter((task) => !state.isCommitted(task.slice.id));
+  const pending = options.tasks.filter((task) => task.redo === true || !state.isCommitted(task.slice.id));
   const skipped = options.tasks.length - pending.length;
   if (skipped > 0)
     log.info({ skipped, remaining: pending.length }, "Resuming: committed slices are skipped.");

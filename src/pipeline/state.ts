@@ -42,6 +42,16 @@ const batchSchema = z.object({
   merged: z.array(fileSchema).optional(),
 });
 
+/** A re-check that found the service's count of a committed slice changed, so the slice was redone. */
+const recheckSchema = z.object({
+  checked_at: z.string(),
+  run_id: z.string(),
+  /** Records the slice held when it was committed. */
+  committed: z.number().int(),
+  /** Records the service counted at the re-check. */
+  service: z.number().int(),
+});
+
 const stateSchema = z.object({
   version: z.literal(1),
   pipeline: z.string(),
@@ -53,6 +63,8 @@ const stateSchema = z.object({
    * nothing done, and the redo of the slice removes those it does not rewrite.
    */
   superseded: z.record(z.string(), z.array(fileSchema)).default({}),
+  /** Per slice, every re-check that found a difference, oldest first: the history of re-exports. */
+  rechecks: z.record(z.string(), z.array(recheckSchema)).default({}),
 });
 
 export type RunState = z.infer<typeof stateSchema>;
@@ -60,6 +72,7 @@ export type CommittedSlice = z.infer<typeof sliceSchema>;
 export type CommittedFile = z.infer<typeof fileSchema>;
 export type BatchProgress = z.infer<typeof batchSchema>;
 export type CommittedPart = z.infer<typeof partSchema>;
+export type Recheck = z.infer<typeof recheckSchema>;
 
 /** The state's object name; shards keep their own. */
 export function stateObjectPath(shard?: { index: number; count: number }): string {
@@ -98,6 +111,7 @@ export class StateStore {
       slices: {},
       batches: {},
       superseded: {},
+      rechecks: {},
     };
     const bytes = await options.store.getObject(options.path);
     if (bytes === undefined) return new StateStore(fresh, options);
@@ -177,6 +191,12 @@ export class StateStore {
       parts: {},
     });
     progress.parts[partId] = part;
+    await this.save();
+  }
+
+  /** Records that a re-check found the slice changed; the slice is redone next. */
+  async recordRecheck(sliceId: string, recheck: Recheck): Promise<void> {
+    (this.#state.rechecks[sliceId] ??= []).push(recheck);
     await this.save();
   }
 

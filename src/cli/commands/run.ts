@@ -20,6 +20,10 @@ import { StateStore, stateObjectPath } from "../../pipeline/state.js";
 import { openOutputStore, sinkIdentity } from "../../sinks/open-output-store.js";
 import { createSink } from "../../sinks/sink.js";
 import { decodeRows } from "../../formats/decode-rows.js";
+import { conformSink, pinSchemas, resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
+import { describeChange } from "../../warehouse/schema-drift.js";
+import { describeChangedSlice, planRecheck } from "../../warehouse/recheck.js";
+import type { ChangedSlice } from "../../warehouse/recheck.js";
 import {
   PIPELINE_OPTIONS,
   parseCommandArgs,
@@ -42,6 +46,9 @@ Options:
   --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
   --end TIME          replace the window's end
   --force             redo every slice, even committed ones or after the pipeline changed
+  --recheck           re-count the committed slices with one date histogram and export again
+                      those whose count changed (late data); with recheck.last_days also the
+                      days before the window
   --shard I/N         run shard I of N (every N-th slice); see also --shard-count
   --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
                       AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
@@ -54,6 +61,7 @@ Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but re
 const RUN_OPTIONS = {
   ...PIPELINE_OPTIONS,
   force: { type: "boolean" },
+  recheck: { type: "boolean" },
   shard: { type: "string" },
   "shard-count": { type: "string" },
 } as const;
@@ -76,8 +84,11 @@ async function removeLeftovers(
   state: StateStore,
   shard: Shard | undefined,
   log: Logger,
+  rechecked: ReadonlySet<string>,
 ): Promise<void> {
-  const redo = slices.map((plan) => plan.slice.id).filter((id) => !state.isCommitted(id));
+  const redo = slices
+    .map((plan) => plan.slice.id)
+    .filter((id) => !state.isCommitted(id) || rechecked.has(id));
   const own = new Set([stateObjectPath(shard), manifestObjectPath(shard), successMarkerPath(shard)]);
   const owns = (path: string): boolean => own.has(path) || redo.some((id) => path.includes(id));
   for (const store of stores) {
@@ -109,8 +120,13 @@ export const runCommand: Command = async (argv, io) => {
     log,
     overrides: windowOverrides(values),
     shard,
+    recheck: { requested: values.recheck === true },
   });
-  const { pipeline, session, run, shardPlan } = prepared;
+  const { pipeline, session, run, rechecking } = prepared;
+  // The window's own slices; those before it are in the plan only to be re-checked.
+  let shardPlan = prepared.shardPlan.filter(
+    (plan) => plan.slice.start.getTime() >= pipeline.source.window.start.getTime(),
+  );
   const stores: OutputStore[] = [];
   try {
     const estimate = shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
@@ -127,6 +143,16 @@ export const runCommand: Command = async (argv, io) => {
       );
     }
     for (const sink of pipeline.sinks) stores.push(await openOutputStore(sink, { run, stdout: io.stdout }));
+    // Drift is decided before anything is written: a refused change fails the run here.
+    const schemas = await resolvePipelineSchemas({
+      pipeline,
+      pipelineFile: file,
+      sourceColumns: prepared.sourceColumns,
+      stores,
+    });
+    for (const schema of schemas)
+      for (const change of schema.changes)
+        log.warn({ sink: schema.where, change: change.change }, `Schema drift: ${describeChange(change)}.`);
     // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
     const stateStore =
       stores.find((_, index) => pipeline.sinks[index]?.to !== "-") ?? (stores[0] as OutputStore);
@@ -137,7 +163,31 @@ export const runCommand: Command = async (argv, io) => {
       fingerprint: outputFingerprint(prepared),
       force: values.force === true,
     });
-    await removeLeftovers(stores, shardPlan, state, shard, log);
+    let changed: ChangedSlice[] = [];
+    if (rechecking) {
+      const recheck = planRecheck({
+        slices: prepared.shardPlan,
+        windowStart: pipeline.source.window.start,
+        committedRead: (id) => (values.force === true ? undefined : state.state.slices[id]?.read),
+      });
+      shardPlan = recheck.slices;
+      changed = recheck.changed;
+      for (const change of changed) {
+        await state.recordRecheck(change.slice.id, {
+          checked_at: new Date().toISOString(),
+          run_id: run.runId,
+          committed: change.committed,
+          service: change.service,
+        });
+        log.info(
+          { slice: change.slice.id, committed: change.committed, service: change.service },
+          "Re-check: the service's count changed; the slice is exported again.",
+        );
+      }
+      log.info({ checked: recheck.checked, changed: changed.length }, "Re-checked the committed slices.");
+    }
+    const redo = new Set(changed.map((change) => change.slice.id));
+    await removeLeftovers(stores, shardPlan, state, shard, log, redo);
     log.info(
       {
         pipeline: pipeline.name,
@@ -151,9 +201,12 @@ export const runCommand: Command = async (argv, io) => {
     );
     const transform = createTransformChain(pipeline.transforms, { run });
     const sinks = (): Sink[] =>
-      pipeline.sinks.map((sink, index): Sink =>
-        createSink(sink, { store: stores[index] as OutputStore, columns: prepared.columns, run, log }),
-      );
+      pipeline.sinks.map((sink, index): Sink => {
+        const schema = schemas[index];
+        const columns = schema?.encoderColumns ?? prepared.columns;
+        const created = createSink(sink, { store: stores[index] as OutputStore, columns, run, log });
+        return schema === undefined ? created : conformSink(created, schema);
+      });
     const merge = {
       sinks,
       readFile: async function* (file: { sink: number; path: string }) {
@@ -162,14 +215,15 @@ export const runCommand: Command = async (argv, io) => {
         if (sink === undefined || store === undefined) return;
         yield* decodeRows(await store.openRead(file.path), {
           format: sink.format,
-          gzip: sink.gzip,
-          columns: prepared.columns,
+          gzip: sink["gzip"] === true,
+          columns: schemas[file.sink]?.encoderColumns ?? prepared.columns,
         });
       },
       deleteFile: async (file: { sink: number; path: string }) => stores[file.sink]?.deleteObject(file.path),
     };
     const tasks: SliceTask[] = shardPlan.map((slicePlan) => ({
       slice: slicePlan.slice,
+      redo: redo.has(slicePlan.slice.id),
       merge: () => merge,
       build: () => ({
         source: createSource(pipeline.source, slicePlan.retrieval, {
@@ -243,8 +297,10 @@ export const runCommand: Command = async (argv, io) => {
         complete,
         now: new Date(),
       });
-      await writeManifest(store, manifest, shard);
+      await writeManifest(store, { ...manifest, schema: schemas[index]?.columns }, shard);
     }
+    // The first successful run pins the schema; a later one records what the policy changed.
+    if (outcome.status === "complete") await pinSchemas(pipeline, schemas, stores);
     const summary = formatRunSummary({
       pipeline,
       outcome,
@@ -256,7 +312,10 @@ export const runCommand: Command = async (argv, io) => {
       shard,
     });
     // stdout carries data when a sink writes to it; the summary then goes to stderr.
-    (pipeline.sinks.some((sink) => sink.to === "-") ? io.stderr : io.stdout).write(summary);
+    const recheckLines = rechecking
+      ? `Re-checked committed slices: ${changed.length === 0 ? "none changed" : `${changed.length} changed and exported again: ${changed.map(describeChangedSlice).join(", ")}`}\n`
+      : "";
+    (pipeline.sinks.some((sink) => sink.to === "-") ? io.stderr : io.stdout).write(summary + recheckLines);
     if (outcome.status === "complete") {
       log.info({ run_id: run.runId, records, slices: tasks.length }, "Run complete.");
       return EXIT.ok;
