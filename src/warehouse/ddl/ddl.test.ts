@@ -20,6 +20,7 @@ const base: LayoutInput = {
   columns,
   format: "parquet",
   gzip: false,
+  extension: "parquet",
   location: "s3://warehouse-raw/mdq/jobs/",
   pathTemplate: "dt={date}/hour={hour}/part-{slice}-{seq}.{ext}",
   since: new Date("2026-11-01T00:00:00Z"),
@@ -38,6 +39,7 @@ describe("generateDdl", () => {
         ...base,
         format: "ndjson",
         gzip: true,
+        extension: "ndjson.gz",
         pathTemplate: "domain={atr_domain_name}/{slice}-{seq}.{ext}",
       });
       await expect(generateDdl(dialect, layout, { dataset: "mdq" })).toMatchFileSnapshot(

@@ -36,6 +36,8 @@ export interface LayoutInput {
   columns: readonly SchemaColumn[];
   format: "parquet" | "ndjson";
   gzip: boolean;
+  /** The format's file extension (`{ext}`): parquet, ndjson, ndjson.gz. */
+  extension: string;
   location: string;
   pathTemplate: string;
   since: Date;
@@ -47,7 +49,7 @@ export interface LayoutInput {
  * // [{ name: "dt", source: "date" }, { name: "hour", source: "hour" }]
  */
 export function tableLayout(input: LayoutInput): TableLayout {
-  const ext = input.format === "parquet" ? "parquet" : input.gzip ? "ndjson.gz" : "ndjson";
+  const ext = input.extension;
   const template = input.pathTemplate.replaceAll("{ext}", ext);
   const directories = template.split("/").slice(0, -1);
   const partitions: PartitionColumn[] = [];

@@ -1,0 +1,49 @@
+// What `schema` and `ddl` share: the pipeline, the columns the service maps for its kind, and each
+// sink's schema as the next run would write it (compared with its pin under the drift policy).
+import { loadPipeline } from "../config/load-pipeline.js";
+import { ConfigError } from "../errors.js";
+import type { Pipeline } from "../config/pipeline-schema.js";
+import type { Logger } from "../logger.js";
+import type { OutputStore } from "../pipeline/contracts.js";
+import { openOutputStore } from "../sinks/open-output-store.js";
+import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
+import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
+import type { CliIO } from "./io.js";
+import { sourceColumnsFromService } from "./output-columns.js";
+import { newRunId } from "./prepare-run.js";
+import { openSession } from "./session.js";
+
+export interface LoadedSchemas {
+  pipeline: Pipeline;
+  schemas: ResolvedSinkSchema[];
+}
+
+/** Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. */
+export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Promise<LoadedSchemas> {
+  const pipeline = await loadPipeline(file, { env: io.env });
+  const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
+  const stores: (OutputStore | undefined)[] = [];
+  try {
+    const sourceColumns = await sourceColumnsFromService(session.client, pipeline, io.signal);
+    const startedAt = new Date();
+    const run = { pipelineName: pipeline.name, runId: newRunId(pipeline.name, startedAt), startedAt };
+    for (const sink of pipeline.sinks)
+      stores.push(sink.to === "-" ? undefined : await openOutputStore(sink, { run, stdout: io.stdout }));
+    const schemas = await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, stores });
+    return { pipeline, schemas };
+  } finally {
+    for (const store of stores) await store?.close().catch(() => undefined);
+    await session.close();
+  }
+}
+
+/** `--sink N` (1-based) checked against the pipeline's sinks. */
+export function sinkIndex(value: string | undefined, pipeline: Pipeline): number | undefined {
+  if (value === undefined) return undefined;
+  const index = Number(value);
+  if (!Number.isInteger(index) || index < 1 || index > pipeline.sinks.length) {
+    const message = `--sink: "${value}" is not a sink number from 1 to ${pipeline.sinks.length}`;
+    throw new ConfigError(message, [{ path: "--sink", message }]);
+  }
+  return index - 1;
+}
