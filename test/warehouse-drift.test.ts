@@ -72,6 +72,7 @@ async function twoRuns(
   out: string;
   second: Awaited<ReturnType<typeof runCli>>;
   before: Awaited<ReturnType<typeof pinned>>;
+  plan: Awaited<ReturnType<typeof runCli>>;
 }> {
   const out = join(workspace.dir, `out-${runs + 1}`);
   const file = await pipeline(policy, out);
@@ -80,8 +81,9 @@ async function twoRuns(
   expect(first.code, first.stderr).toBe(0);
   const before = await pinned(out);
   emulator.changeFields("jobs", change);
+  const plan = await runCli(["plan", file, ...SECOND], { env });
   const second = await runCli(["run", file, ...SECOND], { env });
-  return { out, second, before };
+  return { out, second, before, plan };
 }
 
 describe("the pinned schema", () => {
@@ -111,9 +113,15 @@ describe("the pinned schema", () => {
 
 describe("a field added between two runs", () => {
   it("add: a new nullable column at the end, in the new files and the pin", async () => {
-    const { out, second, before } = await twoRuns("{ new_fields: add }", {
+    const { out, second, before, plan } = await twoRuns("{ new_fields: add }", {
       add: { "job.priority": "integer" },
     });
+    // plan shows the drift before anything is written.
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      `Schema drift:
+  sink 1 (${out}): new field "job.priority" (column job_priority) added as nullable int32 column`,
+    );
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain(
       'new field \\"job.priority\\" (column job_priority) added as nullable int32 column',
@@ -143,9 +151,11 @@ describe("a field added between two runs", () => {
   });
 
   it("fail: the run fails naming the field before anything is written", async () => {
-    const { out, second, before } = await twoRuns("{ new_fields: fail }", {
+    const { out, second, before, plan } = await twoRuns("{ new_fields: fail }", {
       add: { "job.priority": "integer" },
     });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain("Schema drift the policy refuses:");
     expect(second.code).toBe(1);
     expect(second.stderr).toContain('field "job.priority" (column job_priority) (int32) is new');
     expect(await pinned(out)).toEqual(before);

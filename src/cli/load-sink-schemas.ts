@@ -4,7 +4,7 @@ import { loadPipeline } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { Logger } from "../logger.js";
-import type { OutputStore } from "../pipeline/contracts.js";
+import type { Column, OutputStore } from "../pipeline/contracts.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
@@ -22,18 +22,30 @@ export interface LoadedSchemas {
 export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Promise<LoadedSchemas> {
   const pipeline = await loadPipeline(file, { env: io.env });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
-  const stores: (OutputStore | undefined)[] = [];
   try {
     const sourceColumns = await sourceColumnsFromService(session.client, pipeline, io.signal);
+    return { pipeline, schemas: await readSinkSchemas(pipeline, file, sourceColumns, io) };
+  } finally {
+    await session.close();
+  }
+}
+
+/** Each sink's schema against the pin beside its output (read, never written). */
+export async function readSinkSchemas(
+  pipeline: Pipeline,
+  file: string,
+  sourceColumns: readonly Column[],
+  io: CliIO,
+): Promise<ResolvedSinkSchema[]> {
+  const stores: (OutputStore | undefined)[] = [];
+  try {
     const startedAt = new Date();
     const run = { pipelineName: pipeline.name, runId: newRunId(pipeline.name, startedAt), startedAt };
     for (const sink of pipeline.sinks)
       stores.push(sink.to === "-" ? undefined : await openOutputStore(sink, { run, stdout: io.stdout }));
-    const schemas = await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, stores });
-    return { pipeline, schemas };
+    return await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, stores });
   } finally {
     for (const store of stores) await store?.close().catch(() => undefined);
-    await session.close();
   }
 }
 
