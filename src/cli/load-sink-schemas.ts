@@ -9,7 +9,7 @@ import { openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
-import { sourceColumnsFromService } from "./output-columns.js";
+import { sourceColumnsFromService } from "../pipeline/output-columns.js";
 import { newRunId } from "./prepare-run.js";
 import { openSession } from "./session.js";
 
@@ -23,7 +23,7 @@ export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Pro
   const pipeline = await loadPipeline(file, { env: io.env });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
-    const sourceColumns = await sourceColumnsFromService(session.client, pipeline, io.signal);
+    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, io.signal);
     return { pipeline, schemas: await readSinkSchemas(pipeline, file, sourceColumns, io) };
   } finally {
     await session.close();
