@@ -2,7 +2,9 @@
 // path (more only when the rolling limits ask). Partitions still commit one by one, so a stopped run
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
-import type { Batch, Sink, Slice, SliceContext } from "./contracts.js";
+import type { Batch, Column, OutputStore, Sink, Slice, SliceContext } from "./contracts.js";
+import { decodeRows } from "../formats/decode-rows.js";
+import type { SinkConfig } from "../sinks/schema.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { CommittedFile } from "./state.js";
 import { SinkError } from "../errors.js";
@@ -14,6 +16,33 @@ export interface PartMerge {
   /** Fresh sinks, one per pipeline sink, that write under the slice's own names. */
   sinks(): readonly Sink[];
   deleteFile(file: CommittedFile): Promise<void>;
+}
+
+export interface PartMergeDeps {
+  sinks: readonly SinkConfig[];
+  stores: readonly (OutputStore | undefined)[];
+  /** The columns each sink writes, to read its files back. */
+  columns(sink: number): readonly Column[];
+  /** Fresh sinks, as for a slice. */
+  createSinks(): readonly Sink[];
+}
+
+/** Reads committed files back through their format, writes through fresh sinks, deletes from their store. */
+export function createPartMerge(deps: PartMergeDeps): PartMerge {
+  return {
+    sinks: deps.createSinks,
+    async *readFile(file) {
+      const sink = deps.sinks[file.sink];
+      const store = deps.stores[file.sink];
+      if (sink === undefined || store === undefined) return;
+      yield* decodeRows(await store.openRead(file.path), {
+        format: sink.format === "parquet" ? "parquet" : "ndjson",
+        gzip: sink["gzip"] === true,
+        columns: deps.columns(file.sink),
+      });
+    },
+    deleteFile: async (file) => deps.stores[file.sink]?.deleteObject(file.path),
+  };
 }
 
 async function* concatenate(

@@ -1,7 +1,9 @@
 // Late data re-checked: one date histogram re-counts the committed slices, and exactly the slices
 // whose count at the service differs from what was committed are exported again.
 import { z } from "zod";
+import type { Logger } from "../logger.js";
 import type { Slice } from "../pipeline/contracts.js";
+import type { StateStore } from "../pipeline/state.js";
 
 export const recheckSchema = z
   .strictObject({
@@ -80,4 +82,55 @@ export function planRecheck<P extends { slice: Slice; expected: number | undefin
     (plan) => plan.expected !== undefined && input.committedRead(plan.slice.id) !== undefined,
   ).length;
   return { slices, changed, checked };
+}
+
+export interface RecheckRunInput<P extends { slice: Slice; expected: number | undefined }> {
+  /** The plan's slices, counted, from the re-checked days before the window to its end. */
+  slices: readonly P[];
+  windowStart: Date;
+  state: StateStore;
+  runId: string;
+  log: Logger;
+  /** `--force` redoes every slice anyway: nothing counts as committed. */
+  force: boolean;
+}
+
+/**
+ * Decides a re-checking run's slices and records each change in the state (the history of
+ * re-exports) before the slice is redone.
+ */
+export async function recheckCommitted<P extends { slice: Slice; expected: number | undefined }>(
+  input: RecheckRunInput<P>,
+): Promise<RecheckPlan<P>> {
+  const recheck = planRecheck({
+    slices: input.slices,
+    windowStart: input.windowStart,
+    committedRead: (id) => (input.force ? undefined : input.state.state.slices[id]?.read),
+  });
+  for (const change of recheck.changed) {
+    await input.state.recordRecheck(change.slice.id, {
+      checked_at: new Date().toISOString(),
+      run_id: input.runId,
+      committed: change.committed,
+      service: change.service,
+    });
+    input.log.info(
+      { slice: change.slice.id, committed: change.committed, service: change.service },
+      "Re-check: the service's count changed; the slice is exported again.",
+    );
+  }
+  input.log.info(
+    { checked: recheck.checked, changed: recheck.changed.length },
+    "Re-checked the committed slices.",
+  );
+  return recheck;
+}
+
+/** The summary line of a re-checking run. */
+export function formatRecheck(changed: readonly ChangedSlice[]): string {
+  return `Re-checked committed slices: ${
+    changed.length === 0
+      ? "none changed"
+      : `${changed.length} changed and exported again: ${changed.map(describeChangedSlice).join(", ")}`
+  }\n`;
 }

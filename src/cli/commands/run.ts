@@ -19,10 +19,10 @@ import type { Shard } from "../../pipeline/shard.js";
 import { StateStore, stateObjectPath } from "../../pipeline/state.js";
 import { openOutputStore, sinkIdentity } from "../../sinks/open-output-store.js";
 import { createSink } from "../../sinks/sink.js";
-import { decodeRows } from "../../formats/decode-rows.js";
+import { createPartMerge } from "../../pipeline/merge-parts.js";
 import { conformSink, pinSchemas, resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import { describeChange } from "../../warehouse/schema-drift.js";
-import { describeChangedSlice, planRecheck } from "../../warehouse/recheck.js";
+import { formatRecheck, recheckCommitted } from "../../warehouse/recheck.js";
 import type { ChangedSlice } from "../../warehouse/recheck.js";
 import {
   PIPELINE_OPTIONS,
@@ -165,26 +165,16 @@ export const runCommand: Command = async (argv, io) => {
     });
     let changed: ChangedSlice[] = [];
     if (rechecking) {
-      const recheck = planRecheck({
+      const recheck = await recheckCommitted({
         slices: prepared.shardPlan,
         windowStart: pipeline.source.window.start,
-        committedRead: (id) => (values.force === true ? undefined : state.state.slices[id]?.read),
+        state,
+        runId: run.runId,
+        log,
+        force: values.force === true,
       });
       shardPlan = recheck.slices;
       changed = recheck.changed;
-      for (const change of changed) {
-        await state.recordRecheck(change.slice.id, {
-          checked_at: new Date().toISOString(),
-          run_id: run.runId,
-          committed: change.committed,
-          service: change.service,
-        });
-        log.info(
-          { slice: change.slice.id, committed: change.committed, service: change.service },
-          "Re-check: the service's count changed; the slice is exported again.",
-        );
-      }
-      log.info({ checked: recheck.checked, changed: changed.length }, "Re-checked the committed slices.");
     }
     const redo = new Set(changed.map((change) => change.slice.id));
     await removeLeftovers(stores, shardPlan, state, shard, log, redo);
@@ -207,20 +197,12 @@ export const runCommand: Command = async (argv, io) => {
         const created = createSink(sink, { store: stores[index] as OutputStore, columns, run, log });
         return schema === undefined ? created : conformSink(created, schema);
       });
-    const merge = {
-      sinks,
-      readFile: async function* (file: { sink: number; path: string }) {
-        const sink = pipeline.sinks[file.sink];
-        const store = stores[file.sink];
-        if (sink === undefined || store === undefined) return;
-        yield* decodeRows(await store.openRead(file.path), {
-          format: sink.format,
-          gzip: sink["gzip"] === true,
-          columns: schemas[file.sink]?.encoderColumns ?? prepared.columns,
-        });
-      },
-      deleteFile: async (file: { sink: number; path: string }) => stores[file.sink]?.deleteObject(file.path),
-    };
+    const merge = createPartMerge({
+      sinks: pipeline.sinks,
+      stores,
+      columns: (index) => schemas[index]?.encoderColumns ?? prepared.columns,
+      createSinks: sinks,
+    });
     const tasks: SliceTask[] = shardPlan.map((slicePlan) => ({
       slice: slicePlan.slice,
       redo: redo.has(slicePlan.slice.id),
@@ -312,9 +294,7 @@ export const runCommand: Command = async (argv, io) => {
       shard,
     });
     // stdout carries data when a sink writes to it; the summary then goes to stderr.
-    const recheckLines = rechecking
-      ? `Re-checked committed slices: ${changed.length === 0 ? "none changed" : `${changed.length} changed and exported again: ${changed.map(describeChangedSlice).join(", ")}`}\n`
-      : "";
+    const recheckLines = rechecking ? formatRecheck(changed) : "";
     (pipeline.sinks.some((sink) => sink.to === "-") ? io.stderr : io.stdout).write(summary + recheckLines);
     if (outcome.status === "complete") {
       log.info({ run_id: run.runId, records, slices: tasks.length }, "Run complete.");
