@@ -1,5 +1,11 @@
-// The error family of mdq-export: one base with a stable `code`, subclassed by who must act.
-// Callers match on `code` (or `instanceof`), never on the message. Only cli/ turns errors into text.
+// The error family of mdq-export: one base with a stable `code` (listed in error-codes.ts and
+// docs/errors.md), subclassed by who must act. Callers match on the code with `hasCode`, never on the
+// message or on class chains. Only cli/ turns errors into text.
+import { ERROR_CATALOG } from "./error-codes.js";
+import type { ErrorCode } from "./error-codes.js";
+
+export { ERROR_CODES } from "./error-codes.js";
+export type { ErrorCode } from "./error-codes.js";
 
 export interface EtlErrorOptions {
   cause?: unknown;
@@ -7,9 +13,9 @@ export interface EtlErrorOptions {
 
 /** Base of every error the product raises on purpose. */
 export class EtlError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
 
-  constructor(code: string, message: string, options: EtlErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: EtlErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -60,7 +66,7 @@ export class ApiError extends EtlError {
   readonly status: number | undefined;
   readonly retryable: boolean;
 
-  constructor(message: string, details: ApiErrorDetails, code = "API_ERROR") {
+  constructor(message: string, details: ApiErrorDetails, code: ErrorCode = "API_ERROR") {
     super(code, message, { cause: details.cause });
     this.operation = details.operation;
     this.status = details.status;
@@ -123,7 +129,7 @@ export class BatchExportError extends ApiError {
 
 /** Writing output failed: disk, S3, or a format encoder. */
 export class SinkError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions & { code?: string } = {}) {
+  constructor(message: string, options: EtlErrorOptions & { code?: ErrorCode } = {}) {
     super(options.code ?? "SINK_FAILED", message, options);
   }
 }
@@ -137,7 +143,21 @@ export class ReconciliationError extends EtlError {
 
 /** The run was stopped (signal); it can be resumed. */
 export class StoppedError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions = {}) {
-    super("STOPPED", message, options);
+  constructor(message: string, options: EtlErrorOptions & { code?: "STOPPED" | "OUTPUT_CLOSED" } = {}) {
+    super(options.code ?? "STOPPED", message, options);
   }
+}
+
+/** The stable code of an error the product raised, or undefined for anything else. */
+export function errorCode(error: unknown): ErrorCode | undefined {
+  return error instanceof EtlError && error.code in ERROR_CATALOG ? error.code : undefined;
+}
+
+/**
+ * Whether `error` carries one of `codes`.
+ * @example if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED)) stopForToday();
+ */
+export function hasCode(error: unknown, ...codes: readonly ErrorCode[]): boolean {
+  const code = errorCode(error);
+  return code !== undefined && codes.includes(code);
 }

@@ -1,6 +1,7 @@
-// Batch exports against the emulator with faults on: every partition format read to its end equals the
-// emulator's records; failing partitions are requested again within bounds; a rerun resumes with the
-// saved token and skips the partitions already downloaded.
+// Batch exports against the emulator with faults on, read as the batch source reads them (wait for
+// the batch, then each partition): every partition format read to its end equals the emulator's
+// records; failing partitions are requested again within bounds; a rerun resumes with the saved token
+// and skips the partitions already downloaded.
 import { afterEach, describe, expect, it } from "vitest";
 import { BatchExportError } from "../src/errors.js";
 import { startEmulator } from "../src/emulator/server.js";
@@ -8,8 +9,9 @@ import type { EmulatorOptions, PartitionFormat } from "../src/emulator/options.j
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { createServiceClient } from "../src/api/client.js";
 import type { ServiceClient } from "../src/api/client.js";
-import { batchExport } from "../src/api/paging/batch-export.js";
-import type { BatchExportQuery } from "../src/api/paging/batch-export.js";
+import { readPartition } from "../src/api/paging/batch-export.js";
+import { awaitBatchReady } from "../src/api/paging/batch-status.js";
+import type { BatchExportQuery, BatchPollOptions } from "../src/api/paging/batch-status.js";
 
 const FAULTS = {
   errorRate: 0.08,
@@ -60,6 +62,33 @@ function idOf(record: Record<string, unknown>): string {
   return typeof record["_id"] === "string" ? record["_id"] : JSON.stringify(record);
 }
 
+interface ExportOptions extends BatchPollOptions {
+  /** Partitions already downloaded by an earlier run. */
+  skip?: readonly string[];
+  /** Stop after this many partitions, as a run that is stopped midway. */
+  stopAfter?: number;
+}
+
+/** The ids of every record of the batch, and the partitions read to their end, in order. */
+async function exportBatch(
+  client: ServiceClient,
+  query: BatchExportQuery,
+  options: ExportOptions = {},
+): Promise<{ ids: string[]; done: string[] }> {
+  const { token, partitions } = await awaitBatchReady(client, query, options);
+  const signal = new AbortController().signal;
+  const ids: string[] = [];
+  const done: string[] = [];
+  for (const partition of partitions) {
+    if (options.skip?.includes(partition.id) === true) continue;
+    if (done.length === options.stopAfter) break;
+    for await (const records of readPartition(client, query.kind, token, partition, 50, signal))
+      ids.push(...records.map(idOf));
+    done.push(partition.id);
+  }
+  return { ids, done };
+}
+
 const logsBody = { application: "atr" as const, app_type: "ec2" as const, domain: ["*"], ...window };
 const workloadsBody = {
   application: "atr" as const,
@@ -77,15 +106,7 @@ describe("batch export against the emulator with faults on", () => {
         { kind: "v2-logs", body: logsBody },
         { kind: "v2-workloads", body: workloadsBody },
       ] as BatchExportQuery[]) {
-        const ids: string[] = [];
-        const done: string[] = [];
-        for await (const page of batchExport(client, query, {
-          concurrency: 3,
-          pageSize: 50,
-          onPartitionDone: (p) => void done.push(p.id),
-        })) {
-          ids.push(...page.hits.map(idOf));
-        }
+        const { ids, done } = await exportBatch(client, query);
         const path = query.kind === "v2-logs" ? "/v2/logs/scroll" : "/v2/workloads/scroll";
         const expected = await expectedIds(emulator, path, { ...query.body, size: 100 });
         expect(expected.length).toBeGreaterThan(50);
@@ -98,25 +119,18 @@ describe("batch export against the emulator with faults on", () => {
   it("v1 logs batch through batch/urls", async () => {
     const { emulator, client } = await setup({ partitionFormat: "json-array", faults: FAULTS });
     const body = { application: "atr" as const, time_range: "now-3h/h" };
-    const ids: string[] = [];
-    for await (const page of batchExport(client, { kind: "v1-logs", body })) ids.push(...page.hits.map(idOf));
+    const { ids } = await exportBatch(client, { kind: "v1-logs", body });
     expect(ids.sort()).toEqual(await expectedIds(emulator, "/v1/logs/scroll", { ...body, size: 100 }));
   });
 
   it("requests a batch with failed partitions again, within bounded attempts", async () => {
     const { emulator, client } = await setup({ failingPartitions: [1] });
     const tokens: string[] = [];
-    const run = async () => {
-      for await (const _page of batchExport(
-        client,
-        { kind: "v2-workloads", body: workloadsBody },
-        {
-          maxBatchAttempts: 3,
-          onToken: (t) => void tokens.push(t),
-        },
-      ));
-    };
-    const error = await run().catch((caught: unknown) => caught);
+    const error = await exportBatch(
+      client,
+      { kind: "v2-workloads", body: workloadsBody },
+      { maxBatchAttempts: 3, onToken: (t) => void tokens.push(t) },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BatchExportError);
     expect(String(error)).toMatch(/failed partitions .*2026-11-20T01:00:00/);
     expect(emulator.requestCount("/v2/workloads/batch")).toBe(3);
@@ -127,34 +141,21 @@ describe("batch export against the emulator with faults on", () => {
     const { emulator, client } = await setup({ partitionFormat: "ndjson" });
     const query: BatchExportQuery = { kind: "v2-logs", body: logsBody };
     let token = "";
-    const done: string[] = [];
-    const first = new Map<string, string[]>();
-    for await (const page of batchExport(client, query, {
-      concurrency: 1,
-      onToken: (t) => void (token = t),
-      onPartitionDone: (p) => void done.push(p.id),
-    })) {
-      first.set(page.partition.id, [...(first.get(page.partition.id) ?? []), ...page.hits.map(idOf)]);
-      if (done.length === 2) break; // the run stops after two partitions
-    }
-    expect(done).toHaveLength(2);
+    // The first run stops after two partitions.
+    const first = await exportBatch(client, query, { onToken: (t) => void (token = t), stopAfter: 2 });
+    expect(first.done).toHaveLength(2);
     const downloadsBefore = emulator.requestCount("/downloads");
-    const rest: string[] = [];
-    for await (const page of batchExport(client, query, { resumeToken: token, skipPartitions: done })) {
-      rest.push(...page.hits.map(idOf));
-    }
+    const rest = await exportBatch(client, query, { resumeToken: token, skip: first.done });
     expect(emulator.requestCount("/v2/logs/batch")).toBe(1);
     expect(emulator.requestCount("/downloads") - downloadsBefore).toBe(3);
-    // Only the partitions reported done count as written; a page of the next one may have been taken.
-    const doneIds = done.flatMap((id) => first.get(id) ?? []);
-    expect([...doneIds, ...rest].sort()).toEqual(
+    expect([...first.ids, ...rest.ids].sort()).toEqual(
       await expectedIds(emulator, "/v2/logs/scroll", { ...logsBody, size: 100 }),
     );
 
-    const again: string[] = [];
-    for await (const page of batchExport(client, query, { resumeToken: "bt_expired" }))
-      again.push(...page.hits.map(idOf));
+    const again = await exportBatch(client, query, { resumeToken: "bt_expired" });
     expect(emulator.requestCount("/v2/logs/batch")).toBe(2);
-    expect(again.sort()).toEqual(await expectedIds(emulator, "/v2/logs/scroll", { ...logsBody, size: 100 }));
+    expect(again.ids.sort()).toEqual(
+      await expectedIds(emulator, "/v2/logs/scroll", { ...logsBody, size: 100 }),
+    );
   });
 });

@@ -7,7 +7,9 @@ import { EtlError } from "../src/errors.js";
 import { createLogger } from "../src/logger.js";
 import { startEmulator } from "../src/emulator/server.js";
 import { createServiceClient } from "../src/api/client.js";
-import { batchExport } from "../src/api/paging/batch-export.js";
+import { readPartition } from "../src/api/paging/batch-export.js";
+import { awaitBatchReady } from "../src/api/paging/batch-status.js";
+import type { BatchExportQuery } from "../src/api/paging/batch-status.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 
 const SECRET = "very-secret-client-value-42";
@@ -63,26 +65,32 @@ it("keeps secrets out of logs and errors during a faulty export", async () => {
     await emulator.close();
   });
   const errors: unknown[] = [];
+  const signal = new AbortController().signal;
   const window = { start_time: "2026-11-20T00:00:00Z", end_time: "2026-11-20T04:00:00Z" };
   const attempt = async (run: () => Promise<void>) => {
     await run().catch((error: unknown) => void errors.push(error));
   };
   for (let i = 0; i < 3; i += 1) {
     await attempt(async () => {
-      for await (const _ of batchExport(
-        client,
-        { kind: "v2-logs", body: { application: "atr", app_type: "ec2", domain: ["*"], ...window } },
-        { maxBatchAttempts: 1 },
-      )) {
-        now += 5000; // links expire (1 s) while the export runs: refused downloads get fresh links
+      const query: BatchExportQuery = {
+        kind: "v2-logs",
+        body: { application: "atr", app_type: "ec2", domain: ["*"], ...window },
+      };
+      const { token, partitions } = await awaitBatchReady(client, query, { maxBatchAttempts: 1 });
+      for (const partition of partitions) {
+        for await (const _ of readPartition(client, query.kind, token, partition, 1000, signal)) {
+          now += 5000; // links expire (1 s) while the export runs: refused downloads get fresh links
+        }
       }
     });
     await attempt(async () => {
-      for await (const _ of batchExport(
-        client,
-        { kind: "v2-workloads", body: { application: "atr", app_type: "ec2", domain: ["*"], ...window } },
-        { maxBatchAttempts: 2 },
-      ));
+      const query: BatchExportQuery = {
+        kind: "v2-workloads",
+        body: { application: "atr", app_type: "ec2", domain: ["*"], ...window },
+      };
+      const { token, partitions } = await awaitBatchReady(client, query, { maxBatchAttempts: 2 });
+      for (const partition of partitions)
+        for await (const _ of readPartition(client, query.kind, token, partition, 1000, signal));
     });
     await attempt(async () => {
       for await (const _ of v2ScrollPaging(client, {

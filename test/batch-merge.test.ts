@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { readNdjson } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 const PIPELINE = join(import.meta.dirname, "..", "pipelines", "logs-backfill-batch.yaml");
 const WEEK = { start: "2026-03-01T00:00:00Z", end: "2026-03-08T00:00:00Z" };

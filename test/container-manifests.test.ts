@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { parsePipeline } from "../src/config/load-pipeline.js";
-import { REPO_ROOT } from "./support/export-harness.js";
+import { REPO_ROOT } from "./support/cli-harness.js";
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 

@@ -16,14 +16,14 @@ import {
   readJson,
   readNdjsonRecords,
   removeDir,
-  runMain,
+  runCli,
   spawnCli,
   startTestService,
   temporaryFiles,
   waitFor,
   writePipeline,
-} from "./support/export-harness.js";
-import type { Row, TestService } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import type { Row, TestService } from "./support/cli-harness.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T06:00:00Z";
@@ -101,7 +101,7 @@ async function expectExactAndConsistent(out: string): Promise<void> {
 }
 
 async function rerun(file: string): Promise<void> {
-  const result = await runMain(["run", file], { env: service.env });
+  const result = await runCli(["run", file], { env: service.env });
   expect(result.code, result.stderr).toBe(0);
 }
 

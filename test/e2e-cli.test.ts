@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { listAllFiles, listDataFiles } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 const COMMANDS = ["run", "plan", "validate", "fields", "verify", "merge-manifests", "emulator"];
 

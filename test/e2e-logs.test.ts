@@ -7,8 +7,8 @@ import type { RunningEmulator } from "../src/emulator/server.js";
 import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { countBy, hitRecord, HOUR_MS, parquetRowOf, sliceStartOf } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 const START = "2026-03-10T00:00:00.000Z";
 const END = "2026-03-10T04:00:00.000Z";

@@ -12,12 +12,12 @@ import {
   makeTempDir,
   readNdjsonRecords,
   removeDir,
-  runMain,
+  runCli,
   startTestService,
   waitFor,
   writePipeline,
-} from "./support/export-harness.js";
-import type { TestService } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
 
@@ -73,7 +73,7 @@ describe("record values in path templates", () => {
       transforms: [{ add: { tag: { value } } }],
       sinks: [{ format: "ndjson", to: out, path: "tag={tag}/part-{slice}-{seq}.{ext}" }],
     });
-    const result = await runMain(["run", file], { env: service.env });
+    const result = await runCli(["run", file], { env: service.env });
     expect(result.code, result.stderr).toBe(0);
     // Nothing was written anywhere but under out/ (the pipeline file is the only other file).
     const everything = await listTree(dir);
@@ -108,7 +108,7 @@ describe("record values in path templates", () => {
         },
       ],
     });
-    const result = await runMain(["run", file], {
+    const result = await runCli(["run", file], {
       env: { ...service.env, AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test" },
     });
     expect(result.code, result.stderr).toBe(0);
@@ -133,7 +133,7 @@ describe("malformed responses", () => {
       sinks: [{ format: "ndjson", to: out }],
       limits: { max_retries_per_slice: 0, concurrency: 1 },
     });
-    expect((await runMain(["run", file], { env: service.env })).code).toBe(0);
+    expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
     const committed = new Map<string, Buffer>();
     for (const path of dataFiles(await listTree(out))) committed.set(path, await readFile(join(out, path)));
 
@@ -142,7 +142,7 @@ describe("malformed responses", () => {
     // two looks at the request count (a race seen under a loaded machine).
     const queries = service.emulator.requestCount("/v3/jobs/query");
     service.emulator.setFaults({ latencyMs: 40 });
-    const running = runMain(["run", file, "--end", "2026-11-20T04:00:00Z"], { env: service.env });
+    const running = runCli(["run", file, "--end", "2026-11-20T04:00:00Z"], { env: service.env });
     await waitFor(() => service.emulator.requestCount("/v3/jobs/query") > queries, "the first new page");
     service.emulator.setFaults({ truncateRate: 1, latencyMs: 40 });
     const result = await running.finally(() => service.emulator.setFaults({}));
@@ -156,7 +156,7 @@ describe("malformed responses", () => {
     // The committed slices are untouched.
     expect(committed.size).toBe(2);
     for (const [path, bytes] of committed) expect((await readFile(join(out, path))).equals(bytes)).toBe(true);
-    const verify = await runMain(["verify", file], { env: service.env });
+    const verify = await runCli(["verify", file], { env: service.env });
     expect(verify.code, verify.stdout).toBe(0);
   });
 });
@@ -190,7 +190,7 @@ describe("pipeline files that must be refused", () => {
     const file = join(dir, "pipeline.yaml");
     await writeFile(file, content);
     const before = service.emulator.requestCount();
-    const result = await runMain(["run", file], { env: service.env });
+    const result = await runCli(["run", file], { env: service.env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr).toContain("pipeline.yaml");

@@ -11,8 +11,8 @@ import type { Batch, SliceContext } from "../src/pipeline/contracts.js";
 import { reportUnknownFields, unknownFields } from "../src/pipeline/report-unknown-fields.js";
 import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;

@@ -8,8 +8,8 @@ import type { RunningEmulator } from "../src/emulator/server.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
 
@@ -45,7 +45,7 @@ let workspace: Workspace;
 beforeAll(async () => {
   emulator = await startTestEmulator({ density: 2 });
   s3 = await startS3Server();
-  workspace = await createWorkspace("mdq-pipelines-");
+  workspace = await createWorkspace("pipelines");
 });
 
 afterAll(async () => {

@@ -12,8 +12,8 @@ import type { RunningEmulator } from "../src/emulator/server.js";
 import { startTestEmulator } from "./support/export-checks.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 import { listDataFiles, readNdjson } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 /** The bytes the `mem://` destination holds, by `to` and path; shared with the mocked registry. */
 const memory = vi.hoisted(() => ({ objects: new Map<string, Uint8Array>(), labels: [] as string[] }));

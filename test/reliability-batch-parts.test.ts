@@ -9,12 +9,12 @@ import {
   listTree,
   readJson,
   readNdjsonRecords,
-  runMain,
+  runCli,
   testScope,
   temporaryFiles,
   waitFor,
   writePipeline,
-} from "./support/export-harness.js";
+} from "./support/cli-harness.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T12:00:00Z";
@@ -64,7 +64,7 @@ describe("a batch export resumes partition by partition", () => {
     });
 
     const controller = new AbortController();
-    const first = runMain(["run", file], { env: service.env, signal: controller.signal });
+    const first = runCli(["run", file], { env: service.env, signal: controller.signal });
     await waitFor(
       async () => Object.keys((await batchState(out))?.parts ?? {}).length > 0,
       "a committed partition",
@@ -85,7 +85,7 @@ describe("a batch export resumes partition by partition", () => {
     const partFiles = Object.values(stopped?.parts ?? {}).flatMap((part) => part.files.map((f) => f.path));
     expect(manifest.files.map((f) => f.path).sort()).toEqual(partFiles.sort());
 
-    const second = await runMain(["run", file], { env: service.env });
+    const second = await runCli(["run", file], { env: service.env });
     expect(second.code, second.stderr).toBe(0);
     expect(service.emulator.requestCount("/v2/logs/batch")).toBe(1);
     expect(service.emulator.requestCount("/downloads") - downloadsBefore).toBe(12 - committedParts);

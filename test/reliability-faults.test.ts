@@ -11,12 +11,12 @@ import {
   makeTempDir,
   readNdjsonRecords,
   removeDir,
-  runMain,
+  runCli,
   startTestService,
   temporaryFiles,
   writePipeline,
-} from "./support/export-harness.js";
-import type { TestService } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T04:00:00Z";
@@ -130,7 +130,7 @@ describe("export under every fault", () => {
       limits: { concurrency: 2, max_retries_per_slice: 6 },
     });
     const before = service.emulator.requestCounts();
-    const result = await runMain(["run", file, "--log-level", "warn"], { env: service.env });
+    const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
     expect(result.code, result.stderr).toBe(0);
 
     const expected = await expectedRows(service.emulator, testCase.target, testCase.bodies);
@@ -179,7 +179,7 @@ describe("failing workload batch partitions", () => {
       sinks: [{ format: "ndjson", to: out }],
       limits: { concurrency: 1, max_retries_per_slice: 1 },
     });
-    const first = await runMain(["run", file], { env: broken.env });
+    const first = await runCli(["run", file], { env: broken.env });
     const batchRequests = broken.emulator.requestCount("/v2/workloads/batch");
     await broken.close();
     // A batch that keeps failing is not something a rerun fixes by itself: exit 1, naming slice and export.
@@ -200,7 +200,7 @@ describe("failing workload batch partitions", () => {
       port: Number(port),
     });
     try {
-      const second = await runMain(["run", file], { env: healthy.env });
+      const second = await runCli(["run", file], { env: healthy.env });
       expect(second.code, second.stderr).toBe(0);
       const expected = await expectedRows(healthy.emulator, "/v2/workloads/scroll", [
         {

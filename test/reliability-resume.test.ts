@@ -11,13 +11,13 @@ import {
   listTree,
   readJson,
   readNdjsonRecords,
-  runMain,
+  runCli,
   testScope,
   temporaryFiles,
   waitFor,
   writePipeline,
-} from "./support/export-harness.js";
-import type { Row } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import type { Row } from "./support/cli-harness.js";
 
 const START = "2026-11-20T00:00:00Z";
 const scope = testScope();
@@ -60,7 +60,7 @@ describe("a batch export survives a stop", () => {
       sinks: [{ format: "ndjson", to: out }],
     });
     const controller = new AbortController();
-    const first = runMain(["run", file], { env: service.env, signal: controller.signal });
+    const first = runCli(["run", file], { env: service.env, signal: controller.signal });
     const saved = await waitFor(async () => {
       const batches = await batchesInState(out);
       return Object.values(batches)[0]?.token;
@@ -70,7 +70,7 @@ describe("a batch export survives a stop", () => {
     expect(service.emulator.requestCount("/v2/logs/batch")).toBe(1);
     expect(Object.values(await batchesInState(out)).map((batch) => batch.token)).toEqual([saved]);
 
-    const second = await runMain(["run", file], { env: service.env });
+    const second = await runCli(["run", file], { env: service.env });
     expect(second.code, second.stderr).toBe(0);
     expect(service.emulator.requestCount("/v2/logs/batch")).toBe(1);
     const expected = await expectedRows(service.emulator, "/v2/logs/scroll", [
@@ -111,7 +111,7 @@ describe("quota", () => {
       sinks: [{ format: "ndjson", to: out }],
       limits: { concurrency: 1, quota_reserve: 10 },
     });
-    const first = await runMain(["run", file], { env: service.env });
+    const first = await runCli(["run", file], { env: service.env });
     expect(first.code, first.stderr).toBe(75);
     expect(first.stderr).toMatch(/quota/i);
     expect(first.stderr).toMatch(/run the same command after the daily quota resets to resume/);
@@ -125,7 +125,7 @@ describe("quota", () => {
     expect(temporaryFiles(await listTree(out))).toEqual([]);
 
     shift += 24 * 3600_000; // a new UTC day: a fresh quota
-    const second = await runMain(["run", file], { env: service.env });
+    const second = await runCli(["run", file], { env: service.env });
     expect(second.code, second.stderr).toBe(0);
     const expected = await expectedRows(service.emulator, "/v3/jobs/query", [
       {
@@ -171,18 +171,18 @@ describe("pipeline change detection", () => {
       const dir = await tempDir("changes");
       const out = join(dir, "out");
       const file = await writePipeline(dir, pipelineWith(out, {}));
-      expect((await runMain(["run", file], { env: service.env })).code).toBe(0);
+      expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
       const before = await listTree(out);
 
       await writePipeline(dir, pipelineWith(out, change));
       const requests = service.emulator.requestCount();
-      const refused = await runMain(["run", file], { env: service.env });
+      const refused = await runCli(["run", file], { env: service.env });
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/the pipeline changed since the output/);
       expect(refused.stderr).toMatch(/--force/);
       expect(await listTree(out)).toEqual(before);
 
-      const forced = await runMain(["run", file, "--force"], { env: service.env });
+      const forced = await runCli(["run", file, "--force"], { env: service.env });
       expect(forced.code, forced.stderr).toBe(0);
       expect(service.emulator.requestCount()).toBeGreaterThan(requests);
       const written = await readNdjsonRecords(out);
@@ -204,7 +204,7 @@ describe("pipeline change detection", () => {
       const files = dataFiles(await listTree(out));
       expect(files.every((path) => path.endsWith("gzip" in change ? ".ndjson.gz" : ".ndjson"))).toBe(true);
       // And a plain rerun now accepts the new pipeline, skipping everything.
-      const again = await runMain(["run", file], { env: service.env });
+      const again = await runCli(["run", file], { env: service.env });
       expect(again.code, again.stderr).toBe(0);
     },
   );
@@ -231,12 +231,12 @@ describe("an interrupted --force", () => {
       limits: { concurrency: 1 },
     });
     const file = await writePipeline(dir, pipeline(false));
-    expect((await runMain(["run", file], { env: service.env })).code).toBe(0);
+    expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
 
     await writePipeline(dir, pipeline(true));
     service.emulator.setFaults({ latencyMs: 20 });
     const controller = new AbortController();
-    const forced = runMain(["run", file, "--force"], { env: service.env, signal: controller.signal });
+    const forced = runCli(["run", file, "--force"], { env: service.env, signal: controller.signal });
     await waitFor(
       async () => dataFiles(await listTree(out)).some((path) => path.endsWith(".gz")),
       "a new file",
@@ -245,7 +245,7 @@ describe("an interrupted --force", () => {
     expect((await forced).code).toBe(75);
     service.emulator.setFaults({});
 
-    const rerun = await runMain(["run", file], { env: service.env });
+    const rerun = await runCli(["run", file], { env: service.env });
     expect(rerun.code, rerun.stderr).toBe(0);
     const files = dataFiles(await listTree(out));
     expect(files.filter((path) => !path.endsWith(".ndjson.gz"))).toEqual([]);

@@ -9,10 +9,10 @@ import {
   listTree,
   makeTempDir,
   removeDir,
-  runMain,
+  runCli,
   startTestService,
-} from "./support/export-harness.js";
-import { writePipeline } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import { writePipeline } from "./support/cli-harness.js";
 
 const SECRET = "client-secret-that-must-not-leak-7f3a";
 const dirs: string[] = [];
@@ -65,7 +65,7 @@ it("keeps secrets out of logs, errors, the manifest and the state", async () => 
         },
         `${name}.yaml`,
       );
-      const result = await runMain(["run", file, "--log-level", "debug", "--debug"], {
+      const result = await runCli(["run", file, "--log-level", "debug", "--debug"], {
         env: service.env,
       });
       outputs.push(result.stderr, result.stdout);

@@ -12,13 +12,13 @@ import {
   readJson,
   readNdjsonRecords,
   removeDir,
-  runMain,
+  runCli,
   SERVICE_FROM_ENV,
   spawnCli,
   startTestService,
   writePipeline,
-} from "./support/export-harness.js";
-import type { TestService } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
 
 const SHARDS = 3;
 // Ten hourly slices: shards of 4, 3 and 3.
@@ -69,7 +69,7 @@ beforeAll(async () => {
     sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
     limits: { concurrency: 2 },
   });
-  const reference = await runMain(["run", pipeline], { env: env(single) });
+  const reference = await runCli(["run", pipeline], { env: env(single) });
   expect(reference.code, reference.stderr).toBe(0);
 });
 
@@ -111,7 +111,7 @@ describe("a backfill in shards", () => {
     expect(perShard.map((ids) => ids.length)).toEqual([4, 3, 3]);
     expect(new Set(perShard.flat()).size).toBe(10);
 
-    const merged = await runMain(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
+    const merged = await runCli(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
       env: env(sharded),
     });
     expect(merged.code, merged.stderr).toBe(0);
@@ -140,17 +140,17 @@ describe("a backfill in shards", () => {
     );
     expect(await listTree(sharded)).toContain("_SUCCESS");
 
-    const verified = await runMain(["verify", pipeline], { env: env(sharded) });
+    const verified = await runCli(["verify", pipeline], { env: env(sharded) });
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 60_000);
 
   it("writes no _SUCCESS while a shard's manifest is missing, and a rerun shard resumes", async () => {
     const out = join(dir, "partial");
     for (const index of [0, 1]) {
-      const result = await runMain(["run", pipeline, "--shard", `${index}/${SHARDS}`], { env: env(out) });
+      const result = await runCli(["run", pipeline, "--shard", `${index}/${SHARDS}`], { env: env(out) });
       expect(result.code, result.stderr).toBe(0);
     }
-    const merged = await runMain(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
+    const merged = await runCli(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
       env: env(out),
     });
     expect(merged.code).toBe(75);
@@ -159,22 +159,22 @@ describe("a backfill in shards", () => {
     expect((await readJson(join(out, "_manifest.json"))).complete).toBe(false);
 
     // Shard 1 again: its slices are committed, so it requests nothing more for them and still succeeds.
-    const rerun = await runMain(["run", pipeline, "--shard", `1/${SHARDS}`], { env: env(out) });
+    const rerun = await runCli(["run", pipeline, "--shard", `1/${SHARDS}`], { env: env(out) });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.logs.find((log) => log.msg === "Run complete.")).toMatchObject({ records: 0 });
 
-    const last = await runMain(["run", pipeline, "--shard", `2/${SHARDS}`], { env: env(out) });
+    const last = await runCli(["run", pipeline, "--shard", `2/${SHARDS}`], { env: env(out) });
     expect(last.code, last.stderr).toBe(0);
     // Hide shard 0's manifest: the merge refuses to call the backfill complete without it.
     const manifest0 = join(out, `_manifest.shard-0-of-${SHARDS}.json`);
     await rename(manifest0, `${manifest0}.aside`);
-    const withoutFirst = await runMain(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
+    const withoutFirst = await runCli(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
       env: env(out),
     });
     expect(withoutFirst.code).toBe(75);
     expect(await listTree(out)).not.toContain("_SUCCESS");
     await rename(`${manifest0}.aside`, manifest0);
-    const complete = await runMain(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
+    const complete = await runCli(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
       env: env(out),
     });
     expect(complete.code, complete.stderr).toBe(0);

@@ -9,11 +9,11 @@ import {
   listTree,
   makeTempDir,
   removeDir,
-  runMain,
+  runCli,
   startTestService,
   writePipeline,
-} from "./support/export-harness.js";
-import type { TestService } from "./support/export-harness.js";
+} from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
 
 let service: TestService;
 let dir: string;
@@ -46,11 +46,11 @@ beforeEach(async () => {
       { format: "ndjson", gzip: true, to: join(dir, "ndjson") },
     ],
   });
-  const run = await runMain(["run", file], { env: service.env });
+  const run = await runCli(["run", file], { env: service.env });
   expect(run.code, run.stderr).toBe(0);
 });
 
-const verify = () => runMain(["verify", file], { env: service.env });
+const verify = () => runCli(["verify", file], { env: service.env });
 
 async function firstDataFile(sink: string): Promise<string> {
   const files = dataFiles(await listTree(join(dir, sink)));

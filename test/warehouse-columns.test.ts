@@ -1,8 +1,8 @@
 // Warehouse-safe column names are checked offline: two fields that snake_case makes one column are
 // refused by validate, with the file, line and column of the sink's column_names.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWorkspace, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 let workspace: Workspace;
 beforeAll(async () => {

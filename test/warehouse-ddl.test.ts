@@ -8,8 +8,8 @@ import type { RunningEmulator } from "../src/emulator/server.js";
 import { hitRecord } from "./support/expected-rows.js";
 import { startTestEmulator } from "./support/export-checks.js";
 import { asColumnValue, collect, valueAt } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { collect, readManifest, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;

@@ -10,8 +10,8 @@ import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
 import { sourceColumnsFromService } from "../pipeline/output-columns.js";
-import { newRunId } from "./prepare-run.js";
-import { openSession } from "./session.js";
+import { newRunInfo } from "../pipeline/prepare-run.js";
+import { openSession } from "../pipeline/session.js";
 
 export interface LoadedSchemas {
   pipeline: Pipeline;
@@ -39,8 +39,7 @@ export async function readSinkSchemas(
 ): Promise<ResolvedSinkSchema[]> {
   const stores: (OutputStore | undefined)[] = [];
   try {
-    const startedAt = new Date();
-    const run = { pipelineName: pipeline.name, runId: newRunId(pipeline.name, startedAt), startedAt };
+    const run = newRunInfo(pipeline.name);
     for (const sink of pipeline.sinks)
       stores.push(sink.to === "-" ? undefined : await openOutputStore(sink, { run, stdout: io.stdout }));
     return await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, stores });

@@ -4,6 +4,8 @@
 import { realpathSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { ERROR_CODES, hasCode, StoppedError } from "../errors.js";
+import { didYouMean } from "../transforms/close-matches.js";
 import { EXIT } from "./io.js";
 import type { CliIO, Command } from "./io.js";
 import { reportError } from "./report-error.js";
@@ -63,6 +65,9 @@ Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but re
 /** Runs one command line; returns the exit code. Tests call this in-process. */
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
+  // `help run` is `run --help`.
+  if (name === "help" && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]))
+    return main([rest[0], "--help"], io);
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return name === undefined ? EXIT.invalid : EXIT.ok;
@@ -71,17 +76,21 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stdout.write("mdq-export 0.1.0\n");
     return EXIT.ok;
   }
-  const entry = COMMANDS[name];
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (entry === undefined) {
-    io.stderr.write(
-      `error: unknown command "${name}"; one of ${Object.keys(COMMANDS).join(", ")}\n\n${USAGE}\n`,
-    );
+    const names = Object.keys(COMMANDS);
+    const suggestion = didYouMean(name, names);
+    const list =
+      suggestion === "" ? `; one of ${names.join(", ")}` : `${suggestion} One of ${names.join(", ")}.`;
+    io.stderr.write(`error: unknown command "${name}"${list}\n\n${USAGE}\n`);
     return EXIT.invalid;
   }
   try {
     const command = await entry.load();
     return await command(rest, io);
   } catch (error) {
+    // The reader of stdout went away (`| head`): the stop is what it asked for, not an error to show.
+    if (hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED)) return EXIT.resumable;
     return reportError(error, io.stderr, rest.includes("--debug"));
   }
 }
@@ -98,6 +107,12 @@ async function runFromProcess(): Promise<void> {
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  // A reader that has all it wants (`run ... | head`) closes the pipe: stop as a signal would, quietly,
+  // instead of dying on an unhandled EPIPE with a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    controller.abort(new StoppedError("the reader of stdout closed it", { code: "OUTPUT_CLOSED" }));
+  });
   const code = await main(process.argv.slice(2), {
     stdout: process.stdout,
     stderr: process.stderr,

@@ -1,5 +1,5 @@
 // How a plan is shown: a table of slices and a few totals, or JSON for scripts.
-import type { PreparedRun } from "./prepare-run.js";
+import type { PreparedRun } from "../pipeline/prepare-run.js";
 
 /**
  * Records per second assumed for the ETA. `npm run bench` (bench/RESULTS.md, docs/performance.md) at the

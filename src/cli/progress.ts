@@ -1,16 +1,10 @@
 // The progress of a run: a line rewritten in place on a terminal, a periodic log line otherwise.
 import type { Writable } from "node:stream";
 import type { Logger } from "../logger.js";
+import type { RunProgress } from "../pipeline/run-pipeline.js";
 
-export interface ProgressSnapshot {
-  records: number;
-  slicesDone: number;
-  slicesTotal: number;
-  /** Records the plan expects in all, when the probe could tell. */
-  expectedRecords: number | undefined;
-  quotaRemaining: number | undefined;
-  elapsedMs: number;
-}
+/** What the progress line shows: the run's counts as the pipeline reports them. */
+export type ProgressSnapshot = RunProgress;
 
 function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);

@@ -1,6 +1,8 @@
-// Turns an error into text on stderr and an exit code: the one place errors become words.
+// Turns an error into text on stderr and an exit code: the one place errors become words. The exit
+// code comes from the error's stable code (error-codes.ts); an error without one is a failure.
 import type { Writable } from "node:stream";
-import { ConfigError, EtlError, QuotaExhaustedError, StoppedError } from "../errors.js";
+import { ERROR_CATALOG } from "../error-codes.js";
+import { ConfigError, errorCode } from "../errors.js";
 import { EXIT } from "./io.js";
 
 function where(issue: ConfigError["issues"][number]): string {
@@ -9,13 +11,27 @@ function where(issue: ConfigError["issues"][number]): string {
   return `${issue.file}:${issue.line}:${issue.column ?? 1}: `;
 }
 
-function causeChain(error: unknown): string[] {
+/**
+ * An error's own part of its message. A wrapper usually ends with its cause's message (so the first
+ * line reads on its own); in the chain the cause has its own line, so it is not said twice.
+ */
+function ownMessage(error: Error): string {
+  const cause = error.cause;
+  if (!(cause instanceof Error) || cause.message === "") return error.message;
+  const suffix = `: ${cause.message}`;
+  return error.message.endsWith(suffix) ? error.message.slice(0, -suffix.length) : error.message;
+}
+
+/** Every error of the chain on its own line, with its code; `--debug` prints it. */
+export function causeChain(error: unknown): string[] {
   const lines: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current !== undefined && depth < 8; depth++) {
     if (current instanceof Error) {
-      const code = current instanceof EtlError ? ` [${current.code}]` : "";
-      lines.push(`${depth === 0 ? "" : "caused by: "}${current.name}${code}: ${current.message}`);
+      const code = errorCode(current);
+      lines.push(
+        `${depth === 0 ? "" : "caused by: "}${current.name}${code === undefined ? "" : ` [${code}]`}: ${ownMessage(current)}`,
+      );
       current = current.cause;
     } else {
       lines.push(`caused by: ${String(current)}`);
@@ -25,7 +41,15 @@ function causeChain(error: unknown): string[] {
   return lines;
 }
 
-/** Writes the error and returns the exit code: 2 for invalid input, 75 for resumable stops, else 1. */
+const EXIT_OF = { invalid: EXIT.invalid, resumable: EXIT.resumable, failed: EXIT.failed } as const;
+
+/** The exit code an error ends a command with: 2 invalid input, 75 resumable stop, else 1. */
+export function exitCodeOf(error: unknown): number {
+  const code = errorCode(error);
+  return code === undefined ? EXIT.failed : EXIT_OF[ERROR_CATALOG[code].exit];
+}
+
+/** Writes the error and returns its exit code. */
 export function reportError(error: unknown, stderr: Writable, debug: boolean): number {
   if (error instanceof ConfigError) {
     if (error.issues.length === 0 || error.issues.every((issue) => issue.path === "arguments")) {
@@ -38,12 +62,11 @@ export function reportError(error: unknown, stderr: Writable, debug: boolean): n
         stderr.write(`  ${where(issue)}${issue.path === "" ? "" : `${issue.path}: `}${issue.message}\n`);
       }
     }
-    return EXIT.invalid;
+    return exitCodeOf(error);
   }
-  const resumable = error instanceof QuotaExhaustedError || error instanceof StoppedError;
   const lines = debug ? causeChain(error) : [error instanceof Error ? error.message : String(error)];
   stderr.write(`error: ${lines.join("\n  ")}\n`);
   if (!debug && error instanceof Error && error.cause !== undefined)
     stderr.write("  (--debug shows the causes)\n");
-  return resumable ? EXIT.resumable : EXIT.failed;
+  return exitCodeOf(error);
 }

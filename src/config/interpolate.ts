@@ -14,6 +14,16 @@ export interface Interpolation {
   /** Plain (unquoted) scalars that were one variable only: their text may be read as a number or boolean. */
   retypable: Set<string>;
   issues: ConfigIssue[];
+  /** Variables left unset where `allowUnset` let them be, and the paths of their values (not checked). */
+  unset: { names: Set<string>; paths: Set<string> };
+}
+
+export interface InterpolateOptions {
+  /**
+   * An unset variable (no value, no file, no default) is not an error: its value is left unchecked.
+   * For linting a pipeline where the deployment's variables are not at hand (`validate --no-env`).
+   */
+  allowUnset?: boolean;
 }
 
 /** A secret file larger than this is not a secret but a mistake (a directory listing, a log). */
@@ -27,23 +37,39 @@ export function pathKey(path: readonly PathSegment[]): string {
 }
 
 /** Substitutes variables in every scalar value of the document, in place. */
-export function interpolate(source: YamlSource, env: Env): Interpolation {
-  const result: Interpolation = { interpolated: new Set(), retypable: new Set(), issues: [] };
-  walk(source.document.contents, [], source, env, result);
+export function interpolate(source: YamlSource, env: Env, options: InterpolateOptions = {}): Interpolation {
+  const result: Interpolation = {
+    interpolated: new Set(),
+    retypable: new Set(),
+    issues: [],
+    unset: { names: new Set(), paths: new Set() },
+  };
+  walk(source.document.contents, [], source, { env, allowUnset: options.allowUnset === true }, result);
   return result;
 }
 
-function walk(node: unknown, path: PathSegment[], source: YamlSource, env: Env, result: Interpolation): void {
+interface Variables {
+  env: Env;
+  allowUnset: boolean;
+}
+
+function walk(
+  node: unknown,
+  path: PathSegment[],
+  source: YamlSource,
+  variables: Variables,
+  result: Interpolation,
+): void {
   if (isMap(node)) {
     for (const pair of node.items) {
       // Keys are never interpolated: a variable cannot rename or add a setting.
       if (isPair(pair) && isScalar(pair.key))
-        walk(pair.value, [...path, String(pair.key.value)], source, env, result);
+        walk(pair.value, [...path, String(pair.key.value)], source, variables, result);
     }
   } else if (isSeq(node)) {
-    node.items.forEach((item, index) => walk(item, [...path, index], source, env, result));
+    node.items.forEach((item, index) => walk(item, [...path, index], source, variables, result));
   } else if (isScalar(node) && typeof node.value === "string" && node.value.includes("${")) {
-    substitute(node, path, source, env, result);
+    substitute(node, path, source, variables, result);
   }
 }
 
@@ -51,9 +77,10 @@ function substitute(
   node: Scalar,
   path: PathSegment[],
   source: YamlSource,
-  env: Env,
+  variables: Variables,
   result: Interpolation,
 ): void {
+  const { env } = variables;
   const text = node.value as string;
   let references = 0;
   let failed = false;
@@ -95,6 +122,11 @@ function substitute(
       return "";
     }
     failed = true;
+    if (variables.allowUnset) {
+      result.unset.names.add(name);
+      result.unset.paths.add(formatPath(path));
+      return "";
+    }
     result.issues.push(
       issueAt(
         source,

@@ -30,8 +30,28 @@ export interface LoadOptions {
   withoutService?: boolean;
 }
 
+/** What linting a pipeline without its variables found: the pipeline, unless an unset value hides it. */
+export interface LintResult {
+  pipeline: Pipeline | undefined;
+  /** Variables not set, whose values were not checked. */
+  unset: string[];
+}
+
 /** Reads and validates a pipeline file; throws ConfigError listing every problem. */
 export async function loadPipeline(file: string, options: LoadOptions): Promise<Pipeline> {
+  return parsePipeline(await readPipelineFile(file), file, options);
+}
+
+/**
+ * Checks a pipeline file without the deployment's variables (`validate --no-env`): an unset `${VAR}`
+ * is not an error, and the value it would give is not checked; everything else is. Throws ConfigError.
+ */
+export async function lintPipeline(file: string, options: LoadOptions): Promise<LintResult> {
+  const { pipeline, unset } = checkPipeline(await readPipelineFile(file), file, options, true);
+  return { pipeline, unset };
+}
+
+async function readPipelineFile(file: string): Promise<string> {
   let text: string;
   try {
     const info = await stat(file);
@@ -52,18 +72,31 @@ export async function loadPipeline(file: string, options: LoadOptions): Promise<
       { cause: error },
     );
   }
-  return parsePipeline(text, file, options);
+  return text;
 }
 
 /** Validates pipeline text; `fileName` is used in messages only. */
 export function parsePipeline(text: string, fileName: string, options: LoadOptions): Pipeline {
+  const { pipeline } = checkPipeline(text, fileName, options, false);
+  // Without allowUnset every unset variable is an issue, so a failed parse has thrown already.
+  if (pipeline === undefined) throw configError(fileName, []);
+  return pipeline;
+}
+
+function checkPipeline(
+  text: string,
+  fileName: string,
+  options: LoadOptions,
+  allowUnset: boolean,
+): { pipeline: Pipeline | undefined; unset: string[] } {
   const source = parseYamlSource(text, fileName);
   if (options.withoutService === true && source.document.has("service")) {
     source.document.set("service", source.document.createNode({ embedded: true }));
   }
-  const interpolation = interpolate(source, options.env);
+  const interpolation = interpolate(source, options.env, { allowUnset });
   const issues: ConfigIssue[] = [...interpolation.issues];
-  const failed = new Set(interpolation.issues.map((issue) => issue.path));
+  const failed = new Set([...interpolation.issues.map((issue) => issue.path), ...interpolation.unset.paths]);
+  const unset = [...interpolation.unset.names].sort();
   const data = toData(source);
   for (const path of secretPaths(data)) {
     if (!interpolation.interpolated.has(pathKey(path)) && !failed.has(formatPath(path))) {
@@ -94,14 +127,15 @@ export function parsePipeline(text: string, fileName: string, options: LoadOptio
       );
     }
   }
-  if (issues.length > 0 || !result.success) throw configError(fileName, issues);
+  if (issues.length > 0) throw configError(fileName, issues);
+  if (!result.success) return { pipeline: undefined, unset };
   const pipeline = result.data;
   if (pipeline.source.kind === "logs" && pipeline.source.api === "v1") {
     options.onWarning?.(
       issueAt(source, ["source", "api"], "the v1 logs API is deprecated since 2026-03-01; use api: v2"),
     );
   }
-  return pipeline;
+  return { pipeline, unset };
 }
 
 const PARSE_OPTIONS = { reportInput: true, error: pipelineErrorMap } as const;

@@ -2,7 +2,7 @@
 // transforms refer only to fields the source returns. `now` is injected so windows resolve offline.
 import { z } from "zod";
 import { sinkSchema } from "../sinks/schema.js";
-import { transformColumns } from "../pipeline/registry.js";
+import { TRANSFORMS, transformColumns } from "../pipeline/registry.js";
 import { limitsSchema } from "./limits-schema.js";
 import { serviceSchema } from "./service-schema.js";
 import { sourceColumns } from "./source-columns.js";
@@ -40,6 +40,9 @@ export function createPipelineSchema(now: Date) {
     .superRefine((pipeline, ctx) => {
       const columns = sourceColumns(pipeline.source);
       if (columns === undefined) return;
+      // zod runs this check even when a step failed its own schema (an unknown transform name); such
+      // a step is still raw YAML and already reported, so the columns cannot be followed through it.
+      if (!pipeline.transforms.every((step) => Object.hasOwn(TRANSFORMS, step.type))) return;
       const transformed = transformColumns(pipeline.transforms, columns);
       for (const [index, sink] of pipeline.sinks.entries()) {
         for (const collision of columnCollisions(transformed.columns, sink.column_names))

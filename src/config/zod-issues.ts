@@ -41,9 +41,12 @@ function describeIssue(issue: Issue, isSecret: IsSecret, base: PathSegment[]): P
   switch (issue.code) {
     case "unrecognized_keys": {
       const allowed = allowedKeys(issue);
+      // A transform step's key names the stage: say so, rather than "key".
+      const what = path.length === 2 && path[0] === "transforms" ? "transform" : "key";
+      const list = what === "transform" ? "Transforms" : "Allowed here";
       return issue.keys.map((key) => ({
         path: [...path, key],
-        message: `unknown key "${key}"${didYouMean(key, allowed)}${allowed.length > 0 ? ` Allowed here: ${allowed.join(", ")}.` : ""}`,
+        message: `unknown ${what} "${key}"${didYouMean(key, allowed)}${allowed.length > 0 ? ` ${list}: ${allowed.join(", ")}.` : ""}`,
         atKey: true,
       }));
     }

@@ -1,6 +1,8 @@
 // A stable hash of everything in a pipeline that shapes its output, so a rerun can tell whether the
 // files already written still belong to the same export.
 import { createHash } from "node:crypto";
+import type { Pipeline } from "../config/pipeline-schema.js";
+import { sinkIdentity } from "../sinks/open-output-store.js";
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -18,4 +20,15 @@ export function fingerprintOf(value: unknown): string {
   return createHash("sha256")
     .update(JSON.stringify(canonical(value)))
     .digest("hex");
+}
+
+/**
+ * What decides whether files already written belong to this export: the query, transforms and sinks,
+ * but not the window (a rerun over a wider window keeps what it has) nor a destination's options that
+ * do not change the output (see `sinkIdentity`).
+ */
+export function outputFingerprint(pipeline: Pipeline): string {
+  const { source, transforms, sinks, name } = pipeline;
+  const { window: _window, ...query } = source;
+  return fingerprintOf({ name, query, transforms, sinks: sinks.map(sinkIdentity) });
 }

@@ -1,6 +1,8 @@
 // The manifest each destination gets at the end of a run: every committed file with rows, bytes and
 // checksum, and per slice the count the service reported beside the count read and written.
 import type { OutputStore } from "./contracts.js";
+import { shardSuffix } from "./shard.js";
+import type { Shard } from "./shard.js";
 import type { Recheck, RunState } from "./state.js";
 
 export const SUCCESS_MARKER = "_SUCCESS";
@@ -44,16 +46,13 @@ export interface Manifest {
   schema?: readonly { name: string; type: string; nullable: boolean; source: string | null }[];
 }
 
-export function manifestObjectPath(shard?: { index: number; count: number }): string {
-  const suffix = shard === undefined || shard.count === 1 ? "" : `.shard-${shard.index}-of-${shard.count}`;
-  return `_manifest${suffix}.json`;
+export function manifestObjectPath(shard?: Shard): string {
+  return `_manifest${shardSuffix(shard)}.json`;
 }
 
 /** `_SUCCESS`, or the shard's own marker. */
-export function successMarkerPath(shard?: { index: number; count: number }): string {
-  return shard === undefined || shard.count === 1
-    ? SUCCESS_MARKER
-    : `${SUCCESS_MARKER}.shard-${shard.index}-of-${shard.count}`;
+export function successMarkerPath(shard?: Shard): string {
+  return `${SUCCESS_MARKER}${shardSuffix(shard)}`;
 }
 
 export interface BuildManifestOptions {

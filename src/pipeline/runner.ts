@@ -2,7 +2,7 @@
 // whole (a batch export's slice partition by partition), retried from its start when the service
 // loses its place, and checkpointed once committed.
 import pLimit from "p-limit";
-import { ApiError, EtlError, QuotaExhaustedError, ReconciliationError, StoppedError } from "../errors.js";
+import { ApiError, ERROR_CODES, EtlError, hasCode, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { isPartitionedSource } from "./contracts.js";
 import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "./contracts.js";
@@ -60,7 +60,8 @@ export interface RunOutcome {
 
 /** Errors after which the slice is worth starting again from its start. */
 export function isSliceRetryable(error: unknown): boolean {
-  if (error instanceof ReconciliationError) return true;
+  if (hasCode(error, ERROR_CODES.RECONCILIATION_FAILED)) return true;
+  // Whether the service may answer next time is the API error's to say, whatever its code.
   if (error instanceof ApiError) return error.retryable;
   return false;
 }
@@ -72,7 +73,13 @@ function describe(error: unknown): string {
 export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   const { state, log } = options;
   const controller = new AbortController();
-  const onAbort = (): void => controller.abort(new StoppedError("stopped by a signal"));
+  // The caller's reason when it says why (stdout closed); a signal otherwise.
+  const onAbort = (): void =>
+    controller.abort(
+      options.signal.reason instanceof StoppedError
+        ? options.signal.reason
+        : new StoppedError("stopped by a signal"),
+    );
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener("abort", onAbort, { once: true });
 
@@ -139,7 +146,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         return;
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (error instanceof QuotaExhaustedError) {
+        if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED)) {
           stopError ??= error;
           controller.abort(error);
           return;
@@ -151,7 +158,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
           );
           continue;
         }
-        if (isSliceRetryable(error) && !(error instanceof ReconciliationError)) {
+        if (isSliceRetryable(error) && !hasCode(error, ERROR_CODES.RECONCILIATION_FAILED)) {
           // The service stayed unavailable (or kept losing our place): stop, and resume later.
           // The reason names the failing operation, so the stop message says what to look at.
           stopError ??= new EtlError(

@@ -48,6 +48,11 @@ function checked(index: number, count: number, source: string): Shard {
   return { index, count };
 }
 
+/** What a shard's own objects (state, manifest, `_SUCCESS`) add to their names: `.shard-1-of-4`, or nothing. */
+export function shardSuffix(shard: Shard | undefined): string {
+  return shard === undefined || shard.count === 1 ? "" : `.shard-${shard.index}-of-${shard.count}`;
+}
+
 /** The slices of this shard: every `count`-th slice from `index`, so each hour lands on exactly one shard. */
 export function selectShard<T extends { index: number }>(items: readonly T[], shard: Shard | undefined): T[] {
   if (shard === undefined || shard.count === 1) return [...items];

@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { ConfigError, EtlError } from "../errors.js";
 import type { OutputStore } from "./contracts.js";
+import { shardSuffix } from "./shard.js";
+import type { Shard } from "./shard.js";
 
 export const STATE_DIRECTORY = "_mdq-export";
 
@@ -75,9 +77,8 @@ export type CommittedPart = z.infer<typeof partSchema>;
 export type Recheck = z.infer<typeof recheckSchema>;
 
 /** The state's object name; shards keep their own. */
-export function stateObjectPath(shard?: { index: number; count: number }): string {
-  const suffix = shard === undefined || shard.count === 1 ? "" : `.shard-${shard.index}-of-${shard.count}`;
-  return `${STATE_DIRECTORY}/state${suffix}.json`;
+export function stateObjectPath(shard?: Shard): string {
+  return `${STATE_DIRECTORY}/state${shardSuffix(shard)}.json`;
 }
 
 export interface StateStoreOptions {
@@ -206,9 +207,11 @@ export class StateStore {
   }
 
   async recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {
-    const progress = this.#state.batches[sliceId];
-    if (progress === undefined)
-      throw new EtlError("STATE_INVALID", `slice ${sliceId} has no batch export to merge`);
+    const progress = (this.#state.batches[sliceId] ??= {
+      tokens: {},
+      created_at: new Date().toISOString(),
+      parts: {},
+    });
     progress.merged = files;
     await this.save();
   }

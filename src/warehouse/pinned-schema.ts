@@ -1,6 +1,7 @@
 // The pinned schema document: a sink's columns in order, written beside the output by the first
 // successful run (or committed next to the pipeline), read back by every later run to compare.
 import { z } from "zod";
+import { EtlError } from "../errors.js";
 import type { ColumnType } from "../pipeline/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
 
@@ -40,17 +41,23 @@ export function parsePinnedSchema(text: string, where: string): PinnedSchema {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${where}: not JSON (${(error as Error).message})`, { cause: error });
+    throw new EtlError("SCHEMA_UNREADABLE", `${where}: not JSON (${(error as Error).message})`, {
+      cause: error,
+    });
   }
   const parsed = pinnedSchemaSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue?.path.join(".") ?? "";
-    throw new Error(`${where}: ${path === "" ? "" : `${path}: `}${issue?.message ?? "not a pinned schema"}`);
+    throw new EtlError(
+      "SCHEMA_UNREADABLE",
+      `${where}: ${path === "" ? "" : `${path}: `}${issue?.message ?? "not a pinned schema"}`,
+    );
   }
   const names = new Set<string>();
   for (const column of parsed.data.columns) {
-    if (names.has(column.name)) throw new Error(`${where}: column "${column.name}" appears twice`);
+    if (names.has(column.name))
+      throw new EtlError("SCHEMA_UNREADABLE", `${where}: column "${column.name}" appears twice`);
     names.add(column.name);
   }
   return parsed.data;

@@ -9,7 +9,7 @@ import { KINDS } from "../../pipeline/registry.js";
 import { parseCommandArgs, parseLogLevel } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
-import { openSession } from "../session.js";
+import { openSession } from "../../pipeline/session.js";
 
 export const FIELDS_USAGE = `Usage: mdq-export fields PIPELINE.yaml
        mdq-export fields --kind KIND [--application APP] [--app-type TYPE]

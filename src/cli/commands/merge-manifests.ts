@@ -4,11 +4,11 @@ import { loadPipeline } from "../../config/load-pipeline.js";
 import { ConfigError, EtlError } from "../../errors.js";
 import type { Manifest } from "../../pipeline/manifest.js";
 import { manifestObjectPath, writeManifest } from "../../pipeline/manifest.js";
-import { openOutputStore } from "../../sinks/open-output-store.js";
+import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
+import { newRunInfo } from "../../pipeline/prepare-run.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
-import { newRunId } from "../prepare-run.js";
 
 export const MERGE_USAGE = `Usage: mdq-export merge-manifests PIPELINE.yaml --shard-count N
 
@@ -63,55 +63,45 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     throw new ConfigError(message, [{ path: "--shard-count", message }]);
   }
   const pipeline = await loadPipeline(file, { env: io.env, withoutService: true });
-  const run = {
-    pipelineName: pipeline.name,
-    runId: newRunId(pipeline.name, new Date()),
-    startedAt: new Date(),
-  };
   let incomplete = false;
-  for (const sink of pipeline.sinks) {
-    if (sink.to === "-") continue;
-    const store = await openOutputStore(sink, { run });
-    try {
-      const manifests: Manifest[] = [];
-      for (let index = 0; index < count; index++) {
-        const path = manifestObjectPath({ index, count });
-        const bytes = await store.getObject(path);
-        if (bytes === undefined) {
-          io.stderr.write(`${store.location}: ${path} is missing (shard ${index} has not run)\n`);
-          incomplete = true;
-          continue;
-        }
-        manifests.push(JSON.parse(Buffer.from(bytes).toString("utf8")) as Manifest);
+  const runId = newRunInfo(pipeline.name).runId;
+  await forEachDestination(pipeline, async (store) => {
+    const manifests: Manifest[] = [];
+    for (let index = 0; index < count; index++) {
+      const path = manifestObjectPath({ index, count });
+      const manifest = await readManifest(store, path);
+      if (manifest === undefined) {
+        io.stderr.write(`${store.location}: ${path} is missing (shard ${index} has not run)\n`);
+        incomplete = true;
+        continue;
       }
-      if (manifests.length === 0) continue;
-      // A shard manifest left by an earlier backfill (another window, or before the pipeline changed)
-      // must not make this one look complete.
-      const reference = manifests[0] as Manifest;
-      const stale = manifests.filter(
-        (manifest) =>
-          manifest.fingerprint !== reference.fingerprint ||
-          manifest.window?.start !== reference.window?.start ||
-          manifest.window?.end !== reference.window?.end,
-      );
-      for (const manifest of stale) {
-        io.stderr.write(
-          `${store.location}: a shard manifest covers ${manifest.window?.start ?? "?"} to ${manifest.window?.end ?? "?"} ` +
-            `(fingerprint ${manifest.fingerprint.slice(0, 12)}), not ${reference.window?.start ?? "?"} to ${reference.window?.end ?? "?"} ` +
-            `(${reference.fingerprint.slice(0, 12)}); rerun every shard over the same window\n`,
-        );
-      }
-      const merged = mergeManifests(manifests, run.runId, new Date());
-      const complete = merged.complete && manifests.length === count && stale.length === 0;
-      await writeManifest(store, { ...merged, complete });
-      incomplete ||= !complete;
-      io.stdout.write(
-        `${store.location}: merged ${manifests.length}/${count} shard manifests — ${merged.totals.files} files, ` +
-          `${merged.totals.rows.toLocaleString("en-US")} rows${complete ? "; _SUCCESS written" : "; not complete"}\n`,
-      );
-    } finally {
-      await store.close();
+      manifests.push(manifest);
     }
-  }
+    if (manifests.length === 0) return;
+    // A shard manifest left by an earlier backfill (another window, or before the pipeline changed)
+    // must not make this one look complete.
+    const reference = manifests[0] as Manifest;
+    const stale = manifests.filter(
+      (manifest) =>
+        manifest.fingerprint !== reference.fingerprint ||
+        manifest.window?.start !== reference.window?.start ||
+        manifest.window?.end !== reference.window?.end,
+    );
+    for (const manifest of stale) {
+      io.stderr.write(
+        `${store.location}: a shard manifest covers ${manifest.window?.start ?? "?"} to ${manifest.window?.end ?? "?"} ` +
+          `(fingerprint ${manifest.fingerprint.slice(0, 12)}), not ${reference.window?.start ?? "?"} to ${reference.window?.end ?? "?"} ` +
+          `(${reference.fingerprint.slice(0, 12)}); rerun every shard over the same window\n`,
+      );
+    }
+    const merged = mergeManifests(manifests, runId, new Date());
+    const complete = merged.complete && manifests.length === count && stale.length === 0;
+    await writeManifest(store, { ...merged, complete });
+    incomplete ||= !complete;
+    io.stdout.write(
+      `${store.location}: merged ${manifests.length}/${count} shard manifests — ${merged.totals.files} files, ` +
+        `${merged.totals.rows.toLocaleString("en-US")} rows${complete ? "; _SUCCESS written" : "; not complete"}\n`,
+    );
+  });
   return incomplete ? EXIT.resumable : EXIT.ok;
 };

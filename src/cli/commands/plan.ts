@@ -1,6 +1,8 @@
 // `mdq-export plan PIPELINE`: what a run would do — slices, retrieval per slice, expected records and
 // requests against the quota — without exporting anything.
+import { loadPipeline } from "../../config/load-pipeline.js";
 import { createLogger } from "../../logger.js";
+import { prepareRun } from "../../pipeline/prepare-run.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import {
   PIPELINE_OPTIONS,
@@ -11,7 +13,6 @@ import {
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
-import { prepareRun } from "../prepare-run.js";
 import { formatPlan } from "../plan-report.js";
 import { readSinkSchemas } from "../load-sink-schemas.js";
 import { describeChange, SchemaDriftError } from "../../warehouse/schema-drift.js";
@@ -46,14 +47,13 @@ export const planCommand: Command = async (argv, io) => {
   }
   const file = requirePipelineFile(positionals, PLAN_USAGE);
   const log = createLogger({ level: parseLogLevel(values["log-level"], "warn") });
-  const prepared = await prepareRun({
-    file,
-    io,
-    log,
+  const shard = resolveShard(values.shard, values["shard-count"], io.env);
+  const pipeline = await loadPipeline(file, {
+    env: io.env,
     overrides: windowOverrides(values),
-    shard: resolveShard(values.shard, values["shard-count"], io.env),
-    alwaysProbe: true,
+    onWarning: (issue) => log.warn({ path: issue.path, line: issue.line }, issue.message),
   });
+  const prepared = await prepareRun(pipeline, { log, signal: io.signal, shard, alwaysProbe: true });
   try {
     io.stdout.write(formatPlan(prepared, values.json === true));
     // The drift from each sink's pinned schema, before anything is written.

@@ -1,7 +1,8 @@
 // `mdq-export validate FILE...`: checks pipeline files offline (no request), reporting every problem
 // with file, line and column.
-import { loadPipeline } from "../../config/load-pipeline.js";
+import { lintPipeline, loadPipeline } from "../../config/load-pipeline.js";
 import { ConfigError } from "../../errors.js";
+import type { ConfigIssue } from "../../errors.js";
 import { parseCommandArgs } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
@@ -14,12 +15,14 @@ Checks each pipeline offline: YAML, \${VAR} interpolation, the schema, the servi
 Nothing is requested. Exit code 2 when any file is invalid.
 
 Options:
+  --no-env     lint without the deployment's variables (in CI): an unset \${VAR} is not an error and
+               the value it would give is not checked; everything else is
   -h, --help   show this help`;
 
 export const validateCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { help: { type: "boolean", short: "h" } },
+    { help: { type: "boolean", short: "h" }, "no-env": { type: "boolean" } },
     VALIDATE_USAGE,
   );
   if (values.help === true) {
@@ -33,14 +36,23 @@ export const validateCommand: Command = async (argv, io) => {
   let worst: number = EXIT.ok;
   for (const file of positionals) {
     try {
-      const pipeline = await loadPipeline(file, {
+      const options = {
         env: io.env,
-        onWarning: (issue) =>
+        onWarning: (issue: ConfigIssue) =>
           io.stderr.write(`warning: ${file}:${issue.line ?? 1}:${issue.column ?? 1}: ${issue.message}\n`),
-      });
-      io.stdout.write(
-        `${file}: valid (${pipeline.name}: ${pipeline.source.kind}, ${pipeline.sinks.length} sink${pipeline.sinks.length === 1 ? "" : "s"})\n`,
-      );
+      };
+      const { pipeline, unset } =
+        values["no-env"] === true
+          ? await lintPipeline(file, options)
+          : { pipeline: await loadPipeline(file, options), unset: [] };
+      const about =
+        pipeline === undefined
+          ? []
+          : [
+              `${pipeline.name}: ${pipeline.source.kind}, ${pipeline.sinks.length} sink${pipeline.sinks.length === 1 ? "" : "s"}`,
+            ];
+      if (unset.length > 0) about.push(`not set, so not checked: ${unset.join(", ")}`);
+      io.stdout.write(`${file}: valid (${about.join("; ")})\n`);
     } catch (error) {
       worst = Math.max(worst, reportError(error, io.stderr, false));
     }

@@ -2,16 +2,14 @@
 // manifest — rows, checksums, no file missing, truncated or extra.
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { EtlError } from "../../errors.js";
-import type { Manifest } from "../../pipeline/manifest.js";
+import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
 import { manifestObjectPath } from "../../pipeline/manifest.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import { verifyExport } from "../../pipeline/verify.js";
-import { destinationOf, openOutputStore } from "../../sinks/open-output-store.js";
 import { rowCounterOf } from "../../sinks/sink.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
-import { newRunId } from "../prepare-run.js";
 
 export const VERIFY_USAGE = `Usage: mdq-export verify PIPELINE.yaml [--shard I/N]
 
@@ -39,37 +37,24 @@ export const verifyCommand: Command = async (argv, io) => {
     withoutService: true,
   });
   const shard = resolveShard(values.shard, undefined, {});
-  const run = {
-    pipelineName: pipeline.name,
-    runId: newRunId(pipeline.name, new Date()),
-    startedAt: new Date(),
-  };
   let problems = 0;
-  for (const sink of pipeline.sinks) {
-    // A stream (stdout) keeps no manifest to check against.
-    if (destinationOf(sink).stream === true) continue;
-    const store = await openOutputStore(sink, { run });
-    try {
-      const bytes = await store.getObject(manifestObjectPath(shard));
-      if (bytes === undefined) {
-        throw new EtlError(
-          "MANIFEST_MISSING",
-          `${store.location} has no ${manifestObjectPath(shard)}; has the pipeline run?`,
-        );
-      }
-      const manifest = JSON.parse(Buffer.from(bytes).toString("utf8")) as Manifest;
-      const report = await verifyExport(store, manifest, rowCounterOf(sink));
-      for (const problem of report.problems)
-        io.stdout.write(`${store.location}: ${problem.kind}: ${problem.message}\n`);
-      problems += report.problems.length;
-      io.stdout.write(
-        `${store.location}: ${report.problems.length === 0 ? "ok" : `${report.problems.length} problem(s)`} — ` +
-          `${report.files} files, ${report.rows.toLocaleString("en-US")} rows checked against the manifest` +
-          `${manifest.complete ? "" : " (the export is not complete yet)"}\n`,
+  await forEachDestination(pipeline, async (store, sink) => {
+    const manifest = await readManifest(store, manifestObjectPath(shard));
+    if (manifest === undefined) {
+      throw new EtlError(
+        "MANIFEST_MISSING",
+        `${store.location} has no ${manifestObjectPath(shard)}; has the pipeline run?`,
       );
-    } finally {
-      await store.close();
     }
-  }
+    const report = await verifyExport(store, manifest, rowCounterOf(sink));
+    for (const problem of report.problems)
+      io.stdout.write(`${store.location}: ${problem.kind}: ${problem.message}\n`);
+    problems += report.problems.length;
+    io.stdout.write(
+      `${store.location}: ${report.problems.length === 0 ? "ok" : `${report.problems.length} problem(s)`} — ` +
+        `${report.files} files, ${report.rows.toLocaleString("en-US")} rows checked against the manifest` +
+        `${manifest.complete ? "" : " (the export is not complete yet)"}\n`,
+    );
+  });
   return problems === 0 ? EXIT.ok : EXIT.failed;
 };

@@ -1,5 +1,6 @@
 // Turns S3 SDK failures into SinkErrors that name the bucket and key and say what to do.
 import { SinkError } from "../../errors.js";
+import type { ErrorCode } from "../../errors.js";
 
 export interface S3Target {
   bucket: string;
@@ -62,7 +63,7 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
   const status = e.$metadata?.httpStatusCode;
   const message = e.message ?? String(error);
   const where = `s3://${target.bucket}/${target.key}`;
-  const fail = (code: string, why: string): SinkError =>
+  const fail = (code: ErrorCode, why: string): SinkError =>
     new SinkError(`${action} ${where} failed: ${why}`, { code, cause: redactedCause(e, name, message) });
 
   if (name === "NoSuchBucket") {

@@ -1,19 +1,17 @@
-// Everything `run` and `plan` share: load the pipeline, open the service, learn the output columns,
+// What every command that talks to the service shares: open the service, learn the output columns,
 // and plan the slices of this run (or of this shard).
 import { randomBytes } from "node:crypto";
-import { loadPipeline } from "../config/load-pipeline.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { sliceWindow } from "../config/window.js";
 import type { Logger } from "../logger.js";
-import type { Column, RunInfo } from "../pipeline/contracts.js";
-import { planRun } from "../pipeline/plan.js";
-import type { Plan } from "../pipeline/plan.js";
-import { selectShard, shardReserve } from "../pipeline/shard.js";
-import type { Shard } from "../pipeline/shard.js";
-import type { CliIO } from "./io.js";
-import { outputColumns, sourceColumnsFromService } from "../pipeline/output-columns.js";
+import { outputColumns, sourceColumnsFromService } from "./output-columns.js";
+import type { Column, RunInfo } from "./contracts.js";
+import { planRun } from "./plan.js";
+import type { Plan } from "./plan.js";
 import { openSession } from "./session.js";
 import type { Session } from "./session.js";
+import { selectShard, shardReserve } from "./shard.js";
+import type { Shard } from "./shard.js";
 
 export interface PreparedRun {
   pipeline: Pipeline;
@@ -30,10 +28,8 @@ export interface PreparedRun {
 }
 
 export interface PrepareOptions {
-  file: string;
-  io: CliIO;
   log: Logger;
-  overrides: { start?: string; end?: string };
+  signal: AbortSignal;
   shard: Shard | undefined;
   /** Count every slice's records even when the plan needs no probe. */
   alwaysProbe?: boolean;
@@ -44,7 +40,7 @@ export interface PrepareOptions {
   recheck?: { requested: boolean };
 }
 
-export function newRunId(name: string, now: Date): string {
+function newRunId(name: string, now: Date): string {
   const stamp = now
     .toISOString()
     .replace(/[-:]/g, "")
@@ -52,16 +48,15 @@ export function newRunId(name: string, now: Date): string {
   return `${name}-${stamp}-${randomBytes(3).toString("hex")}`;
 }
 
-/** Loads and plans; the caller closes `session`. Throws ConfigError before any request when the file is invalid. */
-export async function prepareRun(options: PrepareOptions): Promise<PreparedRun> {
-  const { io, log } = options;
-  const pipeline = await loadPipeline(options.file, {
-    env: io.env,
-    overrides: options.overrides,
-    onWarning: (issue) => log.warn({ path: issue.path, line: issue.line }, issue.message),
-  });
-  const startedAt = new Date();
-  const run: RunInfo = { pipelineName: pipeline.name, runId: newRunId(pipeline.name, startedAt), startedAt };
+/** The identity of one run of a pipeline: its name, a fresh run id, and when it started. */
+export function newRunInfo(pipelineName: string, startedAt = new Date()): RunInfo {
+  return { pipelineName, runId: newRunId(pipelineName, startedAt), startedAt };
+}
+
+/** Opens the service and plans; the caller closes `session`. Makes requests (mappings, probe). */
+export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): Promise<PreparedRun> {
+  const { log, signal } = options;
+  const run = newRunInfo(pipeline.name);
   const session = await openSession(pipeline.service, {
     log,
     quotaReserve: shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency),
@@ -70,7 +65,7 @@ export async function prepareRun(options: PrepareOptions): Promise<PreparedRun> 
     options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);
   const recheckMs = rechecking ? pipeline.recheck.last_days * 86_400_000 : 0;
   try {
-    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, io.signal);
+    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, signal);
     const columns = outputColumns(pipeline.transforms, sourceColumns);
     const plan = await planRun({
       client: session.client,
@@ -81,7 +76,7 @@ export async function prepareRun(options: PrepareOptions): Promise<PreparedRun> 
       },
       sliceWindow: (start, end, sliceMs) => sliceWindow(start, end, sliceMs),
       alwaysProbe: options.alwaysProbe === true || rechecking,
-      signal: io.signal,
+      signal,
     });
     const shardPlan = selectShard(
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),

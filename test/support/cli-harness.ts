@@ -1,5 +1,6 @@
-// Runs real pipelines through the CLI against an emulator started by the test, in-process (`main()`)
-// or as the built CLI in a child process, and reads back what the run wrote.
+// The one CLI test harness: runs real pipelines through the command line against an emulator the
+// test starts, in-process (`main()`) or as the built CLI in a child process; writes pipeline files
+// and temporary folders for them, and reads back what the run wrote.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
@@ -26,6 +27,19 @@ export const SERVICE_FROM_ENV = {
   client_secret: "${MDQ_CLIENT_SECRET}",
 };
 
+/** The same section as YAML text, for tests that write their pipelines by hand. */
+export const REMOTE_SERVICE_YAML = stringify({ service: SERVICE_FROM_ENV }).trimEnd();
+
+/** The `${MDQ_*}` variables of `SERVICE_FROM_ENV`, pointing at a running emulator. */
+export function emulatorEnv(emulator: RunningEmulator): Record<string, string> {
+  return {
+    MDQ_BASE_URL: emulator.url,
+    MDQ_AUTH_URL: emulator.url,
+    MDQ_CLIENT_ID: emulator.clientId,
+    MDQ_CLIENT_SECRET: emulator.clientSecret,
+  };
+}
+
 export interface TestService {
   emulator: RunningEmulator;
   env: Record<string, string>;
@@ -34,16 +48,7 @@ export interface TestService {
 
 export async function startTestService(options: EmulatorOptions = {}): Promise<TestService> {
   const emulator = await startEmulator(options);
-  return {
-    emulator,
-    env: {
-      MDQ_BASE_URL: emulator.url,
-      MDQ_AUTH_URL: emulator.url,
-      MDQ_CLIENT_ID: emulator.clientId,
-      MDQ_CLIENT_SECRET: emulator.clientSecret,
-    },
-    close: () => emulator.close(),
-  };
+  return { emulator, env: emulatorEnv(emulator), close: () => emulator.close() };
 }
 
 export async function makeTempDir(prefix: string): Promise<string> {
@@ -80,11 +85,14 @@ function parseLogs(stderr: string): Row[] {
   });
 }
 
-/** Runs a command through `main()` in this process. */
-export async function runMain(
-  argv: readonly string[],
-  options: { env?: Record<string, string>; signal?: AbortSignal; cwd?: string } = {},
-): Promise<CliResult> {
+export interface RunCliOptions {
+  env?: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+  cwd?: string;
+}
+
+/** Runs `mdq-export ARGV...` through `main()` in this process; never a terminal, so logs are JSON lines on stderr. */
+export async function runCli(argv: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
@@ -132,6 +140,27 @@ export function spawnCli(argv: readonly string[], env: Record<string, string>): 
     child.on("exit", (code, signal) => resolve(code ?? signal ?? -1));
   });
   return { child, stderr: () => err, stdout: () => out, exited };
+}
+
+export interface Workspace {
+  dir: string;
+  /** Writes `text` as `name` in the workspace and returns its path. */
+  write(name: string, text: string): Promise<string>;
+  remove(): Promise<void>;
+}
+
+/** A fresh temporary directory for pipeline files (written as text) and their output. */
+export async function createWorkspace(prefix = "e2e"): Promise<Workspace> {
+  const dir = await makeTempDir(prefix);
+  return {
+    dir,
+    async write(name, text) {
+      const path = join(dir, name);
+      await writeFile(path, text, "utf8");
+      return path;
+    },
+    remove: () => removeDir(dir),
+  };
 }
 
 /** Polls `condition` until it is truthy or the deadline passes (crash tests pick their moment this way). */

@@ -1,0 +1,268 @@
+// The stable error codes of mdq-export: what each means, what to do, and the exit code it ends a
+// command with. Callers match on these codes (`hasCode`), never on messages or class chains;
+// docs/errors.md is generated from this table (`npm run schema`) and a test fails when it drifts.
+
+/** How an error ends a command: 2 invalid (nothing was requested), 75 resumable, 1 failed. */
+export type ErrorExit = "invalid" | "resumable" | "failed";
+
+export interface ErrorCodeInfo {
+  exit: ErrorExit;
+  /** What happened, in one sentence. */
+  meaning: string;
+  /** What the user does about it. */
+  action: string;
+}
+
+export const ERROR_CATALOG = {
+  CONFIG_INVALID: {
+    exit: "invalid",
+    meaning:
+      "The pipeline file or the command line is invalid; every problem is listed with file, line and column.",
+    action: "Edit the pipeline or the arguments as the message says; nothing was requested.",
+  },
+  REQUEST_INVALID: {
+    exit: "failed",
+    meaning: "A request broke the service's rules and was caught before it was sent.",
+    action: "Fix the source section the message names (`validate` catches most of these offline).",
+  },
+  API_ERROR: {
+    exit: "failed",
+    meaning:
+      "The service answered something the client cannot use (a truncated body, a body that does not follow the spec).",
+    action: "Retry later; if it persists, report the operation and status the message names.",
+  },
+  HTTP_STATUS: {
+    exit: "failed",
+    meaning: "The service answered an HTTP status the operation does not expect, after the retries.",
+    action: "Check the service's status; the message names the operation and the status.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    exit: "failed",
+    meaning:
+      "The service refused a request or a page as too large (HTTP 413) even at the smallest page size.",
+    action: "Lower `source.page_size` or narrow the query.",
+  },
+  NETWORK_ERROR: {
+    exit: "failed",
+    meaning:
+      "The service could not be reached (DNS, refused or reset connection, timeout) after the retries.",
+    action: "Check `service.base_url` and the network; a run resumes where it stopped.",
+  },
+  RESPONSE_LOST: {
+    exit: "failed",
+    meaning:
+      "The connection broke after a paging request was sent, so the service may have moved its cursor.",
+    action: "Nothing: the slice restarts from its start; this code ends a run only when it keeps happening.",
+  },
+  AUTH_FAILED: {
+    exit: "failed",
+    meaning: "The token endpoint refused the credentials, or a fresh token was refused.",
+    action: "Check `service.client_id`, `service.client_secret` and `service.auth_url`.",
+  },
+  PERMISSION_DENIED: {
+    exit: "failed",
+    meaning: "The token is valid but lacks permission for the operation (HTTP 403).",
+    action: "Ask for the permission, or export a kind the client may read.",
+  },
+  QUOTA_EXHAUSTED: {
+    exit: "resumable",
+    meaning: "The daily request quota is spent, or the run reached `limits.quota_reserve`.",
+    action: "Run the same command after the daily quota resets; committed slices are kept.",
+  },
+  PAGING_CONTEXT_LOST: {
+    exit: "failed",
+    meaning: "A scroll or point-in-time context expired or was released by the service.",
+    action: "Nothing: the slice restarts from its start; lower `limits.concurrency` if it keeps happening.",
+  },
+  BATCH_EXPORT_FAILED: {
+    exit: "failed",
+    meaning:
+      "A batch export could not be completed (failed partitions, an expired token, the poll deadline).",
+    action: "Run again (finished partitions are kept), or raise `service.timeouts.batch_export_ms`.",
+  },
+  SINK_FAILED: {
+    exit: "failed",
+    meaning: "Writing output failed (disk, S3).",
+    action: "Check the destination (space, permissions, credentials); a rerun redoes only the failed slices.",
+  },
+  SINK_PATH_INVALID: {
+    exit: "failed",
+    meaning:
+      "An output path is not allowed: outside the destination, or a `to` that is not a valid location.",
+    action: "Fix `sinks[].to` or `sinks[].path`.",
+  },
+  SINK_PATH_COLLISION: {
+    exit: "failed",
+    meaning: "Two files of one slice would get the same name.",
+    action: "Add a placeholder that tells them apart to `sinks[].path`.",
+  },
+  SINK_DISCARD_FAILED: {
+    exit: "failed",
+    meaning: "The temporary files of a failed slice could not be removed.",
+    action: "Check the destination; the next run removes the leftovers.",
+  },
+  SINK_ENCODE_FAILED: {
+    exit: "failed",
+    meaning: "A record could not be encoded in the output format.",
+    action: "Report it with the record's field and type; a `select` or `drop` of the field is a workaround.",
+  },
+  SINK_NOT_READABLE: {
+    exit: "failed",
+    meaning: "A destination that cannot be read back (stdout) was asked for a file.",
+    action: "Verify a file or S3 destination instead.",
+  },
+  SINK_NO_COLUMNS: {
+    exit: "failed",
+    meaning: "A Parquet file would have no columns.",
+    action: "Keep at least one field after the transforms.",
+  },
+  SINK_CORRUPT_FILE: {
+    exit: "failed",
+    meaning: "An output file is not a readable file of its format.",
+    action: "Rerun the slice with `--force`, or remove the file and run again.",
+  },
+  S3_NO_SUCH_BUCKET: {
+    exit: "failed",
+    meaning: "The bucket named in an `s3://` destination does not exist.",
+    action: "Check the bucket name in `sinks[].to`.",
+  },
+  S3_NO_REGION: {
+    exit: "failed",
+    meaning: "No AWS region is configured for an S3 destination.",
+    action: "Set `s3.region` in the sink, or AWS_REGION.",
+  },
+  S3_NO_CREDENTIALS: {
+    exit: "failed",
+    meaning: "The AWS SDK's default provider chain found no credentials.",
+    action:
+      "Provide credentials through the environment, AWS_PROFILE, web identity, or a container or instance role.",
+  },
+  S3_WRONG_REGION: {
+    exit: "failed",
+    meaning: "The bucket is in another region than the one configured.",
+    action: "Set `s3.region` to the bucket's region, which the message names when S3 tells it.",
+  },
+  S3_CHECKSUM_REJECTED: {
+    exit: "failed",
+    meaning: "The S3-compatible store rejected the SDK's request checksums.",
+    action: "Set `checksum: when_required` in the sink's `s3` options.",
+  },
+  S3_ACCESS_DENIED: {
+    exit: "failed",
+    meaning: "The credentials may not write, read, list or delete under the prefix.",
+    action:
+      "Grant s3:PutObject, s3:GetObject, s3:ListBucket, s3:DeleteObject and s3:AbortMultipartUpload on the prefix.",
+  },
+  S3_UNREACHABLE: {
+    exit: "failed",
+    meaning: "The S3 endpoint could not be reached.",
+    action: "Check `s3.endpoint` and the network; a rerun redoes only the failed slices.",
+  },
+  S3_TOO_MANY_PARTS: {
+    exit: "failed",
+    meaning: "A file would need more than the 10,000 parts S3 allows in one multipart upload.",
+    action: "Raise `s3.part_size_bytes` or lower `max_file_bytes`.",
+  },
+  S3_FAILED: {
+    exit: "failed",
+    meaning: "An S3 request failed for another reason; the message carries S3's code and status.",
+    action: "Act on the S3 code in the message; a rerun redoes only the failed slices.",
+  },
+  STATE_UNREADABLE: {
+    exit: "failed",
+    meaning: "The run state beside the output was not written by this version.",
+    action: "Move the state folder away, or run with `--force`.",
+  },
+  SCHEMA_DRIFT: {
+    exit: "failed",
+    meaning:
+      "The service's fields changed under a sink's pinned schema in a way its policy refuses (a new field under new_fields: fail, a type change under type_changes: fail); nothing was written.",
+    action:
+      "Review the change the message names; accept it with schema.new_fields: add or schema.type_changes: string, or update the committed pinned schema (`mdq-export schema --json`).",
+  },
+  SCHEMA_UNREADABLE: {
+    exit: "failed",
+    meaning:
+      "A pinned schema (beside the output or committed next to the pipeline) is not a schema document.",
+    action: "Regenerate it with `mdq-export schema PIPELINE --sink N --json`, or move it away to pin anew.",
+  },
+  MANIFEST_MISSING: {
+    exit: "failed",
+    meaning: "A destination has no manifest to verify or merge.",
+    action: "Run the pipeline (or every shard) first.",
+  },
+  MANIFEST_UNREADABLE: {
+    exit: "failed",
+    meaning: "A manifest is not valid JSON (written by something else, or damaged).",
+    action: "Rerun the pipeline (or the shard) that writes it.",
+  },
+  RECONCILIATION_FAILED: {
+    exit: "failed",
+    meaning:
+      "The records written differ from the count the service reported for the slice, after the retries.",
+    action: "Run again; if it persists, report the slice and both counts.",
+  },
+  SLICE_FAILED: {
+    exit: "failed",
+    meaning: "A slice failed with an error that retrying does not cure; the cause says which.",
+    action: "Fix what the cause names; committed slices are kept.",
+  },
+  SLICE_GAVE_UP: {
+    exit: "resumable",
+    meaning:
+      "A slice kept failing with a retryable error (the service unavailable, contexts lost) and the run stopped.",
+    action: "Run the same command again later; it resumes.",
+  },
+  STOPPED: {
+    exit: "resumable",
+    meaning: "The run was stopped by a signal (SIGTERM, SIGINT).",
+    action: "Run the same command again; it resumes.",
+  },
+  OUTPUT_CLOSED: {
+    exit: "resumable",
+    meaning: "The reader of stdout closed it (`run ... | head`); the run stopped without an error message.",
+    action:
+      "Nothing when the reader wanted only the first lines; otherwise check the program reading stdout.",
+  },
+} as const satisfies Record<string, ErrorCodeInfo>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** The codes by name, to match on: `hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED)`. */
+export const ERROR_CODES = Object.fromEntries(Object.keys(ERROR_CATALOG).map((code) => [code, code])) as {
+  readonly [C in ErrorCode]: C;
+};
+
+export const ERRORS_DOC_PATH = "docs/errors.md";
+
+const EXIT_NUMBER: Readonly<Record<ErrorExit, number>> = { invalid: 2, resumable: 75, failed: 1 };
+
+/** Table cells: a `|` in the text would end the cell. */
+function cell(text: string): string {
+  return text.replaceAll("|", "\\|");
+}
+
+/** docs/errors.md, whole: generated by `npm run schema`, compared by a drift test. */
+export function errorsDocument(): string {
+  const rows = Object.entries(ERROR_CATALOG).map(
+    ([code, info]: [string, ErrorCodeInfo]) =>
+      `| \`${code}\` | ${EXIT_NUMBER[info.exit]} | ${cell(info.meaning)} | ${cell(info.action)} |`,
+  );
+  return `# Error codes
+
+<!-- Generated from src/error-codes.ts by \`npm run schema\`; do not edit by hand. -->
+
+Every error mdq-export raises on purpose carries one of these stable codes. Scripts and callers match
+on the code, never on the message: the message says what failed, the offending value and what is
+allowed, and may change wording. \`--debug\` prints the code of every error in the cause chain
+(\`caused by: ApiError [NETWORK_ERROR]: …\`).
+
+The exit code is the command's: 0 done, 1 failed, 2 invalid pipeline or arguments (nothing was
+requested), 75 stopped but resumable (run the same command again). An error without a code (a bug)
+exits 1.
+
+| Code | Exit | Meaning | What to do |
+| --- | --- | --- | --- |
+${rows.join("\n")}
+`;
+}

@@ -1,0 +1,278 @@
+// The composition root of a run: from a loaded pipeline to its outcome. Plans the window, opens the
+// destinations and the state beside them, removes what an interrupted run left, runs the slices,
+// writes the manifests, and reports what happened. The CLI prints the outcome; nothing here exits.
+import type { Writable } from "node:stream";
+import type { Pipeline } from "../config/pipeline-schema.js";
+import { ConfigError, ERROR_CODES, hasCode } from "../errors.js";
+import type { Logger } from "../logger.js";
+import { openOutputStore } from "../sinks/open-output-store.js";
+import type { OutputStore } from "./contracts.js";
+import { keepsFiles } from "./destinations.js";
+import { outputFingerprint } from "./fingerprint.js";
+import { removeLeftovers } from "./leftovers.js";
+import { buildManifest, manifestObjectPath, writeManifest } from "./manifest.js";
+import { prepareRun } from "./prepare-run.js";
+import type { PreparedRun } from "./prepare-run.js";
+import { describeOutcome } from "./run-outcome.js";
+import type { PipelineOutcome, SliceTiming } from "./run-outcome.js";
+import { runSlices } from "./runner.js";
+import type { RunnerEvents } from "./runner.js";
+import type { Shard } from "./shard.js";
+import { buildSliceTasks } from "./slice-tasks.js";
+import { StateStore, stateObjectPath } from "./state.js";
+import { pinSchemas, resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
+import { recheckCommitted } from "../warehouse/recheck.js";
+import type { ChangedSlice } from "../warehouse/recheck.js";
+import { describeChange } from "../warehouse/schema-drift.js";
+
+/** The counts of a run in progress, read as often as an observer likes. */
+export interface RunProgress {
+  records: number;
+  slicesDone: number;
+  slicesTotal: number;
+  /** Records the plan expects in all, when the probe could tell. */
+  expectedRecords: number | undefined;
+  quotaRemaining: number | undefined;
+  elapsedMs: number;
+}
+
+/** Hooks an observer (progress line, metrics) hangs on a run; all optional, none may throw. */
+export interface PipelineEvents extends RunnerEvents {
+  /** The slices are about to run; `progress()` reads the counts at any moment until `finished`. */
+  started?(run: { runId: string; progress(): RunProgress }): void;
+  finished?(outcome: PipelineOutcome): void;
+}
+
+export interface RunPipelineOptions {
+  log: Logger;
+  /** Aborted to stop the run cleanly (resumable). */
+  signal: AbortSignal;
+  /** Where `to: -` sinks write. */
+  stdout: Writable;
+  shard?: Shard | undefined;
+  /** Redo every slice, even committed ones or after the pipeline changed. */
+  force?: boolean;
+  /** Re-count the committed slices and redo those whose count changed (`--recheck`). */
+  recheck?: boolean;
+  /** The pipeline file: a pinned schema committed next to it is read relative to it. */
+  pipelineFile: string;
+  events?: PipelineEvents;
+}
+
+/** Refuses a plan beyond `limits.max_requests`, and warns when the quota will stop the run. */
+function checkRequestBudget(prepared: PreparedRun, log: Logger): void {
+  const { pipeline } = prepared;
+  const estimate = prepared.shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
+  const max = pipeline.limits.max_requests;
+  if (max !== undefined && estimate > max) {
+    const message = `the plan needs about ${estimate} requests, more than limits.max_requests (${max}); narrow the window or raise the limit`;
+    throw new ConfigError(message, [{ path: "limits.max_requests", message }]);
+  }
+  const quotaLeft = prepared.plan.quotaRemaining;
+  if (quotaLeft !== undefined && estimate > quotaLeft - pipeline.limits.quota_reserve) {
+    log.warn(
+      { estimate, quota_remaining: quotaLeft, quota_reserve: pipeline.limits.quota_reserve },
+      "The plan needs more requests than the quota leaves above the reserve; the run will stop there and resume later.",
+    );
+  }
+}
+
+/**
+ * Runs the pipeline's window (or one shard of it), resuming what an earlier run committed.
+ * Throws before any slice runs (ConfigError for a plan over the request limit, store or state errors);
+ * after that, failures are in the outcome.
+ * @example
+ * const outcome = await runPipeline(pipeline, { log, signal, stdout: process.stdout });
+ * if (outcome.status === "stopped") scheduleAgain();
+ */
+export async function runPipeline(pipeline: Pipeline, options: RunPipelineOptions): Promise<PipelineOutcome> {
+  const { log, shard } = options;
+  const prepared = await prepareRun(pipeline, {
+    log,
+    signal: options.signal,
+    shard,
+    recheck: { requested: options.recheck === true },
+  });
+  const { session, run } = prepared;
+  // The window's own slices; those before it are in the plan only to be re-checked.
+  let shardPlan = prepared.shardPlan.filter(
+    (plan) => plan.slice.start.getTime() >= pipeline.source.window.start.getTime(),
+  );
+  const stores: OutputStore[] = [];
+  try {
+    checkRequestBudget(prepared, log);
+    for (const sink of pipeline.sinks)
+      stores.push(await openOutputStore(sink, { run, stdout: options.stdout }));
+    // Drift is decided before anything is written: a change the policy refuses fails the run here.
+    const schemas = await resolvePipelineSchemas({
+      pipeline,
+      pipelineFile: options.pipelineFile,
+      sourceColumns: prepared.sourceColumns,
+      stores,
+    });
+    for (const schema of schemas)
+      for (const change of schema.changes)
+        log.warn({ sink: schema.where, change: change.change }, `Schema drift: ${describeChange(change)}.`);
+    // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
+    const stateStore =
+      stores.find((_, index) => {
+        const sink = pipeline.sinks[index];
+        return sink !== undefined && keepsFiles(sink);
+      }) ?? (stores[0] as OutputStore);
+    const state = await StateStore.open({
+      store: stateStore,
+      path: stateObjectPath(shard),
+      pipeline: pipeline.name,
+      fingerprint: outputFingerprint(pipeline),
+      force: options.force === true,
+    });
+    let rechecked: ChangedSlice[] | undefined;
+    if (prepared.rechecking) {
+      const recheck = await recheckCommitted({
+        slices: prepared.shardPlan,
+        windowStart: pipeline.source.window.start,
+        state,
+        runId: run.runId,
+        log,
+        force: options.force === true,
+      });
+      shardPlan = recheck.slices;
+      rechecked = recheck.changed;
+    }
+    const redo = new Set((rechecked ?? []).map((change) => change.slice.id));
+    await removeLeftovers(stores, shardPlan, state, shard, log, redo);
+    log.info(
+      {
+        pipeline: pipeline.name,
+        run_id: run.runId,
+        service: session.describe,
+        slices: shardPlan.length,
+        expected: prepared.plan.expectedRecords,
+        requests: prepared.plan.estimatedRequests,
+      },
+      "Run started.",
+    );
+    const tasks = buildSliceTasks({
+      prepared,
+      stores,
+      state,
+      columns: prepared.columns,
+      run,
+      log,
+      slices: shardPlan,
+      schemas,
+      redo,
+    });
+    const events = options.events;
+    const timings = new Map<string, SliceTiming>();
+    const committedNow = new Set<string>();
+    let records = 0;
+    let slicesDone = tasks.filter((task) => state.isCommitted(task.slice.id)).length;
+    const started = Date.now();
+    events?.started?.({
+      runId: run.runId,
+      progress: () => ({
+        records,
+        slicesDone,
+        slicesTotal: tasks.length,
+        expectedRecords: prepared.plan.expectedRecords,
+        quotaRemaining: session.client.quota.snapshot().remaining,
+        elapsedMs: Date.now() - started,
+      }),
+    });
+    const outcome = await runSlices({
+      tasks,
+      concurrency: pipeline.limits.concurrency,
+      maxAttemptsPerSlice: pipeline.limits.max_retries_per_slice + 1,
+      state,
+      stores,
+      run,
+      log,
+      signal: options.signal,
+      events: {
+        sliceStarted: (slice, attempt) => {
+          const timing = timings.get(slice.id);
+          if (timing === undefined) timings.set(slice.id, { attempts: attempt, startedAt: Date.now() });
+          else timing.attempts = attempt;
+          events?.sliceStarted?.(slice, attempt);
+        },
+        sliceCommitted: (slice, result) => {
+          records += result.read;
+          slicesDone++;
+          committedNow.add(slice.id);
+          const timing = timings.get(slice.id);
+          if (timing !== undefined) timing.durationMs = Date.now() - timing.startedAt;
+          log.debug({ slice: slice.id, read: result.read, expected: result.expected }, "Slice committed.");
+          events?.sliceCommitted?.(slice, result);
+        },
+      },
+    });
+    const complete = tasks.every((task) => state.state.slices[task.slice.id] !== undefined);
+    const manifests: string[] = [];
+    for (const [index, store] of stores.entries()) {
+      const sink = pipeline.sinks[index];
+      if (sink === undefined || !keepsFiles(sink)) continue;
+      const manifest = buildManifest({
+        state: state.state,
+        sinkIndex: index,
+        runId: run.runId,
+        destination: store.location,
+        format: sink.format,
+        window: pipeline.source.window,
+        complete,
+        now: new Date(),
+      });
+      await writeManifest(store, { ...manifest, schema: schemas[index]?.columns }, shard);
+      manifests.push(`${store.location}/${manifestObjectPath(shard)}`);
+    }
+    // The first successful run pins each sink's schema; a later one records what the policy changed.
+    if (outcome.status === "complete") await pinSchemas(pipeline, schemas, stores);
+    const result: PipelineOutcome = {
+      rechecked,
+      ...outcome,
+      pipeline: pipeline.name,
+      runId: run.runId,
+      shard,
+      service: session.describe,
+      records,
+      elapsedMs: Date.now() - started,
+      expectedRecords: prepared.plan.expectedRecords,
+      estimatedRequests: prepared.plan.estimatedRequests,
+      quotaRemaining: session.client.quota.snapshot().remaining,
+      ...describeOutcome({
+        pipeline,
+        outcome,
+        slices: shardPlan,
+        state: state.state,
+        committedNow,
+        timings,
+        stores,
+        manifestPath: manifestObjectPath(shard),
+      }),
+      manifests,
+    };
+    logEnd(result, log);
+    events?.finished?.(result);
+    return result;
+  } finally {
+    for (const store of stores) await store.close().catch(() => undefined);
+    await session.close();
+  }
+}
+
+function logEnd(outcome: PipelineOutcome, log: Logger): void {
+  if (outcome.status === "complete") {
+    log.info(
+      { run_id: outcome.runId, records: outcome.records, slices: outcome.slices.length },
+      "Run complete.",
+    );
+  } else if (outcome.status === "stopped") {
+    const error = outcome.error;
+    log.warn(
+      { remaining_slices: outcome.remaining, reason: error instanceof Error ? error.message : String(error) },
+      hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED)
+        ? "Run stopped at the quota reserve; run the same command after the daily quota resets to resume."
+        : "Run stopped; run the same command again to resume.",
+    );
+  }
+}

@@ -1,0 +1,122 @@
+// Mistakes a new user makes at the command line, each answered with the fix instead of a crash:
+// an unknown transform, `help COMMAND`, a misspelt command, linting without the deployment's
+// variables, and a reader that closes stdout early (`run ... | head`).
+import { readFile } from "node:fs/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { RUN_USAGE } from "../src/cli/commands/run.js";
+import { runCli, spawnCli, testScope, writePipeline } from "./support/cli-harness.js";
+
+const scope = testScope();
+afterAll(scope.cleanUp);
+
+const SOURCE = {
+  kind: "jobs",
+  application: "atr",
+  app_type: ["ec2", "kubernetes"],
+  domain: ["*"],
+  window: { start: "2026-03-10T00:00:00Z", end: "2026-03-10T02:00:00Z", slice: "1h" },
+};
+
+describe("an unknown transform name (regression: Cannot read properties of undefined)", () => {
+  it.each(["validate", "plan", "run"])(
+    "%s names it at line:column with the transforms there are",
+    async (command) => {
+      const dir = await scope.tempDir("unknown-transform");
+      const file = await writePipeline(dir, {
+        name: "unknown-transform",
+        service: { embedded: true },
+        source: SOURCE,
+        transforms: [{ flatten: {} }, { renam: { a: "b" } }],
+        sinks: [{ to: `${dir}/out`, format: "ndjson" }],
+      });
+      const result = await runCli([command, file]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).not.toContain("Cannot read properties");
+      const line = /^ {2}(\S+):(\d+):(\d+): (.*)$/m.exec(result.stderr);
+      expect(line?.[1]).toBe(file);
+      expect(line?.[4]).toBe(
+        'transforms[1].renam: unknown transform "renam"; did you mean "rename"? Transforms: select, drop, rename, flatten, redact, add, filter.',
+      );
+      // The line and column point at the misspelt key in the file.
+      const text = await readFile(file, "utf8");
+      const at = text.split("\n")[Number(line?.[2]) - 1]?.slice(Number(line?.[3]) - 1);
+      expect(at).toMatch(/^renam:/);
+    },
+  );
+});
+
+describe("commands", () => {
+  it("help run prints run's help, not the overview", async () => {
+    const result = await runCli(["help", "run"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`${RUN_USAGE}\n`);
+  });
+
+  it("a misspelt command gets a suggestion", async () => {
+    const result = await runCli(["valdiate", "pipelines/demo.yaml"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown command "valdiate"; did you mean "validate"?');
+  });
+});
+
+describe("validate --no-env", () => {
+  const remote = {
+    base_url: "${MDQ_BASE_URL}",
+    auth_url: "${MDQ_AUTH_URL}",
+    client_id: "${MDQ_CLIENT_ID}",
+    client_secret: "${MDQ_CLIENT_SECRET}",
+  };
+
+  it("lints a pipeline whose variables are not set, naming them", async () => {
+    const dir = await scope.tempDir("no-env");
+    const file = await writePipeline(dir, {
+      name: "no-env",
+      service: remote,
+      source: { ...SOURCE, page_size: "${PAGE_SIZE}" },
+      sinks: [{ to: "${OUTPUT_ROOT}/jobs", format: "parquet" }],
+    });
+    const strict = await runCli(["validate", file]);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain("environment variable MDQ_BASE_URL is not set");
+    const lint = await runCli(["validate", "--no-env", file]);
+    expect(lint.stderr).toBe("");
+    expect(lint.code).toBe(0);
+    expect(lint.stdout).toBe(
+      `${file}: valid (not set, so not checked: MDQ_AUTH_URL, MDQ_BASE_URL, MDQ_CLIENT_ID, MDQ_CLIENT_SECRET, OUTPUT_ROOT, PAGE_SIZE)\n`,
+    );
+  });
+
+  it("still checks everything else, and the values of variables that are set", async () => {
+    const dir = await scope.tempDir("no-env-bad");
+    const file = await writePipeline(dir, {
+      name: "no-env-bad",
+      service: remote,
+      source: { ...SOURCE, app_type: ["ec2", "lambda"], page_size: "${PAGE_SIZE}" },
+      sinks: [{ to: `${dir}/out`, format: "parquet", gzip: true }],
+    });
+    const result = await runCli(["validate", "--no-env", file], { env: { PAGE_SIZE: "many" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/:\d+:\d+: source\.app_type\[1\]: /);
+    expect(result.stderr).toMatch(/:\d+:\d+: source\.page_size: /);
+    expect(result.stderr).toMatch(/:\d+:\d+: sinks\[0\]\.gzip: gzip applies to format ndjson only/);
+    expect(result.stderr).not.toContain("MDQ_BASE_URL");
+  });
+});
+
+describe("a reader that closes stdout early", () => {
+  it("run ... | head ends quietly with exit 75 (regression: EPIPE stack trace)", async () => {
+    const dir = await scope.tempDir("epipe");
+    const file = await writePipeline(dir, {
+      name: "epipe",
+      service: { embedded: true },
+      source: { ...SOURCE, window: { start: "2026-03-10T00:00:00Z", end: "2026-03-11T00:00:00Z" } },
+      sinks: [{ to: "-", format: "ndjson" }],
+    });
+    const cli = spawnCli(["run", file], {});
+    // Like `head -1`: read the first chunk, then close the pipe.
+    cli.child.stdout?.once("data", () => cli.child.stdout?.destroy());
+    const code = await cli.exited;
+    expect(cli.stderr()).not.toMatch(/EPIPE|\n\s+at |Unhandled/);
+    expect(code).toBe(75);
+  });
+});
