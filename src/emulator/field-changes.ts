@@ -20,12 +20,14 @@ export interface MappingField {
   type: string;
 }
 
-/** The mappings after the changes; a removed field takes its companions (`job.name.text`) with it. */
+/** The mappings after the changes, sorted by name; a removed field takes its companions (`job.name.text`) with it. */
 export function changeMappings(
   fields: readonly MappingField[],
   changes: FieldChanges | undefined,
 ): MappingField[] {
-  if (changes === undefined) return [...fields];
+  const byName = (a: MappingField, b: MappingField): number =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  if (changes === undefined) return [...fields].sort(byName);
   const removed = changes.remove ?? [];
   const kept = fields
     .filter((field) => !removed.some((name) => field.name === name || field.name.startsWith(`${name}.`)))
@@ -33,7 +35,7 @@ export function changeMappings(
   const names = new Set(kept.map((field) => field.name));
   for (const [name, type] of Object.entries(changes.add ?? {}))
     if (!names.has(name)) kept.push({ name, type });
-  return kept.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return kept.sort(byName);
 }
 
 /** A value of a mapping type, derived from the record's id so every read of a record agrees. */
