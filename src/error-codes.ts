@@ -42,6 +42,41 @@ export const ERROR_CATALOG = {
       "The service refused a request or a page as too large (HTTP 413) even at the smallest page size.",
     action: "Lower `source.page_size` or narrow the query.",
   },
+  RESPONSE_TOO_LARGE: {
+    exit: "failed",
+    meaning:
+      "A response body passed `service.limits.max_response_bytes` where the page could not be asked for again smaller (a scroll whose cursor already moved, or an operation that does not page).",
+    action:
+      "Lower `source.page_size`, or raise `service.limits.max_response_bytes` if the service really sends pages that large.",
+  },
+  PAGING_RUNAWAY: {
+    exit: "failed",
+    meaning:
+      "The service repeated a cursor or a page, sent pages past the total it reported, or needed more requests than the slice's total can take; the slice stopped instead of spending the quota on a loop.",
+    action:
+      "Report the operation the message names to the service's operators; nothing of the slice was committed.",
+  },
+  PARTITION_UNBOUNDED: {
+    exit: "failed",
+    meaning:
+      "A batch partition broke a bound: a line longer than `service.limits.max_line_bytes`, more decompressed bytes than `max_decompression_ratio` allows, a file over `max_partition_bytes`, or more records than the status announced.",
+    action:
+      "Report the partition to the service's operators, or raise the limit the message names if the file is genuine.",
+  },
+  DOWNLOAD_REFUSED: {
+    exit: "failed",
+    meaning:
+      "A batch partition link named a scheme, host or address the download policy refuses (not https, a link-local, metadata or unspecified address, or a host outside `service.download_hosts`).",
+    action:
+      "Check the service's batch links; add the storage host to `service.download_hosts` if it is genuine.",
+  },
+  OUTPUT_LOCKED: {
+    exit: "resumable",
+    meaning:
+      "Another run holds the output's lock (the message names its run id, pid, host and since when); this run stopped before touching the output.",
+    action:
+      "Wait for that run to end and run the command again; a lock whose process is gone or whose lease expired is taken over by itself.",
+  },
   NETWORK_ERROR: {
     exit: "failed",
     meaning:
@@ -105,6 +140,18 @@ export const ERROR_CATALOG = {
     exit: "failed",
     meaning: "A record could not be encoded in the output format.",
     action: "Report it with the record's field and type; a `select` or `drop` of the field is a workaround.",
+  },
+  SINK_PATH_LINK: {
+    exit: "failed",
+    meaning:
+      "A folder or file below the output root is a symbolic link; the exporter never creates, renames or deletes through a link, which could reach files outside the output.",
+    action: "Remove the link the message names, or choose another destination.",
+  },
+  SINK_NOT_WRITABLE: {
+    exit: "failed",
+    meaning:
+      "A folder of the destination cannot be created (no permission, a read-only or special filesystem such as /proc).",
+    action: "Choose a destination this user can write.",
   },
   SINK_NOT_READABLE: {
     exit: "failed",

@@ -143,7 +143,10 @@ export class ReconciliationError extends EtlError {
 
 /** The run was stopped (signal); it can be resumed. */
 export class StoppedError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions & { code?: "STOPPED" | "OUTPUT_CLOSED" } = {}) {
+  constructor(
+    message: string,
+    options: EtlErrorOptions & { code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_LOCKED" } = {},
+  ) {
     super(options.code ?? "STOPPED", message, options);
   }
 }
@@ -160,4 +163,11 @@ export function errorCode(error: unknown): ErrorCode | undefined {
 export function hasCode(error: unknown, ...codes: readonly ErrorCode[]): boolean {
   const code = errorCode(error);
   return code !== undefined && codes.includes(code);
+}
+
+/** Another run holds the output's lock; this one stopped before touching it and can run later. */
+export class OutputLockedError extends StoppedError {
+  constructor(message: string, options: EtlErrorOptions = {}) {
+    super(message, { ...options, code: "OUTPUT_LOCKED" });
+  }
 }

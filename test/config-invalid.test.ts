@@ -55,6 +55,13 @@ describe("invalid pipelines", () => {
     expect(parsePipeline(pipeline(JOBS), "jobs.yaml", { env, now }).source.kind).toBe("jobs");
   });
 
+  it("a filter pattern that needs backtracking, at its line and column", () => {
+    const transforms = 'transforms:\n  - filter: { field: job.state, matches: "^(?!FAILED)" }';
+    const issue = only(pipeline(JOBS, transforms));
+    expect(issue).toMatchObject({ path: "transforms[0].filter.matches", file: "jobs.yaml", line: 16 });
+    expect(issue.message).toContain("not a regular expression mdq-export can run in linear time");
+  });
+
   it("unknown key, with a close match and the keys allowed", () => {
     const issue = only(pipeline(`${JOBS}\n  strategyy: pit`));
     expect(issue).toMatchObject({ path: "source.strategyy", file: "jobs.yaml", line: 13, column: 3 });

@@ -49,6 +49,12 @@ transforms:
       seed: 1,
       density: undefined,
       timeouts: expect.any(Object),
+      limits: {
+        max_response_bytes: 32 * 1024 * 1024,
+        max_partition_bytes: 8 * 1024 ** 3,
+        max_line_bytes: 16 * 1024 * 1024,
+        max_decompression_ratio: 100,
+      },
     });
     expect(pipeline.source).toMatchObject({
       api: "v3",

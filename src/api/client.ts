@@ -8,6 +8,10 @@ import { systemClock } from "./clock.js";
 import type { HttpResponse, HttpTimeouts } from "./http-transport.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport.js";
+import { createDownloadPolicy } from "./download-policy.js";
+import { DEFAULT_PARTITION_BOUNDS } from "./paging/partition-records.js";
+import type { PartitionBounds } from "./paging/partition-records.js";
+import type { DownloadPolicyOptions } from "./download-policy.js";
 import { QuotaTracker } from "./quota-tracker.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import { DEFAULT_RETRY_POLICY, parseRetryAfter } from "./retry-policy.js";
@@ -29,6 +33,14 @@ export interface ServiceClientOptions {
   /** Daily requests to keep in hand; requests are refused once only this many remain. */
   quotaReserve?: number;
   timeouts?: Partial<HttpTimeouts>;
+  /** Largest API response body (pages, token, batch status), in bytes. */
+  maxResponseBytes?: number;
+  /** Largest partition file (as sent, before decompression) and the deadline of one download. */
+  download?: { maxBytes?: number; deadlineMs?: number };
+  /** Hosts presigned links may name (see download-policy.ts); any host when undefined. */
+  downloadHosts?: DownloadPolicyOptions["allowedHosts"];
+  /** Bounds on decoding partition files. */
+  partitions?: Partial<PartitionBounds>;
   retry?: Partial<RetryPolicy>;
   userAgent?: string;
   /** Sockets per origin. */
@@ -48,6 +60,9 @@ export interface CallOptions {
   idempotent?: boolean;
 }
 
+/** Partition files are larger than any page: 8 GiB and 30 minutes per download unless configured. */
+const DEFAULT_DOWNLOAD = { maxBytes: 8 * 1024 ** 3, deadlineMs: 30 * 60_000 };
+
 /**
  * One client, one quota.
  * @example
@@ -65,6 +80,7 @@ export interface ServiceClient {
   readonly clock: Clock;
   readonly random: () => number;
   readonly retryPolicy: RetryPolicy;
+  readonly partitionBounds: PartitionBounds;
   readonly logger: Logger;
   /** Values that must never be shown: the client secret and the tokens issued so far. */
   secrets(): readonly string[];
@@ -87,6 +103,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const userAgent = options.userAgent ?? "mdq-export/0.1.0";
   const http = createHttpTransport({
     timeouts: options.timeouts,
+    maxResponseBytes: options.maxResponseBytes,
     connections: options.connections,
     dispatcher: options.dispatcher,
   });
@@ -97,8 +114,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     clientSecret: options.clientSecret,
     http,
     clock,
-    random,
-    retry,
     logger,
     userAgent,
   });
@@ -114,12 +129,22 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     userAgent,
   };
   let warnedDeprecated = false;
+  const download = { ...DEFAULT_DOWNLOAD, ...options.download };
+  const checkLink = createDownloadPolicy({ baseUrl: options.baseUrl, allowedHosts: options.downloadHosts });
 
   async function downloadOnce(url: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
     const where = `partition download ${describeUrl(url)}`;
+    await checkLink(url);
     let response: HttpResponse;
     try {
-      response = await http.send({ method: "GET", url, headers: { "user-agent": userAgent }, signal });
+      response = await http.send({
+        method: "GET",
+        url,
+        headers: { "user-agent": userAgent },
+        signal,
+        maxResponseBytes: download.maxBytes,
+        deadlineMs: download.deadlineMs,
+      });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw toNetworkError(where, error, tokens.secrets());
@@ -142,7 +167,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
           "The v1 logs endpoints are deprecated since 2026-03-01; migrate to the v2 logs endpoints.",
         );
       }
-      return callService(deps, path, body, callOptions.signal, callOptions.idempotent ?? true);
+      return callService(deps, {
+        path,
+        body,
+        signal: callOptions.signal,
+        movesCursor: callOptions.idempotent === false,
+      });
     },
     download(url, callOptions = {}) {
       return runWithRetries(() => downloadOnce(url, callOptions.signal), {
@@ -161,6 +191,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     clock,
     random,
     retryPolicy: retry,
+    partitionBounds: { ...DEFAULT_PARTITION_BOUNDS, ...options.partitions },
     logger,
     secrets: () => tokens.secrets(),
     close: () => http.close(),

@@ -1,5 +1,6 @@
 // The error for a response the client did not expect, carrying a redacted excerpt of its body.
 import { ApiError } from "../errors.js";
+import { showServerText } from "./redact.js";
 
 export interface HttpStatusErrorDetails {
   retryable: boolean;
@@ -31,8 +32,11 @@ export class HttpStatusError extends ApiError {
   }
 }
 
-/** The message of an error body in any of the spec's shapes (`detail`, `message`, `error`/`details`). */
-export function describeErrorBody(text: string): string {
+/**
+ * The message of an error body in any of the spec's shapes (`detail`, `message`, `error`/`details`),
+ * redacted and escaped before it is cut to 300 characters.
+ */
+export function describeErrorBody(text: string, secrets: Iterable<string>): string {
   try {
     const body: unknown = JSON.parse(text);
     if (body !== null && typeof body === "object") {
@@ -40,10 +44,10 @@ export function describeErrorBody(text: string): string {
       const parts = ["detail", "message", "error", "details"]
         .map((key) => record[key])
         .filter((value): value is string => typeof value === "string");
-      if (parts.length > 0) return parts.join(": ").slice(0, 300);
+      if (parts.length > 0) return showServerText(parts.join(": "), secrets);
     }
   } catch {
     // Not JSON: fall through to the raw text.
   }
-  return text.trim().slice(0, 300);
+  return showServerText(text.trim(), secrets);
 }

@@ -1,18 +1,25 @@
-// HTTP for the client: one keep-alive undici Agent (service, token issuer and download hosts) with
-// connect, headers and body timeouts and AbortSignal cancellation. No retries here: see service-call.ts.
+// HTTP for the client: one keep-alive undici Agent (service, token issuer and download hosts) with a
+// connect timeout, a whole-attempt deadline and a byte cap on every response, and AbortSignal
+// cancellation. No retries here: see service-call.ts. Decoders (text, JSON, streamed hits, partition
+// records) sit on top of `response.body`, so every one of them inherits the deadline and the cap.
 import { Agent, request } from "undici";
 import type { Dispatcher } from "undici";
+import { BoundedBody, ResponseBoundError } from "./bounded-body.js";
+
+export { ResponseBoundError } from "./bounded-body.js";
+export type { BoundedBody } from "./bounded-body.js";
 
 export interface HttpTimeouts {
   /** TCP and TLS connect. */
   connectMs: number;
-  /** From sending until the response headers arrive. */
-  headersMs: number;
-  /** Longest silence while the body streams. */
-  bodyMs: number;
+  /** One attempt from sending until the last byte of the body: headers and body together. */
+  requestMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 60_000 };
+export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 10_000, requestMs: 60_000 };
+
+/** The v3 safe payload limit is not published; the emulator's 16 MiB plus margin for the envelope. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface HttpRequest {
   method: "GET" | "POST";
@@ -20,29 +27,37 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** Overrides the transport's byte cap for this response (partition files are larger than pages). */
+  maxResponseBytes?: number;
+  /** Overrides the transport's whole-attempt deadline for this request. */
+  deadlineMs?: number;
 }
 
-/** The parts of an undici response the client reads. */
+/** The parts of a response the client reads; the body enforces the deadline and the byte cap. */
 export interface HttpResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData["body"];
+  body: BoundedBody;
 }
 
 /**
  * Sends requests over a shared keep-alive pool.
  * @example
- * const http = createHttpTransport({ timeouts: { headersMs: 5000 } });
+ * const http = createHttpTransport({ timeouts: { requestMs: 5000 }, maxResponseBytes: 1 << 20 });
  * const res = await http.send({ method: "GET", url, headers: {} });
+ * const text = await res.body.text(); // throws ResponseBoundError past 1 MiB or 5 s
  * await http.close();
  */
 export interface HttpTransport {
   send(request: HttpRequest): Promise<HttpResponse>;
+  /** Cancels every request in flight, then closes the pool: never waits on a silent server. */
   close(): Promise<void>;
 }
 
 export interface HttpTransportOptions {
   timeouts?: Partial<HttpTimeouts>;
+  /** Largest response body read, in bytes. */
+  maxResponseBytes?: number;
   /** Sockets per origin. */
   connections?: number;
   /** A dispatcher to use instead of the transport's own agent (which is then not created). */
@@ -51,33 +66,58 @@ export interface HttpTransportOptions {
 
 export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const ownAgent =
     options.dispatcher === undefined
       ? new Agent({
           connections: options.connections ?? 16,
           keepAliveTimeout: 30_000,
           connect: { timeout: timeouts.connectMs },
-          headersTimeout: timeouts.headersMs,
-          bodyTimeout: timeouts.bodyMs,
         })
       : undefined;
   const dispatcher: Dispatcher = options.dispatcher ?? (ownAgent as Dispatcher);
+  const inFlight = new Set<AbortController>();
 
   return {
     async send(req) {
-      const response = await request(req.url, {
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        signal: req.signal,
-        dispatcher,
-        headersTimeout: timeouts.headersMs,
-        bodyTimeout: timeouts.bodyMs,
-      });
-      return { status: response.statusCode, headers: response.headers, body: response.body };
+      const deadlineMs = req.deadlineMs ?? timeouts.requestMs;
+      const attempt = new AbortController();
+      inFlight.add(attempt);
+      const timer = setTimeout(() => attempt.abort(ResponseBoundError.deadline(deadlineMs)), deadlineMs);
+      const settle = (): void => {
+        clearTimeout(timer);
+        inFlight.delete(attempt);
+      };
+      // A response nobody reads is let go when its deadline passes.
+      attempt.signal.addEventListener("abort", settle, { once: true });
+      const signal =
+        req.signal === undefined ? attempt.signal : AbortSignal.any([req.signal, attempt.signal]);
+      try {
+        const response = await request(req.url, {
+          method: req.method,
+          headers: req.headers,
+          body: req.body,
+          signal,
+          dispatcher,
+          // The deadline above covers both; undici's own idle timers only as a backstop.
+          headersTimeout: deadlineMs,
+          bodyTimeout: deadlineMs,
+        });
+        const body = new BoundedBody(response.body, {
+          maxBytes: req.maxResponseBytes ?? maxBytes,
+          attempt,
+          onSettled: settle,
+        });
+        return { status: response.statusCode, headers: response.headers, body };
+      } catch (error) {
+        settle();
+        throw attempt.signal.aborted && !(req.signal?.aborted ?? false) ? attempt.signal.reason : error;
+      }
     },
     async close() {
-      await ownAgent?.close();
+      for (const attempt of inFlight) attempt.abort(ResponseBoundError.closed());
+      inFlight.clear();
+      await ownAgent?.destroy();
     },
   };
 }

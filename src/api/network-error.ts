@@ -1,7 +1,7 @@
 // Turns a failure to exchange bytes (reset, refused, timeout, truncated body) into a retryable ApiError
 // whose cause chain is a redacted copy: undici errors can carry the request URL and options.
 import { ApiError } from "../errors.js";
-import { redactText, sanitizeError } from "./redact.js";
+import { sanitizeError, showServerText } from "./redact.js";
 
 /**
  * @example
@@ -11,7 +11,7 @@ export function toNetworkError(operation: string, error: unknown, secrets: Itera
   if (error instanceof ApiError) return error;
   const list = [...secrets];
   const code = (error as { code?: unknown } | null)?.code;
-  const what = error instanceof Error ? redactText(error.message, list) : "unknown failure";
+  const what = error instanceof Error ? showServerText(error.message, list, 500) : "unknown failure";
   return new ApiError(
     `${operation} failed on the network${typeof code === "string" ? ` (${code})` : ""}: ${what}`,
     { operation, retryable: true, cause: sanitizeError(error, list) },

@@ -1,24 +1,75 @@
-// Keeps secrets out of messages and errors: strips query strings (presigned signatures) from URLs,
-// masks known secret values, and rebuilds foreign errors (undici's carry URLs) as clean copies.
+// Keeps secrets out of messages and errors: strips query strings (presigned signatures) and userinfo
+// from URLs, masks SigV4 parts and known secret values in every encoding a server may echo them in,
+// escapes control characters of text a server sent, and rebuilds foreign errors (undici's carry URLs)
+// as clean copies.
 
 const URL_QUERY = /(\bhttps?:\/\/[^\s"'<>?#]*)[?#][^\s"'<>]*/gi;
+const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 const BEARER = /\bBearer\s+[^\s"',]+/gi;
+/** SigV4 parts as they appear in headers, query strings and S3 error bodies. */
+const SIGV4 =
+  /\b(Credential|Signature|SignedHeaders|X-Amz-Credential|X-Amz-Signature|X-Amz-Security-Token|SessionToken|AWSAccessKeyId)(\s*[=:]\s*|"\s*:\s*")[^\s,;&"'<>]+/gi;
+/** S3 error bodies echo what was signed: the canonical request carries the session token. */
+const SIGNED_XML =
+  /<(SignatureProvided|StringToSign|StringToSignBytes|CanonicalRequest|CanonicalRequestBytes|AWSAccessKeyId)>[\s\S]*?(<\/\1>|$)/g;
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** The ways a secret travels: raw, URL-encoded (both `%20` and form `+` for space), JSON-escaped. */
+function encodingsOf(secret: string): string[] {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const url = encodeURIComponent(secret);
+  const form = new URLSearchParams({ s: secret }).toString().slice(2);
+  const forms = [secret, json, url, form, url.replace(/%20/g, "+"), encodeURIComponent(json)];
+  // The longest first, so a shorter form never leaves part of a longer one behind.
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
 
 /**
- * Masks URL query strings, bearer values, JWTs and every given secret in a text.
+ * Masks URL query strings and userinfo, bearer values, JWTs, SigV4 credentials and signatures, and
+ * every given secret in any of its encodings. Redact before truncating, never after: a cut through a
+ * secret would leave a part of it that no longer matches.
  * @example
  * redactText("GET https://s3/x?X-Amz-Signature=abc failed", []) // "GET https://s3/x?[redacted] failed"
  */
 export function redactText(text: string, secrets: Iterable<string> = []): string {
   let out = text
     .replace(URL_QUERY, "$1?[redacted]")
+    .replace(URL_USERINFO, "$1[redacted]@")
     .replace(BEARER, "Bearer [redacted]")
-    .replace(JWT, "[redacted]");
+    .replace(JWT, "[redacted]")
+    .replace(SIGNED_XML, "<$1>[redacted]</$1>")
+    .replace(SIGV4, "$1$2[redacted]");
   for (const secret of secrets) {
-    if (secret.length >= 4) out = out.split(secret).join("[redacted]");
+    if (secret.length < 4) continue;
+    for (const form of encodingsOf(secret)) out = out.split(form).join("[redacted]");
   }
   return out;
+}
+
+/**
+ * Text a server sent, made fit for one log line or terminal line: control characters (CR, ANSI
+ * escapes, line separators) shown as escapes, so no answer can forge or overwrite a line.
+ * @example
+ * escapeControl("ok\r\u001b[2Kcomplete") // "ok\\r\\u001b[2Kcomplete"
+ */
+export function escapeControl(text: string): string {
+  return text.replace(CONTROL, (c) =>
+    c === "\r"
+      ? "\\r"
+      : c === "\n"
+        ? "\\n"
+        : c === "\t"
+          ? "\\t"
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/** Server text for a message: redacted, escaped, and only then cut to `max` characters. */
+export function showServerText(text: string, secrets: Iterable<string>, max = 300): string {
+  const shown = escapeControl(redactText(text, secrets));
+  return shown.length <= max ? shown : `${shown.slice(0, max)}…`;
 }
 
 /** A URL fit for messages: origin and path, never the query (which carries presigned signatures). */

@@ -1,5 +1,7 @@
 // Sends one operation to the service: local validation, quota reserve, bearer token (one refresh and
-// one resend on 401), retries of network errors, 5xx and transient 429, and parsing with the wire schema.
+// one resend on 401), retries of network errors, 5xx and transient 429, and parsing with the wire
+// schema. One retry budget covers the whole operation: a token request that fails uses up an attempt
+// of the operation, it is not retried on its own inside each attempt.
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
 import { ApiError, AuthError, PermissionError, QuotaExhaustedError } from "../errors.js";
@@ -8,6 +10,7 @@ import type { OperationPath } from "./wire/operations.js";
 import { assertValidRequest } from "./request-validation.js";
 import type { Clock } from "./clock.js";
 import type { HttpTransport } from "./http-transport.js";
+import { ResponseBoundError } from "./bounded-body.js";
 import type { QuotaTracker } from "./quota-tracker.js";
 import { reportedRemaining } from "./quota-tracker.js";
 import type { RetryPolicy } from "./retry-policy.js";
@@ -17,7 +20,7 @@ import { runWithRetries } from "./retry.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { classifyRateLimit } from "./rate-limit.js";
-import { redactText } from "./redact.js";
+import { describeUrl } from "./redact.js";
 
 /** The request body an operation takes, as its wire schema types it. */
 export type RequestOf<P extends OperationPath> = z.input<(typeof OPERATIONS)[P]["request"]["base"]>;
@@ -31,6 +34,9 @@ const RESPONSE_SCHEMAS: { [P in OperationPath]: { response: z.ZodType<ResponseOf
 /** Operations whose batch token travels in the body and is answered 401 when unknown. */
 const BATCH_TOKEN_IN_401: ReadonlySet<string> = new Set(["/v1/logs/batch/urls", "/v1/logs/batch/status"]);
 
+/** An error body is read only this far: its message is all the client shows. */
+const ERROR_EXCERPT_BYTES = 16 * 1024;
+
 export interface ServiceCallDeps {
   baseUrl: string;
   http: HttpTransport;
@@ -43,15 +49,44 @@ export interface ServiceCallDeps {
   userAgent: string;
 }
 
+/** One operation as `callService` sends it. */
+export interface ServiceCall<P extends OperationPath> {
+  path: P;
+  body: RequestOf<P>;
+  signal?: AbortSignal | undefined;
+  /**
+   * The request moves a server-side cursor (a scroll continuation): a 2xx whose body breaks is then
+   * not resent (the page would be skipped) but fails with code RESPONSE_LOST.
+   */
+  movesCursor: boolean;
+}
+
+/** What came back from one send: the status, Retry-After, and the body (whole on 2xx, an excerpt otherwise). */
+interface Answer {
+  status: number;
+  retryAfter: string | string[] | undefined;
+  text: string;
+}
+
 /**
- * A request that moves a server-side cursor (a scroll continuation) was answered, but the answer broke
- * on the way. Sending it again would skip the lost page, so it is not retried; the pager restarts.
+ * A request that moves a server-side cursor was answered, but the answer broke on the way. Sending it
+ * again would skip the lost page, so it is not retried; the pager restarts.
  */
 function responseLost(path: string, cause: ApiError): ApiError {
   return new ApiError(
     `${path} was answered but the response broke on the way; the cursor has moved, so the page cannot be fetched again`,
     { operation: path, status: cause.status, retryable: false, cause },
     "RESPONSE_LOST",
+  );
+}
+
+/** A 2xx body over the byte cap: where the operation pages, paging treats it like 413 (smaller page). */
+function responseTooLarge(path: string, status: number, cause: ResponseBoundError): ApiError {
+  return new ApiError(
+    `${path} answered more than ${cause.limit} bytes; raise service.limits.max_response_bytes, ` +
+      "request fewer fields or a smaller page, or export with a batch operation",
+    { operation: path, status, retryable: false },
+    "RESPONSE_TOO_LARGE",
   );
 }
 
@@ -63,141 +98,163 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** Sends the request once and reads the answer within the transport's deadline and byte cap. */
+async function sendOnce<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+  token: string,
+): Promise<Answer> {
+  let status: number | undefined;
+  try {
+    const response = await deps.http.send({
+      method: "POST",
+      url: `${deps.baseUrl.replace(/\/+$/, "")}${call.path}`,
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json",
+        "user-agent": deps.userAgent,
+      },
+      body: JSON.stringify(call.body ?? {}),
+      signal: call.signal,
+    });
+    status = response.status;
+    const ok = status >= 200 && status < 300;
+    const text = ok ? await response.body.text() : await response.body.excerpt(ERROR_EXCERPT_BYTES);
+    return { status, retryAfter: response.headers["retry-after"], text };
+  } catch (error) {
+    if (call.signal?.aborted === true) throw call.signal.reason;
+    const answered = status !== undefined && status >= 200 && status < 300;
+    if (answered && error instanceof ResponseBoundError && error.code === "RESPONSE_TOO_LARGE")
+      throw responseTooLarge(call.path, status ?? 200, error);
+    const failure = toNetworkError(call.path, error, deps.tokens.secrets());
+    throw answered && call.movesCursor ? responseLost(call.path, failure) : failure;
+  }
+}
+
+/** Throws the error a non-2xx answer (other than a first 401) stands for. */
+function failOnStatus(deps: ServiceCallDeps, path: string, answer: Answer): void {
+  const { status } = answer;
+  if (status >= 200 && status < 300) return;
+  const detail = describeErrorBody(answer.text, deps.tokens.secrets());
+  if (status === 401) {
+    if (BATCH_TOKEN_IN_401.has(path)) throw new HttpStatusError(path, 401, detail, { retryable: false });
+    // A fresh token refused as well: retried within the policy (a revocation race), and an
+    // AuthError once the policy is spent (see giveUp).
+    throw new HttpStatusError(path, 401, detail, { retryable: true });
+  }
+  if (status === 403) throw new PermissionError(path);
+  const retryAfterMs = parseRetryAfter(answer.retryAfter, deps.clock.now());
+  if (status === 429) throw classifyRateLimit(deps.quota, deps.retry, path, retryAfterMs, detail);
+  throw new HttpStatusError(path, status, detail, { retryable: status >= 500, retryAfterMs });
+}
+
+/** Parses a 2xx body with the operation's wire schema and notes the quota it reports. */
+function parseAnswer<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+  answer: Answer,
+): ResponseOf<P> {
+  const json = parseJson(answer.text);
+  if (json === undefined) {
+    // A 2xx whose body is not JSON was cut short on the way: the same as a reset, so retried.
+    const failure = new ApiError(
+      `${call.path} answered a truncated body (${answer.text.length} characters)`,
+      { operation: call.path, status: answer.status, retryable: true },
+    );
+    throw call.movesCursor ? responseLost(call.path, failure) : failure;
+  }
+  const parsed = RESPONSE_SCHEMAS[call.path].response.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
+      .join("; ");
+    throw new ApiError(`${call.path} answered a body that does not follow the spec (${where})`, {
+      operation: call.path,
+      status: answer.status,
+      retryable: false,
+    });
+  }
+  const remaining = reportedRemaining(parsed.data);
+  if (remaining !== undefined) deps.quota.observe(remaining);
+  return parsed.data;
+}
+
+/** One attempt: a token, a send, and on 401 one refresh and one resend. */
+async function attemptCall<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+): Promise<ResponseOf<P>> {
+  deps.quota.acquire(call.path);
+  try {
+    let token = await deps.tokens.getToken(call.signal);
+    let answer = await sendOnce(deps, call, token);
+    if (answer.status === 401) {
+      deps.tokens.invalidate(token);
+      token = await deps.tokens.getToken(call.signal);
+      answer = await sendOnce(deps, call, token);
+      if (answer.status === 401) deps.tokens.invalidate(token);
+    }
+    deps.logger.debug({ operation: call.path, status: answer.status }, "Service answered.");
+    failOnStatus(deps, call.path, answer);
+    return parseAnswer(deps, call, answer);
+  } finally {
+    deps.quota.release();
+  }
+}
+
+/** The error to report once the retry budget is spent. */
+function giveUp(deps: ServiceCallDeps, path: string, error: ApiError): unknown {
+  if (error.status === 401) {
+    return new AuthError(`${path} kept refusing freshly issued access tokens (HTTP 401)`, {
+      operation: path,
+      status: 401,
+      cause: error,
+    });
+  }
+  if (error.status === 429) {
+    return new QuotaExhaustedError(
+      `${path} kept answering HTTP 429 through every retry; treating the daily quota as exhausted`,
+      deps.quota.remaining,
+      deps.quota.reserve,
+      { cause: error },
+    );
+  }
+  return error;
+}
+
 /**
- * Sends `body` to `op` and returns the parsed response. Throws RequestValidationError before sending,
- * QuotaExhaustedError, AuthError, PermissionError, HttpStatusError (other statuses) or ApiError.
+ * Sends `call.body` to `call.path` and returns the parsed response. Throws RequestValidationError
+ * before sending, QuotaExhaustedError, AuthError, PermissionError, HttpStatusError (other statuses)
+ * or ApiError.
+ * @example
+ * const res = await callService(deps, { path: "/v3/jobs/mappings", body: {}, movesCursor: false });
  */
 export async function callService<P extends OperationPath>(
   deps: ServiceCallDeps,
-  path: P,
-  body: RequestOf<P>,
-  signal?: AbortSignal,
-  idempotent = true,
+  call: ServiceCall<P>,
 ): Promise<ResponseOf<P>> {
-  assertValidRequest(path, body);
-  const schema = RESPONSE_SCHEMAS[path].response;
-  const op = { path, batchTokenIn401: BATCH_TOKEN_IN_401.has(path) };
-  const url = `${deps.baseUrl.replace(/\/+$/, "")}${path}`;
-  const payload = JSON.stringify(body ?? {});
-  const attempt = async (): Promise<ResponseOf<P>> => {
-    // On 401: one refresh and one resend per attempt.
-    let resentAfter401 = false;
-    deps.quota.acquire(op.path);
-    try {
-      for (;;) {
-        const token = await deps.tokens.getToken(signal);
-        const started = deps.clock.now();
-        let status: number | undefined;
-        let text: string;
-        let retryAfterHeader: string | string[] | undefined;
-        try {
-          const response = await deps.http.send({
-            method: "POST",
-            url,
-            headers: {
-              authorization: `Bearer ${token}`,
-              "content-type": "application/json",
-              accept: "application/json",
-              "user-agent": deps.userAgent,
-            },
-            body: payload,
-            signal,
-          });
-          status = response.status;
-          retryAfterHeader = response.headers["retry-after"];
-          text = await response.body.text();
-        } catch (error) {
-          if (signal?.aborted) throw signal.reason;
-          const failure = toNetworkError(op.path, error, deps.tokens.secrets());
-          if (status !== undefined && status >= 200 && status < 300 && !idempotent)
-            throw responseLost(op.path, failure);
-          throw failure;
-        }
-        deps.logger.debug(
-          { operation: op.path, status, ms: deps.clock.now() - started },
-          "Service answered.",
-        );
-        const detail = (): string => redactText(describeErrorBody(text), deps.tokens.secrets());
-        if (status === 401) {
-          deps.tokens.invalidate(token);
-          if (!resentAfter401) {
-            resentAfter401 = true;
-            continue;
-          }
-          if (op.batchTokenIn401) throw new HttpStatusError(op.path, 401, detail(), { retryable: false });
-          // A fresh token refused as well: retried within the policy (a revocation race), and an
-          // AuthError once the policy is spent (see onGiveUp).
-          throw new HttpStatusError(op.path, 401, detail(), { retryable: true });
-        }
-        if (status === 403) throw new PermissionError(op.path);
-        if (status === 429) {
-          throw classifyRateLimit(
-            deps.quota,
-            deps.retry,
-            op.path,
-            parseRetryAfter(retryAfterHeader, deps.clock.now()),
-            detail(),
-          );
-        }
-        if (status < 200 || status >= 300) {
-          const retryAfterMs = parseRetryAfter(retryAfterHeader, deps.clock.now());
-          throw new HttpStatusError(op.path, status, detail(), { retryable: status >= 500, retryAfterMs });
-        }
-        const json = parseJson(text);
-        if (json === undefined) {
-          // A 2xx whose body is not JSON was cut short on the way: the same as a reset, so retried.
-          const failure = new ApiError(`${op.path} answered a truncated body (${text.length} characters)`, {
-            operation: op.path,
-            status,
-            retryable: true,
-          });
-          throw idempotent ? failure : responseLost(op.path, failure);
-        }
-        const parsed = schema.safeParse(json);
-        if (!parsed.success) {
-          const where = parsed.error.issues
-            .slice(0, 3)
-            .map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
-            .join("; ");
-          throw new ApiError(`${op.path} answered a body that does not follow the spec (${where})`, {
-            operation: op.path,
-            status,
-            retryable: false,
-          });
-        }
-        const remaining = reportedRemaining(parsed.data);
-        if (remaining !== undefined) deps.quota.observe(remaining);
-        return parsed.data;
-      }
-    } finally {
-      deps.quota.release();
-    }
-  };
-
-  return runWithRetries(attempt, {
+  assertValidRequest(call.path, call.body);
+  const host = describeUrl(deps.baseUrl);
+  return runWithRetries(() => attemptCall(deps, call), {
     policy: deps.retry,
     clock: deps.clock,
     random: deps.random,
-    signal,
-    onRetry: (error, attemptNumber, delayMs) =>
+    signal: call.signal,
+    onRetry: (error, attempt, delayMs) =>
       deps.logger.warn(
-        { operation: op.path, attempt: attemptNumber, status: error.status, code: error.code, delayMs },
+        {
+          operation: error.operation === call.path ? call.path : `${call.path} (${error.operation})`,
+          host: error.operation === call.path ? host : deps.tokens.host,
+          attempt,
+          status: error.status,
+          code: error.code,
+          error: error.message,
+          delayMs,
+        },
         "Retrying a service request.",
       ),
-    onGiveUp: (error) =>
-      error.status === 401
-        ? new AuthError(`${op.path} kept refusing freshly issued access tokens (HTTP 401)`, {
-            operation: op.path,
-            status: 401,
-            cause: error,
-          })
-        : error.status === 429
-          ? new QuotaExhaustedError(
-              `${op.path} kept answering HTTP 429 through every retry; treating the daily quota as exhausted`,
-              deps.quota.remaining,
-              deps.quota.reserve,
-              { cause: error },
-            )
-          : error,
+    onGiveUp: (error) => giveUp(deps, call.path, error),
   });
 }

@@ -4,11 +4,11 @@ import { createSilentLogger } from "../logger.js";
 import { AuthError } from "../errors.js";
 import { createTokenProvider } from "./token-provider.js";
 import type { HttpRequest, HttpResponse, HttpTransport } from "./http-transport.js";
-import { DEFAULT_RETRY_POLICY } from "./retry-policy.js";
+import { HttpStatusError } from "./http-status-error.js";
 
 function body(text: string): HttpResponse["body"] {
-  // Only text() and dump() are used by the provider; a Readable-like stand-in keeps the test offline.
-  return { text: async () => text, dump: async () => undefined } as unknown as HttpResponse["body"];
+  // Only text() and excerpt() are used by the provider; a stand-in keeps the test offline.
+  return { text: async () => text, excerpt: async () => text } as unknown as HttpResponse["body"];
 }
 
 async function jwt(expSeconds: number): Promise<string> {
@@ -36,8 +36,6 @@ function setup(answer: (n: number) => Promise<{ status: number; text: string }>)
     clientSecret: "s3cret-value",
     http,
     clock,
-    random: () => 0,
-    retry: DEFAULT_RETRY_POLICY,
     logger: createSilentLogger(),
     userAgent: "test",
   });
@@ -88,12 +86,16 @@ describe("createTokenProvider", () => {
     expect(sent).toHaveLength(2);
   });
 
-  it("falls back to one hour for tokens that are not JWTs, and retries issuer 5xx", async () => {
+  it("falls back to one hour for tokens that are not JWTs; an issuer 5xx is a retryable error, not retried here", async () => {
     const { tokens, sent, advance } = setup(async (n) =>
       n === 1
         ? { status: 503, text: "busy" }
         : { status: 200, text: JSON.stringify({ access_token: `opaque-${n}` }) },
     );
+    const busy = await tokens.getToken().catch((caught: unknown) => caught);
+    expect(busy).toBeInstanceOf(HttpStatusError);
+    expect((busy as HttpStatusError).retryable).toBe(true);
+    expect(sent).toHaveLength(1);
     expect(await tokens.getToken()).toBe("opaque-2");
     advance(3_000_000);
     expect(await tokens.getToken()).toBe("opaque-2");

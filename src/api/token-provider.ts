@@ -1,16 +1,16 @@
 // Access tokens by the client-credentials flow: reused until shortly before they expire, one refresh
-// in flight however many requests wait, invalidated on 401 so the next request fetches a new one.
+// in flight however many requests wait, invalidated on 401 so the next request fetches a new one. A
+// failed token request is not retried here: it uses up an attempt of the operation that needed the
+// token (service-call.ts), so one retry budget covers both.
 import { decodeJwt } from "jose";
 import type { Logger } from "../logger.js";
 import { AuthError } from "../errors.js";
 import type { Clock } from "./clock.js";
 import type { HttpTransport } from "./http-transport.js";
-import type { RetryPolicy } from "./retry-policy.js";
 import { parseRetryAfter } from "./retry-policy.js";
-import { runWithRetries } from "./retry.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
-import { redactText } from "./redact.js";
+import { describeUrl } from "./redact.js";
 import { tokenResponseSchema } from "./wire/operations.js";
 
 /** The spec's token lifetime, used when neither the JWT `exp` nor `expires_in` says otherwise. */
@@ -22,8 +22,6 @@ export interface TokenProviderOptions {
   clientSecret: string;
   http: HttpTransport;
   clock: Clock;
-  random: () => number;
-  retry: RetryPolicy;
   logger: Logger;
   userAgent: string;
   /** Refresh this long before expiry, so a token never expires in flight. */
@@ -32,7 +30,7 @@ export interface TokenProviderOptions {
 
 /**
  * @example
- * const tokens = createTokenProvider({ authUrl, clientId, clientSecret, http, clock, random, retry, logger, userAgent });
+ * const tokens = createTokenProvider({ authUrl, clientId, clientSecret, http, clock, logger, userAgent });
  * const token = await tokens.getToken(signal); // on 401: tokens.invalidate(token)
  */
 export interface TokenProvider {
@@ -41,6 +39,8 @@ export interface TokenProvider {
   invalidate(token: string): void;
   /** Values to mask in messages: the client secret and the tokens issued so far. */
   secrets(): readonly string[];
+  /** The issuer's address without credentials or query, for messages. */
+  readonly host: string;
 }
 
 interface Held {
@@ -76,7 +76,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
   let pending: Promise<string> | undefined;
   const secrets = (): string[] => [options.clientSecret, ...issued];
 
-  async function requestOnce(): Promise<string> {
+  async function requestOnce(signal: AbortSignal): Promise<string> {
     const form = new URLSearchParams({
       grant_type: "client_credentials",
       client_id: options.clientId,
@@ -93,17 +93,20 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
           "user-agent": options.userAgent,
         },
         body: form.toString(),
+        signal,
       });
     } catch (error) {
       throw toNetworkError(operation, error, secrets());
     }
-    const text = await response.body.text().catch((error: unknown) => {
-      throw toNetworkError(operation, error, secrets());
-    });
     const status = response.status;
+    const text = await (status === 200 ? response.body.text() : response.body.excerpt(16 * 1024)).catch(
+      (error: unknown) => {
+        throw toNetworkError(operation, error, secrets());
+      },
+    );
     if (status >= 500 || status === 429) {
       const retryAfterMs = parseRetryAfter(response.headers["retry-after"], options.clock.now());
-      throw new HttpStatusError(operation, status, redactText(describeErrorBody(text), secrets()), {
+      throw new HttpStatusError(operation, status, describeErrorBody(text, secrets()), {
         retryable: true,
         retryAfterMs,
       });
@@ -135,27 +138,38 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
     return token;
   }
 
+  // The shared request is cancelled only when every caller waiting on it has given up.
+  let waiting = 0;
+  let cancel = new AbortController();
   function refresh(): Promise<string> {
-    pending ??= runWithRetries(() => requestOnce(), {
-      policy: options.retry,
-      clock: options.clock,
-      random: options.random,
-      onRetry: (error, attempt, delayMs) =>
-        options.logger.warn({ attempt, status: error.status, delayMs }, "Retrying the token request."),
-    }).finally(() => {
-      pending = undefined;
-    });
+    if (pending === undefined) {
+      cancel = new AbortController();
+      pending = requestOnce(cancel.signal).finally(() => {
+        pending = undefined;
+      });
+    }
     return pending;
+  }
+
+  function awaitRefresh(signal: AbortSignal | undefined): Promise<string> {
+    const shared = refresh();
+    const owner = cancel;
+    waiting += 1;
+    return abortable(shared, signal).finally(() => {
+      waiting -= 1;
+      if (waiting === 0 && signal?.aborted === true) owner.abort(signal.reason);
+    });
   }
 
   return {
     getToken(signal) {
       if (held !== undefined && options.clock.now() < held.refreshAt) return Promise.resolve(held.token);
-      return abortable(refresh(), signal);
+      return awaitRefresh(signal);
     },
     invalidate(token) {
       if (held?.token === token) held = undefined;
     },
     secrets,
+    host: describeUrl(options.authUrl),
   };
 }

@@ -2,7 +2,7 @@
 // code comes from the error's stable code (error-codes.ts); an error without one is a failure.
 import type { Writable } from "node:stream";
 import { ERROR_CATALOG } from "../error-codes.js";
-import { ConfigError, errorCode } from "../errors.js";
+import { ApiError, ConfigError, errorCode } from "../errors.js";
 import { EXIT } from "./io.js";
 
 function where(issue: ConfigError["issues"][number]): string {
@@ -45,6 +45,9 @@ const EXIT_OF = { invalid: EXIT.invalid, resumable: EXIT.resumable, failed: EXIT
 
 /** The exit code an error ends a command with: 2 invalid input, 75 resumable stop, else 1. */
 export function exitCodeOf(error: unknown): number {
+  // A retryable ApiError that reaches here has spent its retry budget: the service stayed unreachable
+  // or kept failing (even before the first slice, while planning), so the same command later resumes.
+  if (error instanceof ApiError && error.retryable) return EXIT.resumable;
   const code = errorCode(error);
   return code === undefined ? EXIT.failed : EXIT_OF[ERROR_CATALOG[code].exit];
 }

@@ -10,7 +10,15 @@ const timeoutsSchema = z
       .int()
       .min(1_000)
       .default(60_000)
-      .describe("Whole-request timeout per attempt. Default 60000."),
+      .describe(
+        "Deadline of one attempt of one request (token and batch status included), from sending until the last byte of the body. Default 60000.",
+      ),
+    download_ms: z
+      .number()
+      .int()
+      .min(10_000)
+      .default(1_800_000)
+      .describe("Deadline of one attempt at downloading one batch partition file. Default 1800000."),
     batch_export_ms: z
       .number()
       .int()
@@ -20,6 +28,47 @@ const timeoutsSchema = z
   })
   .describe("Timeouts of requests to the service.");
 
+const MIB = 1024 * 1024;
+
+const responseLimitsSchema = z
+  .strictObject({
+    max_response_bytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(32 * MIB)
+      .describe(
+        "Largest API response body read (pages, token, batch status): the v3 safe payload limit plus margin. A page over it is asked again smaller, like HTTP 413; any other response fails. Default 33554432 (32 MiB).",
+      ),
+    max_partition_bytes: z
+      .number()
+      .int()
+      .min(MIB)
+      .default(8 * 1024 * MIB)
+      .describe(
+        "Largest batch partition file as downloaded (before decompression). Default 8589934592 (8 GiB).",
+      ),
+    max_line_bytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .default(16 * MIB)
+      .describe(
+        "Longest record (one NDJSON line or array element) in a batch partition. Default 16777216 (16 MiB).",
+      ),
+    max_decompression_ratio: z
+      .number()
+      .int()
+      .min(10)
+      .default(100)
+      .describe(
+        "A gzip partition may decompress to at most this many times the bytes it was sent as (after its first 16 MiB). Default 100.",
+      ),
+  })
+  .describe("Bounds on what is read from the service and its download links.");
+
+export type ServiceLimits = z.output<typeof responseLimitsSchema>;
+
 export type ServiceConfig =
   | {
       mode: "remote";
@@ -28,12 +77,17 @@ export type ServiceConfig =
       client_id: string;
       client_secret: string;
       timeouts: z.output<typeof timeoutsSchema>;
+      limits: ServiceLimits;
+      /** Hosts presigned partition links may name; any host when undefined. */
+      download_hosts: string[] | undefined;
     }
   | {
       mode: "embedded";
       seed: number;
       density?: number | undefined;
       timeouts: z.output<typeof timeoutsSchema>;
+      limits: ServiceLimits;
+      download_hosts?: undefined;
     };
 
 const REMOTE_KEYS = ["base_url", "auth_url", "client_id", "client_secret"] as const;
@@ -72,10 +126,23 @@ export const serviceSchema = z
         "OAuth2 client secret. Required unless embedded; only as ${ENV_VAR}, never written in the file.",
       ),
     timeouts: timeoutsSchema.prefault({}),
+    limits: responseLimitsSchema.prefault({}),
+    download_hosts: z
+      .array(
+        z
+          .string()
+          .regex(/^(\*\.)?[a-z0-9.-]+$/i, "a host name, or *.domain for every host under it")
+          .transform((host) => host.toLowerCase()),
+      )
+      .min(1)
+      .optional()
+      .describe(
+        "Hosts the presigned batch partition links may name (exact, or *.domain); any https host when omitted. Link-local, metadata and unspecified addresses are refused either way.",
+      ),
   })
   .superRefine((service, ctx) => {
     if (service.embedded === true) {
-      for (const key of REMOTE_KEYS) {
+      for (const key of [...REMOTE_KEYS, "download_hosts"] as const) {
         if (service[key] !== undefined) {
           ctx.addIssue({
             code: "custom",
@@ -101,7 +168,13 @@ export const serviceSchema = z
   })
   .transform((service): ServiceConfig =>
     service.embedded === true
-      ? { mode: "embedded", seed: service.seed ?? 1, density: service.density, timeouts: service.timeouts }
+      ? {
+          mode: "embedded",
+          seed: service.seed ?? 1,
+          density: service.density,
+          timeouts: service.timeouts,
+          limits: service.limits,
+        }
       : {
           mode: "remote",
           base_url: service.base_url ?? "",
@@ -109,6 +182,8 @@ export const serviceSchema = z
           client_id: service.client_id ?? "",
           client_secret: service.client_secret ?? "",
           timeouts: service.timeouts,
+          limits: service.limits,
+          download_hosts: service.download_hosts,
         },
   )
   .describe(

@@ -14,8 +14,35 @@ interface Accumulator {
 
 type Factory = () => Accumulator;
 
-function compileAll(aggs: Aggregations | undefined, now: number): [string, Factory][] {
-  return Object.entries(aggs ?? {}).map(([name, agg]) => [name, compileAggregation(agg, now)]);
+/** The engine's default `search.max_buckets`: a response past it is refused, not built. */
+export const DEFAULT_MAX_BUCKETS = 65_535;
+
+/** Too many buckets in one response (a 1ms histogram over hours): the engine answers 400. */
+export class TooManyBucketsError extends Error {
+  constructor(readonly limit: number) {
+    super(
+      `Trying to create too many buckets. Must be less than or equal to: [${limit}]. Use a wider interval, a smaller terms size or a shorter window`,
+    );
+  }
+}
+
+/** Counts the buckets a response emits, across every (nested) aggregation. */
+interface BucketBudget {
+  take(count: number): void;
+}
+
+function bucketBudget(limit: number): BucketBudget {
+  let used = 0;
+  return {
+    take(count) {
+      used += count;
+      if (used > limit) throw new TooManyBucketsError(limit);
+    },
+  };
+}
+
+function compileAll(aggs: Aggregations | undefined, now: number, budget: BucketBudget): [string, Factory][] {
+  return Object.entries(aggs ?? {}).map(([name, agg]) => [name, compileAggregation(agg, now, budget)]);
 }
 
 function subResults(subs: [string, Accumulator][]): Record<string, unknown> {
@@ -78,8 +105,8 @@ function bucketsOf(factories: [string, Factory][]) {
   return { buckets, add };
 }
 
-export function compileAggregation(agg: Aggregation, now: number): Factory {
-  const subs = compileAll(agg.aggs ?? agg.aggregations, now);
+function compileAggregation(agg: Aggregation, now: number, budget: BucketBudget): Factory {
+  const subs = compileAll(agg.aggs ?? agg.aggregations, now, budget);
   if (agg.terms) {
     const { field, size = 10 } = agg.terms;
     const read = compilePath(field);
@@ -98,6 +125,7 @@ export function compileAggregation(agg: Aggregation, now: number): Factory {
             (a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
           );
           const shown = sorted.slice(0, size);
+          budget.take(shown.length);
           const other = sorted.slice(size).reduce((sum, b) => sum + b.count, 0);
           return {
             doc_count_error_upper_bound: 0,
@@ -129,6 +157,8 @@ export function compileAggregation(agg: Aggregation, now: number): Factory {
           for (let key = keys[0] as number; key <= last; key = nextIntervalKey(key, interval, calendar)) {
             const bucket = buckets.get(key);
             if (!bucket && minDocCount > 0) continue;
+            // Counted before it is built: the empty buckets between keys are what explodes.
+            budget.take(1);
             const count = bucket?.count ?? 0;
             const nested = bucket ? subResults(bucket.subs) : subResults(instantiate(subs));
             out.push({ key_as_string: new Date(key).toISOString(), key, doc_count: count, ...nested });
@@ -161,8 +191,12 @@ export function compileAggregation(agg: Aggregation, now: number): Factory {
 }
 
 /** Accumulates a whole request's `aggs` over a stream of sources. */
-export function createAggregator(aggs: Aggregations, now: number): Accumulator {
-  const accs = instantiate(compileAll(aggs, now));
+export function createAggregator(
+  aggs: Aggregations,
+  now: number,
+  maxBuckets = DEFAULT_MAX_BUCKETS,
+): Accumulator {
+  const accs = instantiate(compileAll(aggs, now, bucketBudget(maxBuckets)));
   return {
     add(source) {
       for (const [, acc] of accs) acc.add(source);

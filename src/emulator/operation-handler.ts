@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { formatProblem } from "../api/wire/common.js";
 import { validateRequest } from "../api/wire/operations.js";
+import { TooManyBucketsError } from "./aggregations.js";
 import type { OperationPath } from "../api/wire/operations.js";
 import type { TokenIssuer } from "./auth.js";
 import type { Quota } from "./quota.js";
@@ -77,6 +78,9 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
     }
     if (parsed === null)
       return sendJson(res, 413, errorBody(path, 413, "payload_too_large", "request body too large"));
+    // The spec answers a missing batch token like an invalid one: 401, not a validation 400.
+    if (path === "/v1/logs/batch/urls" && !hasBatchToken(parsed))
+      return sendJson(res, 401, errorBody(path, 401, "unauthorized", "missing batch token"));
     const problems = validateRequest(path, parsed);
     if (problems.length > 0) {
       const details = problems.map(formatProblem).join("; ");
@@ -88,15 +92,21 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
       );
     }
     const body = (parsed ?? {}) as Body;
-    const result = routes[path]({
-      path,
-      body,
-      client: bearer.client,
-      remaining,
-      state,
-      baseUrl: deps.baseUrl(),
-      faults: drawn,
-    });
+    let result;
+    try {
+      result = routes[path]({
+        path,
+        body,
+        client: bearer.client,
+        remaining,
+        state,
+        baseUrl: deps.baseUrl(),
+        faults: drawn,
+      });
+    } catch (error) {
+      if (!(error instanceof TooManyBucketsError)) throw error;
+      return sendJson(res, 400, errorBody(path, 400, "too_many_buckets_exception", error.message));
+    }
     // Encoded once: the same bytes serve the payload-limit check and the response.
     const bytes = Buffer.from(JSON.stringify(result.body), "utf8");
     if (result.payloadLimited && bytes.length > options.payloadLimitBytes) {
@@ -107,4 +117,9 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
     const bodyFaults = result.status === 200 ? drawn : undefined;
     sendText(res, result.status, bytes, {}, bodyFaults);
   };
+}
+
+function hasBatchToken(body: unknown): boolean {
+  const token = (body as { token?: unknown } | null | undefined)?.token;
+  return typeof token === "string" && token.trim() !== "";
 }

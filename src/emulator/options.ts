@@ -61,6 +61,10 @@ export interface EmulatorOptions {
   batchTokenTtlSeconds?: number;
   /** A scroll or point-in-time context unused this long is gone. Default 300. */
   contextIdleSeconds?: number;
+  /** Buckets one aggregation response may hold, as the engine's `search.max_buckets`. Default 65535. */
+  maxBuckets?: number;
+  /** Told of an internal failure, which clients see only as a bare 500 with a reference. */
+  onInternalError?: (error: unknown, reference: string) => void;
   /** v3 query responses larger than this get 413. Default 16 MiB. */
   payloadLimitBytes?: number;
   /** Time slice of one batch partition. Default 3600 (one hour). */
@@ -102,6 +106,8 @@ export interface ResolvedOptions {
   failingPartitions: readonly number[];
   partitionFormat: PartitionFormat;
   downloadUrlTtlSeconds: number;
+  maxBuckets: number;
+  onInternalError: (error: unknown, reference: string) => void;
   faults: Required<FaultOptions>;
   /** Changed at run time by `changeFields` (and the control interface). */
   fieldChanges: Partial<Record<GeneratedKind, FieldChanges>>;
@@ -174,6 +180,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     failingPartitions: options.failingPartitions ?? [],
     partitionFormat: options.partitionFormat ?? "ndjson-gzip",
     downloadUrlTtlSeconds: options.downloadUrlTtlSeconds ?? 900,
+    maxBuckets: options.maxBuckets ?? 65_535,
+    onInternalError: options.onInternalError ?? (() => undefined),
     faults: { ...NO_FAULTS, ...options.faults },
     fieldChanges: { ...options.fieldChanges },
     lateRecords: (options.lateRecords ?? []).map(resolveLateRecords),

@@ -89,7 +89,8 @@ function batchStatus(kind: "logs" | "workloads"): Route {
 /** Aggregations over every match of the plan; shared by v2 and v3. */
 export function aggregate(ctx: RouteContext): { plan: QueryPlan; aggregations: unknown; total: number } {
   const plan = planQuery(ctx.path, ctx.body, ctx.state.options);
-  const aggregator = createAggregator(ctx.body["aggs"] as Aggregations, ctx.state.options.clock());
+  const { clock, maxBuckets } = ctx.state.options;
+  const aggregator = createAggregator(ctx.body["aggs"] as Aggregations, clock(), maxBuckets);
   let total = 0;
   scan(plan, -1, (source) => {
     total++;

@@ -1,5 +1,6 @@
 // The embedded Monitoring Data Query Service: one node:http server for the token endpoint, every v1/v2/v3
 // operation and the partition downloads, with quota, permissions, payload limit and seeded faults.
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -115,10 +116,13 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
+      // The reference ties the bare answer to the operator's log; internal text never goes out.
+      const reference = randomUUID();
+      options.onInternalError(error, reference);
       if (res.headersSent) return void res.destroy();
       sendJson(res, 500, {
         error: "internal_error",
-        details: error instanceof Error ? error.message : String(error),
+        details: `internal error (reference ${reference})`,
       });
     });
   });

@@ -55,6 +55,11 @@ export interface SourcePart {
   id: string;
   /** Records the service says the part holds, when it says. */
   expected: number | undefined;
+  /**
+   * The time range (epoch ms, end exclusive) the part's records come from, when known: parts whose
+   * ranges do not overlap cannot share a record, so a resume need not read committed ones again.
+   */
+  range?: { start: number; end: number } | undefined;
   source: Source;
 }
 
@@ -169,7 +174,21 @@ export interface OutputStore {
    * may be writing beside it. Stores with nothing to leave behind omit it.
    */
   removeLeftovers?(owns: (path: string) => boolean): Promise<string[]>;
+  /** Conditional writes for the output lock (pipeline/output-lock.ts); stdout has nothing to lock. */
+  readonly conditional?: ConditionalObjects;
   close(): Promise<void>;
+}
+
+/** Compare-and-swap on one small object: what makes a lock exclusive across processes and hosts. */
+export interface ConditionalObjects {
+  /** Creates the object unless it exists: its version, or undefined when another one is already there. */
+  create(path: string, body: string): Promise<string | undefined>;
+  /** The object and a version that changes with every write; undefined when absent. */
+  read(path: string): Promise<{ body: string; version: string } | undefined>;
+  /** Replaces the object only while it is still at `version`: the new version, or undefined. */
+  replace(path: string, body: string, version: string): Promise<string | undefined>;
+  /** Deletes the object only while it is still at `version`. */
+  remove(path: string, version: string): Promise<void>;
 }
 
 /** A file a slice wrote, ready to be committed with the rest of the slice. */

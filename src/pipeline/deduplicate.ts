@@ -1,12 +1,13 @@
 // Drops a record whose `_id` was already seen in this slice (a scroll that repeats a hit, a retried
-// page), counting it, so nothing is written twice.
+// page, overlapping batch partitions), counting it, so nothing is written twice. The parts of a batch
+// slice share one `seen` set, so a record is dropped whichever partition brought it first.
 import type { Batch, SliceStats } from "./contracts.js";
 
 export async function* deduplicateById(
   input: AsyncIterable<Batch>,
   stats: SliceStats,
+  seen: Set<string> = new Set<string>(),
 ): AsyncGenerator<Batch> {
-  const seen = new Set<string>();
   for await (const batch of input) {
     let kept: Batch = batch;
     let copying = false;

@@ -141,6 +141,9 @@ export function transformColumns(
   let columns = input;
   const problems: StepProblem[] = [];
   steps.forEach((step, index) => {
+    // A step that failed its own schema reaches here unparsed (zod still runs the pipeline's
+    // refinements); its own issue already explains it, so it is skipped, not crashed on.
+    if (!Object.hasOwn(TRANSFORMS, (step as { type?: unknown }).type as string)) return;
     const result = componentOf(step.type).columns(step.config, columns);
     for (const problem of result.problems) problems.push({ step: index, type: step.type, ...problem });
     columns = result.columns;

@@ -1,9 +1,12 @@
 // Runs a slice whose source falls into parts (batch export partitions): each part is fetched, written
 // and committed on its own and recorded in the state, so a rerun skips the parts already committed.
+// Records are de-duplicated by `_id` across the parts of the slice; on a rerun the ids of committed
+// parts whose time range overlaps a pending part's are read again (not written) first, so a record
+// they hold is not written a second time; disjoint partitions, the usual case, are not downloaded again.
 import { createHash } from "node:crypto";
 import pLimit from "p-limit";
 import type { Logger } from "../logger.js";
-import type { PartitionedSource, RunInfo, Slice, SliceContext } from "./contracts.js";
+import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "./contracts.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { SliceTotals } from "./commit-outputs.js";
 import { runSlice } from "./run-slice.js";
@@ -39,6 +42,19 @@ export function partSlice(slice: Slice, partId: string): Slice {
   return { ...slice, id: `${slice.id}-p${suffix}` };
 }
 
+/** Whether two parts can hold the same record: unless both ranges are known and disjoint. */
+function mayOverlap(a: SourcePart, b: SourcePart): boolean {
+  if (a.range === undefined || b.range === undefined) return true;
+  return a.range.start < b.range.end && b.range.start < a.range.end;
+}
+
+/** Adds the `_id`s of a committed part to `seen` by reading it again; nothing is written. */
+async function collectIds(part: SourcePart, ctx: SliceContext, seen: Set<string>): Promise<void> {
+  for await (const batch of part.source({ ...ctx, stats: { duplicates: 0 } })) {
+    for (const row of batch) if (typeof row._id === "string") seen.add(row._id);
+  }
+}
+
 export async function runParts(
   slice: Slice,
   source: PartitionedSource,
@@ -63,6 +79,12 @@ export async function runParts(
       "Resuming a batch export: committed partitions are skipped.",
     );
   }
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (done[part.id] !== undefined && pending.some((other) => mayOverlap(part, other))) {
+      await collectIds(part, ctx, seen);
+    }
+  }
   const limit = pLimit(PART_CONCURRENCY);
   const settled = await Promise.allSettled(
     pending.map((part) =>
@@ -76,6 +98,7 @@ export async function runParts(
               signal,
               log: options.log,
               run: options.run,
+              seen,
             },
           );
           const files = await commitOutputs(result.outputs);

@@ -5,6 +5,8 @@ import type { Writable } from "node:stream";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { ConfigError, ERROR_CODES, hasCode } from "../errors.js";
 import type { Logger } from "../logger.js";
+import { lockObjectPath, lockOutputs } from "./output-lock.js";
+import type { OutputLock } from "./output-lock.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import type { OutputStore } from "./contracts.js";
 import { keepsFiles } from "./destinations.js";
@@ -99,10 +101,12 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     (plan) => plan.slice.start.getTime() >= pipeline.source.window.start.getTime(),
   );
   const stores: OutputStore[] = [];
+  let lock: OutputLock | undefined;
   try {
     checkRequestBudget(prepared, log);
     for (const sink of pipeline.sinks)
       stores.push(await openOutputStore(sink, { run, stdout: options.stdout }));
+    lock = await lockOutputs({ stores, path: lockObjectPath(shard), run, log });
     // Drift is decided before anything is written: a change the policy refuses fails the run here.
     const schemas = await resolvePipelineSchemas({
       pipeline,
@@ -255,6 +259,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     events?.finished?.(result);
     return result;
   } finally {
+    await lock?.release().catch(() => undefined);
     for (const store of stores) await store.close().catch(() => undefined);
     await session.close();
   }

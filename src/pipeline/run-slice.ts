@@ -37,6 +37,11 @@ export interface RunSliceOptions {
   signal: AbortSignal;
   log: Logger;
   run: RunInfo;
+  /**
+   * Ids already written by the other parts of the same slice. A part's announced count covers every
+   * record in its file, so with a shared set the count is checked against records read plus duplicates.
+   */
+  seen?: Set<string>;
 }
 
 async function* countRows(
@@ -71,7 +76,7 @@ export async function runSlice(
   let read = 0;
   try {
     let stream: AsyncIterable<Batch> = countRows(
-      deduplicateById(prefetch(work.source(ctx), 1), ctx.stats),
+      deduplicateById(prefetch(work.source(ctx), 1), ctx.stats, options.seen),
       (rows) => (read += rows),
     );
     for (const transform of work.transforms) stream = transform(stream, ctx);
@@ -91,7 +96,8 @@ export async function runSlice(
       throw failure.reason;
     }
     const expected = ctx.stats.expected;
-    if (expected !== undefined && expected !== read) {
+    const received = options.seen === undefined ? read : read + ctx.stats.duplicates;
+    if (expected !== undefined && expected !== received) {
       await Promise.allSettled(outputs.map((output) => output.discard()));
       throw new ReconciliationError(
         `slice ${slice.id}: the service reported ${expected} records but ${read} were read` +

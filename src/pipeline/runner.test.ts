@@ -7,7 +7,7 @@ import { createSilentLogger } from "../logger.js";
 import { createLocalStore } from "../sinks/file/local-store.js";
 import { sinkSchema } from "../sinks/schema.js";
 import { createSink } from "../sinks/sink.js";
-import type { Batch, OutputStore, RunInfo, Slice, Source } from "./contracts.js";
+import type { Batch, OutputStore, PartitionedSource, RunInfo, Slice, Source } from "./contracts.js";
 import { runSlices } from "./runner.js";
 import type { SliceTask } from "./runner.js";
 import { StateStore } from "./state.js";
@@ -251,5 +251,43 @@ describe("runSlices", () => {
     });
     await expect(openState("after")).rejects.toThrow(/pipeline changed/);
     await expect(openState("after", true)).resolves.toBeInstanceOf(StateStore);
+  });
+  it("writes a record once across overlapping batch partitions, also when a partition is redone after a failure", async () => {
+    // Partitions overlap on "b" and "c"; the second fails once after the first is committed, so the
+    // retry must reload the first one's ids to keep dropping its records.
+    const files: Record<string, string[]> = { p1: ["a", "b", "c"], p2: ["b", "c", "d"], p3: ["e", "a"] };
+    let failures = 0;
+    const partitioned: PartitionedSource = {
+      parts: async () =>
+        Object.entries(files).map(([id, ids]) => ({
+          id,
+          expected: ids.length,
+          source: async function* (ctx): AsyncGenerator<Batch> {
+            ctx.stats.expected = ids.length;
+            if (id === "p2" && failures++ === 0) throw new PagingContextLostError("partition download");
+            yield ids.map((rowId, n) => ({ _id: rowId, n }));
+          },
+        })),
+    };
+    const state = await openState();
+    const outcome = await runOver(
+      slices(1).map((slice) => ({
+        slice,
+        build: () => ({
+          source: partitioned,
+          transforms: [],
+          sinks: [createSink(sinkConfig, { store, columns, run, log })],
+        }),
+      })),
+      { concurrency: 1, maxAttemptsPerSlice: 2, state },
+    );
+    expect(outcome.status).toBe("complete");
+    expect(failures).toBe(2);
+    expect(await readRows(dir)).toEqual(["a", "b", "c", "d", "e"]);
+    const committed = Object.values(state.state.slices)[0];
+    expect(committed?.read).toBe(5);
+    expect(committed?.duplicates).toBe(3);
+    const rowsInFiles = committed?.files.reduce((sum, file) => sum + file.rows, 0);
+    expect(rowsInFiles).toBe(5);
   });
 });

@@ -2,6 +2,7 @@
 // started in-process; and the one client every request goes through.
 import type { ServiceClient } from "../api/client.js";
 import { createServiceClient } from "../api/client.js";
+import { describeUrl } from "../api/redact.js";
 import type { ServiceConfig } from "../config/service-schema.js";
 import type { Logger } from "../logger.js";
 
@@ -18,10 +19,14 @@ export interface OpenSessionOptions {
 }
 
 export async function openSession(service: ServiceConfig, options: OpenSessionOptions): Promise<Session> {
-  const timeouts = {
-    connectMs: service.timeouts.connect_ms,
-    headersMs: service.timeouts.request_ms,
-    bodyMs: service.timeouts.request_ms,
+  const bounds = {
+    timeouts: { connectMs: service.timeouts.connect_ms, requestMs: service.timeouts.request_ms },
+    maxResponseBytes: service.limits.max_response_bytes,
+    download: { maxBytes: service.limits.max_partition_bytes, deadlineMs: service.timeouts.download_ms },
+    partitions: {
+      maxLineBytes: service.limits.max_line_bytes,
+      maxDecompressionRatio: service.limits.max_decompression_ratio,
+    },
   };
   if (service.mode === "embedded") {
     // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.
@@ -37,7 +42,7 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
       clientSecret: emulator.clientSecret,
       logger: options.log,
       quotaReserve: options.quotaReserve,
-      timeouts,
+      ...bounds,
     });
     options.log.info({ url: emulator.url }, "Embedded emulator started.");
     return {
@@ -56,7 +61,9 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
     clientSecret: service.client_secret,
     logger: options.log,
     quotaReserve: options.quotaReserve,
-    timeouts,
+    ...bounds,
+    downloadHosts: service.download_hosts,
   });
-  return { client, describe: service.base_url, close: () => client.close() };
+  // Never the userinfo a base_url may carry.
+  return { client, describe: describeUrl(service.base_url), close: () => client.close() };
 }

@@ -61,6 +61,7 @@ export function createBatchSource(
             // Partitions are time ranges: the same ids come back for a batch requested again.
             id: `${request}:${partition.id}`,
             expected: partition.expected,
+            range: partition.range,
             source: async function* (partCtx): AsyncGenerator<Batch> {
               if (partition.expected !== undefined) partCtx.stats.expected = partition.expected;
               const records = readPartition(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { filterSchema, filterTransform } from "./filter.js";
-import { runTransform } from "./run-transform.test-support.js";
+import { runRows, runTransform } from "./run-transform.test-support.js";
 
 const rows = [
   { id: 1, job: { state: "FAILED", elapsed: 10 }, at: "2026-11-20T00:30:00Z", name: "nightly-a" },
@@ -60,6 +60,24 @@ describe("filter", () => {
     expect(result.problems).toEqual([
       { path: "all.1.not.field", message: expect.stringContaining("job.state") },
     ]);
+  });
+
+  it("matches in linear time: a pattern that backtracks for days in a JavaScript engine answers at once", async () => {
+    const hostile = [
+      { id: 1, name: `${"a".repeat(40)}!` },
+      { id: 2, name: "a".repeat(40) },
+    ];
+    const config = filterSchema.parse({ field: "name", matches: "^(a+)+$" });
+    const kept = await runRows(filterTransform.create(config, { run: {} as never }), hostile);
+    expect(kept.map((row) => row.id)).toEqual([2]);
+  });
+
+  it("refuses patterns only a backtracking engine can run, saying why", () => {
+    for (const pattern of ["(?=a)b", "(a)\\1", "(?<!x)y"]) {
+      const parsed = filterSchema.safeParse({ field: "a", matches: pattern });
+      expect(parsed.success, pattern).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toContain("use RE2 syntax: no lookaround, no backreferences");
+    }
   });
 
   it("refuses a bad config", () => {

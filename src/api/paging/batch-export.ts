@@ -4,11 +4,12 @@
 import { ApiError, BatchExportError } from "../../errors.js";
 import type { ServiceClient } from "../client.js";
 import { backoffDelay } from "../retry-policy.js";
-import { redactText, sanitizeError } from "../redact.js";
+import { sanitizeError, showServerText } from "../redact.js";
 import { HttpStatusError } from "../http-status-error.js";
 import { readPartitions } from "./batch-status.js";
 import type { BatchExportQuery, PartitionState } from "./batch-status.js";
-import { decodePartition } from "./partition-records.js";
+import { ResponseBoundError } from "../bounded-body.js";
+import { decodePartition, partitionUnbounded } from "./partition-records.js";
 import type { PartitionRecord } from "./partition-records.js";
 
 /**
@@ -36,7 +37,12 @@ export async function* readPartition(
         throw new BatchExportError(`batch partition ${partition.id} has no link`, { operation: kind });
       const response = await client.download(url, { signal });
       let toSkip = emitted;
-      for await (const records of decodePartition(response.body, pageSize)) {
+      const decoding = decodePartition(response.body, {
+        batchSize: pageSize,
+        expected: partition.expected,
+        bounds: client.partitionBounds,
+      });
+      for await (const records of decoding) {
         // The body may already be buffered: without this an aborted export would hand on its pages.
         signal.throwIfAborted();
         const fresh = toSkip >= records.length ? [] : records.slice(toSkip);
@@ -48,6 +54,10 @@ export async function* readPartition(
       return;
     } catch (error) {
       if (signal.aborted) throw error;
+      if (error instanceof ResponseBoundError && error.code === "RESPONSE_TOO_LARGE") {
+        const message = `batch partition file larger than ${error.limit} bytes (service.limits.max_partition_bytes)`;
+        throw wrapPartitionError(partition, kind, partitionUnbounded(message), client.secrets());
+      }
       if (error instanceof HttpStatusError && [400, 401, 403, 404].includes(error.status) && refreshes < 2) {
         refreshes += 1;
         const fresh = (await readPartitions(client, kind, token, signal)).find((p) => p.id === partition.id);
@@ -74,10 +84,12 @@ function wrapPartitionError(
   secrets: readonly string[],
 ): Error {
   if (error instanceof BatchExportError) return error;
-  const what = error instanceof Error ? redactText(error.message, secrets) : "unknown failure";
+  // Parse errors quote the partition's bytes: shown redacted, escaped and short.
+  const what = error instanceof Error ? showServerText(error.message, secrets) : "unknown failure";
   return new BatchExportError(`batch partition ${partition.id} could not be read: ${what}`, {
     operation: kind,
-    retryable: true,
+    // A broken download is worth another slice attempt; a partition that breaks a bound is not.
+    retryable: !(error instanceof ApiError) || error.retryable,
     cause: error instanceof ApiError ? error : sanitizeError(error, secrets),
   });
 }

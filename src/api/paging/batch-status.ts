@@ -7,6 +7,7 @@ import { logsPartitionSchema, workloadsPartitionSchema } from "../wire/hits.js";
 import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
 import { HttpStatusError } from "../http-status-error.js";
+import { describeUrl, escapeControl } from "../redact.js";
 
 /** Which batch to export, with its create request. */
 export type BatchExportQuery =
@@ -21,6 +22,8 @@ export interface PartitionState {
   index: number;
   /** Records the service says the partition holds (v2 `log_count`/`workload_count`); v1 does not say. */
   expected: number | undefined;
+  /** v2: the partition's time range in epoch ms; v1 ranges are expressions and stay undefined. */
+  range?: { start: number; end: number } | undefined;
   url: string | undefined;
   ready: boolean;
   failed: boolean;
@@ -66,7 +69,8 @@ export async function readPartitions(
     const response = await client.call("/v1/logs/batch/urls", { token }, options);
     return response.presigned_urls.map((link, index) => {
       const url = usableUrl(link.presigned_url);
-      const id = link.time_range === "" ? String(index) : link.time_range;
+      // Ids reach messages and the state: the server's text, escaped.
+      const id = link.time_range === "" ? String(index) : escapeControl(link.time_range);
       // v1 links show no count in the spec; one sent anyway (as `log_count`) is checked like v2's.
       const count = link["log_count"];
       const expected = typeof count === "number" && Number.isInteger(count) ? count : undefined;
@@ -94,7 +98,8 @@ export async function readPartitions(
     const url = usableUrl(p.presigned_url);
     const ready = p.completed && p.status === "completed" && url !== undefined;
     return {
-      id: `${p.start_time}/${p.end_time}`,
+      id: escapeControl(`${p.start_time}/${p.end_time}`),
+      range: rangeOf(p.start_time, p.end_time),
       index,
       expected: p.count,
       url,
@@ -115,6 +120,27 @@ function partitionList<T extends z.ZodType>(response: unknown, partition: T): z.
     .looseObject({ data: z.looseObject({ presigned_urls: z.array(partition) }) })
     .safeParse(response);
   return nested.success ? nested.data.data.presigned_urls : [];
+}
+
+function rangeOf(start: string, end: string): { start: number; end: number } | undefined {
+  const range = { start: Date.parse(start), end: Date.parse(end) };
+  return Number.isNaN(range.start) || Number.isNaN(range.end) ? undefined : range;
+}
+
+/**
+ * Each partition once: a later entry with the id or the file (origin and path, whatever the
+ * signature) of an earlier one is the same partition listed twice, and is not read again.
+ */
+function uniquePartitions(partitions: readonly PartitionState[]): PartitionState[] {
+  const ids = new Set<string>();
+  const files = new Set<string>();
+  return partitions.filter((p) => {
+    const file = p.url === undefined ? undefined : describeUrl(p.url);
+    if (ids.has(p.id) || (file !== undefined && files.has(file))) return false;
+    ids.add(p.id);
+    if (file !== undefined) files.add(file);
+    return true;
+  });
 }
 
 function isTokenGone(kind: BatchExportQuery["kind"], error: unknown): boolean {
@@ -171,7 +197,16 @@ export async function awaitBatchReady(
       delay = initialDelay;
       continue;
     }
-    if (partitions.every((p) => p.ready)) return { token, partitions };
+    if (partitions.every((p) => p.ready)) {
+      const unique = uniquePartitions(partitions);
+      if (unique.length < partitions.length) {
+        logger.warn(
+          { kind: query.kind, listed: partitions.length, distinct: unique.length },
+          "The batch status lists a partition more than once; each is read once.",
+        );
+      }
+      return { token, partitions: unique };
+    }
     if (clock.now() + delay > deadline) {
       const waiting = partitions.filter((p) => !p.ready).map((p) => p.id);
       throw new BatchExportError(

@@ -1,9 +1,10 @@
 // Splits the text of a top-level JSON array into the texts of its elements as the text streams in,
-// so a large array is parsed one element at a time.
+// so a large array is parsed one element at a time. Each character is looked at once, and an element
+// longer than the cap stops the split instead of growing without end.
 
 /**
  * @example
- * const splitter = new JsonArraySplitter();
+ * const splitter = new JsonArraySplitter(1 << 20, () => new Error("element too long"));
  * splitter.push('[{"a":1},{"b"'); // ['{"a":1}']
  * splitter.push(':2}]');          // ['{"b":2}']
  * splitter.end();
@@ -16,6 +17,11 @@ export class JsonArraySplitter {
   private escaped = false;
   private current = "";
 
+  constructor(
+    private readonly maxElementLength = Number.POSITIVE_INFINITY,
+    private readonly tooLong: () => Error = () => new Error("a JSON array element is too long"),
+  ) {}
+
   push(text: string): string[] {
     const elements: string[] = [];
     let segmentStart = 0;
@@ -25,6 +31,7 @@ export class JsonArraySplitter {
       if (element !== "") elements.push(element);
     };
     for (let i = 0; i < text.length; i += 1) {
+      if (i - segmentStart + this.current.length > this.maxElementLength) throw this.tooLong();
       const c = text[i];
       if (!this.started || this.ended) {
         if (c === " " || c === "\n" || c === "\r" || c === "\t") continue;

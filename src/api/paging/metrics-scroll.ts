@@ -4,6 +4,7 @@ import type { RequestOf } from "../service-call.js";
 import type { V3Hit } from "../wire/hits.js";
 import type { Page, V3PagingOptions } from "./page.js";
 import { requestPage } from "./page-request.js";
+import { PagingGuard } from "./paging-guard.js";
 
 /**
  * Pages a metrics query to its end, halving `size` on 413 and keeping the same scroll. Throws
@@ -19,6 +20,7 @@ export async function* metricsScrollPaging(
   const halving = { minSize: options.minSize ?? 1 };
   let request: RequestOf<"/v3/metrics/query"> = body;
   let isContinuation = false;
+  const guard = new PagingGuard("/v3/metrics/query");
   for (let pageNumber = 1; ; pageNumber += 1) {
     const { response, size } = await requestPage(client, "/v3/metrics/query", request, {
       signal: options.signal,
@@ -26,6 +28,7 @@ export async function* metricsScrollPaging(
       movesCursor: true,
       halving,
     });
+    guard.page({ hits: response.data.hits, total: response.data.total, size });
     yield { hits: response.data.hits, total: response.data.total, pageNumber };
     const scrollId = response.meta.pagination.scroll_id;
     if (scrollId === null || scrollId === "" || response.data.hits.length === 0) return;

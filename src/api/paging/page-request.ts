@@ -1,5 +1,7 @@
 // Sends one paging request: on a v3 query a 413 halves `size` and resends the same cursor (down to a
 // floor), and on a continuation request a lost scroll or point-in-time context becomes its own error.
+// A body over the client's byte cap counts as a 413 where the cursor stays put (point in time, first
+// requests); where the server already moved its cursor, the page is gone and the error says so.
 import { ApiError, PagingContextLostError } from "../../errors.js";
 import type { ServiceClient } from "../client.js";
 import type { RequestOf, ResponseOf } from "../service-call.js";
@@ -29,6 +31,12 @@ export interface PageRequestOptions {
   halving?: { minSize: number };
 }
 
+/** A 413 from the service, or a 2xx body over the client's cap when the same cursor can be asked again. */
+function isTooLarge(error: unknown, cursorMoved: boolean): error is ApiError {
+  if (error instanceof HttpStatusError) return error.status === 413;
+  return error instanceof ApiError && error.code === "RESPONSE_TOO_LARGE" && !cursorMoved;
+}
+
 /**
  * Sends `body`, halving `body.size` on 413 when allowed. Returns the response and the size that worked.
  * @example
@@ -41,9 +49,9 @@ export async function requestPage<P extends OperationPath>(
   options: PageRequestOptions,
 ): Promise<{ response: ResponseOf<P>; size: number | undefined }> {
   let current = body;
+  const idempotent = !(options.isContinuation && options.movesCursor === true);
   for (;;) {
     try {
-      const idempotent = !(options.isContinuation && options.movesCursor === true);
       const response = await client.call(path, current, { signal: options.signal, idempotent });
       return { response, size: current.size };
     } catch (error) {
@@ -53,8 +61,7 @@ export async function requestPage<P extends OperationPath>(
       if (error instanceof ApiError && error.code === "RESPONSE_LOST") {
         throw new PagingContextLostError(path, { status: error.status, cause: error });
       }
-      if (!(error instanceof HttpStatusError) || error.status !== 413 || options.halving === undefined)
-        throw error;
+      if (!isTooLarge(error, !idempotent) || options.halving === undefined) throw error;
       const size = current.size ?? 100;
       const next = Math.floor(size / 2);
       if (next < options.halving.minSize) {
@@ -65,7 +72,10 @@ export async function requestPage<P extends OperationPath>(
           "PAYLOAD_TOO_LARGE",
         );
       }
-      client.logger.warn({ operation: path, size, nextSize: next }, "Halving the page size after HTTP 413.");
+      client.logger.warn(
+        { operation: path, size, nextSize: next, code: error.code },
+        "Halving the page size after HTTP 413 or a response over max_response_bytes.",
+      );
       current = { ...current, size: next };
     }
   }

@@ -1,11 +1,44 @@
 // Decodes a batch partition file by its content, since the spec does not say its format: gzip is
 // recognised by its magic bytes, then a JSON array by its first non-space character, else NDJSON.
-// Records stream out in small arrays; a partition is never held whole in memory.
+// Records stream out in small arrays; a partition is never held whole in memory. Decoding is linear
+// in the bytes received, and bounded: a record longer than the line cap, a gzip stream inflating past
+// its ratio, or more records than the status announced stop the partition with PARTITION_UNBOUNDED.
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
+import { ApiError } from "../../errors.js";
+import { showServerText } from "../redact.js";
 import { JsonArraySplitter } from "./json-array-splitter.js";
+import { NdjsonLines } from "./ndjson-lines.js";
 
 export type PartitionRecord = Record<string, unknown>;
+
+export interface PartitionBounds {
+  /** Longest record in bytes (one line, one array element). */
+  maxLineBytes: number;
+  /** Decompressed bytes allowed per byte received, once past `RATIO_GRACE_BYTES`. */
+  maxDecompressionRatio: number;
+}
+
+export const DEFAULT_PARTITION_BOUNDS: PartitionBounds = {
+  maxLineBytes: 16 * 1024 * 1024,
+  maxDecompressionRatio: 100,
+};
+
+/** Small gzip files legitimately inflate far beyond any ratio (a header, repeated keys). */
+const RATIO_GRACE_BYTES = 16 * 1024 * 1024;
+
+export interface DecodeOptions {
+  /** Records per yielded array. Default 1000. */
+  batchSize?: number;
+  /** Records the status announced; one more stops the decoding at once. */
+  expected?: number | undefined;
+  bounds?: PartitionBounds;
+}
+
+/** A partition broke a bound; retrying would only read the same bytes again. */
+export function partitionUnbounded(message: string): ApiError {
+  return new ApiError(message, { operation: "partition download", retryable: false }, "PARTITION_UNBOUNDED");
+}
 
 function isRecord(value: unknown): value is PartitionRecord {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -13,13 +46,18 @@ function isRecord(value: unknown): value is PartitionRecord {
 
 function parseRecord(text: string): PartitionRecord {
   const value: unknown = JSON.parse(text);
-  if (!isRecord(value)) throw new Error(`a partition record is not a JSON object: ${text.slice(0, 40)}`);
+  if (!isRecord(value))
+    throw new Error(`a partition record is not a JSON object: ${showServerText(text.slice(0, 200), [], 40)}`);
   return value;
 }
 
-async function* withGunzipIfNeeded(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+async function* withGunzipIfNeeded(
+  body: AsyncIterable<Uint8Array>,
+  maxRatio: number,
+): AsyncGenerator<Uint8Array> {
   const iterator = body[Symbol.asyncIterator]();
   let head = new Uint8Array(0);
+  let received = 0;
   // Read until two bytes are known (or the body ends) to see the gzip magic 1f 8b.
   while (head.length < 2) {
     const next = await iterator.next();
@@ -27,65 +65,99 @@ async function* withGunzipIfNeeded(body: AsyncIterable<Uint8Array>): AsyncGenera
     head = Buffer.concat([head, next.value]);
   }
   async function* rest(): AsyncGenerator<Uint8Array> {
+    received += head.length;
     if (head.length > 0) yield head;
-    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) yield next.value;
+    for (let next = await iterator.next(); next.done !== true; next = await iterator.next()) {
+      received += next.value.length;
+      yield next.value;
+    }
   }
   if (head[0] !== 0x1f || head[1] !== 0x8b) {
     yield* rest();
     return;
   }
   const gunzip = pipeline(Readable.from(rest()), createGunzip(), () => undefined);
-  for await (const chunk of gunzip) {
-    if (!(chunk instanceof Uint8Array)) throw new Error("gunzip produced a non-byte chunk");
-    yield chunk;
+  let inflated = 0;
+  try {
+    for await (const chunk of gunzip) {
+      if (!(chunk instanceof Uint8Array)) throw new Error("gunzip produced a non-byte chunk");
+      inflated += chunk.length;
+      if (inflated > RATIO_GRACE_BYTES && inflated > received * maxRatio) {
+        throw partitionUnbounded(
+          `a gzip batch partition inflated ${received} bytes into more than ${inflated} ` +
+            `(over ${maxRatio} times; service.limits.max_decompression_ratio): refusing a decompression bomb`,
+        );
+      }
+      yield chunk;
+    }
+  } finally {
+    gunzip.destroy();
   }
 }
 
 /**
  * Decodes NDJSON, gzip-compressed NDJSON or a JSON array (also gzip-compressed) into record arrays of
- * at most `batchSize`. Throws on a truncated or malformed body.
+ * at most `batchSize`. Throws on a truncated or malformed body, and ApiError PARTITION_UNBOUNDED when
+ * a bound is broken.
  * @example
- * for await (const records of decodePartition(response.body)) count += records.length;
+ * for await (const records of decodePartition(response.body, { expected: 5000 })) count += records.length;
  */
 export async function* decodePartition(
   body: AsyncIterable<Uint8Array>,
-  batchSize = 1000,
+  options: DecodeOptions = {},
 ): AsyncGenerator<PartitionRecord[]> {
+  const batchSize = options.batchSize ?? 1000;
+  const bounds = options.bounds ?? DEFAULT_PARTITION_BOUNDS;
+  const tooLong = (): ApiError =>
+    partitionUnbounded(
+      `a batch partition record is longer than ${bounds.maxLineBytes} bytes (service.limits.max_line_bytes)`,
+    );
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const state: { mode: "unknown" | "array" | "lines" } = { mode: "unknown" };
-  const splitter = new JsonArraySplitter();
-  let carry = "";
+  const lines = new NdjsonLines(bounds.maxLineBytes, tooLong);
+  let splitter: JsonArraySplitter | undefined;
+  let mode: "unknown" | "array" | "lines" = "unknown";
+  let count = 0;
   let out: PartitionRecord[] = [];
 
-  const take = (text: string): void => {
-    if (state.mode === "unknown") {
-      const first = text.match(/\S/)?.[0];
-      if (first === undefined) {
-        carry += text;
-        return;
-      }
-      state.mode = first === "[" ? "array" : "lines";
-      text = carry + text;
-      carry = "";
+  const add = (text: string): void => {
+    count += 1;
+    if (options.expected !== undefined && count > options.expected) {
+      throw partitionUnbounded(
+        `a batch partition holds more records than the ${options.expected} its status announced`,
+      );
     }
-    if (state.mode === "array") {
-      for (const element of splitter.push(text)) out.push(parseRecord(element));
+    out.push(parseRecord(text));
+  };
+  const take = (chunk: Uint8Array): void => {
+    if (mode === "unknown") {
+      // Leading white space (and a byte order mark) says nothing about the format: dropped.
+      const first = Buffer.from(chunk)
+        .toString("latin1")
+        .match(/[^\s\u00ef\u00bb\u00bf]/)?.[0];
+      if (first === undefined) return;
+      mode = first === "[" ? "array" : "lines";
+      if (mode === "array") splitter = new JsonArraySplitter(bounds.maxLineBytes, tooLong);
+    }
+    if (splitter !== undefined) {
+      for (const element of splitter.push(decoder.decode(chunk, { stream: true }))) add(element);
       return;
     }
-    const lines = (carry + text).split("\n");
-    carry = lines.pop() ?? "";
-    for (const line of lines) if (line.trim() !== "") out.push(parseRecord(line));
+    for (const line of lines.push(chunk)) add(line);
   };
 
-  for await (const chunk of withGunzipIfNeeded(body)) {
-    take(decoder.decode(chunk, { stream: true }));
-    while (out.length >= batchSize) {
-      yield out.slice(0, batchSize);
-      out = out.slice(batchSize);
+  for await (const chunk of withGunzipIfNeeded(body, bounds.maxDecompressionRatio)) {
+    take(chunk);
+    if (out.length >= batchSize) {
+      for (let i = 0; i + batchSize <= out.length; i += batchSize) yield out.slice(i, i + batchSize);
+      out = out.slice(out.length - (out.length % batchSize));
     }
   }
-  take(decoder.decode());
-  if (state.mode === "array") splitter.end();
-  if (state.mode === "lines" && carry.trim() !== "") out.push(parseRecord(carry));
+  if (splitter !== undefined) {
+    for (const element of splitter.push(decoder.decode())) add(element);
+    splitter.end();
+  } else {
+    const last = lines.end();
+    if (last !== undefined) add(last);
+  }
   for (let i = 0; i < out.length; i += batchSize) yield out.slice(i, i + batchSize);
 }

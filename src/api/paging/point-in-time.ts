@@ -5,6 +5,7 @@ import type { RequestOf } from "../service-call.js";
 import type { V3Hit } from "../wire/hits.js";
 import type { Page, V3PagingOptions } from "./page.js";
 import { requestPage } from "./page-request.js";
+import { PagingGuard } from "./paging-guard.js";
 
 /** The operations paged with a point in time (their request and response shapes are the same). */
 export type PointInTimePath = "/v3/jobs/query" | "/v3/tickets/query";
@@ -32,15 +33,19 @@ export async function* pointInTimePaging(
   const halving = { minSize: options.minSize ?? 1 };
   let request: RequestOf<PointInTimePath> = body;
   let isContinuation = false;
+  const guard = new PagingGuard(path);
   for (let pageNumber = 1; ; pageNumber += 1) {
     const { response, size } = await requestPage(client, path, request, {
       signal: options.signal,
       isContinuation,
       halving,
     });
+    guard.page({ hits: response.data.hits, total: response.data.total, size });
     yield { hits: response.data.hits, total: response.data.total, pageNumber };
     const { pit_id: pitId, search_after: searchAfter } = response.meta.pagination;
     if (pitId === null || searchAfter === null || response.data.hits.length === 0) return;
+    // The point in time may keep its id; the sort values of the last hit must move on.
+    guard.cursor(JSON.stringify(searchAfter));
     request = { pit_id: pitId, search_after: toSortValues(searchAfter) };
     if (size !== undefined) request.size = size;
     if (body.fields !== undefined) request.fields = body.fields;

@@ -4,6 +4,7 @@ import type { RequestOf } from "../service-call.js";
 import type { Hit } from "../wire/hits.js";
 import type { Page, PagingOptions } from "./page.js";
 import { requestPage } from "./page-request.js";
+import { PagingGuard } from "./paging-guard.js";
 
 /**
  * Pages a v1 logs scroll to its end. v1 reports no total, so `total` is undefined.
@@ -17,6 +18,8 @@ export async function* v1ScrollPaging(
 ): AsyncGenerator<Page<Hit>> {
   const { scroll_id: _ignored, ...query } = body;
   let scrollId: string | undefined;
+  // v1 reports no total: only a page repeated is recognised as a loop.
+  const guard = new PagingGuard("/v1/logs/scroll");
   for (let pageNumber = 1; ; pageNumber += 1) {
     // v1 wants the whole query on every request, with the cursor beside it.
     const request = scrollId === undefined ? query : { ...query, scroll_id: scrollId };
@@ -25,6 +28,7 @@ export async function* v1ScrollPaging(
       isContinuation: scrollId !== undefined,
       movesCursor: true,
     });
+    guard.page({ hits: response.logs, total: undefined, size: undefined });
     yield { hits: response.logs, total: undefined, pageNumber };
     const next = response.scroll_id;
     if (!response.has_more || next === null || next === "" || response.logs.length === 0) return;

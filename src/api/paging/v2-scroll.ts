@@ -7,6 +7,7 @@ import type { RequestOf } from "../service-call.js";
 import type { Hit } from "../wire/hits.js";
 import type { Page, PagingOptions } from "./page.js";
 import { requestPage } from "./page-request.js";
+import { PagingGuard } from "./paging-guard.js";
 
 /** What to scroll: the kind and its initial request body. */
 export type V2ScrollQuery =
@@ -45,8 +46,11 @@ export async function* v2ScrollPaging(
 ): AsyncGenerator<Page<Hit>> {
   let target = query;
   let isContinuation = false;
+  // A scroll keeps its id from page to page, so the guard watches the pages and the total instead.
+  const guard = new PagingGuard(query.kind === "logs" ? "/v2/logs/scroll" : "/v2/workloads/scroll");
   for (let pageNumber = 1; ; pageNumber += 1) {
     const page = await fetchPage(client, target, isContinuation, options.signal);
+    guard.page({ hits: page.hits, total: page.total, size: undefined });
     yield { hits: page.hits, total: page.total, pageNumber };
     // An empty page ends the scroll even if a scroll_id comes with it, so a stale cursor cannot loop.
     if (page.scrollId === undefined || page.scrollId === "" || page.hits.length === 0) return;

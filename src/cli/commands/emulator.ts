@@ -7,6 +7,7 @@ import { EXIT } from "../io.js";
 import { startEmulator } from "../../emulator/server.js";
 import type { EmulatorOptions, PartitionFormat } from "../../emulator/server.js";
 import { parseDataChanges } from "./emulator-data-flags.js";
+import { emulatorCredentials, exposureWarning } from "../emulator-credentials.js";
 
 export const EMULATOR_HELP = `Usage: mdq-export emulator [options]
 
@@ -19,7 +20,11 @@ Options:
   --density N              mean records per hour per domain, application and app_type (default 60)
   --domains a,b            domains the wildcard * stands for
   --client-id ID           client id (default mdq-demo)
-  --client-secret S        client secret (default mdq-demo-secret)
+  --client-secret S        client secret (default mdq-demo-secret; visible to other users in ps:
+                           prefer --client-secret-file or MDQ_EMULATOR_CLIENT_SECRET)
+  --client-secret-file F   read the client secret from file F (one line)
+                           the client id may also come from MDQ_EMULATOR_CLIENT_ID
+  --max-buckets N          buckets one aggregation response may hold; more answer 400 (default 65535)
   --quota N                daily requests per client (default 100000)
   --payload-limit BYTES    v3 query responses above this get 413 (default 16777216)
   --partition-seconds N    time slice of one batch partition (default 3600)
@@ -64,6 +69,8 @@ const STRING_OPTIONS = [
   "domains",
   "client-id",
   "client-secret",
+  "client-secret-file",
+  "max-buckets",
   "quota",
   "payload-limit",
   "partition-seconds",
@@ -82,7 +89,10 @@ const STRING_OPTIONS = [
 ] as const;
 
 /** Turns the command line into emulator options; throws with the flag, the value and what is allowed. */
-export function parseEmulatorArgs(argv: readonly string[]): EmulatorOptions | "help" {
+export function parseEmulatorArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): EmulatorOptions | "help" {
   const flags = Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: "string" as const }]));
   const { values } = parseArgs({
     args: [...argv],
@@ -123,14 +133,20 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorOptions | "h
     latencyMs: numberOption(v, "latency-ms"),
     jitterMs: numberOption(v, "jitter-ms"),
   };
+  const text = (name: string) => (typeof v[name] === "string" ? v[name] : undefined);
+  const credentials = emulatorCredentials(
+    { id: text("client-id"), secret: text("client-secret"), secretFile: text("client-secret-file") },
+    env,
+  );
   const options: EmulatorOptions = {
     port: numberOption(v, "port", 65_535) ?? 8787,
     host: typeof v["host"] === "string" ? v["host"] : undefined,
     seed: numberOption(v, "seed"),
     density: numberOption(v, "density"),
     domains: list("domains"),
-    clientId: typeof v["client-id"] === "string" ? v["client-id"] : undefined,
-    clientSecret: typeof v["client-secret"] === "string" ? v["client-secret"] : undefined,
+    clientId: credentials.clientId,
+    clientSecret: credentials.clientSecret,
+    maxBuckets: numberOption(v, "max-buckets"),
     quota: numberOption(v, "quota"),
     payloadLimitBytes: numberOption(v, "payload-limit"),
     batchPartitionSeconds: numberOption(v, "partition-seconds"),
@@ -154,7 +170,7 @@ export function parseEmulatorArgs(argv: readonly string[]): EmulatorOptions | "h
 export const runEmulatorCommand: Command = async (argv, io) => {
   let options: EmulatorOptions | "help";
   try {
-    options = parseEmulatorArgs(argv);
+    options = parseEmulatorArgs(argv, io.env);
   } catch (error) {
     io.stderr.write(
       `mdq-export emulator: ${error instanceof Error ? error.message : String(error)}\n\n${EMULATOR_HELP}`,
@@ -165,15 +181,28 @@ export const runEmulatorCommand: Command = async (argv, io) => {
     io.stdout.write(EMULATOR_HELP);
     return EXIT.ok;
   }
-  const emulator = await startEmulator(options);
+  const emulator = await startEmulator({
+    ...options,
+    onInternalError: (error, reference) =>
+      io.stderr.write(
+        `emulator: internal error ${reference}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      ),
+  });
+  const warning = exposureWarning(emulator.options.host, emulator.clientSecret);
+  if (warning !== undefined) io.stderr.write(`${warning}\n`);
+  // A secret the user supplied stays where it came from; the demo one is printed for copy and paste.
+  const supplied = options.clientSecret !== undefined;
+  const secret = supplied ? "(the one you supplied)" : emulator.clientSecret;
   io.stdout.write(
     [
       `Monitoring Data Query Service emulator listening on ${emulator.url}`,
       `  base URL and auth URL: ${emulator.url}  (token: POST ${emulator.url}/oauth2/token)`,
       `  client_id: ${emulator.clientId}`,
-      `  client_secret: ${emulator.clientSecret}   (the emulator's own demo credentials)`,
+      supplied
+        ? `  client_secret: ${secret}`
+        : `  client_secret: ${secret}   (the emulator's own demo credentials)`,
       "For pipelines that read the service from the environment:",
-      `  export MDQ_BASE_URL=${emulator.url} MDQ_AUTH_URL=${emulator.url} MDQ_CLIENT_ID=${emulator.clientId} MDQ_CLIENT_SECRET=${emulator.clientSecret}`,
+      `  export MDQ_BASE_URL=${emulator.url} MDQ_AUTH_URL=${emulator.url} MDQ_CLIENT_ID=${emulator.clientId} MDQ_CLIENT_SECRET=${supplied ? "…" : secret}`,
       `Stop with Ctrl-C.`,
       "",
     ].join("\n"),

@@ -2,6 +2,7 @@
 // the service named by a pipeline or from the embedded emulator.
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { ConfigError } from "../../errors.js";
+import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../formats/columns-from-mappings.js";
 import { createLogger } from "../../logger.js";
 import type { DataKind } from "../../api/wire/fields.js";
@@ -61,11 +62,8 @@ export const fieldsCommand: Command = async (argv, io) => {
       const message = `--kind "${kind}" is not one of ${Object.keys(KINDS).join(", ")}`;
       throw new ConfigError(message, [{ path: "--kind", message }]);
     }
-    service = {
-      mode: "embedded" as const,
-      seed: 1,
-      timeouts: { connect_ms: 10_000, request_ms: 60_000, batch_export_ms: 3_600_000 },
-    };
+    // The schema's defaults, so the emulator here runs under the same timeouts and limits as a pipeline's.
+    service = serviceSchema.parse({ embedded: true, seed: 1 });
     const serverless = values.application === "eventops" || values.application === "agentmanager";
     // A kind without applications (billing) takes no app type either; the others' mappings want both.
     const scoped = KINDS[kind].applications.length > 0;

@@ -2,12 +2,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Dirent } from "node:fs";
-import { mkdir, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
+import { link, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../../pipeline/contracts.js";
 import { SinkError } from "../../errors.js";
 import { checkRelativePath } from "../path-template.js";
+import { createLocalConditionalObjects } from "./local-conditional-objects.js";
+import { checkNoLink, makeFoldersNoLink } from "./no-link-path.js";
 
 const TEMP_MARK = ".tmp-";
 
@@ -51,22 +53,66 @@ export function createLocalStore(root: string): OutputStore {
     }
   };
 
-  const writeAtomically = async (path: string, body: Uint8Array | string): Promise<void> => {
+  /** unlink removes a link itself, never its target, but a linked folder on the way would lead outside. */
+  const unlinkObject = async (path: string): Promise<void> => {
     const full = locate(path);
-    await mkdir(dirname(full), { recursive: true });
+    await checkNoLink(absoluteRoot, full, root);
+    await unlink(full).catch((error: unknown) => {
+      if (!isMissing(error)) throw wrap(`deleting ${join(root, path)}`, error);
+    });
+  };
+
+  /** Writes `body` under a hidden temporary name beside `full`, durably; returns that name. */
+  const writeTemporary = async (full: string, body: Uint8Array | string): Promise<string> => {
+    await makeFoldersNoLink(absoluteRoot, full, root);
     const temp = temporaryPathFor(full);
+    // "wx" is O_CREAT|O_EXCL: it never opens through a link planted under the temporary name.
+    const handle = await open(temp, "wx");
     try {
-      const handle = await open(temp, "wx");
-      try {
-        await handle.writeFile(body);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, full);
+      await handle.writeFile(body);
+      await handle.sync();
     } catch (error) {
       await unlink(temp).catch(() => undefined);
-      throw wrap(`writing ${join(root, path)}`, error);
+      throw error;
+    } finally {
+      await handle.close();
+    }
+    return temp;
+  };
+
+  /** Writes a whole object in one step: `replace` renames over it, otherwise it must not exist yet. */
+  const writeAtomically = async (
+    path: string,
+    body: Uint8Array | string,
+    replace = true,
+  ): Promise<boolean> => {
+    const full = locate(path);
+    const temp = await writeTemporary(full, body).catch((error: unknown) => {
+      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
+    });
+    let renamed = false;
+    try {
+      await checkNoLink(absoluteRoot, full, root);
+      // link() fails when the name exists, so of two runs creating one object only one succeeds.
+      if (replace) renamed = await rename(temp, full).then(() => true);
+      else await link(temp, full);
+      return true;
+    } catch (error) {
+      if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
+    } finally {
+      if (!renamed) await unlink(temp).catch(() => undefined);
+    }
+  };
+
+  const readObject = async (path: string): Promise<Buffer | undefined> => {
+    const full = locate(path);
+    await checkNoLink(absoluteRoot, full, root, true);
+    try {
+      return await readFile(full);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw wrap(`reading ${join(root, path)}`, error);
     }
   };
 
@@ -75,24 +121,23 @@ export function createLocalStore(root: string): OutputStore {
     async stage(path, signal) {
       signal.throwIfAborted();
       const full = locate(path);
-      await mkdir(dirname(full), { recursive: true }).catch((error: unknown) => {
-        throw wrap(`creating the directory of ${join(root, path)}`, error);
-      });
-      return stageFile(full, join(root, path), signal);
+      await makeFoldersNoLink(absoluteRoot, full, root);
+      return stageFile(full, join(root, path), signal, () => checkNoLink(absoluteRoot, full, root));
     },
-    putObject: writeAtomically,
-    async getObject(path) {
-      try {
-        return await readFile(locate(path));
-      } catch (error) {
-        if (isMissing(error)) return undefined;
-        throw wrap(`reading ${join(root, path)}`, error);
-      }
+    async putObject(path, body) {
+      await writeAtomically(path, body);
     },
+    getObject: readObject,
+    conditional: createLocalConditionalObjects({
+      read: readObject,
+      write: writeAtomically,
+      remove: (path) => unlinkObject(path),
+    }),
     async list(prefix = "") {
       const entries = await listEntries();
       const objects: StoredObject[] = [];
       for (const entry of entries) {
+        // A link is not part of the output; isFile() is false for it, so nothing outside is listed.
         if (!entry.isFile() || isTemporaryName(entry.name)) continue;
         const full = join(entry.parentPath, entry.name);
         const path = relative(absoluteRoot, full).split(sep).join("/");
@@ -102,13 +147,11 @@ export function createLocalStore(root: string): OutputStore {
       }
       return objects.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     },
-    async deleteObject(path) {
-      await unlink(locate(path)).catch((error: unknown) => {
-        if (!isMissing(error)) throw wrap(`deleting ${join(root, path)}`, error);
-      });
-    },
+    deleteObject: unlinkObject,
     async openRead(path) {
-      return createReadStream(locate(path));
+      const full = locate(path);
+      await checkNoLink(absoluteRoot, full, root, true);
+      return createReadStream(full);
     },
     async removeLeftovers(owns) {
       const entries = await listEntries();
@@ -118,6 +161,7 @@ export function createLocalStore(root: string): OutputStore {
         const directory = relative(absoluteRoot, entry.parentPath).split(sep).join("/");
         const finalPath = (directory === "" ? "" : `${directory}/`) + finalNameOf(entry.name);
         if (!owns(finalPath)) continue;
+        await checkNoLink(absoluteRoot, join(entry.parentPath, entry.name), root);
         await unlink(join(entry.parentPath, entry.name)).catch((error: unknown) => {
           if (!isMissing(error))
             throw wrap(`removing a leftover temporary file of ${join(root, finalPath)}`, error);
@@ -130,7 +174,12 @@ export function createLocalStore(root: string): OutputStore {
   };
 }
 
-function stageFile(full: string, shown: string, signal: AbortSignal): Promise<StagedWriter> {
+function stageFile(
+  full: string,
+  shown: string,
+  signal: AbortSignal,
+  checkPath: () => Promise<void>,
+): Promise<StagedWriter> {
   const temp = temporaryPathFor(full);
   const hash = createHash("sha256");
   let bytes = 0;
@@ -169,11 +218,12 @@ function stageFile(full: string, shown: string, signal: AbortSignal): Promise<St
         async commit() {
           if (written === undefined) throw new SinkError(`${shown} was committed before it was finished`);
           try {
+            await checkPath();
             // rename replaces an earlier file of a redone slice in one step.
             await rename(temp, full);
             await syncDirectory(dirname(full));
           } catch (error) {
-            throw wrap(`committing ${shown}`, error);
+            throw error instanceof SinkError ? error : wrap(`committing ${shown}`, error);
           }
           settled = true;
         },

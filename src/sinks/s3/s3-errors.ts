@@ -1,6 +1,7 @@
 // Turns S3 SDK failures into SinkErrors that name the bucket and key and say what to do.
 import { SinkError } from "../../errors.js";
 import type { ErrorCode } from "../../errors.js";
+import { escapeControl, redactText } from "../../api/redact.js";
 
 export interface S3Target {
   bucket: string;
@@ -61,7 +62,9 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
   const e = (typeof error === "object" && error !== null ? error : {}) as SdkErrorShape;
   const name = e.Code ?? e.name ?? "";
   const status = e.$metadata?.httpStatusCode;
-  const message = e.message ?? String(error);
+  // Stores echo request headers and the signed request in messages: no signature or session token
+  // (and no terminal control character) goes further.
+  const message = escapeControl(redactText(e.message ?? String(error)));
   const where = `s3://${target.bucket}/${target.key}`;
   const fail = (code: ErrorCode, why: string): SinkError =>
     new SinkError(`${action} ${where} failed: ${why}`, { code, cause: redactedCause(e, name, message) });

@@ -11,6 +11,7 @@ import type { OutputStore, RunInfo, StoredObject } from "../../pipeline/contract
 import type { S3Options } from "./s3-options.js";
 import { s3OptionsSchema } from "./s3-options.js";
 import { checkRelativePath } from "../path-template.js";
+import { createS3ConditionalObjects } from "./s3-conditional-objects.js";
 import { describeS3Error } from "./s3-errors.js";
 import type { S3Target } from "./s3-errors.js";
 import { keyFor, parseS3Location } from "./s3-location.js";
@@ -75,6 +76,7 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
 
   return {
     location: to,
+    conditional: createS3ConditionalObjects({ client, target }),
     async stage(path, signal, contentType = "application/octet-stream") {
       signal.throwIfAborted();
       return stageMultipartUpload({

@@ -1,0 +1,144 @@
+// One run per output, with real processes of the built CLI: a second run on an output another run is
+// writing stops at once (exit 75) and names the holder, touching nothing; shards of one backfill lock
+// their own state and still run side by side; a lock whose process is gone is taken over.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  listTree,
+  makeTempDir,
+  readNdjsonRecords,
+  removeDir,
+  runCli,
+  spawnCli,
+  startTestService,
+  temporaryFiles,
+} from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
+import { writeJobsPipeline } from "./support/jobs-pipeline.js";
+import { startGateProxy } from "./support/gate-proxy.js";
+import type { GateProxy } from "./support/gate-proxy.js";
+
+let service: TestService;
+let proxy: GateProxy;
+let dir = "";
+let pipeline = "";
+
+const LOCK = "_mdq-export/lock.json";
+
+function env(out: string): Record<string, string> {
+  return { ...service.env, MDQ_BASE_URL: proxy.url, MDQ_AUTH_URL: proxy.url, OUT: out };
+}
+
+/** A pid no process has any more: a child that has already exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+  return Number(child.stdout.toString());
+}
+
+async function plantLock(out: string, holder: Record<string, unknown>, path = LOCK): Promise<void> {
+  await mkdir(join(out, "_mdq-export"), { recursive: true });
+  await writeFile(join(out, path), JSON.stringify(holder));
+}
+
+beforeAll(async () => {
+  service = await startTestService({ seed: 5, density: 20 });
+  proxy = await startGateProxy(service.emulator.url);
+  dir = await makeTempDir("lock");
+  pipeline = await writeJobsPipeline(dir, { name: "nightly", hours: 4, limits: { concurrency: 1 } });
+});
+
+afterAll(async () => {
+  await proxy?.close();
+  await service?.close();
+  await removeDir(dir);
+});
+
+describe("one run per output", () => {
+  it("stops a second run (and a --force one) at once with exit 75, naming the holder, and touches nothing", async () => {
+    const out = join(dir, "overlap");
+    const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)));
+    const first = spawnCli(["run", pipeline], env(out));
+    await gate.reached;
+    const holder = JSON.parse(await readFile(join(out, LOCK), "utf8")) as Record<string, unknown>;
+    expect(holder).toMatchObject({ pid: first.child.pid, host: hostname(), pipeline: "nightly" });
+    const before = await listTree(out);
+
+    for (const extra of [[], ["--force"]]) {
+      const second = spawnCli(["run", pipeline, ...extra], env(out));
+      const code = await second.exited;
+      expect(code, second.stderr()).toBe(75);
+      expect(second.stderr()).toContain(`locked by run ${String(holder.run_id)}`);
+      expect(second.stderr()).toContain(`pid ${first.child.pid} on ${hostname()}`);
+      expect(second.stderr()).toContain(`since ${String(holder.since)}`);
+      expect(await listTree(out)).toEqual(before);
+    }
+
+    gate.release();
+    expect(await first.exited, first.stderr()).toBe(0);
+    const tree = await listTree(out);
+    expect(tree).not.toContain(LOCK);
+    expect(temporaryFiles(tree)).toEqual([]);
+    const verified = await runCli(["verify", pipeline], { env: env(out) });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  }, 60_000);
+
+  it("lets the shards of one backfill run side by side: each locks its own state", async () => {
+    const out = join(dir, "shards");
+    const gate = proxy.holdWhen(() => existsSync(join(out, "_mdq-export/lock.shard-0-of-2.json")));
+    const first = spawnCli(["run", pipeline, "--shard", "0/2"], env(out));
+    await gate.reached;
+    const second = spawnCli(["run", pipeline, "--shard", "1/2"], env(out));
+    expect(await second.exited, second.stderr()).toBe(0);
+    const third = spawnCli(["run", pipeline, "--shard", "0/2"], env(out));
+    expect(await third.exited, third.stderr()).toBe(75);
+    gate.release();
+    expect(await first.exited, first.stderr()).toBe(0);
+    const tree = await listTree(out);
+    expect(tree.filter((path) => path.includes("lock"))).toEqual([]);
+    expect(new Set((await readNdjsonRecords(out)).map((row) => row._id)).size).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("takes over a lock whose process is gone from this host", async () => {
+    const out = join(dir, "dead");
+    const pid = deadPid();
+    const lease = new Date(Date.now() + 3_600_000).toISOString();
+    await plantLock(out, {
+      run_id: "r-dead",
+      pipeline: "nightly",
+      pid,
+      host: hostname(),
+      since: "2026-11-22T01:00:00.000Z",
+      lease_until: lease,
+    });
+    const run = await runCli(["run", pipeline], { env: env(out) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.logs.some((log) => String(log.msg).startsWith("Took over the lock"))).toBe(true);
+    expect(await listTree(out)).not.toContain(LOCK);
+  }, 30_000);
+
+  it("respects another host's live lease, and takes the lock over once that lease has expired", async () => {
+    const out = join(dir, "other-host");
+    const holder = {
+      run_id: "r-elsewhere",
+      pipeline: "nightly",
+      pid: process.pid,
+      host: "batch-node-7",
+      since: "2026-11-22T01:00:00.000Z",
+    };
+    await plantLock(out, { ...holder, lease_until: new Date(Date.now() + 3_600_000).toISOString() });
+    const refused = await runCli(["run", pipeline], { env: env(out) });
+    expect(refused.code).toBe(75);
+    expect(refused.stderr).toContain("locked by run r-elsewhere (pid");
+    expect(refused.stderr).toContain("on batch-node-7, since 2026-11-22T01:00:00.000Z");
+    expect(await listTree(out)).toEqual([LOCK]);
+
+    await plantLock(out, { ...holder, lease_until: new Date(Date.now() - 1_000).toISOString() });
+    const taken = await runCli(["run", pipeline], { env: env(out) });
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(await listTree(out)).not.toContain(LOCK);
+  }, 30_000);
+});

@@ -1,0 +1,71 @@
+// An HTTP proxy in front of a test's emulator that can hold one request: a test freezes a running
+// process at a chosen moment (say, once it holds its output lock) without timing, then lets it go.
+import { createServer, request } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Gate {
+  /** Resolves when a request was held. */
+  reached: Promise<void>;
+  release(): void;
+}
+
+export interface GateProxy {
+  url: string;
+  /** Holds the first request that arrives while `when()` is true, until the gate is released. */
+  holdWhen(when: () => boolean | Promise<boolean>): Gate;
+  close(): Promise<void>;
+}
+
+export async function startGateProxy(target: string): Promise<GateProxy> {
+  const upstream = new URL(target);
+  let armed:
+    { when: () => boolean | Promise<boolean>; reached: () => void; opened: Promise<void> } | undefined;
+  const forward = (incoming: IncomingMessage, response: ServerResponse): void => {
+    const outgoing = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: upstream.host },
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    outgoing.on("error", () => response.destroy());
+    incoming.pipe(outgoing);
+  };
+  const server = createServer((incoming, response) => {
+    incoming.pause();
+    void (async () => {
+      const gate = armed;
+      if (gate !== undefined && (await gate.when()) && armed === gate) {
+        armed = undefined;
+        gate.reached();
+        await gate.opened;
+      }
+      forward(incoming, response);
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    holdWhen(when) {
+      let reached = (): void => undefined;
+      let release = (): void => undefined;
+      const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+      const opened = new Promise<void>((resolve) => (release = resolve));
+      armed = { when, reached, opened };
+      return { reached: reachedPromise, release };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
