@@ -220,6 +220,19 @@ export const ERROR_CATALOG = {
     meaning: "The run state beside the output was not written by this version.",
     action: "Move the state folder away, or run with `--force`.",
   },
+  SCHEMA_DRIFT: {
+    exit: "failed",
+    meaning:
+      "The service's fields changed under a sink's pinned schema in a way its policy refuses (a new field under new_fields: fail, a type change under type_changes: fail); nothing was written.",
+    action:
+      "Review the change the message names; accept it with schema.new_fields: add or schema.type_changes: string, or update the committed pinned schema (`mdq-export schema --json`).",
+  },
+  SCHEMA_UNREADABLE: {
+    exit: "failed",
+    meaning:
+      "A pinned schema (beside the output or committed next to the pipeline) is not a schema document.",
+    action: "Regenerate it with `mdq-export schema PIPELINE --sink N --json`, or move it away to pin anew.",
+  },
   MANIFEST_MISSING: {
     exit: "failed",
     meaning: "A destination has no manifest to verify or merge.",

@@ -9,7 +9,17 @@ import { listAllFiles, listDataFiles } from "./support/read-output.js";
 import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
-const COMMANDS = ["run", "plan", "validate", "fields", "verify", "merge-manifests", "emulator"];
+const COMMANDS = [
+  "run",
+  "plan",
+  "validate",
+  "schema",
+  "ddl",
+  "fields",
+  "verify",
+  "merge-manifests",
+  "emulator",
+];
 
 let emulator: RunningEmulator;
 let workspace: Workspace;

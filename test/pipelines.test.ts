@@ -23,6 +23,7 @@ const EXAMPLES = [
   "metrics-daily-aggs.yaml",
   "nightly-jobs-s3.yaml",
   "nightly-jobs.yaml",
+  "nightly-warehouse-load.yaml",
   "serverless-logs.yaml",
   "tickets-ndjson.yaml",
 ];
@@ -112,6 +113,29 @@ const RUNS: RunCase[] = [
         start_time: DAY_START,
         end_time: hours(3),
       }),
+  },
+  {
+    file: "nightly-warehouse-load.yaml",
+    window: ["--start", DAY_START, "--end", hours(3)],
+    outputs: ["warehouse/jobs"],
+    rows: () =>
+      emulator.expectedCount("jobs", {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        start_time: DAY_START,
+        end_time: hours(3),
+      }),
+    // The schema committed beside the example is the one every file has, pinned beside the output too.
+    check: async (out) => {
+      const dir = join(out, "warehouse/jobs");
+      const committed = await readFile(join(DIR, "nightly-warehouse-load.schema.json"), "utf8");
+      expect(await readFile(join(dir, "_mdq-export", "schema.json"), "utf8")).toBe(committed);
+      const names = (JSON.parse(committed) as { columns: { name: string }[] }).columns.map((c) => c.name);
+      const table = await readParquet(dir, await dataFilesOf(dir));
+      expect(Object.keys(table.types)).toEqual(names);
+      for (const name of names) expect(name).toMatch(/^[a-z_][a-z0-9_]*$/);
+    },
   },
   {
     file: "logs-backfill-batch.yaml",

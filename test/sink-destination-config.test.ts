@@ -102,13 +102,25 @@ describe("the scheme of a sink's to", () => {
       s3: { region: "eu-west-1", storage_class: "STANDARD_IA", tags: { team: "ops" } },
     });
     expect(fingerprintOf(sinkIdentity(tuned))).toBe(fingerprintOf(sinkIdentity(plain)));
-    // The same identity as before destinations were components (the whole s3 block left out), so
-    // the state of an earlier run still matches and it resumes.
+    // The same identity as before destinations were components (the whole s3 block left out) and
+    // before the warehouse options (at their defaults), so the state of an earlier run still matches.
     for (const sink of [plain, tuned, sinkSchema.parse({ format: "ndjson", gzip: true, to: "./out" })]) {
-      const { s3: _s3, ...before } = sink;
+      const { s3: _s3, column_names: _names, schema: _policy, ...before } = sink;
       expect(sinkIdentity(sink)).toEqual(before);
     }
     const other = sinkSchema.parse({ format: "parquet", to: "s3://exports/jobs", row_group_rows: 5000 });
     expect(fingerprintOf(sinkIdentity(other))).not.toBe(fingerprintOf(sinkIdentity(plain)));
+    const renamed = sinkSchema.parse({
+      format: "parquet",
+      to: "s3://exports/jobs",
+      column_names: "snake_case",
+    });
+    expect(fingerprintOf(sinkIdentity(renamed))).not.toBe(fingerprintOf(sinkIdentity(plain)));
+    const policy = sinkSchema.parse({
+      format: "parquet",
+      to: "s3://exports/jobs",
+      schema: { new_fields: "fail" },
+    });
+    expect(fingerprintOf(sinkIdentity(policy))).toBe(fingerprintOf(sinkIdentity(plain)));
   });
 });

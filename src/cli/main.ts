@@ -24,6 +24,14 @@ const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary:
     load: async () => (await import("./commands/validate.js")).validateCommand,
     summary: "check pipeline files offline, with line and column",
   },
+  schema: {
+    load: async () => (await import("./commands/schema.js")).schemaCommand,
+    summary: "print each sink's output schema and its drift from the pinned one",
+  },
+  ddl: {
+    load: async () => (await import("./commands/ddl.js")).ddlCommand,
+    summary: "print the DuckDB, Athena or BigQuery statement that makes a sink's output a table",
+  },
   fields: {
     load: async () => (await import("./commands/fields.js")).fieldsCommand,
     summary: "list a kind's mapped fields and their types",

@@ -8,6 +8,8 @@ import { serviceSchema } from "./service-schema.js";
 import { sourceColumns } from "./source-columns.js";
 import { createSourceSchema } from "./source-schema.js";
 import { transformsSchema } from "./transforms-schema.js";
+import { recheckSchema } from "../warehouse/recheck.js";
+import { collisionMessage, columnCollisions } from "../warehouse/column-names.js";
 
 export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
@@ -33,6 +35,7 @@ export function createPipelineSchema(now: Date) {
         .min(1)
         .describe("Where rows are written; each sink gets every row (fan-out). At least one."),
       limits: limitsSchema.prefault({}),
+      recheck: recheckSchema.prefault({}),
     })
     .superRefine((pipeline, ctx) => {
       const columns = sourceColumns(pipeline.source);
@@ -40,7 +43,16 @@ export function createPipelineSchema(now: Date) {
       // zod runs this check even when a step failed its own schema (an unknown transform name); such
       // a step is still raw YAML and already reported, so the columns cannot be followed through it.
       if (!pipeline.transforms.every((step) => Object.hasOwn(TRANSFORMS, step.type))) return;
-      for (const problem of transformColumns(pipeline.transforms, columns).problems) {
+      const transformed = transformColumns(pipeline.transforms, columns);
+      for (const [index, sink] of pipeline.sinks.entries()) {
+        for (const collision of columnCollisions(transformed.columns, sink.column_names))
+          ctx.addIssue({
+            code: "custom",
+            path: ["sinks", index, "column_names"],
+            message: collisionMessage(collision),
+          });
+      }
+      for (const problem of transformed.problems) {
         ctx.addIssue({
           code: "custom",
           path: ["transforms", problem.step, problem.type, problem.path],

@@ -3,11 +3,8 @@
 import { KIND_FIELDS } from "../api/wire/fields.js";
 import type { FieldSpec } from "../api/wire/fields.js";
 import type { GeneratedKind } from "./options.js";
-
-export interface MappingField {
-  name: string;
-  type: string;
-}
+import { changeMappings } from "./field-changes.js";
+import type { FieldChanges, MappingField } from "./field-changes.js";
 
 const SERVERLESS_ONLY = new Set(["function_name", "function_memory_size", "event.origin"]);
 const DOMAIN_LOGS_ONLY = new Set(["logLevel", "regex.extractions.logLevel", "atr.domain_name"]);
@@ -21,7 +18,8 @@ function included(kind: GeneratedKind, appType: string | undefined, field: Field
   return true;
 }
 
-export function mappingFields(kind: GeneratedKind, appType?: string): MappingField[] {
+/** The kind's mappings (for an app type), after any field changes. */
+export function mappingFields(kind: GeneratedKind, appType?: string, changes?: FieldChanges): MappingField[] {
   const fields: MappingField[] = [];
   for (const field of KIND_FIELDS[kind]) {
     if (!included(kind, appType, field)) continue;
@@ -30,5 +28,5 @@ export function mappingFields(kind: GeneratedKind, appType?: string): MappingFie
       fields.push({ name: `${field.name}.${companion.suffix}`, type: companion.type });
     }
   }
-  return fields.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return changeMappings(fields, changes);
 }

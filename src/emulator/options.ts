@@ -1,6 +1,9 @@
 // The emulator's options, their defaults, and the injectable clock. Every default is documented in
 // docs/emulator.md; faults are off unless asked for.
 import type { OperationPath } from "../api/wire/operations.js";
+import type { FieldChanges } from "./field-changes.js";
+import { resolveLateRecords } from "./late-records.js";
+import type { LateRange, LateRecords } from "./late-records.js";
 
 /** Milliseconds since the epoch; tests inject their own to move time without sleeping. */
 export type Clock = () => number;
@@ -74,6 +77,12 @@ export interface EmulatorOptions {
   /** Lifetime of a download URL's signature. Default 900. */
   downloadUrlTtlSeconds?: number;
   faults?: FaultOptions;
+  /** Fields added, removed or retyped per kind, in the mappings and in every record. Default none. */
+  fieldChanges?: Partial<Record<GeneratedKind, FieldChanges>>;
+  /** Extra records in the hours of time ranges (data ingested late). Default none. */
+  lateRecords?: readonly LateRecords[];
+  /** Serve POST /_emulator/fields and /_emulator/late-records (unauthenticated: local use). Default false. */
+  control?: boolean;
   clock?: Clock;
 }
 
@@ -100,6 +109,11 @@ export interface ResolvedOptions {
   maxBuckets: number;
   onInternalError: (error: unknown, reference: string) => void;
   faults: Required<FaultOptions>;
+  /** Changed at run time by `changeFields` (and the control interface). */
+  fieldChanges: Partial<Record<GeneratedKind, FieldChanges>>;
+  /** Grown at run time by `addLateRecords` (and the control interface). */
+  lateRecords: LateRange[];
+  control: boolean;
   clock: Clock;
 }
 
@@ -169,6 +183,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     maxBuckets: options.maxBuckets ?? 65_535,
     onInternalError: options.onInternalError ?? (() => undefined),
     faults: { ...NO_FAULTS, ...options.faults },
+    fieldChanges: { ...options.fieldChanges },
+    lateRecords: (options.lateRecords ?? []).map(resolveLateRecords),
+    control: options.control ?? false,
     clock: options.clock ?? Date.now,
   };
 }

@@ -11,6 +11,8 @@ import { createStreams } from "./streams.js";
 import type { Stream } from "./streams.js";
 import { HOUR_MS } from "./generator.js";
 import { dateMathWindow } from "./date-math.js";
+import type { FieldChanges } from "./field-changes.js";
+import type { LateRange } from "./late-records.js";
 
 export type Body = Record<string, unknown>;
 
@@ -25,6 +27,10 @@ export interface QueryPlan {
   /** Hour buckets the window touches. */
   hours: number;
   density: number;
+  /** The kind's field changes, applied to every record before the filter sees it. */
+  fieldChanges: FieldChanges | undefined;
+  /** Late records of the kind, added to the hour buckets they fall in. */
+  late: readonly LateRange[];
   filter: Predicate | undefined;
   projection: Projection | undefined;
   size: number;
@@ -111,6 +117,8 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
     firstHour,
     hours: Math.max(0, lastHour - firstHour),
     density: options.density[kind],
+    fieldChanges: options.fieldChanges[kind],
+    late: options.lateRecords.filter((range) => range.kind === kind),
     filter: compileFilters(filters, now),
     projection: compileProjection(body["fields"] as string[] | undefined),
     size: typeof body["size"] === "number" ? body["size"] : 100,

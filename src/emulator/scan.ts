@@ -12,6 +12,9 @@ import {
   recordTime,
 } from "./generator.js";
 import type { QueryPlan } from "./plan.js";
+import { changeRecord } from "./field-changes.js";
+import { lateCount } from "./late-records.js";
+import type { Stream } from "./streams.js";
 import type { Source } from "./records.js";
 
 export interface EmulatedHit {
@@ -25,6 +28,12 @@ export interface EmulatedHit {
 /** Called per record in the window that passes the filter; return false to stop. */
 export type Visit = (source: Source, ts: number, position: number, index: string, id: string) => boolean;
 
+/** Records of a stream in an hour: the generated ones plus those ingested late. */
+function planBucketCount(plan: QueryPlan, stream: Stream, hour: number): number {
+  const count = bucketCount(stream, plan.density, hour) + lateCount(plan.late, plan.kind, hour);
+  return Math.min(MAX_PER_BUCKET - 1, count);
+}
+
 export function scan(plan: QueryPlan, after: number, visit: Visit): void {
   const n = plan.streams.length;
   if (n === 0) return;
@@ -35,7 +44,7 @@ export function scan(plan: QueryPlan, after: number, visit: Visit): void {
     const stream = plan.streams[b % n];
     if (!stream) continue;
     const hour = plan.firstHour + hourOffset;
-    const count = bucketCount(stream, plan.density, hour);
+    const count = planBucketCount(plan, stream, hour);
     if (count === 0) continue;
     let lo = hour * HOUR_MS < plan.startMs ? firstIndexAtOrAfter(hour, count, plan.startMs) : 0;
     const hi = (hour + 1) * HOUR_MS > plan.endMs ? firstIndexAtOrAfter(hour, count, plan.endMs) : count;
@@ -46,7 +55,7 @@ export function scan(plan: QueryPlan, after: number, visit: Visit): void {
     for (let i = lo; i < hi; i++) {
       const ts = recordTime(hour, count, i);
       const id = recordId(stream, hour, i);
-      const source = generateSource(stream, hour, i, ts, id);
+      const source = changeRecord(generateSource(stream, hour, i, ts, id), plan.fieldChanges, id, ts);
       if (plan.filter && !plan.filter(source)) continue;
       if (!visit(source, ts, base + i, index, id)) return;
     }
@@ -76,7 +85,7 @@ export function countPlan(plan: QueryPlan): PlanCount {
     const stream = plan.streams[b % n];
     if (!stream) continue;
     const hour = plan.firstHour + Math.floor(b / n);
-    const count = bucketCount(stream, plan.density, hour);
+    const count = planBucketCount(plan, stream, hour);
     if (count === 0) continue;
     const lo = hour * HOUR_MS < plan.startMs ? firstIndexAtOrAfter(hour, count, plan.startMs) : 0;
     const hi = (hour + 1) * HOUR_MS > plan.endMs ? firstIndexAtOrAfter(hour, count, plan.endMs) : count;

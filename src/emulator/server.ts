@@ -25,13 +25,15 @@ import { V3_ROUTES } from "./routes-v3.js";
 import { expectedCount, expectedHits } from "./expected-hits.js";
 import type { EmulatedHit } from "./scan.js";
 import type { Body } from "./plan.js";
+import { CONTROL_PREFIX, createControl, handleControl } from "./control.js";
+import type { EmulatorControl } from "./control.js";
 
 export type { EmulatorOptions, FaultOptions, PartitionFormat } from "./options.js";
 export type { EmulatedHit } from "./scan.js";
 
 const ROUTES: Record<OperationPath, Route> = { ...V1_ROUTES, ...V2_ROUTES, ...V3_ROUTES };
 
-export interface RunningEmulator {
+export interface RunningEmulator extends EmulatorControl {
   /** Base URL of the service and of the token issuer: `http://127.0.0.1:PORT`. */
   url: string;
   clientId: string;
@@ -69,6 +71,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     contexts: createContextStore(options.contextIdleSeconds, options.clock),
     batches: createBatchStore(options),
   };
+  const control = createControl(options);
   const counts = new Map<string, number>();
   let baseUrl = "";
 
@@ -104,6 +107,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
       const grant = await issuer.grant(new URLSearchParams((await readBody(req)) ?? ""));
       return sendJson(res, grant.status, grant.body, { "cache-control": "no-store" });
     }
+    if (options.control && url.pathname.startsWith(CONTROL_PREFIX))
+      return handleControl(control, url.pathname, req, res);
     if (!isOperationPath(url.pathname))
       return sendJson(res, 404, { error: "not_found", details: `no operation ${url.pathname}` });
     return handleOperation(url.pathname, req, res);
@@ -128,6 +133,13 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const address = server.address() as AddressInfo;
   baseUrl = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`;
   const main = options.clients[0];
+  // What the service holds now, field changes and late records included.
+  const currentOptions = (): EmulatorOptions => ({
+    ...input,
+    fieldChanges: options.fieldChanges,
+    lateRecords: options.lateRecords.map((range) => ({ ...range, start: range.startMs, end: range.endMs })),
+    clock: options.clock,
+  });
   return {
     url: baseUrl,
     clientId: main?.clientId ?? "",
@@ -145,7 +157,9 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     setFaults: (next) => faults.set(next),
     faultCounts: () => faults.counts(),
     openContexts: () => state.contexts.size(),
-    expectedHits: (target, body) => expectedHits(target, body, { ...input, clock: options.clock }),
-    expectedCount: (target, body) => expectedCount(target, body, { ...input, clock: options.clock }),
+    changeFields: control.changeFields,
+    addLateRecords: control.addLateRecords,
+    expectedHits: (target, body) => expectedHits(target, body, currentOptions()),
+    expectedCount: (target, body) => expectedCount(target, body, currentOptions()),
   };
 }

@@ -18,8 +18,11 @@ export async function removeLeftovers(
   state: StateStore,
   shard: Shard | undefined,
   log: Logger,
+  rechecked: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  const redo = slices.map((plan) => plan.slice.id).filter((id) => !state.isCommitted(id));
+  const redo = slices
+    .map((plan) => plan.slice.id)
+    .filter((id) => !state.isCommitted(id) || rechecked.has(id));
   const own = new Set([stateObjectPath(shard), manifestObjectPath(shard), successMarkerPath(shard)]);
   const owns = (path: string): boolean => own.has(path) || redo.some((id) => path.includes(id));
   for (const store of stores) {

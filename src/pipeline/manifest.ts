@@ -3,7 +3,7 @@
 import type { OutputStore } from "./contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
-import type { RunState } from "./state.js";
+import type { Recheck, RunState } from "./state.js";
 
 export const SUCCESS_MARKER = "_SUCCESS";
 
@@ -24,6 +24,8 @@ export interface ManifestSlice {
   duplicates: number;
   written: number;
   files: number;
+  /** Re-checks that found the service's count changed and redid the slice, oldest first. */
+  rechecks?: Recheck[];
 }
 
 export interface Manifest {
@@ -40,6 +42,8 @@ export interface Manifest {
   totals: { slices: number; files: number; rows: number; bytes: number; expected: number | null };
   slices: ManifestSlice[];
   files: ManifestFile[];
+  /** The sink's pinned schema: every file's columns, in order (see docs/warehouse.md). */
+  schema?: readonly { name: string; type: string; nullable: boolean; source: string | null }[];
 }
 
 export function manifestObjectPath(shard?: Shard): string {
@@ -80,6 +84,7 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
       duplicates: slice.duplicates,
       written,
       files: own.length,
+      ...(options.state.rechecks[id] === undefined ? {} : { rechecks: options.state.rechecks[id] }),
     });
     for (const file of own) {
       files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
@@ -90,11 +95,11 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
   // manifest names every file there is (the slice's expected count is not known until it completes).
   for (const [id, batch] of Object.entries(options.state.batches)) {
     if (options.state.slices[id] !== undefined) continue;
-    for (const part of Object.values(batch.parts)) {
-      for (const file of part.files) {
-        if (file.sink !== options.sinkIndex) continue;
-        files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
-      }
+    // Once merged, the partition files are on their way out and the merged files are the slice's.
+    const pending = batch.merged ?? Object.values(batch.parts).flatMap((part) => part.files);
+    for (const file of pending) {
+      if (file.sink !== options.sinkIndex) continue;
+      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
     }
   }
   return {

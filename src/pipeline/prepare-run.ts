@@ -23,6 +23,8 @@ export interface PreparedRun {
   sourceColumns: Column[];
   columns: readonly Column[];
   shard: Shard | undefined;
+  /** Whether this run re-checks committed slices; the plan then counted every slice. */
+  rechecking: boolean;
 }
 
 export interface PrepareOptions {
@@ -31,6 +33,11 @@ export interface PrepareOptions {
   shard: Shard | undefined;
   /** Count every slice's records even when the plan needs no probe. */
   alwaysProbe?: boolean;
+  /**
+   * A run that may re-check: `--recheck` given, or the pipeline's `recheck.last_days` (then the plan
+   * also counts that many days before the window's start).
+   */
+  recheck?: { requested: boolean };
 }
 
 function newRunId(name: string, now: Date): string {
@@ -54,22 +61,38 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
     log,
     quotaReserve: shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency),
   });
+  const rechecking =
+    options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);
+  const recheckMs = rechecking ? pipeline.recheck.last_days * 86_400_000 : 0;
   try {
     const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, signal);
     const columns = outputColumns(pipeline.transforms, sourceColumns);
     const plan = await planRun({
       client: session.client,
       query: pipeline.source,
-      window: pipeline.source.window,
+      window: {
+        ...pipeline.source.window,
+        start: new Date(pipeline.source.window.start.getTime() - recheckMs),
+      },
       sliceWindow: (start, end, sliceMs) => sliceWindow(start, end, sliceMs),
-      alwaysProbe: options.alwaysProbe === true,
+      alwaysProbe: options.alwaysProbe === true || rechecking,
       signal,
     });
     const shardPlan = selectShard(
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
       options.shard,
     );
-    return { pipeline, session, run, plan, shardPlan, sourceColumns, columns, shard: options.shard };
+    return {
+      pipeline,
+      session,
+      run,
+      plan,
+      shardPlan,
+      sourceColumns,
+      columns,
+      shard: options.shard,
+      rechecking,
+    };
   } catch (error) {
     await session.close();
     throw error;

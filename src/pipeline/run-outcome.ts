@@ -1,6 +1,7 @@
 // What a run of a pipeline reports when it ends: its status and counts, every slice of this run
 // (or shard), what each destination holds, and the manifests written. The CLI prints it and maps it
 // to an exit code; observers (metrics, run reports) read the same record.
+import type { ChangedSlice } from "../warehouse/recheck.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { OutputStore } from "./contracts.js";
 import { keepsFiles } from "./destinations.js";
@@ -47,6 +48,8 @@ export interface DestinationResult {
 
 export interface PipelineOutcome extends RunOutcome {
   pipeline: string;
+  /** A re-checking run: the committed slices whose count changed and were exported again. */
+  rechecked: readonly ChangedSlice[] | undefined;
   runId: string;
   shard: Shard | undefined;
   /** Where the service is, for messages: the base URL, or "embedded emulator (seed N)". */

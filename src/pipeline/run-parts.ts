@@ -11,7 +11,9 @@ import { commitOutputs } from "./commit-outputs.js";
 import type { SliceTotals } from "./commit-outputs.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
-import type { StateStore } from "./state.js";
+import type { CommittedFile, StateStore } from "./state.js";
+import { mergePartFiles, needsMerge } from "./merge-parts.js";
+import type { PartMerge } from "./merge-parts.js";
 
 /**
  * Partitions of one slice downloaded and written at once. One: slices already run in parallel, and
@@ -27,6 +29,8 @@ export interface RunPartsOptions {
   state: StateStore;
   /** Fresh transforms and sinks for one part. */
   buildStages(): Omit<SliceWork, "source">;
+  /** Folds the partitions' files into one per partition path once all are committed. */
+  merge?: PartMerge | undefined;
 }
 
 /**
@@ -125,5 +129,31 @@ export async function runParts(
       result.expected === undefined || entry.expected === null ? undefined : result.expected + entry.expected;
     result.files.push(...entry.files);
   }
+  if (options.merge !== undefined && needsMerge(result.files))
+    result.files = await mergeSlice(slice, result.files, options.merge, options.state, ctx);
   return result;
+}
+
+/**
+ * The merge is recorded in the state before a partition file is removed: a crash before that leaves
+ * the partitions (the merge is redone, over the same names), a crash after leaves the record (the
+ * remaining partition files are removed on the next run).
+ */
+async function mergeSlice(
+  slice: Slice,
+  files: readonly CommittedFile[],
+  merge: PartMerge,
+  state: StateStore,
+  ctx: SliceContext,
+): Promise<CommittedFile[]> {
+  let merged = state.mergedFiles(slice.id);
+  if (merged === undefined) {
+    const written = await mergePartFiles(slice, files, merge, ctx);
+    await state.recordMerge(slice.id, written);
+    merged = written;
+    ctx.log.info({ parts: files.length, files: written.length }, "Merged the partition files of the slice.");
+  }
+  const kept = new Set(merged.map((file) => `${file.sink}\u0000${file.path}`));
+  for (const file of files) if (!kept.has(`${file.sink}\u0000${file.path}`)) await merge.deleteFile(file);
+  return [...merged];
 }

@@ -22,6 +22,10 @@ import type { RunnerEvents } from "./runner.js";
 import type { Shard } from "./shard.js";
 import { buildSliceTasks } from "./slice-tasks.js";
 import { StateStore, stateObjectPath } from "./state.js";
+import { pinSchemas, resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
+import { recheckCommitted } from "../warehouse/recheck.js";
+import type { ChangedSlice } from "../warehouse/recheck.js";
+import { describeChange } from "../warehouse/schema-drift.js";
 
 /** The counts of a run in progress, read as often as an observer likes. */
 export interface RunProgress {
@@ -50,6 +54,10 @@ export interface RunPipelineOptions {
   shard?: Shard | undefined;
   /** Redo every slice, even committed ones or after the pipeline changed. */
   force?: boolean;
+  /** Re-count the committed slices and redo those whose count changed (`--recheck`). */
+  recheck?: boolean;
+  /** The pipeline file: a pinned schema committed next to it is read relative to it. */
+  pipelineFile: string;
   events?: PipelineEvents;
 }
 
@@ -81,8 +89,17 @@ function checkRequestBudget(prepared: PreparedRun, log: Logger): void {
  */
 export async function runPipeline(pipeline: Pipeline, options: RunPipelineOptions): Promise<PipelineOutcome> {
   const { log, shard } = options;
-  const prepared = await prepareRun(pipeline, { log, signal: options.signal, shard });
-  const { session, run, shardPlan } = prepared;
+  const prepared = await prepareRun(pipeline, {
+    log,
+    signal: options.signal,
+    shard,
+    recheck: { requested: options.recheck === true },
+  });
+  const { session, run } = prepared;
+  // The window's own slices; those before it are in the plan only to be re-checked.
+  let shardPlan = prepared.shardPlan.filter(
+    (plan) => plan.slice.start.getTime() >= pipeline.source.window.start.getTime(),
+  );
   const stores: OutputStore[] = [];
   let lock: OutputLock | undefined;
   try {
@@ -90,6 +107,16 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     for (const sink of pipeline.sinks)
       stores.push(await openOutputStore(sink, { run, stdout: options.stdout }));
     lock = await lockOutputs({ stores, path: lockObjectPath(shard), run, log });
+    // Drift is decided before anything is written: a change the policy refuses fails the run here.
+    const schemas = await resolvePipelineSchemas({
+      pipeline,
+      pipelineFile: options.pipelineFile,
+      sourceColumns: prepared.sourceColumns,
+      stores,
+    });
+    for (const schema of schemas)
+      for (const change of schema.changes)
+        log.warn({ sink: schema.where, change: change.change }, `Schema drift: ${describeChange(change)}.`);
     // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
     const stateStore =
       stores.find((_, index) => {
@@ -103,7 +130,21 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       fingerprint: outputFingerprint(pipeline),
       force: options.force === true,
     });
-    await removeLeftovers(stores, shardPlan, state, shard, log);
+    let rechecked: ChangedSlice[] | undefined;
+    if (prepared.rechecking) {
+      const recheck = await recheckCommitted({
+        slices: prepared.shardPlan,
+        windowStart: pipeline.source.window.start,
+        state,
+        runId: run.runId,
+        log,
+        force: options.force === true,
+      });
+      shardPlan = recheck.slices;
+      rechecked = recheck.changed;
+    }
+    const redo = new Set((rechecked ?? []).map((change) => change.slice.id));
+    await removeLeftovers(stores, shardPlan, state, shard, log, redo);
     log.info(
       {
         pipeline: pipeline.name,
@@ -115,7 +156,17 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       },
       "Run started.",
     );
-    const tasks = buildSliceTasks({ prepared, stores, state, columns: prepared.columns, run, log });
+    const tasks = buildSliceTasks({
+      prepared,
+      stores,
+      state,
+      columns: prepared.columns,
+      run,
+      log,
+      slices: shardPlan,
+      schemas,
+      redo,
+    });
     const events = options.events;
     const timings = new Map<string, SliceTiming>();
     const committedNow = new Set<string>();
@@ -175,10 +226,13 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         complete,
         now: new Date(),
       });
-      await writeManifest(store, manifest, shard);
+      await writeManifest(store, { ...manifest, schema: schemas[index]?.columns }, shard);
       manifests.push(`${store.location}/${manifestObjectPath(shard)}`);
     }
+    // The first successful run pins each sink's schema; a later one records what the policy changed.
+    if (outcome.status === "complete") await pinSchemas(pipeline, schemas, stores);
     const result: PipelineOutcome = {
+      rechecked,
       ...outcome,
       pipeline: pipeline.name,
       runId: run.runId,

@@ -11,6 +11,7 @@ import type { SliceTotals } from "./commit-outputs.js";
 import { runParts } from "./run-parts.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
+import type { PartMerge } from "./merge-parts.js";
 import type { StateStore } from "./state.js";
 
 /** What one attempt at a slice needs; a partitioned source (batch export) commits part by part. */
@@ -22,6 +23,10 @@ export interface SliceTask {
   slice: Slice;
   /** Builds the stages for one attempt at the slice (fresh source, transforms and sinks). */
   build(): SliceStages;
+  /** Redo the slice even when committed (a re-check found its count changed). */
+  redo?: boolean;
+  /** How a batch export's partition files are merged into the slice's; without it they stay as written. */
+  merge?(): PartMerge;
 }
 
 export interface RunnerEvents {
@@ -78,7 +83,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener("abort", onAbort, { once: true });
 
-  const pending = options.tasks.filter((task) => !state.isCommitted(task.slice.id));
+  const pending = options.tasks.filter((task) => task.redo === true || !state.isCommitted(task.slice.id));
   const skipped = options.tasks.length - pending.length;
   if (skipped > 0)
     log.info({ skipped, remaining: pending.length }, "Resuming: committed slices are skipped.");
@@ -113,6 +118,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       return runParts(task.slice, source, {
         ...runOptions,
         state,
+        merge: task.merge?.(),
         buildStages: () => {
           const { source: _unused, ...fresh } = task.build();
           return fresh;

@@ -4,6 +4,9 @@
 import type { Logger } from "../logger.js";
 import { createSink } from "../sinks/sink.js";
 import type { Column, OutputStore, RunInfo, Sink } from "./contracts.js";
+import { conformSink } from "../warehouse/pipeline-schemas.js";
+import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
+import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain } from "./registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
@@ -17,14 +20,35 @@ export interface SliceTaskDeps {
   columns: readonly Column[];
   run: RunInfo;
   log: Logger;
+  /** The slices to run (the plan's, narrowed by a re-check). */
+  slices: PreparedRun["shardPlan"];
+  /** Each sink's pinned schema: its files' columns, and how rows are renamed into them. */
+  schemas: readonly ResolvedSinkSchema[];
+  /** Committed slices to redo (a re-check found their count changed). */
+  redo: ReadonlySet<string>;
 }
 
 export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const { prepared, stores, state, run, log } = deps;
   const { pipeline, session } = prepared;
   const transform = createTransformChain(pipeline.transforms, { run });
-  return prepared.shardPlan.map((slicePlan) => ({
+  const sinks = (): Sink[] =>
+    pipeline.sinks.map((sink, index): Sink => {
+      const schema = deps.schemas[index];
+      const columns = schema?.encoderColumns ?? deps.columns;
+      const created = createSink(sink, { store: stores[index] as OutputStore, columns, run, log });
+      return schema === undefined ? created : conformSink(created, schema);
+    });
+  const merge = createPartMerge({
+    sinks: pipeline.sinks,
+    stores,
+    columns: (index) => deps.schemas[index]?.encoderColumns ?? deps.columns,
+    createSinks: sinks,
+  });
+  return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
+    redo: deps.redo.has(slicePlan.slice.id),
+    merge: () => merge,
     build: () => ({
       source: createSource(pipeline.source, slicePlan.retrieval, {
         client: session.client,
@@ -43,9 +67,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
           ? [reportUnknownFields(deps.columns)]
           : []),
       ],
-      sinks: pipeline.sinks.map((sink, index): Sink =>
-        createSink(sink, { store: stores[index] as OutputStore, columns: deps.columns, run, log }),
-      ),
+      sinks: sinks(),
     }),
   }));
 }

@@ -40,6 +40,18 @@ const batchSchema = z.object({
   created_at: z.string(),
   /** Partitions already downloaded, written and committed, by part id. */
   parts: z.record(z.string(), partSchema).default({}),
+  /** The slice's files once the partitions' files are merged; the partition files are then removed. */
+  merged: z.array(fileSchema).optional(),
+});
+
+/** A re-check that found the service's count of a committed slice changed, so the slice was redone. */
+const recheckSchema = z.object({
+  checked_at: z.string(),
+  run_id: z.string(),
+  /** Records the slice held when it was committed. */
+  committed: z.number().int(),
+  /** Records the service counted at the re-check. */
+  service: z.number().int(),
 });
 
 const stateSchema = z.object({
@@ -53,6 +65,8 @@ const stateSchema = z.object({
    * nothing done, and the redo of the slice removes those it does not rewrite.
    */
   superseded: z.record(z.string(), z.array(fileSchema)).default({}),
+  /** Per slice, every re-check that found a difference, oldest first: the history of re-exports. */
+  rechecks: z.record(z.string(), z.array(recheckSchema)).default({}),
 });
 
 export type RunState = z.infer<typeof stateSchema>;
@@ -60,6 +74,7 @@ export type CommittedSlice = z.infer<typeof sliceSchema>;
 export type CommittedFile = z.infer<typeof fileSchema>;
 export type BatchProgress = z.infer<typeof batchSchema>;
 export type CommittedPart = z.infer<typeof partSchema>;
+export type Recheck = z.infer<typeof recheckSchema>;
 
 /** The state's object name; shards keep their own. */
 export function stateObjectPath(shard?: Shard): string {
@@ -97,6 +112,7 @@ export class StateStore {
       slices: {},
       batches: {},
       superseded: {},
+      rechecks: {},
     };
     const bytes = await options.store.getObject(options.path);
     if (bytes === undefined) return new StateStore(fresh, options);
@@ -176,6 +192,27 @@ export class StateStore {
       parts: {},
     });
     progress.parts[partId] = part;
+    await this.save();
+  }
+
+  /** Records that a re-check found the slice changed; the slice is redone next. */
+  async recordRecheck(sliceId: string, recheck: Recheck): Promise<void> {
+    (this.#state.rechecks[sliceId] ??= []).push(recheck);
+    await this.save();
+  }
+
+  /** The merged files of a slice whose partitions are all in, once the merge is committed. */
+  mergedFiles(sliceId: string): readonly CommittedFile[] | undefined {
+    return this.#state.batches[sliceId]?.merged;
+  }
+
+  async recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {
+    const progress = (this.#state.batches[sliceId] ??= {
+      tokens: {},
+      created_at: new Date().toISOString(),
+      parts: {},
+    });
+    progress.merged = files;
     await this.save();
   }
 

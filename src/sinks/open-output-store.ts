@@ -27,8 +27,18 @@ export async function openOutputStore(config: SinkConfig, deps: OutputStoreDeps)
 export function sinkIdentity(config: SinkConfig): Record<string, unknown> {
   const { type, outputNeutral = [] } = destinationOf(config);
   const options = config[type];
-  if (options === undefined || typeof options !== "object" || options === null) return { ...config };
+  if (options === undefined || typeof options !== "object" || options === null)
+    return withoutWarehouseDefaults({ ...config });
   const kept = Object.fromEntries(Object.entries(options).filter(([key]) => !outputNeutral.includes(key)));
   const { [type]: _options, ...rest } = config;
-  return Object.keys(kept).length === 0 ? rest : { ...rest, [type]: kept };
+  return withoutWarehouseDefaults(Object.keys(kept).length === 0 ? rest : { ...rest, [type]: kept });
+}
+
+/**
+ * The drift policy acts on the pinned schema, not on which files exist; as_is (the default) is how
+ * every sink wrote before column_names existed, so their state still matches.
+ */
+function withoutWarehouseDefaults(identity: Record<string, unknown>): Record<string, unknown> {
+  const { schema: _policy, column_names: naming, ...rest } = identity;
+  return naming === "as_is" || naming === undefined ? rest : { ...rest, column_names: naming };
 }

@@ -7,6 +7,9 @@ import { DESTINATIONS, FORMATS } from "../pipeline/registry.js";
 import type { Destination } from "./destination.js";
 import { compilePathTemplate } from "./path-template.js";
 import { pickDestination } from "./pick-destination.js";
+import { columnNamesSchema, schemaPolicySchema } from "../warehouse/warehouse-options.js";
+import type { ColumnNaming } from "../warehouse/column-names.js";
+import type { SchemaPolicyConfig } from "../warehouse/warehouse-options.js";
 
 export type FormatType = keyof typeof FORMATS;
 
@@ -43,12 +46,24 @@ const rollingFields = {
     .describe("Start a new file once this many bytes are written."),
 };
 
+/** The warehouse contract: column names and the pinned schema's drift policy (docs/warehouse.md). */
+const warehouseFields = {
+  column_names: columnNamesSchema,
+  schema: schemaPolicySchema.prefault({}),
+};
+
 /** Every format's options, flat on the sink; two formats may not claim one name. */
 function formatFields(): Record<string, z.ZodType> {
   const fields: Record<string, z.ZodType> = {};
   for (const format of formats) {
     for (const [key, schema] of Object.entries(format.options)) {
-      if (key in fields || key in commonFields || key in rollingFields || key in DESTINATIONS) {
+      if (
+        key in fields ||
+        key in commonFields ||
+        key in rollingFields ||
+        key in warehouseFields ||
+        key in DESTINATIONS
+      ) {
         throw new Error(
           `format ${format.type} declares option ${key}, which another part of the sink already has`,
         );
@@ -74,11 +89,19 @@ export interface SinkConfig {
   readonly path?: string | undefined;
   readonly max_rows_per_file?: number | undefined;
   readonly max_file_bytes?: number | undefined;
+  readonly column_names: ColumnNaming;
+  readonly schema: SchemaPolicyConfig;
   readonly [option: string]: unknown;
 }
 
 export const sinkSchema: z.ZodType<SinkConfig, Record<string, unknown>> = z
-  .strictObject({ ...commonFields, ...formatFields(), ...rollingFields, ...destinationFields() })
+  .strictObject({
+    ...commonFields,
+    ...formatFields(),
+    ...rollingFields,
+    ...warehouseFields,
+    ...destinationFields(),
+  })
   .superRefine((parsed, ctx) => {
     const value: SinkConfig = parsed;
     const format: Format = FORMATS[value.format];

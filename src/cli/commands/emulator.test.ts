@@ -36,6 +36,40 @@ describe("emulator command", () => {
     expect(() => parseEmulatorArgs(["--partition-format", "csv"])).toThrow(/ndjson, ndjson-gzip, json-array/);
   });
 
+  it("maps the data-change flags to field changes and late records", () => {
+    expect(
+      parseEmulatorArgs([
+        "--add-field",
+        "jobs:job.priority:integer",
+        "--remove-field",
+        "jobs:workflow.id",
+        "--retype-field",
+        "logs:response.status_code:keyword",
+        "--late-records",
+        "jobs:2026-11-20T10:00:00Z/2026-11-20T11:00:00Z:25",
+        "--control",
+        "--port",
+        "0",
+      ]),
+    ).toEqual({
+      port: 0,
+      faults: {},
+      fieldChanges: {
+        jobs: { add: { "job.priority": "integer" }, remove: ["workflow.id"], retype: {} },
+        logs: { add: {}, remove: [], retype: { "response.status_code": "keyword" } },
+      },
+      lateRecords: [{ kind: "jobs", start: "2026-11-20T10:00:00Z", end: "2026-11-20T11:00:00Z", count: 25 }],
+      control: true,
+    });
+    expect(() => parseEmulatorArgs(["--add-field", "jobs:x:int"])).toThrow(
+      '--add-field: "jobs:x:int" does not end with a type (keyword, text, date, float, boolean, long, integer, alias)',
+    );
+    expect(() => parseEmulatorArgs(["--remove-field", "job:x"])).toThrow(/does not start with a kind/);
+    expect(() => parseEmulatorArgs(["--late-records", "jobs:2026-11-20T10:00:00Z/x:2"])).toThrow(
+      '--late-records: "jobs:2026-11-20T10:00:00Z/x:2": late records: end "x" is not a time',
+    );
+  });
+
   it("prints its URL and credentials, serves tokens, and stops when the signal aborts", async () => {
     const stdout = new PassThrough();
     const stderr = new PassThrough();

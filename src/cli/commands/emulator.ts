@@ -6,6 +6,7 @@ import type { Command } from "../io.js";
 import { EXIT } from "../io.js";
 import { startEmulator } from "../../emulator/server.js";
 import type { EmulatorOptions, PartitionFormat } from "../../emulator/server.js";
+import { parseDataChanges } from "./emulator-data-flags.js";
 import { emulatorCredentials, exposureWarning } from "../emulator-credentials.js";
 
 export const EMULATOR_HELP = `Usage: mdq-export emulator [options]
@@ -38,6 +39,13 @@ Options:
   --context-loss-rate R    share of paging requests whose context is lost (404)
   --revocation-rate R      share of requests whose token is treated as revoked (401)
   --latency-ms N           added delay per request; --jitter-ms N adds up to N more
+  --add-field K:NAME:TYPE  kind K's mappings and records gain a field (TYPE: keyword, text, date,
+                           float, boolean, long, integer, alias); repeatable
+  --remove-field K:NAME    kind K's mappings and records lose a field; repeatable
+  --retype-field K:NAME:TYPE  kind K's field changes type (values converted); repeatable
+  --late-records K:START/END:N  N more records per stream in each hour START..END touches; repeatable
+  --control                serve POST /_emulator/fields and /_emulator/late-records to change the
+                           data while it runs (no authentication: keep it on 127.0.0.1)
   --report-requests        on stop, print the requests received per path as one JSON line on stderr
   -h, --help               this text
 `;
@@ -88,7 +96,16 @@ export function parseEmulatorArgs(
   const flags = Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: "string" as const }]));
   const { values } = parseArgs({
     args: [...argv],
-    options: { ...flags, "report-requests": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    options: {
+      ...flags,
+      "add-field": { type: "string", multiple: true },
+      "remove-field": { type: "string", multiple: true },
+      "retype-field": { type: "string", multiple: true },
+      "late-records": { type: "string", multiple: true },
+      control: { type: "boolean" },
+      "report-requests": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
     strict: true,
   });
   if (values.help) return "help";
@@ -137,6 +154,13 @@ export function parseEmulatorArgs(
     failingPartitions: list("failing-partitions")?.map(Number),
     partitionFormat: format as PartitionFormat | undefined,
     faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
+    ...parseDataChanges({
+      addField: values["add-field"],
+      removeField: values["remove-field"],
+      retypeField: values["retype-field"],
+      lateRecords: values["late-records"],
+    }),
+    control: values.control === true ? true : undefined,
   };
   return Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),

@@ -14,6 +14,8 @@ import {
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { formatPlan } from "../plan-report.js";
+import { readSinkSchemas } from "../load-sink-schemas.js";
+import { describeChange, SchemaDriftError } from "../../warehouse/schema-drift.js";
 
 export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
 
@@ -54,6 +56,24 @@ export const planCommand: Command = async (argv, io) => {
   const prepared = await prepareRun(pipeline, { log, signal: io.signal, shard, alwaysProbe: true });
   try {
     io.stdout.write(formatPlan(prepared, values.json === true));
+    // The drift from each sink's pinned schema, before anything is written.
+    let drift: string[];
+    try {
+      const schemas = await readSinkSchemas(prepared.pipeline, file, prepared.sourceColumns, io);
+      drift = schemas.flatMap((schema) =>
+        schema.changes.map((change) => `${schema.where}: ${describeChange(change)}`),
+      );
+    } catch (error) {
+      if (!(error instanceof SchemaDriftError)) throw error;
+      (values.json === true ? io.stderr : io.stdout).write(
+        `Schema drift the policy refuses: ${error.message}\n`,
+      );
+      return EXIT.failed;
+    }
+    if (drift.length > 0)
+      (values.json === true ? io.stderr : io.stdout).write(
+        `Schema drift:\n${drift.map((line) => `  ${line}`).join("\n")}\n`,
+      );
     const max = prepared.pipeline.limits.max_requests;
     const estimate = prepared.plan.estimatedRequests;
     return max !== undefined && estimate > max ? EXIT.invalid : EXIT.ok;

@@ -15,6 +15,7 @@ import type { Command } from "../io.js";
 import { startProgress } from "../progress.js";
 import type { ProgressReporter } from "../progress.js";
 import { formatRunSummary } from "../run-summary.js";
+import { formatRecheck } from "../../warehouse/recheck.js";
 
 export const RUN_USAGE = `Usage: mdq-export run PIPELINE.yaml [options]
 
@@ -24,6 +25,9 @@ Options:
   --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
   --end TIME          replace the window's end
   --force             redo every slice, even committed ones or after the pipeline changed
+  --recheck           re-count the committed slices with one date histogram and export again
+                      those whose count changed (late data); with recheck.last_days also the
+                      days before the window
   --shard I/N         run shard I of N (every N-th slice); see also --shard-count
   --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
                       AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
@@ -36,6 +40,7 @@ Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but re
 const RUN_OPTIONS = {
   ...PIPELINE_OPTIONS,
   force: { type: "boolean" },
+  recheck: { type: "boolean" },
   shard: { type: "string" },
   "shard-count": { type: "string" },
 } as const;
@@ -65,6 +70,8 @@ export const runCommand: Command = async (argv, io) => {
     stdout: io.stdout,
     shard,
     force: values.force === true,
+    recheck: values.recheck === true,
+    pipelineFile: file,
     events: {
       started: (run) => {
         progress = startProgress(run.progress, { tty: io.isTTY, stream: io.stderr, log });
@@ -73,7 +80,8 @@ export const runCommand: Command = async (argv, io) => {
   }).finally(() => progress?.stop());
   // stdout carries data when a sink writes to it; the summary then goes to stderr.
   const toStdout = outcome.destinations.some((destination) => destination.stream);
-  (toStdout ? io.stderr : io.stdout).write(formatRunSummary(outcome));
+  const recheck = outcome.rechecked === undefined ? "" : formatRecheck(outcome.rechecked);
+  (toStdout ? io.stderr : io.stdout).write(formatRunSummary(outcome) + recheck);
   if (outcome.status === "complete") return EXIT.ok;
   if (outcome.status === "stopped") return EXIT.resumable;
   throw outcome.error;

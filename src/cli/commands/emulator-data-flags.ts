@@ -1,0 +1,104 @@
+// The emulator command's flags that change the data it serves: fields added, removed or retyped per
+// kind, and records ingested late. Each names the flag, the value and what is allowed when wrong.
+import type { MappingType } from "../../api/wire/fields.js";
+import type { FieldChanges } from "../../emulator/field-changes.js";
+import { resolveLateRecords } from "../../emulator/late-records.js";
+import type { LateRecords } from "../../emulator/late-records.js";
+import type { EmulatorOptions, GeneratedKind } from "../../emulator/options.js";
+
+const KINDS: readonly GeneratedKind[] = ["logs", "workloads", "jobs", "tickets", "metrics"];
+const TYPES: readonly MappingType[] = [
+  "keyword",
+  "text",
+  "date",
+  "float",
+  "boolean",
+  "long",
+  "integer",
+  "alias",
+];
+
+export interface DataChangeFlags {
+  addField?: readonly string[] | undefined;
+  removeField?: readonly string[] | undefined;
+  retypeField?: readonly string[] | undefined;
+  lateRecords?: readonly string[] | undefined;
+}
+
+function kindOf(flag: string, value: string, kind: string | undefined): GeneratedKind {
+  if (KINDS.includes(kind as GeneratedKind)) return kind as GeneratedKind;
+  throw new Error(`--${flag}: "${value}" does not start with a kind (${KINDS.join(", ")})`);
+}
+
+function typeOf(flag: string, value: string, type: string | undefined): MappingType {
+  if (TYPES.includes(type as MappingType)) return type as MappingType;
+  throw new Error(`--${flag}: "${value}" does not end with a type (${TYPES.join(", ")})`);
+}
+
+/** `jobs:job.priority:keyword` → kind, field, type. Field names hold no `:`. */
+function fieldFlag(
+  flag: string,
+  value: string,
+  withType: boolean,
+): { kind: GeneratedKind; name: string; type?: MappingType } {
+  const parts = value.split(":");
+  const [kind, name, type] = parts;
+  if (parts.length !== (withType ? 3 : 2) || name === undefined || name === "")
+    throw new Error(`--${flag}: "${value}" is not ${withType ? "KIND:FIELD:TYPE" : "KIND:FIELD"}`);
+  return withType
+    ? { kind: kindOf(flag, value, kind), name, type: typeOf(flag, value, type) }
+    : { kind: kindOf(flag, value, kind), name };
+}
+
+/** `jobs:2026-11-20T10:00:00Z/2026-11-20T11:00:00Z:25`: the times hold `:`, so kind and count are split off the ends. */
+function lateFlag(value: string): LateRecords {
+  const first = value.indexOf(":");
+  const last = value.lastIndexOf(":");
+  const range = value.slice(first + 1, last).split("/");
+  const count = Number(value.slice(last + 1));
+  if (first < 0 || last === first || range.length !== 2)
+    throw new Error(`--late-records: "${value}" is not KIND:START/END:COUNT`);
+  const late = {
+    kind: kindOf("late-records", value, value.slice(0, first)),
+    start: range[0] ?? "",
+    end: range[1] ?? "",
+    count,
+  };
+  try {
+    resolveLateRecords(late);
+  } catch (error) {
+    throw new Error(`--late-records: "${value}": ${(error as Error).message}`, { cause: error });
+  }
+  return late;
+}
+
+/** The options the flags ask for; none when no flag is given. */
+export function parseDataChanges(
+  flags: DataChangeFlags,
+): Pick<EmulatorOptions, "fieldChanges" | "lateRecords"> {
+  const changes: Partial<
+    Record<
+      GeneratedKind,
+      { add: Record<string, MappingType>; remove: string[]; retype: Record<string, MappingType> }
+    >
+  > = {};
+  const of = (kind: GeneratedKind) => (changes[kind] ??= { add: {}, remove: [], retype: {} });
+  for (const value of flags.addField ?? []) {
+    const { kind, name, type } = fieldFlag("add-field", value, true);
+    of(kind).add[name] = type as MappingType;
+  }
+  for (const value of flags.removeField ?? []) {
+    const { kind, name } = fieldFlag("remove-field", value, false);
+    of(kind).remove.push(name);
+  }
+  for (const value of flags.retypeField ?? []) {
+    const { kind, name, type } = fieldFlag("retype-field", value, true);
+    of(kind).retype[name] = type as MappingType;
+  }
+  const fieldChanges: Partial<Record<GeneratedKind, FieldChanges>> = changes;
+  const lateRecords = (flags.lateRecords ?? []).map(lateFlag);
+  return {
+    ...(Object.keys(fieldChanges).length > 0 ? { fieldChanges } : {}),
+    ...(lateRecords.length > 0 ? { lateRecords } : {}),
+  };
+}

@@ -1,0 +1,60 @@
+// What `schema` and `ddl` share: the pipeline, the columns the service maps for its kind, and each
+// sink's schema as the next run would write it (compared with its pin under the drift policy).
+import { loadPipeline } from "../config/load-pipeline.js";
+import { ConfigError } from "../errors.js";
+import type { Pipeline } from "../config/pipeline-schema.js";
+import type { Logger } from "../logger.js";
+import type { Column, OutputStore } from "../pipeline/contracts.js";
+import { openOutputStore } from "../sinks/open-output-store.js";
+import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
+import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
+import type { CliIO } from "./io.js";
+import { sourceColumnsFromService } from "../pipeline/output-columns.js";
+import { newRunInfo } from "../pipeline/prepare-run.js";
+import { openSession } from "../pipeline/session.js";
+
+export interface LoadedSchemas {
+  pipeline: Pipeline;
+  schemas: ResolvedSinkSchema[];
+}
+
+/** Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. */
+export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Promise<LoadedSchemas> {
+  const pipeline = await loadPipeline(file, { env: io.env });
+  const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
+  try {
+    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, io.signal);
+    return { pipeline, schemas: await readSinkSchemas(pipeline, file, sourceColumns, io) };
+  } finally {
+    await session.close();
+  }
+}
+
+/** Each sink's schema against the pin beside its output (read, never written). */
+export async function readSinkSchemas(
+  pipeline: Pipeline,
+  file: string,
+  sourceColumns: readonly Column[],
+  io: CliIO,
+): Promise<ResolvedSinkSchema[]> {
+  const stores: (OutputStore | undefined)[] = [];
+  try {
+    const run = newRunInfo(pipeline.name);
+    for (const sink of pipeline.sinks)
+      stores.push(sink.to === "-" ? undefined : await openOutputStore(sink, { run, stdout: io.stdout }));
+    return await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, stores });
+  } finally {
+    for (const store of stores) await store?.close().catch(() => undefined);
+  }
+}
+
+/** `--sink N` (1-based) checked against the pipeline's sinks. */
+export function sinkIndex(value: string | undefined, pipeline: Pipeline): number | undefined {
+  if (value === undefined) return undefined;
+  const index = Number(value);
+  if (!Number.isInteger(index) || index < 1 || index > pipeline.sinks.length) {
+    const message = `--sink: "${value}" is not a sink number from 1 to ${pipeline.sinks.length}`;
+    throw new ConfigError(message, [{ path: "--sink", message }]);
+  }
+  return index - 1;
+}

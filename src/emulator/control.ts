@@ -1,0 +1,90 @@
+// Changing what the service holds while it runs: its fields (a service upgrade) and late records.
+// Tests call these directly; the standalone emulator exposes them over HTTP under /_emulator/ when
+// started with --control, so a pipeline can be tried against a service that changes between runs.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { FieldChanges } from "./field-changes.js";
+import { readBody, sendJson } from "./http-io.js";
+import { resolveLateRecords } from "./late-records.js";
+import type { LateRecords } from "./late-records.js";
+import type { GeneratedKind, ResolvedOptions } from "./options.js";
+
+export interface EmulatorControl {
+  /** Replaces the field changes of a kind (an empty object restores its own fields). */
+  changeFields(kind: GeneratedKind, changes: FieldChanges): void;
+  /** Adds records to the hours a range touches, from now on. */
+  addLateRecords(late: LateRecords): void;
+}
+
+export const CONTROL_PREFIX = "/_emulator/";
+
+const kindSchema = z.enum(["logs", "workloads", "jobs", "tickets", "metrics"]);
+const typeSchema = z.enum(["keyword", "text", "date", "float", "boolean", "long", "integer", "alias"]);
+
+const fieldsBody = z.strictObject({
+  kind: kindSchema,
+  add: z.record(z.string().min(1), typeSchema).optional(),
+  remove: z.array(z.string().min(1)).optional(),
+  retype: z.record(z.string().min(1), typeSchema).optional(),
+});
+
+const lateBody = z.strictObject({
+  kind: kindSchema,
+  start: z.union([z.string(), z.number()]),
+  end: z.union([z.string(), z.number()]),
+  count: z.number().int().min(1),
+});
+
+export function createControl(options: ResolvedOptions): EmulatorControl {
+  return {
+    changeFields(kind, changes) {
+      options.fieldChanges = { ...options.fieldChanges, [kind]: changes };
+    },
+    addLateRecords(late) {
+      options.lateRecords = [...options.lateRecords, resolveLateRecords(late)];
+    },
+  };
+}
+
+/** `POST /_emulator/fields` and `POST /_emulator/late-records`; JSON bodies as in docs/emulator.md. */
+export async function handleControl(
+  control: EmulatorControl,
+  pathname: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  let body: unknown;
+  try {
+    body = JSON.parse((await readBody(req)) ?? "");
+  } catch {
+    return sendJson(res, 400, { error: "bad_request", details: "the body is not JSON" });
+  }
+  const action = pathname.slice(CONTROL_PREFIX.length);
+  const invalid = (error: z.ZodError): void => {
+    const issue = error.issues[0];
+    sendJson(res, 400, {
+      error: "bad_request",
+      details: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? ""}`,
+    });
+  };
+  try {
+    if (action === "fields") {
+      const parsed = fieldsBody.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error);
+      const { kind, ...changes } = parsed.data;
+      control.changeFields(kind, changes);
+    } else if (action === "late-records") {
+      const parsed = lateBody.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error);
+      control.addLateRecords(parsed.data);
+    } else {
+      return sendJson(res, 404, {
+        error: "not_found",
+        details: `no control ${pathname}; fields or late-records`,
+      });
+    }
+  } catch (error) {
+    return sendJson(res, 400, { error: "bad_request", details: (error as Error).message });
+  }
+  return sendJson(res, 200, { ok: true });
+}

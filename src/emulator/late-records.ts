@@ -1,0 +1,52 @@
+// Records ingested late: extra records in the hours of a time range, as if the service received them
+// after a client had already exported that range. Counts, histograms, pages and batch exports all
+// include them from the moment they are added.
+import type { GeneratedKind } from "./options.js";
+import { HOUR_MS } from "./generator.js";
+
+export interface LateRecords {
+  kind: GeneratedKind;
+  /** ISO 8601 or milliseconds; the hours this range touches get the records. */
+  start: string | number;
+  end: string | number;
+  /** Extra records per stream (domain × application × app_type) and hour. */
+  count: number;
+}
+
+/** A late-record range with its bounds in milliseconds. */
+export interface LateRange {
+  kind: GeneratedKind;
+  startMs: number;
+  endMs: number;
+  count: number;
+}
+
+function instant(value: string | number, name: string): number {
+  const ms = typeof value === "number" ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new Error(`late records: ${name} "${String(value)}" is not a time`);
+  return ms;
+}
+
+/** Checks one range; throws naming the value and what is allowed. */
+export function resolveLateRecords(late: LateRecords): LateRange {
+  const startMs = instant(late.start, "start");
+  const endMs = instant(late.end, "end");
+  if (endMs <= startMs)
+    throw new Error(`late records: end "${String(late.end)}" is not after start "${String(late.start)}"`);
+  if (!Number.isInteger(late.count) || late.count < 1)
+    throw new Error(`late records: count ${String(late.count)} is not a whole number of at least 1`);
+  return { kind: late.kind, startMs, endMs, count: late.count };
+}
+
+/**
+ * Extra records of a kind in one hour bucket. The bucket's records stay evenly spread over the hour,
+ * so the hour's late and earlier records interleave in time (their ids are the bucket's positions).
+ */
+export function lateCount(ranges: readonly LateRange[], kind: GeneratedKind, hour: number): number {
+  const from = hour * HOUR_MS;
+  const to = from + HOUR_MS;
+  let extra = 0;
+  for (const range of ranges)
+    if (range.kind === kind && range.startMs < to && range.endMs > from) extra += range.count;
+  return extra;
+}

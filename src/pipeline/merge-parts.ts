@@ -1,0 +1,88 @@
+// Merges the files a batch export's partitions wrote into the slice's own files: one per partition
+// path (more only when the rolling limits ask). Partitions still commit one by one, so a stopped run
+// resumes per partition; the merge runs once they are all in, and is recorded before the partition
+// files are removed, so a crash at any point leaves either the partitions or the merged files.
+import type { Batch, Column, OutputStore, Sink, Slice, SliceContext } from "./contracts.js";
+import { decodeRows } from "../formats/decode-rows.js";
+import type { SinkConfig } from "../sinks/schema.js";
+import { commitOutputs } from "./commit-outputs.js";
+import type { CommittedFile } from "./state.js";
+import { SinkError } from "../errors.js";
+
+/** What the composition gives the merge: reading a committed file back, and fresh sinks. */
+export interface PartMerge {
+  /** The rows of a committed file of a sink, in the order they were written. */
+  readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<Batch>;
+  /** Fresh sinks, one per pipeline sink, that write under the slice's own names. */
+  sinks(): readonly Sink[];
+  deleteFile(file: CommittedFile): Promise<void>;
+}
+
+export interface PartMergeDeps {
+  sinks: readonly SinkConfig[];
+  stores: readonly (OutputStore | undefined)[];
+  /** The columns each sink writes, to read its files back. */
+  columns(sink: number): readonly Column[];
+  /** Fresh sinks, as for a slice. */
+  createSinks(): readonly Sink[];
+}
+
+/** Reads committed files back through their format, writes through fresh sinks, deletes from their store. */
+export function createPartMerge(deps: PartMergeDeps): PartMerge {
+  return {
+    sinks: deps.createSinks,
+    async *readFile(file) {
+      const sink = deps.sinks[file.sink];
+      const store = deps.stores[file.sink];
+      if (sink === undefined || store === undefined) return;
+      yield* decodeRows(await store.openRead(file.path), {
+        format: sink.format === "parquet" ? "parquet" : "ndjson",
+        gzip: sink["gzip"] === true,
+        columns: deps.columns(file.sink),
+      });
+    },
+    deleteFile: async (file) => deps.stores[file.sink]?.deleteObject(file.path),
+  };
+}
+
+async function* concatenate(
+  files: readonly CommittedFile[],
+  merge: PartMerge,
+  signal: AbortSignal,
+): AsyncGenerator<Batch> {
+  for (const file of files) yield* merge.readFile(file, signal);
+}
+
+/** Whether any sink has more than one partition file to fold. */
+export function needsMerge(files: readonly CommittedFile[]): boolean {
+  const perSink = new Map<number, number>();
+  for (const file of files) perSink.set(file.sink, (perSink.get(file.sink) ?? 0) + 1);
+  return [...perSink.values()].some((count) => count > 1);
+}
+
+/** Writes and commits the merged files of every sink; returns them as the state records them. */
+export async function mergePartFiles(
+  slice: Slice,
+  files: readonly CommittedFile[],
+  merge: PartMerge,
+  ctx: SliceContext,
+): Promise<CommittedFile[]> {
+  const sinks = merge.sinks();
+  const outputs = [];
+  try {
+    for (const [index, sink] of sinks.entries()) {
+      const own = files.filter((file) => file.sink === index);
+      const output = await sink(concatenate(own, merge, ctx.signal), { ...ctx, slice });
+      outputs.push(output);
+      const expected = own.reduce((sum, file) => sum + file.rows, 0);
+      if (output.rows !== expected)
+        throw new SinkError(
+          `slice ${slice.id}: merging ${own.length} partition files of sink ${index + 1} gave ${output.rows} rows, not ${expected}`,
+        );
+    }
+  } catch (error) {
+    await Promise.allSettled(outputs.map((output) => output.discard()));
+    throw error;
+  }
+  return commitOutputs(outputs);
+}

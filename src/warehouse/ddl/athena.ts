@@ -1,0 +1,69 @@
+// Athena / Glue: CREATE EXTERNAL TABLE over the S3 prefix with typed partition columns and partition
+// projection for the template's date and hour, so new partitions are queryable without MSCK REPAIR.
+import type { ColumnType } from "../../pipeline/contracts.js";
+import type { PartitionSource, TableLayout } from "./table-layout.js";
+import { requireSafeNames, sqlString } from "./table-layout.js";
+
+const TYPES: Readonly<Record<ColumnType, string>> = {
+  string: "string",
+  double: "double",
+  int64: "bigint",
+  int32: "int",
+  boolean: "boolean",
+  timestamp: "timestamp",
+  // Athena has no JSON type: the text is kept and json_extract reads it.
+  json: "string",
+};
+
+const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
+  date: "date",
+  hour: "int",
+  text: "string",
+};
+
+function projection(layout: TableLayout): string[] {
+  const properties: string[] = ["'projection.enabled' = 'true'"];
+  for (const partition of layout.partitions) {
+    const key = `projection.${partition.name}`;
+    if (partition.source === "date")
+      properties.push(
+        `'${key}.type' = 'date'`,
+        `'${key}.format' = 'yyyy-MM-dd'`,
+        `'${key}.range' = '${layout.since},NOW'`,
+        `'${key}.interval' = '1'`,
+        `'${key}.interval.unit' = 'DAYS'`,
+      );
+    else properties.push(`'${key}.type' = 'integer'`, `'${key}.range' = '0,23'`, `'${key}.digits' = '2'`);
+  }
+  properties.push(
+    `'storage.location.template' = ${sqlString(`${layout.location}/${layout.partitionPath}/`)}`,
+  );
+  return properties;
+}
+
+export function athenaDdl(layout: TableLayout): string {
+  requireSafeNames(layout, "Athena");
+  if (!layout.location.startsWith("s3://"))
+    throw new Error(
+      `Athena reads s3:// locations, not "${layout.location}"; pass --location s3://bucket/prefix`,
+    );
+  const columns = layout.columns.map((column) => `  \`${column.name}\` ${TYPES[column.type]}`).join(",\n");
+  const lines = [`CREATE EXTERNAL TABLE IF NOT EXISTS \`${layout.table}\` (`, columns, ")"];
+  if (layout.partitions.length > 0)
+    lines.push(
+      `PARTITIONED BY (${layout.partitions.map((p) => `\`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(", ")})`,
+    );
+  lines.push(
+    layout.format === "parquet"
+      ? "STORED AS PARQUET"
+      : "ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'",
+    `LOCATION ${sqlString(`${layout.location}/`)}`,
+  );
+  // Projection types cover dates and hours; a partition on a record value needs its values listed.
+  const projectable = layout.partitions.length > 0 && layout.partitions.every((p) => p.source !== "text");
+  if (projectable) lines.push(`TBLPROPERTIES (\n  ${projection(layout).join(",\n  ")}\n)`);
+  let ddl = `${lines.join("\n")};\n`;
+  if (layout.partitions.length > 0 && !projectable)
+    ddl += `-- Partitions on record values are not projected; load them after each run:\nMSCK REPAIR TABLE \`${layout.table}\`;\n`;
+  return ddl;
+}

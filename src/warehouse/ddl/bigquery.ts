@@ -1,0 +1,49 @@
+// BigQuery: an external table over Cloud Storage with Hive partitioning; the partition columns are
+// declared with their types (`WITH PARTITION COLUMNS`) instead of being inferred as text.
+import type { ColumnType } from "../../pipeline/contracts.js";
+import type { PartitionSource, TableLayout } from "./table-layout.js";
+import { requireSafeNames, sqlString } from "./table-layout.js";
+
+const TYPES: Readonly<Record<ColumnType, string>> = {
+  string: "STRING",
+  double: "FLOAT64",
+  int64: "INT64",
+  int32: "INT64",
+  boolean: "BOOL",
+  timestamp: "TIMESTAMP",
+  // External Parquet tables cannot declare JSON; PARSE_JSON reads the text.
+  json: "STRING",
+};
+
+const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
+  date: "DATE",
+  hour: "INT64",
+  text: "STRING",
+};
+
+/** BigQuery reads gs://; an s3:// destination maps to the same bucket and prefix once copied there. */
+function gcsLocation(location: string): string {
+  if (location.startsWith("gs://")) return location;
+  if (location.startsWith("s3://")) return `gs://${location.slice("s3://".length)}`;
+  throw new Error(`BigQuery reads gs:// locations, not "${location}"; pass --location gs://bucket/prefix`);
+}
+
+export function bigqueryDdl(layout: TableLayout, dataset: string): string {
+  requireSafeNames(layout, "BigQuery");
+  const location = gcsLocation(layout.location);
+  const columns = layout.columns.map((column) => `  \`${column.name}\` ${TYPES[column.type]}`).join(",\n");
+  const lines = [`CREATE OR REPLACE EXTERNAL TABLE \`${dataset}.${layout.table}\` (`, columns, ")"];
+  if (layout.partitions.length > 0)
+    lines.push(
+      `WITH PARTITION COLUMNS (\n${layout.partitions.map((p) => `  \`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(",\n")}\n)`,
+    );
+  const options = [
+    `format = ${layout.format === "parquet" ? "'PARQUET'" : "'NEWLINE_DELIMITED_JSON'"}`,
+    ...(layout.format === "ndjson" && layout.gzip ? ["compression = 'GZIP'"] : []),
+    // One wildcard is allowed, and it spans directories; the extension keeps the manifest out.
+    `uris = [${sqlString(`${location}/*.${layout.extension}`)}]`,
+    ...(layout.partitions.length > 0 ? [`hive_partition_uri_prefix = ${sqlString(location)}`] : []),
+  ];
+  lines.push(`OPTIONS (\n  ${options.join(",\n  ")}\n)`);
+  return `${lines.join("\n")};\n`;
+}

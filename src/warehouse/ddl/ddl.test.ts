@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import type { SchemaColumn } from "../output-schema.js";
+import { DIALECTS, generateDdl } from "./ddl.js";
+import { tableLayout } from "./table-layout.js";
+import type { LayoutInput } from "./table-layout.js";
+
+const columns: SchemaColumn[] = [
+  { name: "_id", type: "string", nullable: false, source: "_id" },
+  { name: "timestamp", type: "timestamp", nullable: true, source: "@timestamp" },
+  { name: "job_state", type: "string", nullable: true, source: "job.state" },
+  { name: "elapsed_s", type: "double", nullable: true, source: "job.execution_time.elapsed" },
+  { name: "attempts", type: "int32", nullable: true, source: "job.attempts" },
+  { name: "bytes", type: "int64", nullable: true, source: "job.bytes" },
+  { name: "retried", type: "boolean", nullable: true, source: "job.retried" },
+  { name: "labels", type: "json", nullable: true, source: "labels" },
+];
+
+const base: LayoutInput = {
+  table: "nightly_jobs",
+  columns,
+  format: "parquet",
+  gzip: false,
+  extension: "parquet",
+  location: "s3://warehouse-raw/mdq/jobs/",
+  pathTemplate: "dt={date}/hour={hour}/part-{slice}-{seq}.{ext}",
+  since: new Date("2026-11-01T00:00:00Z"),
+};
+
+describe("generateDdl", () => {
+  for (const dialect of DIALECTS) {
+    it(`${dialect}: Parquet partitioned by date and hour`, async () => {
+      await expect(generateDdl(dialect, tableLayout(base), { dataset: "mdq" })).toMatchFileSnapshot(
+        `golden/${dialect}-parquet.sql`,
+      );
+    });
+
+    it(`${dialect}: gzip NDJSON partitioned by a record value`, async () => {
+      const layout = tableLayout({
+        ...base,
+        format: "ndjson",
+        gzip: true,
+        extension: "ndjson.gz",
+        pathTemplate: "domain={atr_domain_name}/{slice}-{seq}.{ext}",
+      });
+      await expect(generateDdl(dialect, layout, { dataset: "mdq" })).toMatchFileSnapshot(
+        `golden/${dialect}-ndjson-gzip.sql`,
+      );
+    });
+  }
+
+  it("reads a layout: glob, typed partitions and the projection template", () => {
+    const layout = tableLayout(base);
+    expect(layout.glob).toBe("dt=*/hour=*/part-*-*.parquet");
+    expect(layout.partitions).toEqual([
+      { name: "dt", source: "date" },
+      { name: "hour", source: "hour" },
+    ]);
+    expect(layout.partitionPath).toBe("dt=${dt}/hour=${hour}");
+    expect(layout.location).toBe("s3://warehouse-raw/mdq/jobs");
+    expect(tableLayout({ ...base, pathTemplate: "{date}/{slice}-{seq}.{ext}" }).partitions).toEqual([]);
+  });
+
+  it("refuses names Athena and BigQuery reject, and pointing them at a local directory", () => {
+    const unsafe = tableLayout({
+      ...base,
+      columns: [{ name: "@timestamp", type: "timestamp", nullable: true, source: "@timestamp" }],
+    });
+    expect(() => generateDdl("athena", unsafe, { dataset: "mdq" })).toThrow(
+      'Athena does not accept the column names "@timestamp"; set column_names: snake_case on the sink',
+    );
+    expect(() => generateDdl("bigquery", unsafe, { dataset: "mdq" })).toThrow(/BigQuery does not accept/);
+    expect(generateDdl("duckdb", unsafe, { dataset: "mdq" })).toContain('CAST("@timestamp" AS TIMESTAMP)');
+    const local = tableLayout({ ...base, location: "./out/jobs" });
+    expect(() => generateDdl("athena", local, { dataset: "mdq" })).toThrow(
+      'Athena reads s3:// locations, not "./out/jobs"; pass --location s3://bucket/prefix',
+    );
+  });
+
+  it("refuses a partition directory named like a column", () => {
+    expect(() => tableLayout({ ...base, pathTemplate: "bytes={date}/{slice}.{ext}" })).toThrow(
+      'partition directory "bytes=" has the name of a column; rename one of them',
+    );
+  });
+});

@@ -1,0 +1,27 @@
+// The table definition of a sink's output in one of the dialects `mdq-export ddl` prints.
+import { athenaDdl } from "./athena.js";
+import { bigqueryDdl } from "./bigquery.js";
+import { duckdbDdl } from "./duckdb.js";
+import type { TableLayout } from "./table-layout.js";
+
+export const DIALECTS = ["duckdb", "athena", "bigquery"] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+export interface DdlOptions {
+  /** BigQuery dataset of the table. */
+  dataset: string;
+}
+
+/**
+ * @example generateDdl("duckdb", tableLayout({ ... }), { dataset: "mdq" })
+ */
+export function generateDdl(dialect: Dialect, layout: TableLayout, options: DdlOptions): string {
+  switch (dialect) {
+    case "duckdb":
+      return duckdbDdl(layout);
+    case "athena":
+      return athenaDdl(layout);
+    case "bigquery":
+      return bigqueryDdl(layout, options.dataset);
+  }
+}

@@ -1,0 +1,60 @@
+// The schema a sink writes: each column's name (after `column_names`), type, nullability and the
+// source field it comes from. `mdq-export schema` prints it; the first run pins it (pinned-schema.ts).
+import type { Column, ColumnType } from "../pipeline/contracts.js";
+import { columnName } from "./column-names.js";
+import type { ColumnNaming } from "./column-names.js";
+
+/** One column of a sink's output, as pinned and compared. */
+export interface SchemaColumn {
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+  /** The service's field the values come from; null for a column a transform adds. */
+  source: string | null;
+}
+
+/** A column that remembers its source field while transforms rename it. */
+export interface SourcedColumn extends Column {
+  source?: string | null;
+}
+
+/** Every hit has an id and an index; any other field may be missing from a record. */
+const ALWAYS_PRESENT = new Set(["_id", "_index"]);
+
+/**
+ * Tags each column a source yields with its own name as source field. The transforms' `columns()`
+ * copy columns with a spread, so the tag follows a rename or a flatten; a column they create has none.
+ */
+export function withSourceFields(columns: readonly Column[]): SourcedColumn[] {
+  return columns.map((column) => ({ ...column, source: column.name }));
+}
+
+/** The output schema of a sink from the columns after the transforms. */
+export function outputSchema(columns: readonly SourcedColumn[], naming: ColumnNaming): SchemaColumn[] {
+  return columns.map((column) => {
+    const source = column.source ?? null;
+    return {
+      name: columnName(column.name, naming),
+      type: column.type,
+      nullable: source === null || !ALWAYS_PRESENT.has(source),
+      source,
+    };
+  });
+}
+
+/** The name of the row key (or dotted path) a schema column reads, before `column_names`. */
+export interface ColumnBinding {
+  /** The name rows carry after the transforms. */
+  from: string;
+  column: SchemaColumn;
+}
+
+/** Pairs each output column with the column name the transforms leave in the rows. */
+export function bindColumns(
+  columns: readonly Column[],
+  naming: ColumnNaming,
+  schema: readonly SchemaColumn[],
+): ColumnBinding[] {
+  const byOutputName = new Map(columns.map((column) => [columnName(column.name, naming), column.name]));
+  return schema.map((column) => ({ from: byOutputName.get(column.name) ?? column.name, column }));
+}

@@ -1,0 +1,99 @@
+// The warehouse contract of a whole pipeline: each sink's schema resolved against its pin (the file
+// committed next to the pipeline, or the one the first run wrote beside the output), the sinks made
+// to write exactly that schema, and the pin recorded after a successful run.
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { Pipeline } from "../config/pipeline-schema.js";
+import { ConfigError } from "../errors.js";
+import type { Column, OutputStore, Sink } from "../pipeline/contracts.js";
+import { transformColumns } from "../pipeline/registry.js";
+import { mapRows } from "../transforms/map-rows.js";
+import { withSourceFields } from "./output-schema.js";
+import { formatPinnedSchema, parsePinnedSchema, PINNED_SCHEMA_PATH } from "./pinned-schema.js";
+import type { PinnedSchema } from "./pinned-schema.js";
+import { resolveSinkSchema } from "./sink-schema.js";
+import type { SinkSchema } from "./sink-schema.js";
+
+export interface PipelineSchemaInput {
+  pipeline: Pipeline;
+  /** The pipeline file: a committed pin's path is relative to it. */
+  pipelineFile: string;
+  /** The columns rows carry as they leave the source. */
+  sourceColumns: readonly Column[];
+  /** One store per sink (undefined where none is open, as in `schema`); the pin beside the output is read from it. */
+  stores: readonly (OutputStore | undefined)[];
+}
+
+export interface ResolvedSinkSchema extends SinkSchema {
+  where: string;
+  /** Where the pin compared with came from; undefined on a first run. */
+  pinnedFrom: string | undefined;
+}
+
+async function readPin(
+  pipeline: Pipeline,
+  index: number,
+  file: string,
+  store: OutputStore | undefined,
+): Promise<{ pin: PinnedSchema; from: string } | undefined> {
+  const sink = pipeline.sinks[index];
+  const committed = sink?.schema.pinned;
+  if (committed !== undefined) {
+    const path = resolve(dirname(file), committed);
+    let text: string;
+    try {
+      text = await readFile(path, "utf8");
+    } catch (error) {
+      const message = `sinks[${index}].schema.pinned: "${committed}" cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); write it with mdq-export schema PIPELINE --sink ${index + 1} --json > ${committed}`;
+      throw new ConfigError(message, [{ path: `sinks.${index}.schema.pinned`, message }], { cause: error });
+    }
+    return { pin: parsePinnedSchema(text, committed), from: committed };
+  }
+  const bytes = await store?.getObject(PINNED_SCHEMA_PATH);
+  if (bytes === undefined) return undefined;
+  const from = `${store?.location ?? ""}/${PINNED_SCHEMA_PATH}`;
+  return { pin: parsePinnedSchema(Buffer.from(bytes).toString("utf8"), from), from };
+}
+
+/** Resolves every sink's schema; throws SchemaDriftError before anything is written when a policy refuses. */
+export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promise<ResolvedSinkSchema[]> {
+  const columns = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns)).columns;
+  const schemas: ResolvedSinkSchema[] = [];
+  for (const [index, sink] of input.pipeline.sinks.entries()) {
+    const where = `sink ${index + 1} (${sink.to})`;
+    const pinned = await readPin(input.pipeline, index, input.pipelineFile, input.stores[index]);
+    const schema = resolveSinkSchema({
+      naming: sink.column_names,
+      policy: sink.schema,
+      columns,
+      pinned: pinned?.pin,
+      where,
+    });
+    schemas.push({ ...schema, where, pinnedFrom: pinned?.from });
+  }
+  return schemas;
+}
+
+/** A sink that writes rows conformed to its schema (renamed, in pinned order) when names change. */
+export function conformSink(sink: Sink, schema: SinkSchema): Sink {
+  const conform = schema.conformRow;
+  if (conform === undefined) return sink;
+  const transform = mapRows((row) => conform(row));
+  return (input, ctx) => sink(transform(input, ctx), ctx);
+}
+
+/** Records each sink's schema beside its output (not for stdout), after a successful run. */
+export async function pinSchemas(
+  pipeline: Pipeline,
+  schemas: readonly ResolvedSinkSchema[],
+  stores: readonly (OutputStore | undefined)[],
+): Promise<void> {
+  for (const [index, schema] of schemas.entries()) {
+    const store = stores[index];
+    if (store === undefined || pipeline.sinks[index]?.to === "-") continue;
+    const text = formatPinnedSchema(schema.columns);
+    const current = await store.getObject(PINNED_SCHEMA_PATH);
+    if (current === undefined || Buffer.from(current).toString("utf8") !== text)
+      await store.putObject(PINNED_SCHEMA_PATH, text);
+  }
+}

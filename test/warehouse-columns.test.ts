@@ -1,0 +1,53 @@
+// Warehouse-safe column names are checked offline: two fields that snake_case makes one column are
+// refused by validate, with the file, line and column of the sink's column_names.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createWorkspace, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
+
+let workspace: Workspace;
+beforeAll(async () => {
+  workspace = await createWorkspace("mdq-columns-");
+});
+afterAll(() => workspace.remove());
+
+const env = {
+  MDQ_BASE_URL: "https://mdq.example.com",
+  MDQ_AUTH_URL: "https://auth.example.com",
+  MDQ_CLIENT_ID: "ci",
+  MDQ_CLIENT_SECRET: "placeholder",
+};
+
+const pipeline = (transforms: string) => `name: logs-snake
+${REMOTE_SERVICE_YAML}
+source:
+  kind: logs
+  application: atr
+  app_type: [ec2]
+  domain: ["*"]
+  window: { start: now-1d/d, end: now/d, slice: 1h }
+${transforms}sinks:
+  - format: parquet
+    to: ./out
+    column_names: snake_case
+`;
+
+describe("column_names: snake_case", () => {
+  it("refuses fields that become one column, at the sink's column_names", async () => {
+    const file = await workspace.write("clash.yaml", pipeline(""));
+    const result = await runCli(["validate", file], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `${file}:16:19: sinks[0].column_names: column_names: snake_case turns both "@timestamp" and "timestamp" into "timestamp"; drop or rename one of them with a transform, or keep column_names: as_is`,
+    );
+  });
+
+  it("accepts the pipeline once a transform removes the clash", async () => {
+    const file = await workspace.write(
+      "fixed.yaml",
+      pipeline("transforms:\n  - drop: { fields: [timestamp] }\n"),
+    );
+    const result = await runCli(["validate", file], { env });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+});

@@ -1,0 +1,214 @@
+// The pinned schema and the drift policy, end to end: the first run pins each sink's schema; between
+// two runs the emulator's jobs gain, lose or retype a field, and the second run does what the sink's
+// policy says, with every file of the sink in the pinned column order and types.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import { startTestEmulator } from "./support/export-checks.js";
+import { listDataFiles, readManifest, readParquet } from "./support/read-output.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
+
+let emulator: RunningEmulator;
+let workspace: Workspace;
+let runs = 0;
+beforeAll(async () => {
+  emulator = await startTestEmulator({ density: 3 });
+  workspace = await createWorkspace("mdq-drift-");
+});
+beforeEach(() => emulator.changeFields("jobs", {}));
+afterAll(async () => {
+  await emulator.close();
+  await workspace.remove();
+});
+
+const FIRST = ["--start", "2026-03-10T00:00:00Z", "--end", "2026-03-10T02:00:00Z"];
+const SECOND = ["--start", "2026-03-10T02:00:00Z", "--end", "2026-03-10T04:00:00Z"];
+
+async function pipeline(policy: string, out: string): Promise<string> {
+  return workspace.write(
+    `drift-${++runs}.yaml`,
+    `name: drift
+${REMOTE_SERVICE_YAML}
+source:
+  kind: jobs
+  application: atr
+  app_type: [kubernetes]
+  domain: ["*"]
+  window: { start: now-1d/d, end: now/d, slice: 1h }
+  strategy: pit
+sinks:
+  - format: parquet
+    to: ${out}
+    path: "dt={date}/hour={hour}/part-{slice}-{seq}.parquet"
+    column_names: snake_case
+    schema: ${policy}
+`,
+  );
+}
+
+async function pinned(
+  out: string,
+): Promise<{ name: string; type: string; nullable: boolean; source: string | null }[]> {
+  return (JSON.parse(await readFile(join(out, "_mdq-export", "schema.json"), "utf8")) as { columns: [] })
+    .columns;
+}
+
+/** Every file read on its own: its columns in order with DuckDB's types. */
+async function fileColumns(out: string): Promise<string[][]> {
+  const columns: string[][] = [];
+  for (const file of await listDataFiles(out)) {
+    const table = await readParquet(out, [file]);
+    columns.push(Object.entries(table.types).map(([name, type]) => `${name} ${type}`));
+  }
+  return columns;
+}
+
+async function twoRuns(
+  policy: string,
+  change: Parameters<RunningEmulator["changeFields"]>[1],
+): Promise<{
+  out: string;
+  second: Awaited<ReturnType<typeof runCli>>;
+  before: Awaited<ReturnType<typeof pinned>>;
+  plan: Awaited<ReturnType<typeof runCli>>;
+}> {
+  const out = join(workspace.dir, `out-${runs + 1}`);
+  const file = await pipeline(policy, out);
+  const env = emulatorEnv(emulator);
+  const first = await runCli(["run", file, ...FIRST], { env });
+  expect(first.code, first.stderr).toBe(0);
+  const before = await pinned(out);
+  emulator.changeFields("jobs", change);
+  const plan = await runCli(["plan", file, ...SECOND], { env });
+  const second = await runCli(["run", file, ...SECOND], { env });
+  return { out, second, before, plan };
+}
+
+describe("the pinned schema", () => {
+  it("is written by the first run beside the output and in the manifest, with source fields", async () => {
+    const out = join(workspace.dir, "out-first");
+    const file = await pipeline("{}", out);
+    const result = await runCli(["run", file, ...FIRST], { env: emulatorEnv(emulator) });
+    expect(result.code, result.stderr).toBe(0);
+    const columns = await pinned(out);
+    expect(columns.slice(0, 3)).toEqual([
+      { name: "_id", type: "string", nullable: false, source: "_id" },
+      { name: "_index", type: "string", nullable: false, source: "_index" },
+      { name: "timestamp", type: "timestamp", nullable: true, source: "@timestamp" },
+    ]);
+    expect(columns).toContainEqual({
+      name: "job_execution_time_elapsed",
+      type: "double",
+      nullable: true,
+      source: "job.execution_time.elapsed",
+    });
+    expect((await readManifest(out)).schema).toEqual(columns);
+    const expected = columns.map((column) => column.name);
+    for (const names of await fileColumns(out))
+      expect(names.map((entry) => entry.split(" ")[0])).toEqual(expected);
+  });
+});
+
+describe("a field added between two runs", () => {
+  it("add: a new nullable column at the end, in the new files and the pin", async () => {
+    const { out, second, before, plan } = await twoRuns("{ new_fields: add }", {
+      add: { "job.priority": "integer" },
+    });
+    // plan shows the drift before anything is written.
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      `Schema drift:
+  sink 1 (${out}): new field "job.priority" (column job_priority) added as nullable int32 column`,
+    );
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(
+      'new field \\"job.priority\\" (column job_priority) added as nullable int32 column',
+    );
+    const after = await pinned(out);
+    expect(after).toEqual([
+      ...before,
+      { name: "job_priority", type: "int32", nullable: true, source: "job.priority" },
+    ]);
+    const files = await listDataFiles(out);
+    const newer = await readParquet(
+      out,
+      files.filter((f) => f.includes("hour=02") || f.includes("hour=03")),
+    );
+    expect(newer.types["job_priority"]).toBe("INTEGER");
+    expect(newer.rows.every((row) => Number.isInteger(row["job_priority"]))).toBe(true);
+  });
+
+  it("ignore: not written, the pin unchanged", async () => {
+    const { out, second, before } = await twoRuns("{ new_fields: ignore }", {
+      add: { "job.priority": "integer" },
+    });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain("ignored (schema.new_fields: ignore)");
+    expect(await pinned(out)).toEqual(before);
+    for (const names of await fileColumns(out)) expect(names.join()).not.toContain("job_priority");
+  });
+
+  it("fail: the run fails naming the field before anything is written", async () => {
+    const { out, second, before, plan } = await twoRuns("{ new_fields: fail }", {
+      add: { "job.priority": "integer" },
+    });
+    expect(plan.code).toBe(1);
+    expect(plan.stdout).toContain("Schema drift the policy refuses:");
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('field "job.priority" (column job_priority) (int32) is new');
+    expect(await pinned(out)).toEqual(before);
+    expect((await listDataFiles(out)).some((f) => f.includes("hour=02"))).toBe(false);
+  });
+});
+
+describe("a field removed between two runs", () => {
+  it.each(["add", "ignore", "fail"])(
+    "%s: the column stays in its place, written as nulls, reported",
+    async (policy) => {
+      const { out, second, before } = await twoRuns(`{ new_fields: ${policy} }`, { remove: ["workflow.id"] });
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stderr).toContain("no longer in the service's mappings: column kept, written as nulls");
+      expect(await pinned(out)).toEqual(before);
+      const files = await listDataFiles(out);
+      const newer = await readParquet(
+        out,
+        files.filter((f) => f.includes("hour=03")),
+      );
+      expect(newer.rows.length).toBeGreaterThan(0);
+      expect(newer.rows.every((row) => row["workflow_id"] === null)).toBe(true);
+      const expected = before.map((column) => column.name);
+      for (const names of await fileColumns(out))
+        expect(names.map((entry) => entry.split(" ")[0])).toEqual(expected);
+    },
+  );
+});
+
+describe("a field retyped between two runs", () => {
+  it("fail (the default): the run fails naming the field and both types, nothing written", async () => {
+    const { out, second } = await twoRuns("{}", { retype: { "job.execution_time.elapsed": "keyword" } });
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(
+      'field "job.execution_time.elapsed" (column job_execution_time_elapsed) changed type from double (pinned) to string',
+    );
+    expect((await listDataFiles(out)).some((f) => f.includes("hour=02"))).toBe(false);
+  });
+
+  it("string: written as text from then on, reported, the pin says string", async () => {
+    const { out, second, before } = await twoRuns("{ type_changes: string }", {
+      retype: { "job.execution_time.elapsed": "keyword" },
+    });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain("changed type from double to string: written as text");
+    const after = await pinned(out);
+    expect(after.find((c) => c.name === "job_execution_time_elapsed")?.type).toBe("string");
+    expect(after.map((c) => c.name)).toEqual(before.map((c) => c.name));
+    const files = await listDataFiles(out);
+    const newer = await readParquet(
+      out,
+      files.filter((f) => f.includes("hour=03")),
+    );
+    expect(newer.types["job_execution_time_elapsed"]).toBe("VARCHAR");
+  });
+});
