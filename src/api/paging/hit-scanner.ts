@@ -1,0 +1,185 @@
+// Finds the elements of one array inside a JSON response (`data.hits` of a page) as the bytes stream
+// in, so each hit can be parsed on its own and a page is never held whole. Everything outside that
+// array (the envelope: total, cursor, quota) is kept as bytes and parsed once at the end.
+import { Buffer } from "node:buffer";
+
+/** One element of the array, as bytes of the scanner's current window (valid during the callback). */
+export interface ScannedElement {
+  bytes: Buffer;
+  start: number;
+  end: number;
+  /** The element's `_source` object, when it has one at its top level (-1 otherwise). */
+  sourceStart: number;
+  sourceEnd: number;
+  /** No whitespace outside strings: the bytes are as compact as `JSON.stringify` writes them. */
+  compact: boolean;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const SOURCE_KEY = Buffer.from("_source");
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/**
+ * @example
+ * const scanner = new HitScanner(["data", "hits"], (hit) => JSON.parse(hit.bytes.toString("utf8", hit.start, hit.end)));
+ * for await (const chunk of body) scanner.push(chunk);
+ * const envelope = JSON.parse(scanner.end()); // the response with `"hits":[]`
+ */
+export class HitScanner {
+  private window: Buffer = Buffer.alloc(0);
+  private pos = 0;
+  /** Start of the envelope bytes not yet saved, or of the element being read. */
+  private mark = 0;
+  private depth = 0;
+  /** Per depth: container is an object, the next string there is a key, the key last read there. */
+  private readonly isObject: boolean[] = [false];
+  private readonly expectKey: boolean[] = [false];
+  private readonly keys: (string | undefined)[] = [undefined];
+  /** Depth of the target array once open; 0 before it, -1 after it closed. */
+  private arrayDepth = 0;
+  private sourceStart = -1;
+  private sourceEnd = -1;
+  private sourceKeyPending = false;
+  private compact = true;
+  private readonly envelope: Buffer[] = [];
+  private envelopeBytes = 0;
+
+  constructor(
+    private readonly path: readonly string[],
+    private readonly onElement: (element: ScannedElement) => void,
+  ) {}
+
+  push(chunk: Uint8Array): void {
+    // Keep only what is still needed: the element being read, or a string cut by the chunk's end.
+    const cut = this.mark;
+    const rest = this.window.subarray(cut);
+    this.window =
+      rest.length === 0
+        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
+        : Buffer.concat([rest, chunk]);
+    this.pos -= cut;
+    this.mark = 0;
+    if (this.sourceStart >= 0) this.sourceStart -= cut;
+    if (this.sourceEnd >= 0) this.sourceEnd -= cut;
+    this.scan();
+    if (this.inElement()) return;
+    if (this.arrayDepth > 0)
+      this.mark = this.pos; // between elements: commas and spaces are dropped
+    else this.saveEnvelope(this.pos);
+  }
+
+  /** The envelope's text with the array emptied; throws when the body ended early. */
+  end(): string {
+    if (this.depth !== 0 || this.pos < this.window.length || this.envelopeBytes === 0)
+      throw new Error("the response ends before its JSON does");
+    return Buffer.concat(this.envelope).toString("utf8");
+  }
+
+  private inElement(): boolean {
+    return this.arrayDepth > 0 && this.depth > this.arrayDepth;
+  }
+
+  private saveEnvelope(to: number): void {
+    if (to > this.mark) {
+      this.envelope.push(Buffer.from(this.window.subarray(this.mark, to)));
+      this.envelopeBytes += to - this.mark;
+    }
+    this.mark = to;
+  }
+
+  private scan(): void {
+    const bytes = this.window;
+    const length = bytes.length;
+    let i = this.pos;
+    while (i < length) {
+      const c = bytes[i] as number;
+      if (c === QUOTE) {
+        let j = i + 1;
+        for (;;) {
+          while (j < length && bytes[j] !== QUOTE && bytes[j] !== BACKSLASH) j++;
+          if (j >= length) break;
+          if (bytes[j] === QUOTE) break;
+          j += 2; // an escape: skip the escaped character
+        }
+        if (j >= length) break; // the string continues in the next chunk: read it again then
+        if (this.expectKey[this.depth] === true) this.readKey(bytes, i + 1, j);
+        i = j + 1;
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) {
+        this.open(c === 0x7b, i);
+      } else if (c === 0x7d || c === 0x5d) {
+        this.close(i);
+      } else if (c === 0x3a) {
+        this.expectKey[this.depth] = false;
+      } else if (c === 0x2c) {
+        if (this.isObject[this.depth] === true) this.expectKey[this.depth] = true;
+      } else if (isSpace(c) && this.inElement()) {
+        this.compact = false;
+      }
+      i++;
+    }
+    this.pos = i;
+  }
+
+  private readKey(bytes: Buffer, from: number, to: number): void {
+    const depth = this.depth;
+    if (this.arrayDepth > 0 && depth === this.arrayDepth + 1) {
+      this.sourceKeyPending =
+        to - from === SOURCE_KEY.length && bytes.compare(SOURCE_KEY, 0, 7, from, to) === 0;
+    } else if (this.arrayDepth <= 0 && depth <= this.path.length) {
+      this.keys[depth] = bytes.toString("utf8", from, to);
+    }
+  }
+
+  private open(isObject: boolean, at: number): void {
+    const depth = ++this.depth;
+    this.isObject[depth] = isObject;
+    this.expectKey[depth] = isObject;
+    if (this.arrayDepth === 0 && !isObject && depth === this.path.length + 1 && this.onPath()) {
+      this.arrayDepth = depth;
+      this.saveEnvelope(at + 1);
+    } else if (this.arrayDepth > 0 && depth === this.arrayDepth + 1) {
+      this.mark = at;
+      this.compact = true;
+      this.sourceStart = -1;
+      this.sourceEnd = -1;
+    } else if (this.arrayDepth > 0 && depth === this.arrayDepth + 2 && isObject && this.sourceKeyPending) {
+      this.sourceStart = at;
+    }
+    if (this.arrayDepth > 0 && depth === this.arrayDepth + 2) this.sourceKeyPending = false;
+  }
+
+  private onPath(): boolean {
+    for (let d = 0; d < this.path.length; d++) if (this.keys[d + 1] !== this.path[d]) return false;
+    return true;
+  }
+
+  private close(at: number): void {
+    const depth = this.depth;
+    if (depth === 0) throw new Error("a closing bracket without an opening one");
+    this.depth = depth - 1;
+    if (this.arrayDepth <= 0) return;
+    if (depth === this.arrayDepth) {
+      this.arrayDepth = -1;
+      this.mark = at; // the closing bracket belongs to the envelope
+    } else if (depth === this.arrayDepth + 1) {
+      const element: ScannedElement = {
+        bytes: this.window,
+        start: this.mark,
+        end: at + 1,
+        sourceStart: this.sourceEnd > 0 ? this.sourceStart : -1,
+        sourceEnd: this.sourceEnd,
+        compact: this.compact,
+      };
+      this.mark = at + 1;
+      this.onElement(element);
+    } else if (depth === this.arrayDepth + 2 && this.sourceStart >= 0 && this.sourceEnd < 0) {
+      this.sourceEnd = at + 1;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "../../errors.js";
+import { decodeHitStream, MalformedBodyError } from "./hit-stream.js";
+import type { HitBatch } from "./hit-stream.js";
+
+const hits = Array.from({ length: 23 }, (_, i) => ({
+  _index: `jobs-${i % 3}`,
+  _id: `id-${i}`,
+  _score: null,
+  _source: {
+    name: `job "${i}" [x] {y}`,
+    nested: { deep: [1, { a: "\\" }], hits: [] },
+    text: i % 5 === 0 ? "é ü 日本 \u2028 \\u0041" : "plain",
+    escaped: 'back\\slash"quote',
+  },
+  sort: [i, `id-${i}`],
+}));
+
+const page = (list: unknown[], count = list.length): string =>
+  JSON.stringify({
+    data: { hits: list, total: count, count },
+    meta: {
+      trace_id: "t",
+      rate_limit: { daily_remaining: 9 },
+      pagination: { pit_id: "p", search_after: [1, "x"] },
+    },
+  });
+
+async function* chunks(text: string, size: number): AsyncGenerator<Uint8Array> {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+}
+
+async function decode(text: string, size: number, batchSize = 5) {
+  const batches: HitBatch[] = [];
+  const envelope = await decodeHitStream(
+    chunks(text, size),
+    "/v3/jobs/query",
+    async (batch) => {
+      batches.push(batch);
+    },
+    batchSize,
+  );
+  return { envelope, batches };
+}
+
+describe("decodeHitStream", () => {
+  for (const size of [1, 2, 7, 64, 1 << 20]) {
+    it(`hands on every hit and the envelope with the hits emptied (chunks of ${size} bytes)`, async () => {
+      const { envelope, batches } = await decode(page(hits), size);
+      expect(batches.flatMap((b) => b.hits)).toEqual(hits);
+      expect(envelope).toEqual(JSON.parse(page([], 23)));
+      // Compact bytes: each `_source` is handed on exactly as JSON.stringify writes it.
+      expect(batches.flatMap((b) => b.sources)).toEqual(hits.map((hit) => JSON.stringify(hit._source)));
+      if (size < 1 << 20)
+        for (const batch of batches) expect(batch.hits.length).toBeLessThanOrEqual(5 + size);
+    });
+  }
+
+  it("bounds a batch by the batch size when the body comes at once", async () => {
+    const { batches } = await decode(page(hits), 1 << 20, 23);
+    expect(batches.map((b) => b.hits.length)).toEqual([23]);
+  });
+
+  it("reads pretty-printed bodies but hands on no verbatim source for them", async () => {
+    const pretty = JSON.stringify(JSON.parse(page(hits)), null, 2);
+    const { envelope, batches } = await decode(pretty, 13);
+    expect(batches.flatMap((b) => b.hits)).toEqual(hits);
+    expect(batches.flatMap((b) => b.sources).every((s) => s === undefined)).toBe(true);
+    expect(envelope).toEqual(JSON.parse(page([], 23)));
+  });
+
+  it("reads an empty page and a page whose hits come after the envelope's other fields", async () => {
+    expect((await decode(page([]), 3)).batches).toEqual([]);
+    const reordered = `{"meta":{"x":[1,{"hits":[2]}]},"data":{"total":2,"hits":${JSON.stringify(hits.slice(0, 2))},"count":2}}`;
+    const { envelope, batches } = await decode(reordered, 4);
+    expect(batches.flatMap((b) => b.hits)).toEqual(hits.slice(0, 2));
+    expect(envelope).toEqual({ meta: { x: [1, { hits: [2] }] }, data: { total: 2, hits: [], count: 2 } });
+  });
+
+  it("fails on a body cut short, inside a hit or after the hits", async () => {
+    const text = page(hits);
+    for (const cut of [text.indexOf('"_source"'), text.length - 20, text.length - 1]) {
+      await expect(decode(text.slice(0, cut), 16)).rejects.toBeInstanceOf(MalformedBodyError);
+    }
+  });
+
+  it("names the hit and the field that break the wire schema", async () => {
+    const broken = [hits[0], { ...hits[1], _id: 7 }];
+    const failure = decode(page(broken), 8);
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toThrow(/data\.hits\.1\._id/);
+  });
+
+  it("passes the consumer's own error through", async () => {
+    const stop = new Error("sink failed");
+    const failing = decodeHitStream(
+      chunks(page(hits), 64),
+      "/v3/jobs/query",
+      async () => {
+        throw stop;
+      },
+      2,
+    );
+    await expect(failing).rejects.toBe(stop);
+  });
+});
