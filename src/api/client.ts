@@ -22,6 +22,7 @@ import { runWithRetries } from "./retry.js";
 import { HttpStatusError } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { describeUrl } from "./redact.js";
+import type { HitConsumer } from "./paging/hit-stream.js";
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -58,6 +59,11 @@ export interface CallOptions {
    * is then not resent but fails with code RESPONSE_LOST. Default true.
    */
   idempotent?: boolean;
+  /**
+   * Paged queries: receives the hits in batches as the body streams in, so a page is never held
+   * whole; the response then comes back with its hits array empty.
+   */
+  onHits?: HitConsumer;
 }
 
 /** Partition files are larger than any page: 8 GiB and 30 minutes per download unless configured. */
@@ -172,6 +178,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         body,
         signal: callOptions.signal,
         movesCursor: callOptions.idempotent === false,
+        onHits: callOptions.onHits,
       });
     },
     download(url, callOptions = {}) {

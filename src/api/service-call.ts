@@ -21,6 +21,8 @@ import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { classifyRateLimit } from "./rate-limit.js";
 import { describeUrl } from "./redact.js";
+import { decodeHitStream, HitConsumerError, MalformedBodyError } from "./paging/hit-stream.js";
+import type { HitConsumer } from "./paging/hit-stream.js";
 
 /** The request body an operation takes, as its wire schema types it. */
 export type RequestOf<P extends OperationPath> = z.input<(typeof OPERATIONS)[P]["request"]["base"]>;
@@ -59,6 +61,11 @@ export interface ServiceCall<P extends OperationPath> {
    * not resent (the page would be skipped) but fails with code RESPONSE_LOST.
    */
   movesCursor: boolean;
+  /**
+   * Paged queries: a 2xx page's hits are decoded as the body streams in (through the same byte cap
+   * and deadline) and handed on in batches; the response then comes back with its hits array empty.
+   */
+  onHits?: HitConsumer | undefined;
 }
 
 /** What came back from one send: the status, Retry-After, and the body (whole on 2xx, an excerpt otherwise). */
@@ -66,6 +73,8 @@ interface Answer {
   status: number;
   retryAfter: string | string[] | undefined;
   text: string;
+  /** The envelope decoded while streaming the hits out (undefined when the body was not JSON). */
+  streamed?: unknown;
 }
 
 /**
@@ -120,10 +129,23 @@ async function sendOnce<P extends OperationPath>(
     });
     status = response.status;
     const ok = status >= 200 && status < 300;
+    const retryAfter = response.headers["retry-after"];
+    if (ok && call.onHits !== undefined) {
+      const streamed = await decodeHitStream(response.body, call.path, call.onHits).catch(
+        (error: unknown) => {
+          if (error instanceof MalformedBodyError) return undefined;
+          throw error;
+        },
+      );
+      return { status, retryAfter, text: "", streamed };
+    }
     const text = ok ? await response.body.text() : await response.body.excerpt(ERROR_EXCERPT_BYTES);
-    return { status, retryAfter: response.headers["retry-after"], text };
+    return { status, retryAfter, text };
   } catch (error) {
     if (call.signal?.aborted === true) throw call.signal.reason;
+    // The consumer's own failure, or a hit that breaks the wire schema: not the network's doing.
+    if (error instanceof HitConsumerError) throw error;
+    if (error instanceof ApiError && !error.retryable) throw error;
     const answered = status !== undefined && status >= 200 && status < 300;
     if (answered && error instanceof ResponseBoundError && error.code === "RESPONSE_TOO_LARGE")
       throw responseTooLarge(call.path, status ?? 200, error);
@@ -155,13 +177,15 @@ function parseAnswer<P extends OperationPath>(
   call: ServiceCall<P>,
   answer: Answer,
 ): ResponseOf<P> {
-  const json = parseJson(answer.text);
+  const json = call.onHits === undefined ? parseJson(answer.text) : answer.streamed;
   if (json === undefined) {
     // A 2xx whose body is not JSON was cut short on the way: the same as a reset, so retried.
-    const failure = new ApiError(
-      `${call.path} answered a truncated body (${answer.text.length} characters)`,
-      { operation: call.path, status: answer.status, retryable: true },
-    );
+    const read = call.onHits === undefined ? `${answer.text.length} characters` : "streamed";
+    const failure = new ApiError(`${call.path} answered a truncated body (${read})`, {
+      operation: call.path,
+      status: answer.status,
+      retryable: true,
+    });
     throw call.movesCursor ? responseLost(call.path, failure) : failure;
   }
   const parsed = RESPONSE_SCHEMAS[call.path].response.safeParse(json);
@@ -237,7 +261,7 @@ export async function callService<P extends OperationPath>(
 ): Promise<ResponseOf<P>> {
   assertValidRequest(call.path, call.body);
   const host = describeUrl(deps.baseUrl);
-  return runWithRetries(() => attemptCall(deps, call), {
+  const result = runWithRetries(() => attemptCall(deps, call), {
     policy: deps.retry,
     clock: deps.clock,
     random: deps.random,
@@ -256,5 +280,9 @@ export async function callService<P extends OperationPath>(
         "Retrying a service request.",
       ),
     onGiveUp: (error) => giveUp(deps, call.path, error),
+  });
+  // A consumer's failure passes through the retries untouched and surfaces as itself.
+  return result.catch((error: unknown) => {
+    throw error instanceof HitConsumerError ? error.reason : error;
   });
 }

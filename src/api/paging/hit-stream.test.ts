@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../errors.js";
-import { decodeHitStream, MalformedBodyError } from "./hit-stream.js";
+import { decodeHitStream, HitConsumerError, MalformedBodyError } from "./hit-stream.js";
 import type { HitBatch } from "./hit-stream.js";
 
 const hits = Array.from({ length: 23 }, (_, i) => ({
@@ -92,7 +92,7 @@ describe("decodeHitStream", () => {
     await expect(failure).rejects.toThrow(/data\.hits\.1\._id/);
   });
 
-  it("passes the consumer's own error through", async () => {
+  it("carries the consumer's own error, to be passed through untouched", async () => {
     const stop = new Error("sink failed");
     const failing = decodeHitStream(
       chunks(page(hits), 64),
@@ -102,6 +102,7 @@ describe("decodeHitStream", () => {
       },
       2,
     );
-    await expect(failing).rejects.toBe(stop);
+    await expect(failing).rejects.toBeInstanceOf(HitConsumerError);
+    await expect(failing).rejects.toMatchObject({ reason: stop });
   });
 });

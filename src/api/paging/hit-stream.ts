@@ -15,6 +15,8 @@ export const HIT_BATCH_SIZE = 1000;
  * compact (undefined otherwise), so an output can copy them instead of serialising the parsed object.
  */
 export interface HitBatch {
+  /** Position of the first hit in the response: a resent request starts again at 0. */
+  offset: number;
   hits: unknown[];
   sources: (string | undefined)[];
 }
@@ -40,8 +42,11 @@ export const HIT_ARRAYS: Readonly<Record<string, HitArray>> = {
 /** The body is not JSON (cut short on the way, or malformed): the caller decides whether to resend. */
 export class MalformedBodyError extends Error {}
 
-/** An error of the consumer, passed through untouched (never retried as a network error). */
-class ConsumerFailure extends Error {
+/**
+ * The consumer failed: carried through the retry loop untouched (it is not the service's fault, so it
+ * is never retried) and unwrapped by the caller with `reason`.
+ */
+export class HitConsumerError extends Error {
   constructor(readonly reason: unknown) {
     super("the consumer of a page's hits failed");
   }
@@ -59,7 +64,7 @@ function verbatimSource(element: ScannedElement, text: string): string | undefin
 /**
  * Reads `body`, handing hits to `consume` in batches of at most `batchSize`; returns the envelope.
  * Throws MalformedBodyError when the body is not JSON, ApiError when a hit breaks the wire schema,
- * the consumer's own error when it fails, and the body's error when the connection fails.
+ * HitConsumerError when the consumer fails, and the body's error when the connection fails.
  * @example
  * const envelope = await decodeHitStream(response.body, "/v3/jobs/query", async ({ hits }) => write(hits));
  */
@@ -71,7 +76,7 @@ export async function decodeHitStream(
 ): Promise<unknown> {
   const target = HIT_ARRAYS[operation];
   if (target === undefined) throw new Error(`${operation} has no hits to stream`);
-  let batch: HitBatch = { hits: [], sources: [] };
+  let batch: HitBatch = { offset: 0, hits: [], sources: [] };
   let index = 0;
   const scanner = new HitScanner(target.path, (element) => {
     const text = element.bytes.toString("utf8", element.start, element.end);
@@ -99,33 +104,28 @@ export async function decodeHitStream(
   });
   const handOn = async (): Promise<void> => {
     const full = batch;
-    batch = { hits: [], sources: [] };
+    batch = { offset: index, hits: [], sources: [] };
     try {
       await consume(full);
     } catch (error) {
-      throw new ConsumerFailure(error);
+      throw new HitConsumerError(error);
     }
   };
-  try {
-    for await (const chunk of body) {
-      try {
-        scanner.push(chunk);
-      } catch (error) {
-        if (error instanceof ApiError || error instanceof MalformedBodyError) throw error;
-        throw new MalformedBodyError("the body is not JSON", { cause: error });
-      }
-      if (batch.hits.length >= batchSize) await handOn();
-    }
-    let envelope: unknown;
+  for await (const chunk of body) {
     try {
-      envelope = JSON.parse(scanner.end());
+      scanner.push(chunk);
     } catch (error) {
-      throw new MalformedBodyError("the body ends before its JSON does", { cause: error });
+      if (error instanceof ApiError || error instanceof MalformedBodyError) throw error;
+      throw new MalformedBodyError("the body is not JSON", { cause: error });
     }
-    if (batch.hits.length > 0) await handOn();
-    return envelope;
-  } catch (error) {
-    if (error instanceof ConsumerFailure) throw error.reason;
-    throw error;
+    if (batch.hits.length >= batchSize) await handOn();
   }
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(scanner.end());
+  } catch (error) {
+    throw new MalformedBodyError("the body ends before its JSON does", { cause: error });
+  }
+  if (batch.hits.length > 0) await handOn();
+  return envelope;
 }

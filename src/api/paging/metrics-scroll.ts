@@ -3,7 +3,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
 import type { V3Hit } from "../wire/hits.js";
 import type { Page, V3PagingOptions } from "./page.js";
-import { requestPage } from "./page-request.js";
+import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /**
@@ -22,16 +22,18 @@ export async function* metricsScrollPaging(
   let isContinuation = false;
   const guard = new PagingGuard("/v3/metrics/query");
   for (let pageNumber = 1; ; pageNumber += 1) {
-    const { response, size } = await requestPage(client, "/v3/metrics/query", request, {
-      signal: options.signal,
-      isContinuation,
-      movesCursor: true,
-      halving,
-    });
-    guard.page({ hits: response.data.hits, total: response.data.total, size });
-    yield { hits: response.data.hits, total: response.data.total, pageNumber };
+    const { response, size, count, first, last } = yield* streamPage<"/v3/metrics/query", V3Hit>(
+      client,
+      "/v3/metrics/query",
+      request,
+      { signal: options.signal, isContinuation, movesCursor: true, halving },
+      pageNumber,
+    );
+    guard.page({ count, first, last, total: response.data.total, size });
+    // The total comes in the envelope, after the hits.
+    yield { hits: [], total: response.data.total, pageNumber };
     const scrollId = response.meta.pagination.scroll_id;
-    if (scrollId === null || scrollId === "" || response.data.hits.length === 0) return;
+    if (scrollId === null || scrollId === "" || count === 0) return;
     request = { scroll_id: scrollId };
     if (size !== undefined) request.size = size;
     if (body.fields !== undefined) request.fields = body.fields;

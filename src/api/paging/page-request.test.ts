@@ -31,7 +31,7 @@ function clientWithPayloadLimit(limit: number): { client: ServiceClient; sizes: 
     _source: {},
     sort: [i],
   }));
-  const call: ServiceClient["call"] = async (path, body) => {
+  const call: ServiceClient["call"] = async (path, body, options) => {
     const request = body as { size?: number; search_after?: number[] };
     const size = request.size ?? 100;
     sizes.push(size);
@@ -40,8 +40,10 @@ function clientWithPayloadLimit(limit: number): { client: ServiceClient; sizes: 
     const hits = all.slice(from, from + size);
     const last = hits.at(-1);
     const more = last !== undefined && from + size < all.length;
+    // As the real client does when given a consumer: hits handed on, the response's array empty.
+    await options?.onHits?.({ offset: 0, hits, sources: hits.map(() => undefined) });
     return {
-      data: { hits, total: all.length, count: hits.length },
+      data: { hits: options?.onHits === undefined ? hits : [], total: all.length, count: hits.length },
       meta: {
         trace_id: "t",
         rate_limit: { daily_remaining: 10 },

@@ -7,6 +7,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf, ResponseOf } from "../service-call.js";
 import type { OperationPath } from "../wire/operations.js";
 import { HttpStatusError } from "../http-status-error.js";
+import type { HitConsumer } from "./hit-stream.js";
 
 const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
 
@@ -29,6 +30,8 @@ export interface PageRequestOptions {
   movesCursor?: boolean;
   /** v3 queries only: halve `size` on 413, never below this. */
   halving?: { minSize: number };
+  /** Hits in batches as the body streams in (the response's hits array then comes back empty). */
+  onHits?: HitConsumer;
 }
 
 /** A 413 from the service, or a 2xx body over the client's cap when the same cursor can be asked again. */
@@ -52,7 +55,11 @@ export async function requestPage<P extends OperationPath>(
   const idempotent = !(options.isContinuation && options.movesCursor === true);
   for (;;) {
     try {
-      const response = await client.call(path, current, { signal: options.signal, idempotent });
+      const response = await client.call(path, current, {
+        signal: options.signal,
+        idempotent,
+        onHits: options.onHits,
+      });
       return { response, size: current.size };
     } catch (error) {
       if (options.isContinuation && isContextLost(error)) {

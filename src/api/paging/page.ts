@@ -8,6 +8,11 @@
  */
 export interface Page<Hit> {
   hits: Hit[];
+  /**
+   * Each hit's `_source` exactly as the service sent it, when its bytes were compact (undefined
+   * otherwise): an output may copy these instead of serialising the parsed record again.
+   */
+  sources?: readonly (string | undefined)[];
   /** Records the whole query holds, when the service reports it (v2 logs count, v3 total, workloads_available). */
   total: number | undefined;
   /** 1 for the first page. */

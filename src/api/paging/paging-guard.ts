@@ -8,8 +8,13 @@ import { ApiError } from "../../errors.js";
 const REQUEST_FACTOR = 2;
 const REQUEST_EXTRA = 10;
 
+/** A page as the guard sees it: pages stream their hits on, so only the count and the ends are kept. */
 export interface GuardedPage {
-  hits: readonly unknown[];
+  /** Hits the page held. */
+  count: number;
+  /** The page's first and last hits (undefined on an empty page). */
+  first: unknown;
+  last: unknown;
   /** The total the service reported for the whole query on this page, if any. */
   total: number | undefined;
   /** The page size asked for, if the request carries one. */
@@ -23,16 +28,16 @@ function idOf(hit: unknown): string | undefined {
 }
 
 /** The first and last ids of a page: the same pair twice in a row is the same page twice. */
-function pageKey(hits: readonly unknown[]): string | undefined {
-  const first = idOf(hits[0]);
-  const last = idOf(hits[hits.length - 1]);
-  return first === undefined || last === undefined ? undefined : `${hits.length}\u0000${first}\u0000${last}`;
+function pageKey(page: GuardedPage): string | undefined {
+  const first = idOf(page.first);
+  const last = idOf(page.last);
+  return first === undefined || last === undefined ? undefined : `${page.count}\u0000${first}\u0000${last}`;
 }
 
 /**
  * @example
  * const guard = new PagingGuard("/v3/jobs/query");
- * guard.page({ hits, total, size }); // after every response
+ * guard.page({ count, first, last, total, size }); // after every response
  * guard.cursor(JSON.stringify(searchAfter)); // before following a cursor that must never repeat
  */
 export class PagingGuard {
@@ -49,18 +54,18 @@ export class PagingGuard {
   page(page: GuardedPage): void {
     this.requests += 1;
     const before = this.records;
-    this.records += page.hits.length;
+    this.records += page.count;
     this.total ??= page.total;
-    if (page.hits.length === 0) return;
+    if (page.count === 0) return;
     if (this.total !== undefined && before >= this.total) {
       this.fail(
         `kept handing out pages past the ${this.total} records it reported (${this.records} received)`,
       );
     }
-    const key = pageKey(page.hits);
+    const key = pageKey(page);
     if (key !== undefined && key === this.lastPage) this.fail("answered the same page twice in a row");
     this.lastPage = key;
-    const size = page.size ?? page.hits.length;
+    const size = page.size ?? page.count;
     this.smallestPage = Math.min(this.smallestPage ?? size, size);
     if (this.total !== undefined) {
       const needed = Math.ceil(this.total / Math.max(1, this.smallestPage));

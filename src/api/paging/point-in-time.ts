@@ -4,7 +4,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
 import type { V3Hit } from "../wire/hits.js";
 import type { Page, V3PagingOptions } from "./page.js";
-import { requestPage } from "./page-request.js";
+import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /** The operations paged with a point in time (their request and response shapes are the same). */
@@ -35,15 +35,18 @@ export async function* pointInTimePaging(
   let isContinuation = false;
   const guard = new PagingGuard(path);
   for (let pageNumber = 1; ; pageNumber += 1) {
-    const { response, size } = await requestPage(client, path, request, {
-      signal: options.signal,
-      isContinuation,
-      halving,
-    });
-    guard.page({ hits: response.data.hits, total: response.data.total, size });
-    yield { hits: response.data.hits, total: response.data.total, pageNumber };
+    const { response, size, count, first, last } = yield* streamPage<typeof path, V3Hit>(
+      client,
+      path,
+      request,
+      { signal: options.signal, isContinuation, halving },
+      pageNumber,
+    );
+    guard.page({ count, first, last, total: response.data.total, size });
+    // The total comes in the envelope, after the hits.
+    yield { hits: [], total: response.data.total, pageNumber };
     const { pit_id: pitId, search_after: searchAfter } = response.meta.pagination;
-    if (pitId === null || searchAfter === null || response.data.hits.length === 0) return;
+    if (pitId === null || searchAfter === null || count === 0) return;
     // The point in time may keep its id; the sort values of the last hit must move on.
     guard.cursor(JSON.stringify(searchAfter));
     request = { pit_id: pitId, search_after: toSortValues(searchAfter) };

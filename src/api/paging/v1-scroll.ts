@@ -3,7 +3,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
 import type { Hit } from "../wire/hits.js";
 import type { Page, PagingOptions } from "./page.js";
-import { requestPage } from "./page-request.js";
+import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /**
@@ -23,15 +23,16 @@ export async function* v1ScrollPaging(
   for (let pageNumber = 1; ; pageNumber += 1) {
     // v1 wants the whole query on every request, with the cursor beside it.
     const request = scrollId === undefined ? query : { ...query, scroll_id: scrollId };
-    const { response } = await requestPage(client, "/v1/logs/scroll", request, {
-      signal: options.signal,
-      isContinuation: scrollId !== undefined,
-      movesCursor: true,
-    });
-    guard.page({ hits: response.logs, total: undefined, size: undefined });
-    yield { hits: response.logs, total: undefined, pageNumber };
+    const { response, count, first, last } = yield* streamPage<"/v1/logs/scroll", Hit>(
+      client,
+      "/v1/logs/scroll",
+      request,
+      { signal: options.signal, isContinuation: scrollId !== undefined, movesCursor: true },
+      pageNumber,
+    );
+    guard.page({ count, first, last, total: undefined, size: undefined });
     const next = response.scroll_id;
-    if (!response.has_more || next === null || next === "" || response.logs.length === 0) return;
+    if (!response.has_more || next === null || next === "" || count === 0) return;
     scrollId = next;
   }
 }

@@ -6,28 +6,46 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
 import type { Hit } from "../wire/hits.js";
 import type { Page, PagingOptions } from "./page.js";
-import { requestPage } from "./page-request.js";
+import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
+import type { GuardedPage } from "./paging-guard.js";
+
+/** A page's hit count and its first and last hits, as the paging guard takes them. */
+type Ends = Pick<GuardedPage, "count" | "first" | "last">;
 
 /** What to scroll: the kind and its initial request body. */
 export type V2ScrollQuery =
   | { kind: "logs"; body: RequestOf<"/v2/logs/scroll"> }
   | { kind: "workloads"; body: RequestOf<"/v2/workloads/scroll"> };
 
-async function fetchPage(
+/** Streams one page's hits; returns what the guard needs, the query's total and the cursor. */
+async function* fetchPage(
   client: ServiceClient,
   target: V2ScrollQuery,
   isContinuation: boolean,
+  pageNumber: number,
   signal: AbortSignal | undefined,
-): Promise<{ hits: Hit[]; total: number | undefined; scrollId: string | undefined }> {
+): AsyncGenerator<Page<Hit>, { ends: Ends; total: number | undefined; scrollId: string | undefined }> {
   const options = { signal, isContinuation, movesCursor: true };
   if (target.kind === "logs") {
-    const { response } = await requestPage(client, "/v2/logs/scroll", target.body, options);
-    return { hits: response.data.logs, total: response.data.count, scrollId: response.meta.scroll_id };
+    const { response, count, first, last } = yield* streamPage<"/v2/logs/scroll", Hit>(
+      client,
+      "/v2/logs/scroll",
+      target.body,
+      options,
+      pageNumber,
+    );
+    return { ends: { count, first, last }, total: response.data.count, scrollId: response.meta.scroll_id };
   }
-  const { response } = await requestPage(client, "/v2/workloads/scroll", target.body, options);
+  const { response, count, first, last } = yield* streamPage<"/v2/workloads/scroll", Hit>(
+    client,
+    "/v2/workloads/scroll",
+    target.body,
+    options,
+    pageNumber,
+  );
   return {
-    hits: response.data.workloads,
+    ends: { count, first, last },
     total: response.meta.workloads_available,
     scrollId: response.meta.scroll_id,
   };
@@ -49,11 +67,12 @@ export async function* v2ScrollPaging(
   // A scroll keeps its id from page to page, so the guard watches the pages and the total instead.
   const guard = new PagingGuard(query.kind === "logs" ? "/v2/logs/scroll" : "/v2/workloads/scroll");
   for (let pageNumber = 1; ; pageNumber += 1) {
-    const page = await fetchPage(client, target, isContinuation, options.signal);
-    guard.page({ hits: page.hits, total: page.total, size: undefined });
-    yield { hits: page.hits, total: page.total, pageNumber };
+    const page = yield* fetchPage(client, target, isContinuation, pageNumber, options.signal);
+    guard.page({ ...page.ends, total: page.total, size: undefined });
+    // The total comes in the envelope, after the hits.
+    yield { hits: [], total: page.total, pageNumber };
     // An empty page ends the scroll even if a scroll_id comes with it, so a stale cursor cannot loop.
-    if (page.scrollId === undefined || page.scrollId === "" || page.hits.length === 0) return;
+    if (page.scrollId === undefined || page.scrollId === "" || page.ends.count === 0) return;
     target = { kind: target.kind, body: { scroll_id: page.scrollId } };
     isContinuation = true;
   }
