@@ -6,7 +6,8 @@ import { aggsSchema, filtersSchema } from "../api/wire/common.js";
 import type { DataKind } from "../api/wire/fields.js";
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
-import type { Row, Slice } from "../pipeline/contracts.js";
+import type { Batch, Row, Slice } from "../pipeline/contracts.js";
+import { rowJson } from "./row-json.js";
 
 export const APPLICATIONS = ["atr", "klewer", "eventops", "quasar"] as const;
 export type Application = (typeof APPLICATIONS)[number];
@@ -136,7 +137,7 @@ export function queryOptions(
   };
 }
 
-interface HitLike {
+export interface HitLike {
   _id: string;
   _index: string;
   _source: Readonly<Record<string, unknown>>;
@@ -147,8 +148,13 @@ export function hitToRow(hit: HitLike): Row {
   return { _id: hit._id, _index: hit._index, ...hit._source };
 }
 
-export function hitsToRows(hits: readonly HitLike[]): Row[] {
+/** The rows of a page; with the hits' verbatim `_source` bytes, also each row's JSON (see Batch). */
+export function hitsToRows(hits: readonly HitLike[], sources?: readonly (string | undefined)[]): Batch {
   const rows = new Array<Row>(hits.length);
   for (let index = 0; index < hits.length; index++) rows[index] = hitToRow(hits[index] as HitLike);
-  return rows;
+  if (sources === undefined) return rows;
+  const json = new Array<string | undefined>(hits.length);
+  for (let index = 0; index < hits.length; index++)
+    json[index] = rowJson(hits[index] as HitLike, sources[index]);
+  return Object.assign(rows, { json });
 }

@@ -6,8 +6,13 @@ import type { Logger } from "../logger.js";
 /** One record. From a hit: its `_source`, with `_id` and `_index` beside it. */
 export type Row = Readonly<Record<string, unknown>>;
 
-/** The unit that flows between stages: the rows of one API page. */
-export type Batch = readonly Row[];
+/**
+ * The unit that flows between stages: the rows of one API page (or of a part of one, as it streams in).
+ * `json`, when a source sets it, holds for each row its text exactly as `JSON.stringify(row)` writes
+ * it (or undefined), spliced from the service's own bytes so NDJSON need not serialise the row again.
+ * It describes this array only: a stage that changes rows yields a new array without it.
+ */
+export type Batch = readonly Row[] & { readonly json?: readonly (string | undefined)[] };
 
 export interface StageContext {
   signal: AbortSignal;

@@ -1,0 +1,28 @@
+// A row's JSON spliced from the service's own bytes: `{"_id":…,"_index":…,` and then the hit's
+// `_source` text as it came, so an NDJSON output writes the record without serialising it again.
+import type { HitLike } from "./source-spec.js";
+
+/** Array-index keys (`"0"`, `"17"`): JSON.stringify writes them first, whatever order the bytes had. */
+const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * The text `JSON.stringify(hitToRow(hit))` writes, built from `source` (the hit's `_source` exactly as
+ * sent, compact), or undefined when splicing could differ from it: a `_source` that has its own
+ * `_id` or `_index` (the row's would replace them in place) or array-index keys (serialised first).
+ * @example
+ * rowJson({ _id: "a", _index: "jobs", _source: { n: 1 } }, '{"n":1}') // '{"_id":"a","_index":"jobs","n":1}'
+ */
+export function rowJson(hit: HitLike, source: string | undefined): string | undefined {
+  if (source === undefined) return undefined;
+  const parsed = hit._source;
+  if (Object.hasOwn(parsed, "_id") || Object.hasOwn(parsed, "_index")) return undefined;
+  let empty = true;
+  for (const key in parsed) {
+    // Array-index keys always enumerate first, so the first key tells whether there are any.
+    if (INDEX_KEY.test(key)) return undefined;
+    empty = false;
+    break;
+  }
+  const head = `{"_id":${JSON.stringify(hit._id)},"_index":${JSON.stringify(hit._index)}`;
+  return empty ? `${head}}` : `${head},${source.slice(1)}`;
+}
