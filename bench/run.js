@@ -7,19 +7,30 @@
 // Requests are counted by the emulator (`--report-requests`). Writes bench/results/latest.json and
 // bench/RESULTS.md.
 //
-// node bench/run.js [--records 1000000] [--quick] [--only jobs-pit/parquet,logs-scroll]
-//   [--page-size 1000] [--concurrency 4] [--latency-ms 50] [--jitter-ms 20] [--growth 5000000]
-//   [--cpu-prof DIR] [--row-group-rows N] [--no-write]
-import { spawn } from "node:child_process";
-import { once } from "node:events";
-import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+// Then pages of 10,000 (bench/large-pages.js): the latency-bound and CPU-bound scenarios.
+//
+// node bench/run.js [--scenario all|pages-1000|pages-10000] [--records 1000000] [--quick]
+//   [--only jobs-pit/parquet,logs-scroll] [--page-size 1000] [--concurrency 4] [--latency-ms 50]
+//   [--jitter-ms 20] [--growth 5000000] [--cpu-prof DIR] [--row-group-rows N] [--no-write]
+//   [--large-records 500000] [--rounds 3] [--elasticdump PATH] [--pin]
+import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { summarizeProfile } from "./profile-summary.js";
-
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+import {
+  CLI,
+  dataBytes,
+  emulatorEnv,
+  fmt,
+  pipelineYaml,
+  root,
+  runNode,
+  serviceRequests,
+  startEmulator as startEmulatorProcess,
+  writtenRecords,
+} from "./harness.js";
+import { largePagesMarkdown, runLargePages } from "./large-pages.js";
 const { values } = parseArgs({
   options: {
     records: { type: "string" },
@@ -33,8 +44,18 @@ const { values } = parseArgs({
     "cpu-prof": { type: "string" },
     "no-write": { type: "boolean", default: false },
     "row-group-rows": { type: "string" },
+    scenario: { type: "string", default: "all" },
+    "large-records": { type: "string", default: "500000" },
+    rounds: { type: "string", default: "3" },
+    elasticdump: { type: "string", default: process.env.MDQ_BENCH_ELASTICDUMP },
+    pin: { type: "boolean", default: false },
   },
 });
+const SCENARIO_NAMES = ["all", "pages-1000", "pages-10000"];
+if (!SCENARIO_NAMES.includes(values.scenario))
+  throw new Error(`--scenario: "${values.scenario}" is not one of ${SCENARIO_NAMES.join(", ")}`);
+const runSmallPages = values.scenario !== "pages-10000";
+const runLarge = values.scenario !== "pages-1000" && values.only === undefined;
 
 const RECORDS = Number(values.records ?? (values.quick ? 50_000 : 1_000_000));
 const PAGE_SIZE = Number(values["page-size"]);
@@ -45,8 +66,6 @@ const APP_TYPES = ["ec2", "kubernetes"];
 const DOMAINS = 3; // the emulator's wildcard domains
 const HOURS = 24;
 const WINDOW_START = Date.parse("2026-03-01T00:00:00Z");
-const CLI = join(root, "dist", "cli", "main.js");
-const HOOK = join(root, "bench", "usage-hook.js");
 
 const RETRIEVALS = [
   { id: "jobs-pit", kind: "jobs", strategy: "pit", mode: "pit", paths: ["/v3/jobs/query"] },
@@ -84,108 +103,14 @@ const windowOf = (hours = HOURS) => ({
   end: new Date(WINDOW_START + hours * 3_600_000).toISOString(),
 });
 
-/** Runs `node args` to its end with the usage hook; returns wall seconds, usage, stdout and stderr. */
-async function runNode(args, env = {}) {
-  const usageFile = join(scratch, `usage-${Math.random().toString(36).slice(2)}.json`);
-  const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ["--import", HOOK, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env, MDQ_BENCH_USAGE_FILE: usageFile },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk) => (stdout += chunk));
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const [code] = await once(child, "exit");
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`node ${args.join(" ")} exited ${code}\n${stderr.slice(-2000)}`);
-  const usage = JSON.parse(readFileSync(usageFile, "utf8"));
-  return {
-    seconds,
-    cpuSeconds: usage.userSeconds + usage.systemSeconds,
-    peakRssMb: usage.maxRssKb / 1024,
-    stdout,
-    stderr,
-  };
-}
-
-/** Starts `mdq-export emulator` in its own process; `stop()` ends it and returns its request counts. */
-async function startEmulator(density) {
-  const args = [CLI, "emulator", "--port", "0", "--seed", "7", "--density", String(density)];
-  args.push("--latency-ms", String(LATENCY_MS), "--jitter-ms", String(JITTER_MS));
-  // Batch exports are ready at the first status poll: the benchmark measures transfer, not preparation.
-  args.push("--ready-after-polls", "0", "--quota", "1000000", "--report-requests");
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const url = await new Promise((resolve, reject) => {
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (match) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`the emulator exited ${code}: ${stderr}`)));
-  });
-  return {
-    url,
-    async stop() {
-      child.kill("SIGINT");
-      await once(child, "exit");
-      const line = stderr.split("\n").find((text) => text.startsWith('{"requests"'));
-      return line === undefined ? {} : JSON.parse(line).requests;
-    },
-  };
-}
-
+const startEmulator = (density) =>
+  startEmulatorProcess({ density, latencyMs: LATENCY_MS, jitterMs: JITTER_MS });
 const requestsOn = (counts, paths) => paths.reduce((sum, path) => sum + (counts[path] ?? 0), 0);
-const serviceRequests = (counts) =>
-  Object.entries(counts).reduce((sum, [path, n]) => sum + (path === "/oauth2/token" ? 0 : n), 0);
-
-function pipelineYaml(retrieval, format, out, hours) {
-  const { start, end } = windowOf(hours);
-  const sink = Object.entries(format.sink)
-    .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
-    .join(", ");
-  return [
-    `name: bench-${retrieval.id}-${format.id}`,
-    "service:",
-    "  base_url: ${MDQ_BASE_URL}",
-    "  auth_url: ${MDQ_AUTH_URL}",
-    "  client_id: ${MDQ_CLIENT_ID}",
-    "  client_secret: ${MDQ_CLIENT_SECRET}",
-    "source:",
-    `  kind: ${retrieval.kind}`,
-    "  application: atr",
-    `  app_type: [${APP_TYPES.join(", ")}]`,
-    '  domain: ["*"]',
-    `  window: { start: ${start}, end: ${end}, slice: 1h }`,
-    `  strategy: ${retrieval.strategy}`,
-    `  page_size: ${PAGE_SIZE}`,
-    "sinks:",
-    `  - { ${sink}, to: ${JSON.stringify(out)} }`,
-    `limits: { concurrency: ${CONCURRENCY} }`,
-    "",
-  ].join("\n");
-}
-
-function dataBytes(dir) {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath ?? entry.path, entry.name);
-    if (relative(dir, path).startsWith("_") || entry.name.startsWith("_")) continue;
-    total += statSync(path).size;
-  }
-  return total;
-}
-
 async function runCeiling(retrieval, records) {
   const emulator = await startEmulator(densityFor(records));
   try {
     const { start, end } = windowOf();
-    const result = await runNode([
+    const result = await runNode(scratch, [
       join(root, "bench", "ceiling.js"),
       ...["--base-url", emulator.url, "--mode", retrieval.mode, "--start", start, "--end", end],
       ...["--page-size", String(PAGE_SIZE), "--concurrency", String(CONCURRENCY)],
@@ -216,18 +141,29 @@ async function runExporter(retrieval, format, records, { profileDir, hours = HOU
   const dir = mkdtempSync(join(scratch, `${retrieval.id}-${format.id}-`));
   const out = join(dir, "out");
   const pipeline = join(dir, "pipeline.yaml");
-  writeFileSync(pipeline, pipelineYaml(retrieval, format, out, hours));
+  const { start, end } = windowOf(hours);
+  writeFileSync(
+    pipeline,
+    pipelineYaml({
+      name: `bench-${retrieval.id}-${format.id}`,
+      kind: retrieval.kind,
+      appTypes: APP_TYPES,
+      start,
+      end,
+      strategy: retrieval.strategy,
+      pageSize: PAGE_SIZE,
+      sink: format.sink,
+      out,
+      concurrency: CONCURRENCY,
+    }),
+  );
   try {
     const profile = profileDir === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", profileDir];
-    const result = await runNode([...profile, CLI, "run", pipeline, "--log-level", "warn"], {
-      MDQ_BASE_URL: emulator.url,
-      MDQ_AUTH_URL: emulator.url,
-      MDQ_CLIENT_ID: "mdq-demo",
-      MDQ_CLIENT_SECRET: "mdq-demo-secret",
+    const result = await runNode(scratch, [...profile, CLI, "run", pipeline, "--log-level", "warn"], {
+      env: emulatorEnv(emulator.url),
     });
     const counts = await emulator.stop();
-    const match = /([\d,]+) records in/.exec(result.stdout);
-    const written = match === null ? Number.NaN : Number(match[1].replaceAll(",", ""));
+    const written = writtenRecords(result.stdout);
     const bytes = dataBytes(out);
     return {
       name: `${retrieval.id}/${format.id}`,
@@ -249,11 +185,6 @@ async function runExporter(retrieval, format, records, { profileDir, hours = HOU
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const fmt = (n, digits = 0) =>
-  Number.isFinite(n)
-    ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : "–";
 
 function markdown(results) {
   const lines = [
@@ -299,10 +230,19 @@ const results = {
   },
   rows: [],
   growth: undefined,
+  largePages: undefined,
 };
+// A scenario not run this time keeps the figures of the run before, marked with that run's date.
+const previous = (() => {
+  try {
+    return JSON.parse(readFileSync(join(root, "bench", "results", "latest.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+})();
 
 try {
-  for (const retrieval of RETRIEVALS) {
+  for (const retrieval of runSmallPages ? RETRIEVALS : []) {
     const formats = FORMATS.filter((format) => selected(`${retrieval.id}/${format.id}`));
     if (formats.length === 0) continue;
     const ceiling = await runCeiling(retrieval, RECORDS);
@@ -340,6 +280,19 @@ try {
     };
     console.error(`growth ${large.name}: ${JSON.stringify(results.growth)}`);
   }
+  if (runLarge) {
+    results.largePages = await runLargePages({
+      records: values.quick ? 50_000 : Number(values["large-records"]),
+      pageSize: 10_000,
+      concurrency: CONCURRENCY,
+      rounds: values.quick ? 1 : Number(values.rounds),
+      elasticdump: values.elasticdump,
+      pin: values.pin,
+      scratch,
+      log: (line) => console.error(line),
+    });
+    results.largePages.date = results.date;
+  }
   if (values["cpu-prof"] !== undefined) {
     for (const file of readdirSync(values["cpu-prof"]).filter((name) => name.endsWith(".cpuprofile"))) {
       console.error(`\n${file}\n${summarizeProfile(join(values["cpu-prof"], file), 20)}`);
@@ -350,12 +303,30 @@ try {
 }
 
 results.totalSeconds = (Date.now() - startedAt) / 1000;
+if (!runSmallPages && previous !== undefined) {
+  for (const key of ["settings", "rows", "growth"]) results[key] = previous[key];
+  results.smallPagesDate = previous.smallPagesDate ?? previous.date;
+}
+if (!runLarge && previous?.largePages !== undefined) results.largePages = previous.largePages;
 const table = markdown(results);
 console.log(table);
 if (!values["no-write"]) {
   mkdirSync(join(root, "bench", "results"), { recursive: true });
   writeFileSync(join(root, "bench", "results", "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(join(root, "bench", "RESULTS.md"), resultsPage(results, table));
+}
+
+function largePagesSection(large) {
+  if (large === undefined) return "Not measured yet (`npm run bench -- --scenario pages-10000`).";
+  const st = large.settings;
+  return `- Run of ${large.date}; ${fmt(st.records)} jobs over point in time, ${st.hours} slices of 1h, 3 domains × 2 app
+  types, pages of ${fmt(st.pageSize)}, ${st.concurrency} slices at once; medians of ${st.rounds} interleaved rounds (each
+  program once per round, each on a fresh emulator); ratios against the ceiling of the same round.
+- elasticdump 6.125.1 (installed outside the project, \`--elasticdump PATH\`) scrolls the same records through
+  an Elasticsearch-scroll shim over the emulator, one process over the whole window (it scrolls one index at a
+  time), into one NDJSON file.
+
+${largePagesMarkdown(large)}`;
 }
 
 function resultsPage(data, tableText) {
@@ -371,15 +342,22 @@ function resultsPage(data, tableText) {
 Written by \`npm run bench\` (bench/run.js); the raw figures are in [results/latest.json](results/latest.json).
 How to read them and what bounds them: [docs/performance.md](../docs/performance.md).
 
-- Date: ${data.date}
+- Date: ${data.date}; whole run: ${fmt(data.totalSeconds)} s.
 - Machine: ${data.machine.cpu}, ${data.machine.cores} cores, Node ${data.machine.node}, ${data.machine.platform}
-- Emulator in its own process: ${s.latencyMs} ms latency + up to ${s.jitterMs} ms jitter per request;
-  ${s.window}, ${s.streams}; page size ${s.pageSize}; ${s.concurrency} slices at once; about ${fmt(s.records)} records.
 - Each program runs in its own process; CPU s and peak RSS are that process's own (getrusage at exit,
-  all threads). The ceiling pages the same queries with undici, parses each page and discards it.
+  all threads). The ceiling pages the same queries with undici (keep-alive), parses each page with
+  \`JSON.parse\` and discards it. The emulator runs in its own process, on the same two cores.
+
+## Pages of 10,000
+
+${largePagesSection(data.largePages)}
+
+## Pages of 1,000
+
+- Run of ${data.smallPagesDate ?? data.date}. Emulator: ${s.latencyMs} ms latency + up to ${s.jitterMs} ms jitter per request;
+  ${s.window}, ${s.streams}; page size ${s.pageSize}; ${s.concurrency} slices at once; about ${fmt(s.records)} records.
 - Requests: counted by the emulator, token requests excluded; in brackets the ceiling's count (the
   paging minimum) plus what the exporter spent beyond it (planner probes).
-- Whole run: ${fmt(data.totalSeconds)} s.
 
 ${tableText}
 
