@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../errors.js";
-import { decodeHitStream, HitConsumerError, MalformedBodyError } from "./hit-stream.js";
+import { decodeHitStream, HIT_ARRAYS, HitConsumerError, MalformedBodyError } from "./hit-stream.js";
 import type { HitBatch } from "./hit-stream.js";
 
 const hits = Array.from({ length: 23 }, (_, i) => ({
@@ -104,5 +104,35 @@ describe("decodeHitStream", () => {
     );
     await expect(failing).rejects.toBeInstanceOf(HitConsumerError);
     await expect(failing).rejects.toMatchObject({ reason: stop });
+  });
+});
+
+describe("HIT_ARRAYS checks", () => {
+  const good = { _index: "i", _id: "a", _score: null, _source: { x: 1 }, sort: [1, "a", null] };
+  const variants: unknown[] = [
+    good,
+    { ...good, _score: 1.5 },
+    { ...good, _score: undefined },
+    { ...good, _score: "1" },
+    { ...good, _id: 1 },
+    { ...good, _index: undefined },
+    { ...good, _source: [] },
+    { ...good, _source: null },
+    { ...good, _source: "x" },
+    { ...good, sort: [{}] },
+    { ...good, sort: "a" },
+    { ...good, sort: undefined },
+    [good],
+    null,
+    "hit",
+  ];
+  it("accept only what the wire schema accepts, and every well-formed hit", () => {
+    for (const [operation, target] of Object.entries(HIT_ARRAYS)) {
+      for (const hit of variants) {
+        if (target.accepts(hit))
+          expect(target.schema.safeParse(hit).success, `${operation} ${JSON.stringify(hit)}`).toBe(true);
+      }
+      expect(target.accepts(good), operation).toBe(true);
+    }
   });
 });

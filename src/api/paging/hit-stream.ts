@@ -27,16 +27,55 @@ export type HitConsumer = (batch: HitBatch) => Promise<void>;
 interface HitArray {
   path: readonly string[];
   schema: z.ZodType;
+  /**
+   * A plain check that accepts only what `schema` accepts, run first: zod per hit was 6% of a
+   * profile. A hit it refuses goes to `schema`, which decides and names the field.
+   */
+  accepts: (hit: unknown) => boolean;
 }
+
+type HitFields = Partial<Record<"_index" | "_id" | "_score" | "_source" | "sort", unknown>>;
+
+function isHit(hit: unknown): hit is HitFields {
+  if (typeof hit !== "object" || hit === null) return false;
+  const { _index: index, _id: id, _source: source } = hit as HitFields;
+  return (
+    typeof index === "string" &&
+    typeof id === "string" &&
+    typeof source === "object" &&
+    source !== null &&
+    !Array.isArray(source)
+  );
+}
+
+const isSortValue = (value: unknown): boolean =>
+  value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+
+/** hitSchema: `_score` a number, null or absent. */
+function acceptsHit(hit: unknown): boolean {
+  if (!isHit(hit)) return false;
+  const score = hit._score;
+  return score === undefined || score === null || (typeof score === "number" && Number.isFinite(score));
+}
+
+/** v3HitSchema: `_score` a number or null, `sort` an array of strings, numbers and nulls. */
+function acceptsV3Hit(hit: unknown): boolean {
+  if (!isHit(hit)) return false;
+  const score = hit._score;
+  if (score !== null && !(typeof score === "number" && Number.isFinite(score))) return false;
+  return Array.isArray(hit.sort) && hit.sort.every(isSortValue);
+}
+
+const V3_HITS = { path: ["data", "hits"], schema: v3HitSchema, accepts: acceptsV3Hit };
 
 /** Where each paged operation keeps its hits, and the schema of one hit. */
 export const HIT_ARRAYS: Readonly<Record<string, HitArray>> = {
-  "/v3/jobs/query": { path: ["data", "hits"], schema: v3HitSchema },
-  "/v3/tickets/query": { path: ["data", "hits"], schema: v3HitSchema },
-  "/v3/metrics/query": { path: ["data", "hits"], schema: v3HitSchema },
-  "/v2/logs/scroll": { path: ["data", "logs"], schema: hitSchema },
-  "/v2/workloads/scroll": { path: ["data", "workloads"], schema: hitSchema },
-  "/v1/logs/scroll": { path: ["logs"], schema: hitSchema },
+  "/v3/jobs/query": V3_HITS,
+  "/v3/tickets/query": V3_HITS,
+  "/v3/metrics/query": V3_HITS,
+  "/v2/logs/scroll": { path: ["data", "logs"], schema: hitSchema, accepts: acceptsHit },
+  "/v2/workloads/scroll": { path: ["data", "workloads"], schema: hitSchema, accepts: acceptsHit },
+  "/v1/logs/scroll": { path: ["logs"], schema: hitSchema, accepts: acceptsHit },
 };
 
 /** The body is not JSON (cut short on the way, or malformed): the caller decides whether to resend. */
@@ -86,8 +125,8 @@ export async function decodeHitStream(
     } catch (error) {
       throw new MalformedBodyError(`hit ${index} is not JSON`, { cause: error });
     }
-    const checked = target.schema.safeParse(hit);
-    if (!checked.success) {
+    const checked = target.accepts(hit) ? undefined : target.schema.safeParse(hit);
+    if (checked !== undefined && !checked.success) {
       const issue = checked.error.issues[0];
       const where = [target.path.join("."), index, ...(issue?.path ?? [])].join(".");
       throw new ApiError(
