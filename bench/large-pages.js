@@ -33,11 +33,14 @@ const PROGRAMS = [
   { id: "elasticdump" },
   { id: "ndjson", sink: { format: "ndjson" } },
   { id: "parquet", sink: { format: "parquet" } },
+  // With `--before DIR` (a built checkout of an earlier version): the same exports by that version.
+  { id: "ndjson-before", sink: { format: "ndjson" }, before: true },
+  { id: "parquet-before", sink: { format: "parquet" }, before: true },
 ];
 
 /**
  * @param {{ records: number, pageSize: number, concurrency: number, rounds: number,
- *   elasticdump?: string, pin?: boolean, log: (line: string) => void }} options
+ *   elasticdump?: string, before?: string, pin?: boolean, log: (line: string) => void }} options
  */
 export async function runLargePages(options) {
   const { records, pageSize, concurrency } = options;
@@ -97,7 +100,8 @@ export async function runLargePages(options) {
           concurrency,
         }),
       );
-      const result = await runNode(scratch, [CLI, "run", pipeline, "--log-level", "warn"], {
+      const cli = program.before ? join(options.before, "dist", "cli", "main.js") : CLI;
+      const result = await runNode(scratch, [cli, "run", pipeline, "--log-level", "warn"], {
         env: emulatorEnv(emulator.url),
         prefix,
       });
@@ -108,7 +112,11 @@ export async function runLargePages(options) {
     }
   }
 
-  const programs = PROGRAMS.filter((p) => p.id !== "elasticdump" || options.elasticdump !== undefined);
+  const programs = PROGRAMS.filter(
+    (p) =>
+      (p.id !== "elasticdump" || options.elasticdump !== undefined) &&
+      (p.before !== true || options.before !== undefined),
+  );
   try {
     for (let round = 1; round <= options.rounds; round++) {
       for (const scenario of SCENARIOS) {
@@ -133,7 +141,7 @@ export async function runLargePages(options) {
     const pinned = [];
     if (options.pin) {
       for (const cores of ["0", "0,1"]) {
-        for (const program of programs.filter((p) => p.sink !== undefined)) {
+        for (const program of programs.filter((p) => p.sink !== undefined && p.before !== true)) {
           const result = await runOne(SCENARIOS[0], program, ["taskset", "-c", cores]);
           pinned.push({
             cores: cores.split(",").length,

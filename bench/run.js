@@ -12,7 +12,7 @@
 // node bench/run.js [--scenario all|pages-1000|pages-10000] [--records 1000000] [--quick]
 //   [--only jobs-pit/parquet,logs-scroll] [--page-size 1000] [--concurrency 4] [--latency-ms 50]
 //   [--jitter-ms 20] [--growth 5000000] [--cpu-prof DIR] [--row-group-rows N] [--no-write]
-//   [--large-records 500000] [--rounds 3] [--elasticdump PATH] [--pin]
+//   [--large-records 500000] [--rounds 3] [--elasticdump PATH] [--before DIR] [--pin]
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -48,6 +48,7 @@ const { values } = parseArgs({
     "large-records": { type: "string", default: "500000" },
     rounds: { type: "string", default: "3" },
     elasticdump: { type: "string", default: process.env.MDQ_BENCH_ELASTICDUMP },
+    before: { type: "string" },
     pin: { type: "boolean", default: false },
   },
 });
@@ -287,6 +288,7 @@ try {
       concurrency: CONCURRENCY,
       rounds: values.quick ? 1 : Number(values.rounds),
       elasticdump: values.elasticdump,
+      before: values.before,
       pin: values.pin,
       scratch,
       log: (line) => console.error(line),
@@ -324,7 +326,8 @@ function largePagesSection(large) {
   program once per round, each on a fresh emulator); ratios against the ceiling of the same round.
 - elasticdump 6.125.1 (installed outside the project, \`--elasticdump PATH\`) scrolls the same records through
   an Elasticsearch-scroll shim over the emulator, one process over the whole window (it scrolls one index at a
-  time), into one NDJSON file.
+  time), into one NDJSON file. \`-before\` rows, when present: the same exports by an earlier version of the
+  exporter (\`--before DIR\`, a built checkout), in the same rounds.
 
 ${largePagesMarkdown(large)}`;
 }

@@ -1,4 +1,5 @@
 // NDJSON: one JSON record per line, optionally gzipped through zlib's thread pool.
+import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import type { Gzip } from "node:zlib";
@@ -43,19 +44,36 @@ async function countLines(chunks: AsyncIterable<Uint8Array>): Promise<number> {
   return last === 0x0a ? count : count + 1;
 }
 
-const encoder = new TextEncoder();
-
 /**
- * One string per batch. A record whose JSON the source already has (spliced from the service's bytes,
- * see Batch) is copied; any other costs one `JSON.stringify`.
+ * One buffer per batch. A record whose JSON the source already has (spliced from the service's bytes,
+ * see Batch) is copied as bytes; any other costs one `JSON.stringify`. Writing straight into bytes
+ * skips building a string of the batch and encoding it again (a third of the encoding cost).
  */
-export function encodeLines(batch: Batch): string {
+export function encodeLines(batch: Batch): Buffer {
   const json = batch.json;
-  let text = "";
+  const texts: (string | undefined)[] = new Array<string | undefined>(batch.length);
+  let bound = 0;
   for (let index = 0; index < batch.length; index++) {
-    text += (json?.[index] ?? stringifyRecord(batch[index])) + "\n";
+    const spliced = json?.[index];
+    if (spliced !== undefined) bound += spliced.head.length * 3 + spliced.tail.length + 1;
+    else {
+      const text = stringifyRecord(batch[index]);
+      texts[index] = text;
+      bound += text.length * 3 + 1;
+    }
   }
-  return text;
+  const out = Buffer.allocUnsafe(bound);
+  let at = 0;
+  for (let index = 0; index < batch.length; index++) {
+    const spliced = json?.[index];
+    if (spliced !== undefined) {
+      at += out.write(spliced.head, at);
+      out.set(spliced.tail, at);
+      at += spliced.tail.length;
+    } else at += out.write(texts[index] as string, at);
+    out[at++] = 0x0a;
+  }
+  return out.subarray(0, at);
 }
 
 function stringifyRecord(row: unknown): string {
@@ -71,7 +89,7 @@ function stringifyRecord(row: unknown): string {
 
 function createPlainEncoder(): RowEncoder {
   return {
-    encode: async (batch) => (batch.length === 0 ? [] : [encoder.encode(encodeLines(batch))]),
+    encode: async (batch) => (batch.length === 0 ? [] : [encodeLines(batch)]),
     finish: async () => [],
   };
 }

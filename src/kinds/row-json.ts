@@ -1,18 +1,22 @@
 // A row's JSON spliced from the service's own bytes: `{"_id":…,"_index":…,` and then the hit's
-// `_source` text as it came, so an NDJSON output writes the record without serialising it again.
+// `_source` bytes as they came, so an NDJSON output writes the record without serialising it again.
+import type { RowJson } from "../pipeline/contracts.js";
 import type { HitLike } from "./source-spec.js";
 
 /** Array-index keys (`"0"`, `"17"`): JSON.stringify writes them first, whatever order the bytes had. */
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+const CLOSE = new Uint8Array([0x7d]);
 
 /**
- * The text `JSON.stringify(hitToRow(hit))` writes, built from `source` (the hit's `_source` exactly as
- * sent, compact), or undefined when splicing could differ from it: a `_source` that has its own
- * `_id` or `_index` (the row's would replace them in place) or array-index keys (serialised first).
+ * What `JSON.stringify(hitToRow(hit))` writes, built from `source` (the UTF-8 bytes of the hit's
+ * `_source` exactly as sent, compact), or undefined when splicing could differ from it: a `_source`
+ * with its own `_id` or `_index` (the row's would replace them in place) or array-index keys
+ * (serialised first).
  * @example
- * rowJson({ _id: "a", _index: "jobs", _source: { n: 1 } }, '{"n":1}') // '{"_id":"a","_index":"jobs","n":1}'
+ * rowJson({ _id: "a", _index: "jobs", _source: { n: 1 } }, Buffer.from('{"n":1}'))
+ * // { head: '{"_id":"a","_index":"jobs",', tail: <bytes of '"n":1}'> }
  */
-export function rowJson(hit: HitLike, source: string | undefined): string | undefined {
+export function rowJson(hit: HitLike, source: Uint8Array | undefined): RowJson | undefined {
   if (source === undefined) return undefined;
   const parsed = hit._source;
   if (Object.hasOwn(parsed, "_id") || Object.hasOwn(parsed, "_index")) return undefined;
@@ -24,5 +28,5 @@ export function rowJson(hit: HitLike, source: string | undefined): string | unde
     break;
   }
   const head = `{"_id":${JSON.stringify(hit._id)},"_index":${JSON.stringify(hit._index)}`;
-  return empty ? `${head}}` : `${head},${source.slice(1)}`;
+  return empty ? { head, tail: CLOSE } : { head: `${head},`, tail: source.subarray(1) };
 }

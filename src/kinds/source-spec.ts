@@ -6,7 +6,7 @@ import { aggsSchema, filtersSchema } from "../api/wire/common.js";
 import type { DataKind } from "../api/wire/fields.js";
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
-import type { Batch, Row, Slice } from "../pipeline/contracts.js";
+import type { Batch, Row, RowJson, Slice } from "../pipeline/contracts.js";
 import { rowJson } from "./row-json.js";
 
 export const APPLICATIONS = ["atr", "klewer", "eventops", "quasar"] as const;
@@ -149,11 +149,11 @@ export function hitToRow(hit: HitLike): Row {
 }
 
 /** The rows of a page; with the hits' verbatim `_source` bytes, also each row's JSON (see Batch). */
-export function hitsToRows(hits: readonly HitLike[], sources?: readonly (string | undefined)[]): Batch {
+export function hitsToRows(hits: readonly HitLike[], sources?: readonly (Uint8Array | undefined)[]): Batch {
   const rows = new Array<Row>(hits.length);
   for (let index = 0; index < hits.length; index++) rows[index] = hitToRow(hits[index] as HitLike);
   if (sources === undefined) return rows;
-  const json = new Array<string | undefined>(hits.length);
+  const json = new Array<RowJson | undefined>(hits.length);
   for (let index = 0; index < hits.length; index++)
     json[index] = rowJson(hits[index] as HitLike, sources[index]);
   return Object.assign(rows, { json });

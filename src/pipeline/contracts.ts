@@ -7,12 +7,20 @@ import type { Logger } from "../logger.js";
 export type Row = Readonly<Record<string, unknown>>;
 
 /**
- * The unit that flows between stages: the rows of one API page (or of a part of one, as it streams in).
- * `json`, when a source sets it, holds for each row its text exactly as `JSON.stringify(row)` writes
- * it (or undefined), spliced from the service's own bytes so NDJSON need not serialise the row again.
- * It describes this array only: a stage that changes rows yields a new array without it.
+ * A row's JSON as `JSON.stringify(row)` writes it, in two parts: `head` (text) and then `tail` (UTF-8
+ * bytes, the service's own), so an output copies bytes instead of serialising the row again.
  */
-export type Batch = readonly Row[] & { readonly json?: readonly (string | undefined)[] };
+export interface RowJson {
+  head: string;
+  tail: Uint8Array;
+}
+
+/**
+ * The unit that flows between stages: the rows of one API page (or of a part of one, as it streams in).
+ * `json`, when a source sets it, holds each row's JSON (undefined for a row it could not splice). It
+ * describes this array only: a stage that changes rows yields a new array without it.
+ */
+export type Batch = readonly Row[] & { readonly json?: readonly (RowJson | undefined)[] };
 
 export interface StageContext {
   signal: AbortSignal;

@@ -57,10 +57,8 @@ export class HitScanner {
     // Keep only what is still needed: the element being read, or a string cut by the chunk's end.
     const cut = this.mark;
     const rest = this.window.subarray(cut);
-    this.window =
-      rest.length === 0
-        ? Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length)
-        : Buffer.concat([rest, chunk]);
+    // Always our own copy: the bytes of a hit's `_source` are handed on as views into this window.
+    this.window = Buffer.concat([rest, chunk]);
     this.pos -= cut;
     this.mark = 0;
     if (this.sourceStart >= 0) this.sourceStart -= cut;

@@ -11,14 +11,15 @@ import type { ScannedElement } from "./hit-scanner.js";
 export const HIT_BATCH_SIZE = 1000;
 
 /**
- * A batch of hits with, for each, its `_source` exactly as the service sent it when the bytes were
- * compact (undefined otherwise), so an output can copy them instead of serialising the parsed object.
+ * A batch of hits with, for each, the UTF-8 bytes of its `_source` exactly as the service sent them
+ * when they were compact (undefined otherwise), so an output can copy them instead of serialising the
+ * parsed object again.
  */
 export interface HitBatch {
   /** Position of the first hit in the response: a resent request starts again at 0. */
   offset: number;
   hits: unknown[];
-  sources: (string | undefined)[];
+  sources: (Uint8Array | undefined)[];
 }
 
 /** Receives each batch; the body is not read further until the promise settles (backpressure). */
@@ -91,13 +92,9 @@ export class HitConsumerError extends Error {
   }
 }
 
-function verbatimSource(element: ScannedElement, text: string): string | undefined {
+function verbatimSource(element: ScannedElement): Uint8Array | undefined {
   if (!element.compact || element.sourceStart < 0) return undefined;
-  // Pure ASCII: byte offsets are character offsets, and a slice of the hit's text costs no copy.
-  if (text.length === element.end - element.start) {
-    return text.slice(element.sourceStart - element.start, element.sourceEnd - element.start);
-  }
-  return element.bytes.toString("utf8", element.sourceStart, element.sourceEnd);
+  return element.bytes.subarray(element.sourceStart, element.sourceEnd);
 }
 
 /**
@@ -138,7 +135,7 @@ export async function decodeHitStream(
       );
     }
     batch.hits.push(hit);
-    batch.sources.push(verbatimSource(element, text));
+    batch.sources.push(verbatimSource(element));
     index += 1;
   });
   const handOn = async (): Promise<void> => {

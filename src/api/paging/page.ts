@@ -9,10 +9,10 @@
 export interface Page<Hit> {
   hits: Hit[];
   /**
-   * Each hit's `_source` exactly as the service sent it, when its bytes were compact (undefined
+   * The UTF-8 bytes of each hit's `_source` exactly as the service sent them, when compact (undefined
    * otherwise): an output may copy these instead of serialising the parsed record again.
    */
-  sources?: readonly (string | undefined)[];
+  sources?: readonly (Uint8Array | undefined)[];
   /** Records the whole query holds, when the service reports it (v2 logs count, v3 total, workloads_available). */
   total: number | undefined;
   /** 1 for the first page. */
