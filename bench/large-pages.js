@@ -166,7 +166,7 @@ export async function runLargePages(options) {
 }
 
 /** Medians over rounds per scenario and program; ratios against the same round's ceiling. */
-function summarize(runs) {
+export function summarize(runs) {
   const rows = [];
   for (const scenario of SCENARIOS) {
     const mine = runs.filter((run) => run.scenario === scenario.id);
