@@ -112,7 +112,7 @@ export async function decodeHitStream(
 ): Promise<unknown> {
   const target = HIT_ARRAYS[operation];
   if (target === undefined) throw new Error(`${operation} has no hits to stream`);
-  let batch: HitBatch = { offset: 0, hits: [], sources: [] };
+  const batch: HitBatch = { offset: 0, hits: [], sources: [] };
   let index = 0;
   const scanner = new HitScanner(target.path, (element) => {
     const text = element.bytes.toString("utf8", element.start, element.end);
@@ -138,9 +138,15 @@ export async function decodeHitStream(
     batch.sources.push(verbatimSource(element));
     index += 1;
   });
+  /** Hands on the first `batchSize` hits gathered (or all, when fewer). */
   const handOn = async (): Promise<void> => {
-    const full = batch;
-    batch = { offset: index, hits: [], sources: [] };
+    const count = Math.min(batch.hits.length, batchSize);
+    const full: HitBatch = {
+      offset: batch.offset,
+      hits: batch.hits.splice(0, count),
+      sources: batch.sources.splice(0, count),
+    };
+    batch.offset += count;
     try {
       await consume(full);
     } catch (error) {
@@ -162,6 +168,6 @@ export async function decodeHitStream(
   } catch (error) {
     throw new MalformedBodyError("the body ends before its JSON does", { cause: error });
   }
-  if (batch.hits.length > 0) await handOn();
+  while (batch.hits.length > 0) await handOn();
   return envelope;
 }
