@@ -1,0 +1,56 @@
+// What the rest of the code reports while a run goes: requests, retries, quota, slices, batch waits,
+// records read and written. Metrics and the run report implement it; code that is not observed gets
+// the no-op one, so call sites never check for an observer. This module imports nothing: api/,
+// pipeline/ and sinks/ depend on it as they depend on the logger.
+
+/** Why a request or a slice was sent again. */
+export type RetryReason = "429" | "5xx" | "network" | "token" | "context_lost" | "reconciliation";
+
+/** How a slice of this run ended. */
+export type SliceOutcome = "committed" | "skipped" | "failed";
+
+/**
+ * @example
+ * observer.requestSent("/v3/jobs/query", "200");
+ * observer.retried("5xx");
+ * observer.sliceFinished("20261121T030000Z", "committed", 12.5);
+ */
+export interface RunObserver {
+  /** A request left for the service, its token issuer or a download link; `status` is the HTTP status or "network". */
+  requestSent(operation: string, status: string): void;
+  retried(reason: RetryReason): void;
+  /** The daily requests the service said remain. */
+  quotaReported(remaining: number): void;
+  /** A slice ended; skipped slices (committed by an earlier run) take no time. */
+  sliceFinished(slice: string, outcome: SliceOutcome, durationSeconds?: number): void;
+  /** A batch export was waited for, from the request until every partition was ready. */
+  batchWaited(seconds: number): void;
+  /** Records the source yielded (before transforms). */
+  recordsRead(count: number): void;
+  /** A sink's rows and bytes, committed. `sink` is the index of the sink in the pipeline. */
+  recordsWritten(sink: number, rows: number, bytes: number): void;
+}
+
+export const NO_OBSERVER: RunObserver = {
+  requestSent: () => undefined,
+  retried: () => undefined,
+  quotaReported: () => undefined,
+  sliceFinished: () => undefined,
+  batchWaited: () => undefined,
+  recordsRead: () => undefined,
+  recordsWritten: () => undefined,
+};
+
+/** Sends every report to each observer (the metrics and the run report's tally). */
+export function combineObservers(...observers: readonly RunObserver[]): RunObserver {
+  return {
+    requestSent: (operation, status) => observers.forEach((o) => o.requestSent(operation, status)),
+    retried: (reason) => observers.forEach((o) => o.retried(reason)),
+    quotaReported: (remaining) => observers.forEach((o) => o.quotaReported(remaining)),
+    sliceFinished: (slice, outcome, seconds) =>
+      observers.forEach((o) => o.sliceFinished(slice, outcome, seconds)),
+    batchWaited: (seconds) => observers.forEach((o) => o.batchWaited(seconds)),
+    recordsRead: (count) => observers.forEach((o) => o.recordsRead(count)),
+    recordsWritten: (sink, rows, bytes) => observers.forEach((o) => o.recordsWritten(sink, rows, bytes)),
+  };
+}

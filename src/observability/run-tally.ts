@@ -1,0 +1,68 @@
+// The counts of one run kept as plain numbers, for the run report: what the metrics count, plus how
+// each slice ended and the quota before and after.
+import type { RetryReason, RunObserver, SliceOutcome } from "./run-observer.js";
+
+export interface SliceTally {
+  outcome: SliceOutcome;
+  duration_seconds: number | null;
+}
+
+export interface RunTally extends RunObserver {
+  snapshot(): TallySnapshot;
+}
+
+export interface TallySnapshot {
+  records_read: number;
+  /** Per sink index: rows and bytes committed by this run. */
+  written: { sink: number; rows: number; bytes: number }[];
+  requests: { total: number; by_operation: Record<string, Record<string, number>> };
+  retries: { total: number; by_reason: Partial<Record<RetryReason, number>> };
+  quota: { before: number | null; after: number | null };
+  batch_wait_seconds: number;
+  slices: Record<string, SliceTally>;
+}
+
+export function createRunTally(): RunTally {
+  let recordsRead = 0;
+  const written = new Map<number, { rows: number; bytes: number }>();
+  const requests: Record<string, Record<string, number>> = {};
+  const retries: Partial<Record<RetryReason, number>> = {};
+  let quotaBefore: number | null = null;
+  let quotaAfter: number | null = null;
+  let batchWait = 0;
+  const slices: Record<string, SliceTally> = {};
+  const sum = (values: Iterable<number>): number => [...values].reduce((a, b) => a + b, 0);
+
+  return {
+    requestSent(operation, status) {
+      const byStatus = (requests[operation] ??= {});
+      byStatus[status] = (byStatus[status] ?? 0) + 1;
+    },
+    retried: (reason) => void (retries[reason] = (retries[reason] ?? 0) + 1),
+    quotaReported(remaining) {
+      quotaBefore ??= remaining;
+      quotaAfter = remaining;
+    },
+    sliceFinished(slice, outcome, durationSeconds) {
+      slices[slice] = { outcome, duration_seconds: durationSeconds ?? null };
+    },
+    batchWaited: (seconds) => void (batchWait += seconds),
+    recordsRead: (count) => void (recordsRead += count),
+    recordsWritten(sink, rows, bytes) {
+      const entry = written.get(sink) ?? { rows: 0, bytes: 0 };
+      written.set(sink, { rows: entry.rows + rows, bytes: entry.bytes + bytes });
+    },
+    snapshot: () => ({
+      records_read: recordsRead,
+      written: [...written.entries()].sort(([a], [b]) => a - b).map(([sink, entry]) => ({ sink, ...entry })),
+      requests: {
+        total: sum(Object.values(requests).flatMap((byStatus) => Object.values(byStatus))),
+        by_operation: structuredClone(requests),
+      },
+      retries: { total: sum(Object.values(retries)), by_reason: { ...retries } },
+      quota: { before: quotaBefore, after: quotaAfter },
+      batch_wait_seconds: batchWait,
+      slices: structuredClone(slices),
+    }),
+  };
+}
