@@ -271,6 +271,12 @@ export const ERROR_CATALOG = {
     action:
       "Nothing when the reader wanted only the first lines; otherwise check the program reading stdout.",
   },
+  INTERNAL: {
+    exit: "failed",
+    meaning:
+      "An unexpected error, not one of the listed ones (a defect); the run report and metrics give it this code.",
+    action: "Run again with --debug and report the cause chain it prints.",
+  },
 } as const satisfies Record<string, ErrorCodeInfo>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -1,10 +1,15 @@
-// The product's logger: pino, JSON on stderr, with credentials redacted by path.
+// The product's logger: pino, JSON on stderr (or pretty lines on a terminal), with credentials
+// redacted by path.
 import { pino } from "pino";
 import type { Logger } from "pino";
+import { prettyFactory } from "pino-pretty";
 
 export type { Logger } from "pino";
 
 export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+
+/** `json`: one JSON object a line, for collectors; `pretty`: a readable line, for a terminal. */
+export type LogFormat = "json" | "pretty";
 
 /** Paths that may carry a credential; pino replaces their values before a line is written. */
 export const REDACTED_PATHS = [
@@ -26,9 +31,19 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; stderr unless a test captures them. */
   destination?: pino.DestinationStream;
+  format?: LogFormat;
+  /** Colours in pretty lines (a terminal). */
+  colorize?: boolean;
+}
+
+/** Renders each JSON line as a pretty one, synchronously, so no line is lost when the process ends. */
+function prettyDestination(destination: pino.DestinationStream, colorize: boolean): pino.DestinationStream {
+  const render = prettyFactory({ colorize, translateTime: "SYS:HH:MM:ss.l", ignore: "hostname,pid" });
+  return { write: (line: string) => destination.write(render(line)) };
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const destination = options.destination ?? pino.destination({ fd: 2, sync: true });
   return pino(
     {
       level: options.level ?? "info",
@@ -37,7 +52,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       formatters: { level: (label) => ({ level: label }) },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination ?? pino.destination({ fd: 2, sync: true }),
+    options.format === "pretty" ? prettyDestination(destination, options.colorize === true) : destination,
   );
 }
 

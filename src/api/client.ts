@@ -23,6 +23,9 @@ import { HttpStatusError } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { describeUrl } from "./redact.js";
 import type { HitConsumer } from "./paging/hit-stream.js";
+import { NO_OBSERVER } from "../observability/run-observer.js";
+import type { RunObserver } from "../observability/run-observer.js";
+import { observeTransport, retryReasonOf } from "./observed-transport.js";
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -50,6 +53,8 @@ export interface ServiceClientOptions {
   clock?: Clock;
   random?: () => number;
   dispatcher?: HttpTransportOptions["dispatcher"];
+  /** Told of every request, retry and reported quota (the run's metrics). */
+  observer?: RunObserver;
 }
 
 export interface CallOptions {
@@ -88,6 +93,7 @@ export interface ServiceClient {
   readonly retryPolicy: RetryPolicy;
   readonly partitionBounds: PartitionBounds;
   readonly logger: Logger;
+  readonly observer: RunObserver;
   /** Values that must never be shown: the client secret and the tokens issued so far. */
   secrets(): readonly string[];
   close(): Promise<void>;
@@ -107,12 +113,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const random = options.random ?? Math.random;
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const userAgent = options.userAgent ?? "mdq-export/0.1.0";
-  const http = createHttpTransport({
-    timeouts: options.timeouts,
-    maxResponseBytes: options.maxResponseBytes,
-    connections: options.connections,
-    dispatcher: options.dispatcher,
-  });
+  const observer = options.observer ?? NO_OBSERVER;
+  const http = observeTransport(
+    createHttpTransport({
+      timeouts: options.timeouts,
+      maxResponseBytes: options.maxResponseBytes,
+      connections: options.connections,
+      dispatcher: options.dispatcher,
+    }),
+    observer,
+    [options.baseUrl, options.authUrl],
+  );
   const quota = new QuotaTracker({ reserve: options.quotaReserve, clock });
   const tokens = createTokenProvider({
     authUrl: options.authUrl,
@@ -133,6 +144,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     random,
     logger,
     userAgent,
+    observer,
   };
   let warnedDeprecated = false;
   const download = { ...DEFAULT_DOWNLOAD, ...options.download };
@@ -187,11 +199,13 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         clock,
         random,
         signal: callOptions.signal,
-        onRetry: (error, attempt, delayMs) =>
+        onRetry: (error, attempt, delayMs) => {
+          observer.retried(retryReasonOf(error));
           logger.warn(
             { operation: error.operation, attempt, status: error.status, delayMs },
             "Retrying a download.",
-          ),
+          );
+        },
       });
     },
     quota,
@@ -200,6 +214,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     retryPolicy: retry,
     partitionBounds: { ...DEFAULT_PARTITION_BOUNDS, ...options.partitions },
     logger,
+    observer,
     secrets: () => tokens.secrets(),
     close: () => http.close(),
   };

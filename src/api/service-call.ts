@@ -23,6 +23,8 @@ import { classifyRateLimit } from "./rate-limit.js";
 import { describeUrl } from "./redact.js";
 import { decodeHitStream, HitConsumerError, MalformedBodyError } from "./paging/hit-stream.js";
 import type { HitConsumer } from "./paging/hit-stream.js";
+import type { RunObserver } from "../observability/run-observer.js";
+import { retryReasonOf } from "./observed-transport.js";
 
 /** The request body an operation takes, as its wire schema types it. */
 export type RequestOf<P extends OperationPath> = z.input<(typeof OPERATIONS)[P]["request"]["base"]>;
@@ -49,6 +51,7 @@ export interface ServiceCallDeps {
   random: () => number;
   logger: Logger;
   userAgent: string;
+  observer: RunObserver;
 }
 
 /** One operation as `callService` sends it. */
@@ -201,7 +204,10 @@ function parseAnswer<P extends OperationPath>(
     });
   }
   const remaining = reportedRemaining(parsed.data);
-  if (remaining !== undefined) deps.quota.observe(remaining);
+  if (remaining !== undefined) {
+    deps.quota.observe(remaining);
+    deps.observer.quotaReported(remaining);
+  }
   return parsed.data;
 }
 
@@ -216,6 +222,7 @@ async function attemptCall<P extends OperationPath>(
     let answer = await sendOnce(deps, call, token);
     if (answer.status === 401) {
       deps.tokens.invalidate(token);
+      deps.observer.retried("token");
       token = await deps.tokens.getToken(call.signal);
       answer = await sendOnce(deps, call, token);
       if (answer.status === 401) deps.tokens.invalidate(token);
@@ -266,7 +273,9 @@ export async function callService<P extends OperationPath>(
     clock: deps.clock,
     random: deps.random,
     signal: call.signal,
-    onRetry: (error, attempt, delayMs) =>
+    onRetry: (error, attempt, delayMs) => {
+      // A failed token request uses up an attempt of the operation: its retry is the token's.
+      deps.observer.retried(error.operation === call.path ? retryReasonOf(error) : "token");
       deps.logger.warn(
         {
           operation: error.operation === call.path ? call.path : `${call.path} (${error.operation})`,
@@ -278,7 +287,8 @@ export async function callService<P extends OperationPath>(
           delayMs,
         },
         "Retrying a service request.",
-      ),
+      );
+    },
     onGiveUp: (error) => giveUp(deps, call.path, error),
   });
   // A consumer's failure passes through the retries untouched and surfaces as itself.

@@ -10,6 +10,20 @@ export interface CliIO {
   signal: AbortSignal;
   /** Whether stderr is a terminal (progress line rather than JSON logs). */
   isTTY: boolean;
+  /**
+   * Sends what dependencies would print raw (process warnings, console output) to `handler` instead,
+   * until the returned function is called. Absent when the command does not own the process.
+   */
+  routeDependencyMessages?(handler: (message: DependencyMessage) => void): () => void;
+}
+
+/** A message a dependency emitted, as fields of a log line. */
+export interface DependencyMessage {
+  source: "process_warning" | "console";
+  message: string;
+  /** The warning's name and code (DeprecationWarning, DEP0040), or the console method. */
+  name?: string;
+  code?: string;
 }
 
 /** A command takes its own argv (after the command name) and returns the exit code. */

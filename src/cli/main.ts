@@ -9,6 +9,7 @@ import { didYouMean } from "../transforms/close-matches.js";
 import { EXIT } from "./io.js";
 import type { CliIO, Command } from "./io.js";
 import { reportError } from "./report-error.js";
+import { routeDependencyMessages } from "./dependency-messages.js";
 
 /** Commands load their modules when called, so `--help` and small commands start fast. */
 const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary: string }>> = {
@@ -120,6 +121,7 @@ async function runFromProcess(): Promise<void> {
     cwd: process.cwd(),
     signal: controller.signal,
     isTTY: process.stderr.isTTY === true,
+    routeDependencyMessages,
   });
   const final = controller.signal.aborted && code !== EXIT.invalid ? EXIT.resumable : code;
   // Let stdout drain (a pipe to a warehouse loader) before the exit code is set.

@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { sliceWindow } from "../config/window.js";
 import type { Logger } from "../logger.js";
+import type { RunObserver } from "../observability/run-observer.js";
 import { outputColumns, sourceColumnsFromService } from "./output-columns.js";
 import type { Column, RunInfo } from "./contracts.js";
 import { planRun } from "./plan.js";
@@ -38,6 +39,10 @@ export interface PrepareOptions {
    * also counts that many days before the window's start).
    */
   recheck?: { requested: boolean };
+  /** The run's identity when the caller made it first (to label its logs and metrics). */
+  run?: RunInfo;
+  /** Told of the client's requests, retries and quota. */
+  observer?: RunObserver;
 }
 
 function newRunId(name: string, now: Date): string {
@@ -56,9 +61,10 @@ export function newRunInfo(pipelineName: string, startedAt = new Date()): RunInf
 /** Opens the service and plans; the caller closes `session`. Makes requests (mappings, probe). */
 export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): Promise<PreparedRun> {
   const { log, signal } = options;
-  const run = newRunInfo(pipeline.name);
+  const run = options.run ?? newRunInfo(pipeline.name);
   const session = await openSession(pipeline.service, {
     log,
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
     quotaReserve: shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency),
   });
   const rechecking =

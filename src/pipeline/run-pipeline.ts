@@ -5,6 +5,8 @@ import type { Writable } from "node:stream";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { ConfigError, ERROR_CODES, hasCode } from "../errors.js";
 import type { Logger } from "../logger.js";
+import type { RunObserver } from "../observability/run-observer.js";
+import type { RunInfo } from "./contracts.js";
 import { lockObjectPath, lockOutputs } from "./output-lock.js";
 import type { OutputLock } from "./output-lock.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
@@ -59,6 +61,10 @@ export interface RunPipelineOptions {
   /** The pipeline file: a pinned schema committed next to it is read relative to it. */
   pipelineFile: string;
   events?: PipelineEvents;
+  /** The run's identity when the caller made it first (to label its logs and metrics). */
+  run?: RunInfo;
+  /** Told of the client's requests, retries and quota (the run's metrics). */
+  observer?: RunObserver;
 }
 
 /** Refuses a plan beyond `limits.max_requests`, and warns when the quota will stop the run. */
@@ -94,6 +100,8 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     signal: options.signal,
     shard,
     recheck: { requested: options.recheck === true },
+    ...(options.run === undefined ? {} : { run: options.run }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
   const { session, run } = prepared;
   // The window's own slices; those before it are in the plan only to be re-checked.
@@ -209,6 +217,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
           log.debug({ slice: slice.id, read: result.read, expected: result.expected }, "Slice committed.");
           events?.sliceCommitted?.(slice, result);
         },
+        sliceRetried: (slice, error) => events?.sliceRetried?.(slice, error),
       },
     });
     const complete = tasks.every((task) => state.state.slices[task.slice.id] !== undefined);

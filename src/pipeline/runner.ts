@@ -32,6 +32,8 @@ export interface SliceTask {
 export interface RunnerEvents {
   sliceStarted?(slice: Slice, attempt: number): void;
   sliceCommitted?(slice: Slice, totals: SliceTotals): void;
+  /** The slice starts again from its start after `error` (the next `sliceStarted` follows). */
+  sliceRetried?(slice: Slice, error: unknown): void;
 }
 
 export interface RunnerOptions {
@@ -156,6 +158,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
             { slice: task.slice.id, attempt, error: describe(error) },
             "Retrying the slice from its start.",
           );
+          options.events?.sliceRetried?.(task.slice, error);
           continue;
         }
         if (isSliceRetryable(error) && !hasCode(error, ERROR_CODES.RECONCILIATION_FAILED)) {

@@ -5,6 +5,7 @@ import { createServiceClient } from "../api/client.js";
 import { describeUrl } from "../api/redact.js";
 import type { ServiceConfig } from "../config/service-schema.js";
 import type { Logger } from "../logger.js";
+import type { RunObserver } from "../observability/run-observer.js";
 
 export interface Session {
   client: ServiceClient;
@@ -16,6 +17,7 @@ export interface Session {
 export interface OpenSessionOptions {
   log: Logger;
   quotaReserve: number;
+  observer?: RunObserver;
 }
 
 export async function openSession(service: ServiceConfig, options: OpenSessionOptions): Promise<Session> {
@@ -27,6 +29,7 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
       maxLineBytes: service.limits.max_line_bytes,
       maxDecompressionRatio: service.limits.max_decompression_ratio,
     },
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
   };
   if (service.mode === "embedded") {
     // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.

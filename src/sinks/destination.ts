@@ -1,4 +1,5 @@
 // The contract of a destination (where a sink's files go) and how the `to` of a sink picks one.
+import type { Logger } from "../logger.js";
 import type { z } from "zod";
 import type { OutputStore, RunInfo } from "../pipeline/contracts.js";
 import type { Writable } from "node:stream";
@@ -20,6 +21,8 @@ export interface DestinationDeps {
   stdout?: Writable;
   /** An S3 client to use instead of one built from the sink's options. */
   s3Client?: S3Client;
+  /** Where a destination's library logs (the AWS SDK's warnings), as log lines. */
+  log?: Logger;
 }
 
 /**

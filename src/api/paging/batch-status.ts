@@ -163,6 +163,7 @@ export async function awaitBatchReady(
   const deadline = clock.now() + (options.pollDeadlineMs ?? 30 * 60_000);
   const initialDelay = options.pollInitialDelayMs ?? 1000;
   let attempts = 0;
+  const waitStarted = clock.now();
   const renew = async (reason: string): Promise<string> => {
     if (attempts >= maxAttempts) {
       throw new BatchExportError(
@@ -205,6 +206,7 @@ export async function awaitBatchReady(
           "The batch status lists a partition more than once; each is read once.",
         );
       }
+      client.observer.batchWaited((clock.now() - waitStarted) / 1000);
       return { token, partitions: unique };
     }
     if (clock.now() + delay > deadline) {

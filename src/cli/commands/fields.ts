@@ -4,10 +4,10 @@ import { loadPipeline } from "../../config/load-pipeline.js";
 import { ConfigError } from "../../errors.js";
 import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../formats/columns-from-mappings.js";
-import { createLogger } from "../../logger.js";
 import type { DataKind } from "../../api/wire/fields.js";
 import { KINDS } from "../../pipeline/registry.js";
-import { parseCommandArgs, parseLogLevel } from "../command-options.js";
+import { parseCommandArgs } from "../command-options.js";
+import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { openSession } from "../../pipeline/session.js";
@@ -25,6 +25,8 @@ Options:
   --application APP    logs: atr, klewer, eventops, quasar, agentmanager; metrics: atr, klewer, quasar
   --app-type TYPE      logs: ec2, kubernetes, serverless; metrics: ec2, kubernetes
   --json               print JSON
+  --log-level LEVEL    default warn (MDQ_LOG_LEVEL)
+  --log-format F       json or pretty (default: pretty on a terminal, else json; MDQ_LOG_FORMAT)
   -h, --help           show this help`;
 
 function isKind(value: string): value is DataKind {
@@ -41,6 +43,7 @@ export const fieldsCommand: Command = async (argv, io) => {
       "app-type": { type: "string" },
       json: { type: "boolean" },
       "log-level": { type: "string" },
+      ...LOG_FORMAT_OPTION,
       debug: { type: "boolean" },
     },
     FIELDS_USAGE,
@@ -49,7 +52,7 @@ export const fieldsCommand: Command = async (argv, io) => {
     io.stdout.write(`${FIELDS_USAGE}\n`);
     return EXIT.ok;
   }
-  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn") });
+  const log = commandLogger(values, io, "warn");
   let service;
   let source;
   if (positionals.length === 1) {

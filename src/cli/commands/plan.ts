@@ -1,16 +1,15 @@
 // `mdq-export plan PIPELINE`: what a run would do — slices, retrieval per slice, expected records and
 // requests against the quota — without exporting anything.
 import { loadPipeline } from "../../config/load-pipeline.js";
-import { createLogger } from "../../logger.js";
 import { prepareRun } from "../../pipeline/prepare-run.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import {
   PIPELINE_OPTIONS,
   parseCommandArgs,
-  parseLogLevel,
   requirePipelineFile,
   windowOverrides,
 } from "../command-options.js";
+import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { formatPlan } from "../plan-report.js";
@@ -27,7 +26,8 @@ Options:
   --start TIME, --end TIME   replace the window (as for run)
   --shard I/N                plan one shard only
   --json                     print the plan as JSON
-  --log-level LEVEL          default warn
+  --log-level LEVEL          default warn (MDQ_LOG_LEVEL)
+  --log-format F             json or pretty (default: pretty on a terminal, else json; MDQ_LOG_FORMAT)
   -h, --help                 show this help`;
 
 export const planCommand: Command = async (argv, io) => {
@@ -35,6 +35,7 @@ export const planCommand: Command = async (argv, io) => {
     argv,
     {
       ...PIPELINE_OPTIONS,
+      ...LOG_FORMAT_OPTION,
       json: { type: "boolean" },
       shard: { type: "string" },
       "shard-count": { type: "string" },
@@ -46,7 +47,7 @@ export const planCommand: Command = async (argv, io) => {
     return EXIT.ok;
   }
   const file = requirePipelineFile(positionals, PLAN_USAGE);
-  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn") });
+  const log = commandLogger(values, io, "warn");
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
   const pipeline = await loadPipeline(file, {
     env: io.env,

@@ -1,19 +1,20 @@
 // `mdq-export run PIPELINE`: export the window, slice by slice, resuming what an earlier run committed.
 import { loadPipeline } from "../../config/load-pipeline.js";
-import { createLogger } from "../../logger.js";
+import { OBSERVABILITY_OPTIONS, OBSERVABILITY_USAGE } from "../../observability/observability-settings.js";
+import { createRunObservability } from "../../observability/run-observability.js";
 import { runPipeline } from "../../pipeline/run-pipeline.js";
 import { resolveShard } from "../../pipeline/shard.js";
+import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import {
   PIPELINE_OPTIONS,
   parseCommandArgs,
-  parseLogLevel,
   requirePipelineFile,
   windowOverrides,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { startProgress } from "../progress.js";
-import type { ProgressReporter } from "../progress.js";
+import { exitCodeOf } from "../report-error.js";
 import { formatRunSummary } from "../run-summary.js";
 import { formatRecheck } from "../../warehouse/recheck.js";
 
@@ -31,7 +32,9 @@ Options:
   --shard I/N         run shard I of N (every N-th slice); see also --shard-count
   --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
                       AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
-  --log-level LEVEL   trace, debug, info, warn, error, silent (default: info; warn on a terminal)
+  --log-level LEVEL   trace, debug, info, warn, error, silent (default: info; warn on a terminal;
+                      MDQ_LOG_LEVEL)
+${OBSERVABILITY_USAGE}
   --debug             print the cause chain of an error
   -h, --help          show this help
 
@@ -39,6 +42,8 @@ Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but re
 
 const RUN_OPTIONS = {
   ...PIPELINE_OPTIONS,
+  ...LOG_FORMAT_OPTION,
+  ...OBSERVABILITY_OPTIONS,
   force: { type: "boolean" },
   recheck: { type: "boolean" },
   shard: { type: "string" },
@@ -52,37 +57,42 @@ export const runCommand: Command = async (argv, io) => {
     return EXIT.ok;
   }
   const file = requirePipelineFile(positionals, RUN_USAGE);
-  // Log lines go to the command's stderr, so an in-process caller (tests, an embedding tool) gets them too.
-  const log = createLogger({
-    level: parseLogLevel(values["log-level"], io.isTTY ? "warn" : "info"),
-    destination: io.stderr,
-  });
+  const log = commandLogger(values, io, io.isTTY ? "warn" : "info");
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
-  const pipeline = await loadPipeline(file, {
-    env: io.env,
-    overrides: windowOverrides(values),
-    onWarning: (issue) => log.warn({ path: issue.path, line: issue.line }, issue.message),
-  });
-  let progress: ProgressReporter | undefined;
-  const outcome = await runPipeline(pipeline, {
-    log,
-    signal: io.signal,
-    stdout: io.stdout,
-    shard,
-    force: values.force === true,
-    recheck: values.recheck === true,
-    pipelineFile: file,
-    events: {
-      started: (run) => {
-        progress = startProgress(run.progress, { tty: io.isTTY, stream: io.stderr, log });
-      },
-    },
-  }).finally(() => progress?.stop());
-  // stdout carries data when a sink writes to it; the summary then goes to stderr.
-  const toStdout = outcome.destinations.some((destination) => destination.stream);
-  const recheck = outcome.rechecked === undefined ? "" : formatRecheck(outcome.rechecked);
-  (toStdout ? io.stderr : io.stdout).write(formatRunSummary(outcome) + recheck);
-  if (outcome.status === "complete") return EXIT.ok;
-  if (outcome.status === "stopped") return EXIT.resumable;
-  throw outcome.error;
+  const observability = createRunObservability(values, io.env, log, io.stdout);
+  const release = io.routeDependencyMessages?.((message) => log.warn(message, "A dependency warned."));
+  let progress: { stop(): void } | undefined;
+  try {
+    const pipeline = await loadPipeline(file, {
+      env: io.env,
+      overrides: windowOverrides(values),
+      onWarning: observability.loadWarning,
+    });
+    const observed = await observability.start(pipeline, shard);
+    const runLog = observed.options.log;
+    const outcome = await runPipeline(pipeline, {
+      ...observed.options,
+      signal: io.signal,
+      stdout: io.stdout,
+      shard,
+      force: values.force === true,
+      recheck: values.recheck === true,
+      pipelineFile: file,
+      events: observed.events({
+        started: (run) => {
+          progress = startProgress(run.progress, { tty: io.isTTY, stream: io.stderr, log: runLog });
+        },
+      }),
+    }).finally(() => progress?.stop());
+    const stdoutTaken = observability.reportsToStdout || outcome.destinations.some((d) => d.stream);
+    const recheck = outcome.rechecked === undefined ? "" : formatRecheck(outcome.rechecked);
+    (stdoutTaken ? io.stderr : io.stdout).write(formatRunSummary(outcome) + recheck);
+    if (outcome.status === "failed") throw outcome.error;
+    return await observability.finish(outcome.status === "complete" ? EXIT.ok : EXIT.resumable);
+  } catch (error) {
+    await observability.finish(exitCodeOf(error), error);
+    throw error;
+  } finally {
+    release?.();
+  }
 };

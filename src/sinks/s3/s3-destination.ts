@@ -18,6 +18,10 @@ export const s3Destination: Destination<S3Options> = {
   async open(to, options, deps) {
     // Loaded only for S3 destinations: the AWS SDK costs about 30 MB of memory and a quarter second.
     const { createS3Store } = await import("./s3-store.js");
-    return createS3Store(to, options, { run: deps.run, ...(deps.s3Client ? { client: deps.s3Client } : {}) });
+    return createS3Store(to, options, {
+      run: deps.run,
+      ...(deps.s3Client ? { client: deps.s3Client } : {}),
+      ...(deps.log ? { log: deps.log } : {}),
+    });
   },
 };

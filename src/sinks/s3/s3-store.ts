@@ -16,6 +16,8 @@ import { describeS3Error } from "./s3-errors.js";
 import type { S3Target } from "./s3-errors.js";
 import { keyFor, parseS3Location } from "./s3-location.js";
 import { stageMultipartUpload } from "./s3-multipart-writer.js";
+import type { Logger } from "../../logger.js";
+import { sdkLogger } from "./sdk-logger.js";
 
 export const RUN_ID_KEY = "mdq-run-id";
 
@@ -23,6 +25,8 @@ export interface S3StoreDeps {
   run: RunInfo;
   /** Tests and tools may share a client; otherwise one is made from the options. */
   client?: S3Client;
+  /** The SDK's warnings become log lines instead of raw text on stderr. */
+  log?: Logger;
 }
 
 /** Data files carry their format's content type; the small objects are the manifest, state and _SUCCESS. */
@@ -45,7 +49,9 @@ export function s3ClientConfig(options: S3Options): S3ClientConfig {
 export function createS3Store(to: string, s3: S3Options | undefined, deps: S3StoreDeps): OutputStore {
   const options = s3 ?? s3OptionsSchema.parse({});
   const location = parseS3Location(to);
-  const client = deps.client ?? new S3Client(s3ClientConfig(options));
+  const client =
+    deps.client ??
+    new S3Client({ ...s3ClientConfig(options), ...(deps.log ? { logger: sdkLogger(deps.log) } : {}) });
   const ownsClient = deps.client === undefined;
   const target = (path: string): S3Target => ({
     bucket: location.bucket,

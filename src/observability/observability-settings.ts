@@ -1,0 +1,63 @@
+// Where a run's metrics and report go: --metrics-port, --pushgateway and --report, each also set by
+// an environment variable (the Kubernetes manifests take them from a ConfigMap).
+import { ConfigError } from "../errors.js";
+
+export const OBSERVABILITY_OPTIONS = {
+  "metrics-port": { type: "string" },
+  pushgateway: { type: "string" },
+  report: { type: "string" },
+} as const;
+
+export const OBSERVABILITY_USAGE = `  --log-format F      json or pretty (default: pretty on a terminal, else json; MDQ_LOG_FORMAT)
+  --metrics-port N    serve Prometheus metrics on :N/metrics while the run lasts (MDQ_METRICS_PORT)
+  --pushgateway URL   push metrics to a Prometheus Pushgateway during and after the run
+                      (MDQ_PUSHGATEWAY_URL)
+  --report FILE       write a JSON report of the run at its end, whatever the outcome; - for stdout
+                      (MDQ_REPORT)`;
+
+export interface ObservabilityFlags {
+  "metrics-port"?: string | undefined;
+  pushgateway?: string | undefined;
+  report?: string | undefined;
+}
+
+export interface ObservabilitySettings {
+  metricsPort: number | undefined;
+  pushgateway: string | undefined;
+  report: string | undefined;
+  /** Between pushes while the run lasts (MDQ_PUSH_INTERVAL_SECONDS, default 15). */
+  pushIntervalMs: number;
+}
+
+function invalid(path: string, message: string): ConfigError {
+  return new ConfigError(message, [{ path, message }]);
+}
+
+/** The flags, else the environment; throws ConfigError (exit 2) naming the setting and its value. */
+export function observabilitySettings(
+  flags: ObservabilityFlags,
+  env: Readonly<Record<string, string | undefined>>,
+): ObservabilitySettings {
+  const portText = flags["metrics-port"] ?? env.MDQ_METRICS_PORT;
+  let metricsPort: number | undefined;
+  if (portText !== undefined && portText !== "") {
+    metricsPort = Number(portText);
+    if (!/^\d+$/.test(portText) || metricsPort > 65535)
+      throw invalid("--metrics-port", `--metrics-port "${portText}" is not a port number (0 to 65535)`);
+  }
+  const pushgateway = flags.pushgateway ?? (env.MDQ_PUSHGATEWAY_URL || undefined);
+  if (pushgateway !== undefined && !/^https?:\/\/[^/]/.test(pushgateway))
+    throw invalid("--pushgateway", `--pushgateway "${pushgateway}" is not an http:// or https:// URL`);
+  const intervalText = env.MDQ_PUSH_INTERVAL_SECONDS ?? "15";
+  if (!/^\d+$/.test(intervalText))
+    throw invalid(
+      "MDQ_PUSH_INTERVAL_SECONDS",
+      `MDQ_PUSH_INTERVAL_SECONDS "${intervalText}" is not whole seconds`,
+    );
+  return {
+    metricsPort,
+    pushgateway,
+    report: flags.report ?? (env.MDQ_REPORT || undefined),
+    pushIntervalMs: Number(intervalText) * 1000,
+  };
+}

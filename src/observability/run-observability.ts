@@ -1,0 +1,163 @@
+// A run's observability from start to end: the run's identity and a logger carrying it, the metrics
+// (served on --metrics-port, pushed to a Pushgateway), the counts the run report needs, and at the
+// end the last push, the port closed and the report written, whatever the outcome.
+import type { Writable } from "node:stream";
+import type { ConfigIssue } from "../errors.js";
+import type { Pipeline } from "../config/pipeline-schema.js";
+import { ConfigError, ERROR_CODES, errorCode } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { RunInfo } from "../pipeline/contracts.js";
+import { newRunInfo } from "../pipeline/prepare-run.js";
+import type { PipelineEvents } from "../pipeline/run-pipeline.js";
+import type { Shard } from "../pipeline/shard.js";
+import { startMetricsPusher } from "./metrics-pusher.js";
+import type { MetricsPusher } from "./metrics-pusher.js";
+import { serveMetrics } from "./metrics-server.js";
+import type { MetricsServer } from "./metrics-server.js";
+import { observabilitySettings } from "./observability-settings.js";
+import type { ObservabilityFlags } from "./observability-settings.js";
+import { observePipeline } from "./observe-pipeline.js";
+import { createRunMetrics } from "./run-metrics.js";
+import type { RunMetrics } from "./run-metrics.js";
+import { combineObservers } from "./run-observer.js";
+import type { RunObserver } from "./run-observer.js";
+import { buildRunReport, writeRunReport } from "./run-report.js";
+import type { RunReportInput } from "./run-report.js";
+import { createRunTally } from "./run-tally.js";
+
+/** What runPipeline takes from the observability of a run. */
+export interface ObservedRun {
+  /** For runPipeline: the run's identity, the logger carrying it on every line, the observer. */
+  options: { run: RunInfo; log: Logger; observer: RunObserver };
+  /** The run's events, counted, then passed on to `also`. */
+  events(also?: PipelineEvents): PipelineEvents;
+}
+
+export interface RunObservability {
+  /** The report goes to stdout, so the run summary does not. */
+  readonly reportsToStdout: boolean;
+  /** Once the pipeline is loaded, before any request: the metrics, their server and pusher. */
+  /** Keeps a warning of the pipeline's loading, logged by `start` with the run id. */
+  loadWarning(issue: ConfigIssue): void;
+  start(pipeline: Pipeline, shard: Shard | undefined): Promise<ObservedRun>;
+  /** Ends the metrics (last push, port closed) and writes the report; a failed push only warns. */
+  finish(exitCode: number, error?: unknown): Promise<number>;
+}
+
+/** An error as the report gives it: its listed code and its message. */
+export function errorSummary(error: unknown): { code: string; message: string } {
+  return {
+    code: errorCode(error) ?? ERROR_CODES.INTERNAL,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+type ReportDetails = Partial<Omit<RunReportInput, "exitCode" | "endedAt" | "tally">>;
+
+/**
+ * Reads the settings from `flags`, else `env` (throws ConfigError for a bad one, before any request).
+ * @example
+ * const observability = createRunObservability(values, io.env, log, io.stdout);
+ */
+export function createRunObservability(
+  flags: ObservabilityFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  log: Logger,
+  stdout: Writable,
+): RunObservability {
+  const settings = observabilitySettings(flags, env);
+  const tally = createRunTally();
+  const startedAt = new Date();
+  let metrics: RunMetrics | undefined;
+  let server: MetricsServer | undefined;
+  let pusher: MetricsPusher | undefined;
+  let details: ReportDetails = { startedAt };
+  const warnings: ConfigIssue[] = [];
+
+  return {
+    reportsToStdout: settings.report === "-",
+    loadWarning: (issue) => void warnings.push(issue),
+    async start(pipeline, shard) {
+      if (settings.report === "-" && pipeline.sinks.some((sink) => sink.to === "-")) {
+        const message = "--report - and a sink writing to - would share stdout; write the report to a file";
+        throw new ConfigError(message, [{ path: "--report", message }]);
+      }
+      const run = newRunInfo(pipeline.name, startedAt);
+      const runLog = log.child({ run_id: run.runId, pipeline: pipeline.name });
+      // The load's warnings, delayed until the run id is known, carry it too.
+      for (const { message, ...where } of warnings)
+        runLog.warn({ path: where.path, line: where.line }, message);
+      const shardLabel = shard === undefined ? undefined : `${shard.index}-of-${shard.count}`;
+      let observer: RunObserver = tally;
+      if (settings.metricsPort !== undefined || settings.pushgateway !== undefined) {
+        metrics = createRunMetrics({
+          pipeline: pipeline.name,
+          kind: pipeline.source.kind,
+          ...(shardLabel === undefined ? {} : { shard: shardLabel }),
+        });
+        observer = combineObservers(tally, metrics.observer);
+      }
+      if (metrics !== undefined && settings.metricsPort !== undefined) {
+        server = await serveMetrics(metrics.registry, settings.metricsPort);
+        runLog.info({ port: server.port }, "Serving metrics on /metrics while the run lasts.");
+      }
+      if (metrics !== undefined && settings.pushgateway !== undefined) {
+        pusher = startMetricsPusher({
+          url: settings.pushgateway,
+          registry: metrics.registry,
+          groupings: { pipeline: pipeline.name, ...(shardLabel === undefined ? {} : { shard: shardLabel }) },
+          log: runLog,
+          intervalMs: settings.pushIntervalMs,
+        });
+      }
+      details = { ...details, pipeline: pipeline.name, runId: run.runId, ...(shard ? { shard } : {}) };
+      details.window = pipeline.source.window;
+      const sinks = pipeline.sinks.map((sink, index) => ({ index, to: sink.to, format: sink.format }));
+      const events = (also?: PipelineEvents): PipelineEvents =>
+        observePipeline(
+          observer,
+          {
+            ...also,
+            started(progressRun) {
+              metrics?.setSlicesPlanned(progressRun.progress().slicesTotal);
+              also?.started?.(progressRun);
+            },
+          },
+          (outcome) => {
+            details.slices = outcome.slices.map((slice) => ({
+              id: slice.id,
+              start: slice.start,
+              end: slice.end,
+              records_read: slice.status === "pending" ? null : slice.read,
+              expected: slice.expected,
+              rows_written: slice.status === "pending" ? null : slice.rows,
+            }));
+            details.sinks = sinks.map((sink) => ({
+              ...sink,
+              manifest: outcome.destinations[sink.index]?.manifest ?? null,
+            }));
+            if (outcome.error !== undefined) details.error = errorSummary(outcome.error);
+          },
+        );
+      return { options: { run, log: runLog, observer }, events };
+    },
+    async finish(exitCode, error) {
+      metrics?.finish(exitCode);
+      await pusher?.finish();
+      await server?.close();
+      if (settings.report === undefined) return exitCode;
+      const report = buildRunReport({
+        slices: [],
+        sinks: [],
+        ...details,
+        startedAt,
+        exitCode,
+        endedAt: new Date(),
+        tally: tally.snapshot(),
+        ...(error === undefined ? {} : { error: errorSummary(error) }),
+      });
+      await writeRunReport(settings.report, report, stdout);
+      return exitCode;
+    },
+  };
+}
