@@ -55,5 +55,9 @@ WORKDIR /data
 # 1000 is the `node` user of the official Node images.
 USER 1000:1000
 
+# `run --metrics-port 9464` (or MDQ_METRICS_PORT=9464) serves Prometheus metrics here while a run lasts;
+# MDQ_PUSHGATEWAY_URL pushes them instead. Both are off unless set (docs/operations.md).
+EXPOSE 9464
+
 ENTRYPOINT ["/usr/bin/tini", "--", "node", "/app/dist/cli/main.js"]
 CMD ["--help"]

@@ -26,6 +26,7 @@ let backfill: Doc;
 let merge: Doc;
 let configMap: Doc;
 let secret: Doc;
+let observability: Doc;
 let secretsDir = "";
 
 /** The pod spec of a CronJob or a Job. */
@@ -50,6 +51,7 @@ beforeAll(async () => {
   merge = await load("backfill-merge-job.yaml");
   configMap = await load("configmap.yaml");
   secret = await load("secret.yaml");
+  observability = await load("observability-configmap.yaml");
   secretsDir = await mkdtemp(join(tmpdir(), "mdq-k8s-secrets-"));
 });
 afterAll(async () => {
@@ -148,6 +150,32 @@ describe("deploy/kubernetes", () => {
       // The image's working directory is writable scratch.
       const mounts = (container.volumeMounts as Doc[]).map((mount) => mount.mountPath);
       expect(mounts).toEqual(expect.arrayContaining(["/data", "/tmp"]));
+    }
+  });
+
+  it("the exports take the metrics port and the Pushgateway URL from a ConfigMap, and expose the port", () => {
+    expect(observability).toMatchObject({ apiVersion: "v1", kind: "ConfigMap" });
+    const settings = observability.data as Record<string, string>;
+    expect(settings["pushgateway-url"]).toMatch(/^https?:\/\/[^/]+/);
+    expect(settings["metrics-port"]).toMatch(/^\d+$/);
+    for (const object of [cron, backfill]) {
+      const env = containerOf(object).env as Doc[];
+      const fromConfigMap = (name: string): string | undefined => {
+        const ref = env.find((entry) => entry.name === name)?.valueFrom?.configMapKeyRef;
+        expect(ref?.name).toBe(observability.metadata.name);
+        return ref?.key as string | undefined;
+      };
+      expect(fromConfigMap("MDQ_PUSHGATEWAY_URL")).toBe("pushgateway-url");
+      expect(fromConfigMap("MDQ_METRICS_PORT")).toBe("metrics-port");
+      expect(fromConfigMap("MDQ_LOG_LEVEL")).toBe("log-level");
+      const port = Number(settings["metrics-port"]);
+      expect(containerOf(object).ports).toContainEqual({ name: "metrics", containerPort: port });
+      const annotations = (object.kind === "CronJob" ? object.spec.jobTemplate.spec : object.spec).template
+        .metadata.annotations as Record<string, string>;
+      expect(annotations).toMatchObject({
+        "prometheus.io/scrape": "true",
+        "prometheus.io/port": String(port),
+      });
     }
   });
 
