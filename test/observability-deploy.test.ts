@@ -26,7 +26,7 @@ async function exportedNames(): Promise<Set<string>> {
   const names = new Set<string>();
   for (const metric of await metrics.registry.getMetricsAsJSON()) {
     names.add(metric.name);
-    if (metric.type === "histogram")
+    if (String(metric.type) === "histogram")
       for (const suffix of ["_bucket", "_sum", "_count"]) names.add(`${metric.name}${suffix}`);
   }
   return names;

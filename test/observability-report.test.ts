@@ -1,0 +1,185 @@
+// The run report (--report) has the same keys whatever the outcome — done, stopped (exit 75), failed —
+// and its counts equal the manifest and the requests the emulator received; log lines carry the run
+// id and the pipeline, and their level comes from MDQ_LOG_LEVEL.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator } from "../src/emulator/server.js";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import type { Manifest } from "../src/pipeline/manifest.js";
+import type { RunReport } from "../src/observability/run-report.js";
+import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
+import type { Workspace } from "./support/run-cli.js";
+
+let workspace: Workspace;
+beforeAll(async () => {
+  workspace = await createWorkspace("mdq-report-");
+});
+afterAll(async () => {
+  await workspace?.remove();
+});
+
+function pipelineYaml(name: string, out: string, reserve = 0): string {
+  return `name: ${name}
+${REMOTE_SERVICE_YAML}
+source:
+  kind: jobs
+  application: atr
+  app_type: [ec2, kubernetes]
+  domain: ["*"]
+  window: { start: "2026-03-10T00:00:00Z", end: "2026-03-10T12:00:00Z", slice: 1h }
+  strategy: pit
+  page_size: 50
+sinks:
+  - format: ndjson
+    to: ${out}
+    path: "part-{slice}-{seq}.ndjson"
+limits: { concurrency: 1, quota_reserve: ${reserve} }
+`;
+}
+
+async function runWithReport(
+  emulator: RunningEmulator,
+  name: string,
+  options: { reserve?: number; env?: Record<string, string> } = {},
+): Promise<{ code: number; report: RunReport; out: string; stderr: string }> {
+  const out = join(workspace.dir, name);
+  const file = await workspace.write(`${name}.yaml`, pipelineYaml(name, out, options.reserve));
+  const reportFile = join(workspace.dir, `${name}.report.json`);
+  const result = await runCli(["run", file, "--report", reportFile], {
+    env: { ...emulatorEnv(emulator), ...options.env },
+  });
+  const report = JSON.parse(await readFile(reportFile, "utf8")) as RunReport;
+  return { code: result.code, report, out, stderr: result.stderr };
+}
+
+/** The keys of the report, nested ones included, without the per-operation and per-reason maps. */
+function shape(report: RunReport): string[] {
+  const { requests, retries, ...rest } = report;
+  return [
+    ...Object.keys(rest),
+    ...Object.keys(requests).map((key) => `requests.${key}`),
+    ...Object.keys(retries).map((key) => `retries.${key}`),
+    ...Object.keys(report.slices).map((key) => `slices.${key}`),
+    ...Object.keys(report.quota).map((key) => `quota.${key}`),
+    ...Object.keys(report.slice_results[0] ?? {}).map((key) => `slice_results.${key}`),
+  ].sort();
+}
+
+describe("--report", () => {
+  it("of a complete run: outcome, counts equal to the manifest and the emulator's requests, manifest paths", async () => {
+    const emulator = await startEmulator({ seed: 8, density: 30 });
+    try {
+      const { code, report, out, stderr } = await runWithReport(emulator, "report-complete");
+      expect(code, stderr).toBe(0);
+      const manifest = JSON.parse(await readFile(join(out, "_manifest.json"), "utf8")) as Manifest;
+      expect(report).toMatchObject({
+        report_version: 1,
+        pipeline: "report-complete",
+        run_id: manifest.run_id,
+        outcome: "complete",
+        exit_code: 0,
+        error: null,
+        shard: null,
+        window: { start: "2026-03-10T00:00:00.000Z", end: "2026-03-10T12:00:00.000Z" },
+        slices: { planned: 12, committed: 12, skipped: 0, failed: 0, pending: 0 },
+        records: { read: manifest.totals.rows, written: manifest.totals.rows },
+        manifests: [`${out}/_manifest.json`],
+      });
+      expect(report.sinks).toEqual([
+        {
+          index: 0,
+          to: out,
+          format: "ndjson",
+          rows: manifest.totals.rows,
+          bytes: manifest.totals.bytes,
+          manifest: `${out}/_manifest.json`,
+        },
+      ]);
+      expect(report.requests.total).toBe(emulator.requestCount());
+      expect(report.quota.before).toBeGreaterThan(report.quota.after ?? Infinity);
+      for (const slice of manifest.slices) {
+        expect(report.slice_results.find((result) => result.id === slice.id)).toMatchObject({
+          outcome: "committed",
+          records_read: slice.read,
+          expected: slice.expected,
+        });
+      }
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it("has the same keys when the run stops at the quota reserve (exit 75) and when it fails (exit 1)", async () => {
+    const emulator = await startEmulator({ seed: 8, density: 30 });
+    const scarce = await startEmulator({ seed: 8, density: 30, quota: 30 });
+    try {
+      const complete = await runWithReport(emulator, "report-shape");
+      const stopped = await runWithReport(scarce, "report-stopped", { reserve: 10 });
+      expect(stopped.code, stopped.stderr).toBe(75);
+      expect(stopped.report).toMatchObject({
+        outcome: "stopped",
+        exit_code: 75,
+        error: { code: "QUOTA_EXHAUSTED" },
+      });
+      expect(stopped.report.slices.pending).toBeGreaterThan(0);
+      expect(stopped.report.manifests).toEqual([`${stopped.out}/_manifest.json`]);
+      const failed = await runWithReport(emulator, "report-failed", { env: { MDQ_CLIENT_SECRET: "wrong" } });
+      expect(failed.code).toBe(1);
+      expect(failed.report).toMatchObject({
+        outcome: "failed",
+        exit_code: 1,
+        error: { code: "AUTH_FAILED" },
+      });
+      expect(failed.report.error?.message).not.toContain("wrong");
+      expect(shape(stopped.report)).toEqual(shape(complete.report));
+      expect(Object.keys(failed.report).sort()).toEqual(Object.keys(complete.report).sort());
+    } finally {
+      await scarce.close();
+      await emulator.close();
+    }
+  });
+
+  it("- writes it to stdout, and the run summary then goes to stderr", async () => {
+    const emulator = await startEmulator({ seed: 9, density: 5 });
+    try {
+      const out = join(workspace.dir, "report-stdout");
+      const file = await workspace.write("report-stdout.yaml", pipelineYaml("report-stdout", out));
+      const result = await runCli(["run", file, "--report", "-"], { env: emulatorEnv(emulator) });
+      expect(result.code, result.stderr).toBe(0);
+      expect((JSON.parse(result.stdout) as RunReport).outcome).toBe("complete");
+      expect(result.stderr).toContain("report-stdout: complete");
+    } finally {
+      await emulator.close();
+    }
+  });
+});
+
+describe("logs", () => {
+  it("every line carries the run id and the pipeline; MDQ_LOG_LEVEL sets the level", async () => {
+    const emulator = await startEmulator({ seed: 10, density: 5 });
+    try {
+      const out = join(workspace.dir, "logs");
+      const file = await workspace.write("logs.yaml", pipelineYaml("logs-level", out));
+      const result = await runCli(["run", file], {
+        env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "debug" },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const lines = result.stderr
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines.some((line) => line.level === "debug")).toBe(true);
+      const runId = lines.find((line) => line.msg === "Run started.")?.run_id;
+      expect(runId).toMatch(/^logs-level-/);
+      for (const line of lines) expect(line).toMatchObject({ run_id: runId, pipeline: "logs-level" });
+      const quiet = await runCli(["run", file, "--force"], {
+        env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "error" },
+      });
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).toBe("");
+    } finally {
+      await emulator.close();
+    }
+  });
+});
