@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { createRunMetrics } from "../src/observability/run-metrics.js";
-import { REPO_ROOT } from "./support/export-harness.js";
+import { REPO_ROOT } from "./support/cli-harness.js";
 import { requireBinary } from "./support/prometheus.js";
 
 const RULES = join(REPO_ROOT, "deploy/prometheus/alerts.yaml");

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
-import { waitFor } from "./support/export-harness.js";
+import { waitFor } from "./support/cli-harness.js";
 import {
   freePort,
   parseExposition,
@@ -17,8 +17,9 @@ import {
   startPushgateway,
 } from "./support/prometheus.js";
 import type { RunningTool } from "./support/prometheus.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 let workspace: Workspace;
 let pushgateway: RunningTool;
@@ -31,25 +32,6 @@ afterAll(async () => {
   await pushgateway?.close();
   await workspace?.remove();
 });
-
-function pipelineYaml(name: string, out: string, slices = "1h", concurrency = 2): string {
-  return `name: ${name}
-${REMOTE_SERVICE_YAML}
-source:
-  kind: jobs
-  application: atr
-  app_type: [ec2, kubernetes]
-  domain: ["*"]
-  window: { start: "2026-03-10T00:00:00Z", end: "2026-03-10T06:00:00Z", slice: ${slices} }
-  strategy: pit
-  page_size: 50
-sinks:
-  - format: ndjson
-    to: ${out}
-    path: "part-{slice}-{seq}.ndjson"
-limits: { concurrency: ${concurrency} }
-`;
-}
 
 async function readManifest(dir: string): Promise<Manifest> {
   return JSON.parse(await readFile(join(dir, "_manifest.json"), "utf8")) as Manifest;
@@ -66,7 +48,7 @@ describe("--pushgateway", () => {
 
   it("pushes, grouped by job and pipeline, the records, slices and requests the manifest and the emulator count", async () => {
     const out = join(workspace.dir, "pushed");
-    const file = await workspace.write("pushed.yaml", pipelineYaml("metrics-pushed", out));
+    const file = await workspace.write("pushed.yaml", jobsPipelineYaml({ name: "metrics-pushed", out }));
     const result = await runCli(["run", file, "--pushgateway", pushgateway.url], {
       env: emulatorEnv(emulator),
     });
@@ -113,7 +95,7 @@ describe("--pushgateway", () => {
       pipeline: "metrics-pushed",
     });
     // The same pipeline against a service that refuses the client: the run fails (exit 1).
-    const file = await workspace.write("pushed.yaml", pipelineYaml("metrics-pushed", out));
+    const file = await workspace.write("pushed.yaml", jobsPipelineYaml({ name: "metrics-pushed", out }));
     const env = { ...emulatorEnv(emulator), MDQ_CLIENT_SECRET: "not-the-secret" };
     const result = await runCli(["run", file, "--pushgateway", pushgateway.url], { env });
     expect(result.code).toBe(1);
@@ -129,7 +111,7 @@ describe("--pushgateway", () => {
 
   it("a Pushgateway that cannot be reached is a warning, never a failed export", async () => {
     const out = join(workspace.dir, "unpushed");
-    const file = await workspace.write("unpushed.yaml", pipelineYaml("metrics-unpushed", out));
+    const file = await workspace.write("unpushed.yaml", jobsPipelineYaml({ name: "metrics-unpushed", out }));
     const closed = `http://127.0.0.1:${await freePort()}`;
     const result = await runCli(["run", file, "--log-format", "json"], {
       env: { ...emulatorEnv(emulator), MDQ_PUSHGATEWAY_URL: closed },
@@ -159,7 +141,10 @@ describe("--metrics-port", () => {
     const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
     try {
       const out = join(workspace.dir, "scraped");
-      const file = await workspace.write("scraped.yaml", pipelineYaml("metrics-scraped", out, "30m", 1));
+      const file = await workspace.write(
+        "scraped.yaml",
+        jobsPipelineYaml({ name: "metrics-scraped", out, slice: "30m", concurrency: 1 }),
+      );
       const run = runCli(["run", file, "--metrics-port", String(port)], {
         env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "warn" },
       });

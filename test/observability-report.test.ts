@@ -8,8 +8,9 @@ import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 import type { RunReport } from "../src/observability/run-report.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/run-cli.js";
-import type { Workspace } from "./support/run-cli.js";
+import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import type { Workspace } from "./support/cli-harness.js";
 
 let workspace: Workspace;
 beforeAll(async () => {
@@ -19,32 +20,16 @@ afterAll(async () => {
   await workspace?.remove();
 });
 
-function pipelineYaml(name: string, out: string, reserve = 0): string {
-  return `name: ${name}
-${REMOTE_SERVICE_YAML}
-source:
-  kind: jobs
-  application: atr
-  app_type: [ec2, kubernetes]
-  domain: ["*"]
-  window: { start: "2026-03-10T00:00:00Z", end: "2026-03-10T12:00:00Z", slice: 1h }
-  strategy: pit
-  page_size: 50
-sinks:
-  - format: ndjson
-    to: ${out}
-    path: "part-{slice}-{seq}.ndjson"
-limits: { concurrency: 1, quota_reserve: ${reserve} }
-`;
-}
-
 async function runWithReport(
   emulator: RunningEmulator,
   name: string,
   options: { reserve?: number; env?: Record<string, string> } = {},
 ): Promise<{ code: number; report: RunReport; out: string; stderr: string }> {
   const out = join(workspace.dir, name);
-  const file = await workspace.write(`${name}.yaml`, pipelineYaml(name, out, options.reserve));
+  const file = await workspace.write(
+    `${name}.yaml`,
+    jobsPipelineYaml({ name, out, endHour: 12, concurrency: 1, quotaReserve: options.reserve ?? 0 }),
+  );
   const reportFile = join(workspace.dir, `${name}.report.json`);
   const result = await runCli(["run", file, "--report", reportFile], {
     env: { ...emulatorEnv(emulator), ...options.env },
@@ -144,7 +129,10 @@ describe("--report", () => {
     const emulator = await startEmulator({ seed: 9, density: 5 });
     try {
       const out = join(workspace.dir, "report-stdout");
-      const file = await workspace.write("report-stdout.yaml", pipelineYaml("report-stdout", out));
+      const file = await workspace.write(
+        "report-stdout.yaml",
+        jobsPipelineYaml({ name: "report-stdout", out, endHour: 12, concurrency: 1 }),
+      );
       const result = await runCli(["run", file, "--report", "-"], { env: emulatorEnv(emulator) });
       expect(result.code, result.stderr).toBe(0);
       expect((JSON.parse(result.stdout) as RunReport).outcome).toBe("complete");
@@ -160,7 +148,10 @@ describe("logs", () => {
     const emulator = await startEmulator({ seed: 10, density: 5 });
     try {
       const out = join(workspace.dir, "logs");
-      const file = await workspace.write("logs.yaml", pipelineYaml("logs-level", out));
+      const file = await workspace.write(
+        "logs.yaml",
+        jobsPipelineYaml({ name: "logs-level", out, endHour: 12, concurrency: 1 }),
+      );
       const result = await runCli(["run", file], {
         env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "debug" },
       });

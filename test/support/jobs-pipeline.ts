@@ -1,6 +1,6 @@
-// The small v3 jobs pipeline the output-safety tests run: hourly slices of one day's first hours,
-// point in time, NDJSON partitioned by date, the service from the environment.
-import { SERVICE_FROM_ENV, writePipeline } from "./cli-harness.js";
+// Small jobs pipelines for the CLI tests: hourly v3 point-in-time slices into NDJSON, the service from
+// the environment (the output-safety tests), and one as YAML text for what a run reports about itself.
+import { REMOTE_SERVICE_YAML, SERVICE_FROM_ENV, writePipeline } from "./cli-harness.js";
 
 export interface JobsPipelineOptions {
   name: string;
@@ -35,4 +35,35 @@ export async function writeJobsPipeline(dir: string, options: JobsPipelineOption
     ],
     ...(options.limits === undefined ? {} : { limits: options.limits }),
   });
+}
+
+/** A jobs pipeline on 2026-03-10 as YAML text, for tests that look at what a run reports about itself (metrics, run report, logs). */
+export interface JobsPipelineYamlOptions {
+  name: string;
+  out: string;
+  /** The window's end on 2026-03-10 (its start is midnight); default 06:00. */
+  endHour?: number;
+  slice?: string;
+  concurrency?: number;
+  quotaReserve?: number;
+}
+
+export function jobsPipelineYaml(options: JobsPipelineYamlOptions): string {
+  const end = String(options.endHour ?? 6).padStart(2, "0");
+  return `name: ${options.name}
+${REMOTE_SERVICE_YAML}
+source:
+  kind: jobs
+  application: atr
+  app_type: [ec2, kubernetes]
+  domain: ["*"]
+  window: { start: "2026-03-10T00:00:00Z", end: "2026-03-10T${end}:00:00Z", slice: ${options.slice ?? "1h"} }
+  strategy: pit
+  page_size: 50
+sinks:
+  - format: ndjson
+    to: ${options.out}
+    path: "part-{slice}-{seq}.ndjson"
+limits: { concurrency: ${options.concurrency ?? 2}, quota_reserve: ${options.quotaReserve ?? 0} }
+`;
 }

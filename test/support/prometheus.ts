@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { waitFor } from "./export-harness.js";
+import { waitFor } from "./cli-harness.js";
 
 /** The first of `names` found on PATH; throws naming the Debian package when none is. */
 export function requireBinary(names: readonly string[], debianPackage: string): string {
