@@ -173,4 +173,31 @@ describe("logs", () => {
       await emulator.close();
     }
   });
+
+  it("plan and fields take the level from MDQ_LOG_LEVEL and the format from --log-format, on their stderr", async () => {
+    const emulator = await startEmulator({ seed: 10, density: 5 });
+    try {
+      const file = await workspace.write(
+        "plan-logs.yaml",
+        jobsPipelineYaml({ name: "plan-logs", out: join(workspace.dir, "plan-logs"), endHour: 2 }),
+      );
+      const env = { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "debug" };
+      const json = await runCli(["plan", file], { env });
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.logs.some((line) => line.level === "debug" && line.msg === "Service answered.")).toBe(true);
+      const quiet = await runCli(["plan", file], { env: { ...env, MDQ_LOG_LEVEL: "error" } });
+      expect(quiet.code).toBe(0);
+      expect(quiet.stderr).toBe("");
+      const pretty = await runCli(["fields", file, "--log-format", "pretty"], { env });
+      expect(pretty.code, pretty.stderr).toBe(0);
+      const prettyLines = pretty.stderr.split("\n").filter((line) => line !== "");
+      expect(prettyLines.length).toBeGreaterThan(0);
+      expect(prettyLines.every((line) => !line.startsWith("{"))).toBe(true);
+      const refused = await runCli(["plan", file, "--log-format", "xml"], { env });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--log-format "xml" is not one of json, pretty');
+    } finally {
+      await emulator.close();
+    }
+  });
 });
