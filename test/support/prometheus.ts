@@ -1,6 +1,6 @@
 // A real Prometheus Pushgateway and a real Prometheus, started by the test suite on free loopback
 // ports with temporary data folders (Debian packages `prometheus-pushgateway` and `prometheus`; CI
-// installs them in .ci/run). Missing binaries fail the suite with how to install them: never a skip.
+// installs them in npm test's pretest, scripts/install-test-servers.sh). Missing binaries fail the suite with how to install them: never a skip.
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -18,7 +18,7 @@ export function requireBinary(names: readonly string[], debianPackage: string): 
   }
   throw new Error(
     `${names.join(" or ")} is not installed; the observability tests need it: ` +
-      `apt-get install -y ${debianPackage} (CI does this in .ci/run)`,
+      `apt-get install -y ${debianPackage} (npm test's pretest does this where apt is at hand)`,
   );
 }
 
