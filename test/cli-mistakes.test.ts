@@ -3,7 +3,7 @@
 // variables, and a reader that closes stdout early (`run ... | head`).
 import { readFile } from "node:fs/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { RUN_USAGE } from "../src/cli/commands/run.js";
+import { RUN_USAGE } from "../src/cli/commands/run-usage.js";
 import { runCli, spawnCli, testScope, writePipeline } from "./support/cli-harness.js";
 
 const scope = testScope();

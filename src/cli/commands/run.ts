@@ -1,6 +1,6 @@
 // `mdq-export run PIPELINE`: export the window, slice by slice, resuming what an earlier run committed.
 import { loadPipeline } from "../../config/load-pipeline.js";
-import { OBSERVABILITY_OPTIONS, OBSERVABILITY_USAGE } from "../../observability/observability-settings.js";
+import { OBSERVABILITY_OPTIONS } from "../../observability/observability-settings.js";
 import { createRunObservability } from "../../observability/run-observability.js";
 import { runPipeline } from "../../pipeline/run-pipeline.js";
 import { resolveShard } from "../../pipeline/shard.js";
@@ -16,29 +16,8 @@ import type { Command } from "../io.js";
 import { startProgress } from "../progress.js";
 import { exitCodeOf } from "../report-error.js";
 import { formatRunSummary } from "../run-summary.js";
+import { RUN_USAGE } from "./run-usage.js";
 import { formatRecheck } from "../../warehouse/recheck.js";
-
-export const RUN_USAGE = `Usage: mdq-export run PIPELINE.yaml [options]
-
-Exports the pipeline's window. Committed slices of an earlier run are skipped (resume).
-
-Options:
-  --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
-  --end TIME          replace the window's end
-  --force             redo every slice, even committed ones or after the pipeline changed
-  --recheck           re-count the committed slices with one date histogram and export again
-                      those whose count changed (late data); with recheck.last_days also the
-                      days before the window
-  --shard I/N         run shard I of N (every N-th slice); see also --shard-count
-  --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
-                      AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
-  --log-level LEVEL   trace, debug, info, warn, error, silent (default: info; warn on a terminal;
-                      MDQ_LOG_LEVEL)
-${OBSERVABILITY_USAGE}
-  --debug             print the cause chain of an error
-  -h, --help          show this help
-
-Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but resumable.`;
 
 const RUN_OPTIONS = {
   ...PIPELINE_OPTIONS,

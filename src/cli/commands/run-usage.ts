@@ -1,0 +1,24 @@
+// The help text of `mdq-export run`, kept apart so the command itself reads as parse, run, print, exit.
+import { OBSERVABILITY_USAGE } from "../../observability/observability-settings.js";
+
+export const RUN_USAGE = `Usage: mdq-export run PIPELINE.yaml [options]
+
+Exports the pipeline's window. Committed slices of an earlier run are skipped (resume).
+
+Options:
+  --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
+  --end TIME          replace the window's end
+  --force             redo every slice, even committed ones or after the pipeline changed
+  --recheck           re-count the committed slices with one date histogram and export again
+                      those whose count changed (late data); with recheck.last_days also the
+                      days before the window
+  --shard I/N         run shard I of N (every N-th slice); see also --shard-count
+  --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
+                      AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
+  --log-level LEVEL   trace, debug, info, warn, error, silent (default: info; warn on a terminal;
+                      MDQ_LOG_LEVEL)
+${OBSERVABILITY_USAGE}
+  --debug             print the cause chain of an error
+  -h, --help          show this help
+
+Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but resumable.`;
