@@ -8,7 +8,8 @@ import type { RunningEmulator } from "../src/emulator/server.js";
 import { hitRecord } from "./support/expected-rows.js";
 import { startTestEmulator } from "./support/export-checks.js";
 import { asColumnValue, collect, valueAt } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
@@ -43,21 +44,14 @@ describe("ddl --dialect duckdb", () => {
       const out = join(workspace.dir, format.startsWith("parquet") ? "parquet" : "ndjson");
       const file = await workspace.write(
         `ddl-${format.slice(0, 7)}.yaml`,
-        `name: nightly-jobs
-${REMOTE_SERVICE_YAML}
-source:
-  kind: jobs
-  application: atr
-  app_type: [kubernetes]
-  domain: ["*"]
-  window: { start: now-1d/d, end: now/d, slice: 1h }
-  strategy: pit
-sinks:
-  - format: ${format}
+        kubernetesJobsYaml(
+          "nightly-jobs",
+          `  - format: ${format}
     to: ${out}
     path: "${path}"
     column_names: snake_case
 `,
+        ),
       );
       const env = emulatorEnv(emulator);
       const run = await runCli(["run", file, "--start", WINDOW.start, "--end", WINDOW.end], { env });

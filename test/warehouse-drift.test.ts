@@ -7,7 +7,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { startTestEmulator } from "./support/export-checks.js";
 import { listDataFiles, readManifest, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
@@ -29,22 +30,15 @@ const SECOND = ["--start", "2026-03-10T02:00:00Z", "--end", "2026-03-10T04:00:00
 async function pipeline(policy: string, out: string): Promise<string> {
   return workspace.write(
     `drift-${++runs}.yaml`,
-    `name: drift
-${REMOTE_SERVICE_YAML}
-source:
-  kind: jobs
-  application: atr
-  app_type: [kubernetes]
-  domain: ["*"]
-  window: { start: now-1d/d, end: now/d, slice: 1h }
-  strategy: pit
-sinks:
-  - format: parquet
+    kubernetesJobsYaml(
+      "drift",
+      `  - format: parquet
     to: ${out}
     path: "dt={date}/hour={hour}/part-{slice}-{seq}.parquet"
     column_names: snake_case
     schema: ${policy}
 `,
+    ),
   );
 }
 

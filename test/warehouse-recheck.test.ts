@@ -6,7 +6,8 @@ import { join } from "node:path";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { collect, readManifest, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
+import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
@@ -23,20 +24,14 @@ afterAll(async () => {
 const WINDOW = { start: "2026-03-10T00:00:00Z", end: "2026-03-10T04:00:00Z" };
 const scope = { application: "atr", app_type: ["kubernetes"], domain: ["*"] };
 
-const yaml = (out: string): string => `name: recheck
-${REMOTE_SERVICE_YAML}
-source:
-  kind: jobs
-  application: atr
-  app_type: [kubernetes]
-  domain: ["*"]
-  window: { start: now-1d/d, end: now/d, slice: 1h }
-  strategy: pit
-sinks:
-  - format: parquet
+const yaml = (out: string): string =>
+  kubernetesJobsYaml(
+    "recheck",
+    `  - format: parquet
     to: ${out}
     path: "dt={date}/hour={hour}/part-{slice}-{seq}.parquet"
-`;
+`,
+  );
 
 /**
  * Service requests the emulator received while `action` ran, per path. Token requests are left out:

@@ -67,3 +67,21 @@ sinks:
 limits: { concurrency: ${options.concurrency ?? 2}, quota_reserve: ${options.quotaReserve ?? 0} }
 `;
 }
+
+/**
+ * Yesterday's kubernetes jobs over point in time in hourly slices, as YAML text with the given sinks
+ * (the warehouse tests: `--start`/`--end` pick the window, the sinks what is written and pinned).
+ */
+export function kubernetesJobsYaml(name: string, sinks: string): string {
+  return `name: ${name}
+${REMOTE_SERVICE_YAML}
+source:
+  kind: jobs
+  application: atr
+  app_type: [kubernetes]
+  domain: ["*"]
+  window: { start: now-1d/d, end: now/d, slice: 1h }
+  strategy: pit
+sinks:
+${sinks}`;
+}
