@@ -87,7 +87,16 @@ describe("a field no column holds is reported", () => {
   it("names the fields outside the columns, nested ones by their dotted path", () => {
     const names = new Set(columns.map((column) => column.name));
     const row = { _id: "1", atr: { domain_name: "a", client: "c" }, extra: { deep: 1 } };
-    expect(unknownFields(row, names, new Set(["atr"]))).toEqual(["atr.client", "extra"]);
+    expect(unknownFields(row, names)).toEqual(["atr.client", "extra"]);
+  });
+
+  it("holds to what a column reads: a top-level dotted key, or a path of nested objects", () => {
+    const names = new Set(["_id", "atr.domain_name", "atr.infra_data.region", "tags"]);
+    const flat = { _id: "1", "atr.domain_name": "a", "atr.infra_data": { region: "r" }, "atr.client": "c" };
+    expect(unknownFields(flat, names)).toEqual(["atr.infra_data", "atr.client"]);
+    const mixed = { atr: { "infra_data.region": "r", domain_name: { a: 1 } }, tags: { any: 1 }, atr2: 1 };
+    expect(unknownFields(mixed, names)).toEqual(["atr.infra_data.region", "atr2"]);
+    expect(unknownFields({ atr: "not an object" }, names)).toEqual(["atr"]);
   });
 
   it("warns once per slice with the field names and passes every batch on unchanged", async () => {

@@ -2,19 +2,61 @@
 // a field would vanish from the files without a word; the run names it instead (once per slice).
 import type { Batch, Column, Row, SliceContext, Transform } from "./contracts.js";
 
+/**
+ * The column names as a tree of their dotted parts (`atr` → `domain_name`), so a record is walked
+ * with one map lookup per key and no string built for a field that has a column: this runs on every
+ * record of a Parquet pipeline, and the walk with a dotted name per key was 9% of its profile.
+ */
+interface FieldNode {
+  /** A column holds this field whole (nested or not). */
+  column: boolean;
+  children: Map<string, FieldNode>;
+}
+
+/** The field tree of a set of column names, which a column reader follows in a nested row. */
+export function fieldTree(names: Iterable<string>): FieldNode {
+  const root: FieldNode = { column: false, children: new Map() };
+  for (const name of names) {
+    let node = root;
+    for (const part of name.split(".")) {
+      let child = node.children.get(part);
+      if (child === undefined) {
+        child = { column: false, children: new Map() };
+        node.children.set(part, child);
+      }
+      node = child;
+    }
+    node.column = true;
+  }
+  return root;
+}
+
+const isNested = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
 /** The dotted names of a row's fields that are not a column nor lead to one (`atr` for `atr.domain_name`). */
-export function unknownFields(row: Row, names: ReadonlySet<string>, prefixes: ReadonlySet<string>): string[] {
+export function unknownFields(
+  row: Row,
+  names: ReadonlySet<string>,
+  tree: FieldNode = fieldTree(names),
+): string[] {
   const found: string[] = [];
-  const visit = (value: Readonly<Record<string, unknown>>, at: string): void => {
-    for (const [key, inner] of Object.entries(value)) {
-      const name = at + key;
-      if (names.has(name)) continue;
-      const nested = inner !== null && typeof inner === "object" && !Array.isArray(inner);
-      if (nested && prefixes.has(name)) visit(inner as Readonly<Record<string, unknown>>, `${name}.`);
-      else found.push(name);
+  const visit = (value: Readonly<Record<string, unknown>>, node: FieldNode, at: string): void => {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const child = node.children.get(key);
+      if (child?.column === true) continue;
+      const inner = value[key];
+      if (child !== undefined && isNested(inner)) {
+        visit(inner, child, `${at}${key}.`);
+        continue;
+      }
+      // A flattened row keys `atr.domain_name` as one string at its top, where the column reads it.
+      if (at === "" && names.has(key)) continue;
+      found.push(at + key);
     }
   };
-  visit(row, "");
+  visit(row, tree, "");
   return found;
 }
 
@@ -24,18 +66,13 @@ export function unknownFields(row: Row, names: ReadonlySet<string>, prefixes: Re
  */
 export function reportUnknownFields(columns: readonly Column[]): Transform {
   const names = new Set(columns.map((column) => column.name));
-  // Every proper prefix of a dotted column name: `atr` and `atr.infra_data` for `atr.infra_data.region`.
-  const prefixes = new Set<string>();
-  for (const column of columns) {
-    const parts = column.name.split(".");
-    for (let end = 1; end < parts.length; end++) prefixes.add(parts.slice(0, end).join("."));
-  }
+  const tree = fieldTree(names);
   return async function* (input: AsyncIterable<Batch>, ctx: SliceContext): AsyncGenerator<Batch> {
     const reported = new Set<string>();
     for await (const batch of input) {
       const fresh = new Set<string>();
       for (const row of batch)
-        for (const name of unknownFields(row, names, prefixes)) if (!reported.has(name)) fresh.add(name);
+        for (const name of unknownFields(row, names, tree)) if (!reported.has(name)) fresh.add(name);
       if (fresh.size > 0) {
         for (const name of fresh) reported.add(name);
         ctx.log.warn(
