@@ -86,6 +86,7 @@ export function pipelineYaml({
   sink,
   out,
   concurrency,
+  encodeThreads,
 }) {
   const sinkText = Object.entries(sink)
     .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
@@ -107,7 +108,9 @@ export function pipelineYaml({
     `  page_size: ${pageSize}`,
     "sinks:",
     `  - { ${sinkText}, to: ${JSON.stringify(out)} }`,
-    `limits: { concurrency: ${concurrency} }`,
+    encodeThreads === undefined
+      ? `limits: { concurrency: ${concurrency} }`
+      : `limits: { concurrency: ${concurrency}, encode_threads: ${encodeThreads} }`,
     "",
   ].join("\n");
 }

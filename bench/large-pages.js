@@ -33,6 +33,8 @@ const PROGRAMS = [
   { id: "elasticdump" },
   { id: "ndjson", sink: { format: "ndjson" } },
   { id: "parquet", sink: { format: "parquet" } },
+  // Row groups encoded by one worker thread (`limits.encode_threads: 1`; auto is 0 on two cores).
+  { id: "parquet-worker", sink: { format: "parquet" }, encodeThreads: 1 },
   // With `--before DIR` (a built checkout of an earlier version): the same exports by that version.
   { id: "ndjson-before", sink: { format: "ndjson" }, before: true },
   { id: "parquet-before", sink: { format: "parquet" }, before: true },
@@ -40,17 +42,19 @@ const PROGRAMS = [
 
 /**
  * @param {{ records: number, pageSize: number, concurrency: number, rounds: number,
- *   elasticdump?: string, before?: string, pin?: boolean, log: (line: string) => void }} options
+ *   elasticdump?: string, before?: string, pin?: boolean, growth?: number[],
+ *   log: (line: string) => void }} options
  */
 export async function runLargePages(options) {
   const { records, pageSize, concurrency } = options;
   const density = records / (DOMAINS * APP_TYPES.length * HOURS);
-  const start = new Date(START).toISOString();
-  const end = new Date(START + HOURS * 3_600_000).toISOString();
   const scratch = mkdtempSync(join(options.scratch, "large-"));
   const runs = [];
 
-  async function runOne(scenario, program, prefix = []) {
+  // More records at the same density come from a longer window: more slices of the same size.
+  async function runOne(scenario, program, prefix = [], hours = HOURS) {
+    const start = new Date(START).toISOString();
+    const end = new Date(START + hours * 3_600_000).toISOString();
     const emulator = await startEmulator({
       density,
       latencyMs: scenario.latencyMs,
@@ -98,6 +102,7 @@ export async function runLargePages(options) {
           sink: program.sink,
           out,
           concurrency,
+          encodeThreads: program.encodeThreads,
         }),
       );
       const cli = program.before ? join(options.before, "dist", "cli", "main.js") : CLI;
@@ -154,10 +159,20 @@ export async function runLargePages(options) {
         }
       }
     }
+    // Flat memory: Parquet, CPU-bound, at each of `growth` records (the window grows, slices do not).
+    const growth = [];
+    for (const total of options.growth ?? []) {
+      const program = PROGRAMS.find((p) => p.id === "parquet");
+      const hours = Math.round((HOURS * total) / records);
+      const result = await runOne(SCENARIOS[1], program, [], hours);
+      growth.push({ records: result.records, hours, ...result, stdout: undefined, stderr: undefined });
+      options.log(`growth: ${fmt(result.records)} records, ${fmt(result.peakRssMb)} MB peak`);
+    }
     return {
       settings: { records, pageSize, concurrency, hours: HOURS, rounds: options.rounds },
       runs,
       pinned,
+      growth,
       summary: summarize(runs),
     };
   } finally {
@@ -208,6 +223,22 @@ export function largePagesMarkdown(result) {
       `| ${label} | ${row.program} | ${fmt(row.records)} | ${fmt(row.recordsPerSecond)} | ${fmt(row.ratio, 2)} | ` +
         `${fmt(row.cpuPerMillion, 1)} | ${fmt(row.cpuRatio, 2)} | ${fmt(row.peakRssMb)}, ${fmt(row.maxPeakRssMb)} |`,
     );
+  }
+  if (result.growth?.length > 0) {
+    lines.push(
+      "",
+      "Memory as the export grows, Parquet, 20 ms per request (the window grows; slices stay 1h):",
+      "",
+    );
+    lines.push(
+      "| records | slices | records/s | CPU s per million records | peak RSS MB |",
+      "| ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const run of result.growth) {
+      lines.push(
+        `| ${fmt(run.records)} | ${run.hours} | ${fmt(run.records / run.seconds)} | ${fmt((run.cpuSeconds / run.records) * 1e6, 1)} | ${fmt(run.peakRssMb)} |`,
+      );
+    }
   }
   if (result.pinned.length > 0) {
     lines.push("", "Scaling, latency-bound, the exporter pinned with `taskset` (one run each):", "");

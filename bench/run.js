@@ -13,6 +13,7 @@
 //   [--only jobs-pit/parquet,logs-scroll] [--page-size 1000] [--concurrency 4] [--latency-ms 50]
 //   [--jitter-ms 20] [--growth 5000000] [--cpu-prof DIR] [--row-group-rows N] [--no-write]
 //   [--large-records 500000] [--rounds 3] [--elasticdump PATH] [--before DIR] [--pin]
+//   [--large-growth 1000000,5000000]
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,6 +52,7 @@ const { values } = parseArgs({
     elasticdump: { type: "string", default: process.env.MDQ_BENCH_ELASTICDUMP },
     before: { type: "string" },
     pin: { type: "boolean", default: false },
+    "large-growth": { type: "string" },
   },
 });
 const SCENARIO_NAMES = ["all", "pages-1000", "pages-10000"];
@@ -268,6 +270,7 @@ try {
       elasticdump: values.elasticdump,
       before: values.before,
       pin: values.pin,
+      growth: values["large-growth"]?.split(",").map(Number),
       scratch,
       log: (line) => console.error(line),
     });

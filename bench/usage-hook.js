@@ -3,9 +3,11 @@
 // MDQ_BENCH_USAGE_FILE. Peak RSS is the kernel's high-water mark, so nothing is missed between polls.
 import { writeFileSync } from "node:fs";
 import process from "node:process";
+import { isMainThread } from "node:worker_threads";
 
+// Worker threads inherit the preload; only the main thread, which exits last, reports.
 const file = process.env.MDQ_BENCH_USAGE_FILE;
-if (file !== undefined && file !== "") {
+if (isMainThread && file !== undefined && file !== "") {
   process.on("exit", () => {
     const usage = process.resourceUsage();
     writeFileSync(

@@ -25,6 +25,12 @@ export const limitsSchema = z
       .max(100)
       .default(3)
       .describe("Times a failed slice is restarted from its start before the run fails. Default 3."),
+    encode_threads: z
+      .union([z.literal("auto"), z.number().int().min(0).max(64)])
+      .default("auto")
+      .describe(
+        "Worker threads that encode Parquet row groups while the main thread reads pages. auto: one per core the process may use beyond two, at most `concurrency` (none on two cores, where a worker costs more CPU and memory than it saves); 0 encodes on the main thread. Default auto.",
+      ),
     max_requests: z
       .number()
       .int()

@@ -2,6 +2,13 @@
 // bytes of one file, and how `verify` counts the rows of such a file again.
 import type { z } from "zod";
 import type { Column, RowEncoder } from "../pipeline/contracts.js";
+import type { WorkerPool } from "../pipeline/worker-pool.js";
+
+/** What the run lends an encoder beside its columns and settings. */
+export interface EncoderContext {
+  /** Worker threads for CPU-heavy encoding; without them, or with none to spare, encode in-thread. */
+  workers?: WorkerPool;
+}
 
 /** A sink as parsed, seen by a format: it reads its own options out of it. */
 export type SinkFields = Readonly<Record<string, unknown>>;
@@ -32,7 +39,7 @@ export interface Format<Settings = unknown> {
   extension(settings: Settings): string;
   /** The media type stores label the files with (S3 Content-Type). */
   contentType(settings: Settings): string;
-  createEncoder(columns: readonly Column[], settings: Settings): RowEncoder;
+  createEncoder(columns: readonly Column[], settings: Settings, context?: EncoderContext): RowEncoder;
   /** Counts the rows of a written file from its bytes, streaming them once (verify). */
   countRows(chunks: AsyncIterable<Uint8Array>, settings: Settings): Promise<number>;
 }

@@ -1,14 +1,15 @@
 // Parquet through hyparquet-writer: rows are buffered per column and written one row group at a time.
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { z } from "zod";
-import type { ColumnSource, SchemaElement } from "hyparquet-writer";
+import type { SchemaElement } from "hyparquet-writer";
 import type { Batch, Column, ColumnType, RowEncoder } from "../pipeline/contracts.js";
 import { SinkError } from "../errors.js";
-import { coercers } from "./coerce-value.js";
-import type { Coercer, ParquetValue } from "./coerce-value.js";
-import { createColumnReader } from "./column-value.js";
-import type { ColumnReader } from "./column-value.js";
-import type { Format } from "./format.js";
+import { encodeLines } from "./ndjson.js";
+import { ColumnBuffers } from "./parquet-column-buffers.js";
+import type { LinesTask } from "./parquet-row-group-worker.js";
+import type { EncoderContext, Format } from "./format.js";
+import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
+import type { EncodedRowGroup } from "./parquet-row-group.js";
 import { countParquetRows } from "./parquet-footer.js";
 
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;
@@ -53,7 +54,7 @@ export const parquetFormat: Format<ParquetSettings> = {
   },
   extension: () => "parquet",
   contentType: () => "application/vnd.apache.parquet",
-  createEncoder: (columns, settings) => createParquetEncoder(columns, settings),
+  createEncoder: (columns, settings, context = {}) => createParquetEncoder(columns, settings, context),
   countRows: (chunks) => countParquetRows(chunks),
 };
 
@@ -73,12 +74,19 @@ export function schemaElementFor(column: Column): SchemaElement {
 }
 
 /**
- * hyparquet-writer's ByteWriter grows one buffer for the whole file; flushing after each row group
- * hands the bytes on and rewinds the buffer, so memory holds one row group, not the file.
- * `offset` keeps counting, which the column chunk offsets in the footer depend on.
+ * The file's own bytes (magic and footer) go through hyparquet-writer's ByteWriter; row groups, encoded
+ * apart (parquet-row-group.ts), are handed on as they come and only counted, so memory holds the row
+ * group being encoded, not the file. `offset` keeps counting, which the footer's offsets depend on.
  */
-class RowGroupWriter extends ByteWriter {
+class FileBytes extends ByteWriter {
   private readonly ready: Uint8Array[] = [];
+
+  /** A row group encoded elsewhere, at this writer's offset. */
+  adopt(bytes: Uint8Array): void {
+    this.flush();
+    this.ready.push(bytes);
+    this.offset += bytes.length;
+  }
 
   flush(): void {
     if (this.index === 0) return;
@@ -91,20 +99,34 @@ class RowGroupWriter extends ByteWriter {
   }
 
   take(): Uint8Array[] {
+    this.flush();
     return this.ready.splice(0, this.ready.length);
   }
 }
 
-interface PreparedColumn {
-  name: string;
-  read: ColumnReader;
-  coerce: Coercer;
-  values: ParquetValue[];
-  /** Strings vary in size; other values are counted as 8 bytes. */
-  isText: boolean;
-}
+/**
+ * Row groups of one file in the worker before the file's next one waits for the oldest: the slice
+ * reads its next pages meanwhile. Each holds its records' JSON (about 8 MiB) until it is encoded.
+ */
+const ROW_GROUPS_IN_FLIGHT = 2;
 
-function createParquetEncoder(columns: readonly Column[], options: ParquetSettings): RowEncoder {
+/** Compiled next to this module; absent when running from the TypeScript sources (tests). */
+const ROW_GROUP_WORKER = new URL("./parquet-row-group-worker.js", import.meta.url);
+
+/**
+ * Row groups are encoded in-thread from rows read into column arrays, or, when the run lends worker
+ * threads (`limits.encode_threads`) and the rows are as the service sent them (their JSON spliced,
+ * see Batch), in a worker from the rows' NDJSON bytes: the bytes move to the worker whole, and the
+ * parsing, column reading, encoding and their garbage happen there while this thread reads the next
+ * pages. Cloning rows or column values to a worker instead cost more CPU than it moved (+19% per
+ * record in bench/, docs/performance.md). Row groups are encoded apart and placed in the file in
+ * order as they come back.
+ */
+function createParquetEncoder(
+  columns: readonly Column[],
+  options: ParquetSettings,
+  context: EncoderContext,
+): RowEncoder {
   if (columns.length === 0) {
     throw new SinkError("a Parquet file needs at least one column; declare the fields the sink writes", {
       code: "SINK_NO_COLUMNS",
@@ -112,62 +134,120 @@ function createParquetEncoder(columns: readonly Column[], options: ParquetSettin
   }
   const rowGroupRows = options.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
   const rowGroupBytes = options.rowGroupBytes ?? DEFAULT_ROW_GROUP_BYTES;
-  const writer = new RowGroupWriter(1 << 16);
-  const parquet = new ParquetWriter({
-    writer,
-    schema: [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)],
-    codec: options.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY",
-    createdBy: "mdq-export (hyparquet-writer)",
-  });
-  const prepared: PreparedColumn[] = columns.map((column) => ({
-    name: column.name,
-    read: createColumnReader(column),
-    coerce: coercers[column.type],
-    values: [],
-    isText: column.type === "string" || column.type === "json",
-  }));
-  let buffered = 0;
-  let bufferedBytes = 0;
+  // Records' JSON is about twice their values' size (the keys, quotes and punctuation): 13,000 jobs.
+  const rowGroupLineBytes = 2 * rowGroupBytes;
+  const schema = [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)];
+  const codec = options.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY";
+  const file = new FileBytes(1 << 10);
+  const parquet = new ParquetWriter({ writer: file, schema, codec, createdBy: CREATED_BY });
+  const encodeInWorker = context.workers?.runner<LinesTask, EncodedRowGroup>(
+    ROW_GROUP_WORKER,
+    "encodeLinesInWorker",
+  );
+  const buffers = new ColumnBuffers(columns);
+  let lines: Uint8Array[] = [];
+  let lineRows = 0;
+  let lineBytes = 0;
+  let inWorker: boolean | undefined;
+  /** Row groups in the worker, in file order. */
+  const inFlight: Promise<EncodedRowGroup>[] = [];
 
-  const writeRowGroup = (): void => {
-    if (buffered === 0) return;
-    const columnData: ColumnSource[] = prepared.map((column) => ({ name: column.name, data: column.values }));
-    parquet.write({ columnData, rowGroupSize: buffered });
-    for (const column of prepared) column.values = [];
-    buffered = 0;
-    bufferedBytes = 0;
+  const adopt = (encoded: EncodedRowGroup): void => {
+    placeRowGroup(encoded, file.offset);
+    file.adopt(encoded.bytes);
+    parquet.row_groups.push(encoded.rowGroup);
+    parquet.num_rows += encoded.rowGroup.num_rows;
+    parquet.pendingIndexes.push(...encoded.indexes);
+  };
+
+  const adoptOldest = async (): Promise<void> => {
+    const oldest = inFlight.shift();
+    if (oldest !== undefined) adopt(await oldest);
+  };
+
+  const writeRowGroup = async (): Promise<void> => {
+    if (buffers.rows > 0) {
+      const sizeHint = buffers.bytes;
+      adopt(
+        encodeRowGroup({
+          schema,
+          codec,
+          names: buffers.names,
+          values: buffers.take(),
+          sizeHint,
+        }),
+      );
+    }
+    if (lineRows === 0 || encodeInWorker === undefined) return;
+    while (inFlight.length >= ROW_GROUPS_IN_FLIGHT) await adoptOldest();
+    // One buffer of its own, so moving it to the worker takes nothing from this thread's other bytes.
+    const joined = new Uint8Array(lineBytes);
+    let at = 0;
+    for (const part of lines) {
+      joined.set(part, at);
+      at += part.length;
+    }
+    const task: LinesTask = {
+      schema,
+      codec,
+      columns: [...columns],
+      lines: joined,
+      rows: lineRows,
+    };
+    lines = [];
+    lineRows = 0;
+    lineBytes = 0;
+    const encoded = encodeInWorker(task, [joined.buffer]);
+    // A slice that fails drops its files without waiting; the row group's failure is not news then.
+    encoded.catch(() => undefined);
+    inFlight.push(encoded);
+  };
+
+  const appendRows = async (batch: Batch): Promise<void> => {
+    let start = 0;
+    while (start < batch.length) {
+      const end = Math.min(batch.length, start + rowGroupRows - buffers.rows);
+      buffers.append(batch, start, end);
+      start = end;
+      if (buffers.rows >= rowGroupRows || buffers.bytes >= rowGroupBytes) await writeRowGroup();
+    }
+  };
+
+  const appendLines = async (batch: Batch): Promise<void> => {
+    let bytes: Uint8Array = encodeLines(batch);
+    let rows = batch.length;
+    while (rows > 0) {
+      const room = rowGroupRows - lineRows;
+      const cut = rows > room ? endOfLine(bytes, room) : bytes.length;
+      const taken = Math.min(rows, room);
+      lines.push(bytes.subarray(0, cut));
+      lineRows += taken;
+      lineBytes += cut;
+      bytes = bytes.subarray(cut);
+      rows -= taken;
+      if (lineRows >= rowGroupRows || lineBytes >= rowGroupLineBytes) await writeRowGroup();
+    }
   };
 
   return {
     async encode(batch: Batch) {
-      let start = 0;
-      while (start < batch.length) {
-        const end = Math.min(batch.length, start + rowGroupRows - buffered);
-        // Column by column keeps each loop monomorphic: one reader and one coercer per pass.
-        let textLength = 0;
-        for (const column of prepared) {
-          const { read, coerce, values } = column;
-          if (column.isText) {
-            for (let i = start; i < end; i++) {
-              const value = coerce(read(batch[i] as Batch[number]));
-              if (typeof value === "string") textLength += value.length;
-              values.push(value);
-            }
-          } else {
-            for (let i = start; i < end; i++) values.push(coerce(read(batch[i] as Batch[number])));
-          }
-        }
-        buffered += end - start;
-        bufferedBytes += textLength + (end - start) * prepared.length * 8;
-        start = end;
-        if (buffered >= rowGroupRows || bufferedBytes >= rowGroupBytes) writeRowGroup();
-      }
-      return writer.take();
+      if (batch.length === 0) return file.take();
+      inWorker ??= encodeInWorker !== undefined && batch.json !== undefined;
+      await (inWorker ? appendLines(batch) : appendRows(batch));
+      return file.take();
     },
     async finish() {
-      writeRowGroup();
-      parquet.finish();
-      return writer.take();
+      await writeRowGroup();
+      while (inFlight.length > 0) await adoptOldest();
+      await parquet.finish();
+      return file.take();
     },
   };
+}
+
+/** The offset just past the `count`-th line of `bytes`. */
+function endOfLine(bytes: Uint8Array, count: number): number {
+  let at = -1;
+  for (let line = 0; line < count; line++) at = bytes.indexOf(0x0a, at + 1);
+  return at + 1;
 }

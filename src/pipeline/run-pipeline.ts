@@ -23,6 +23,8 @@ import { runSlices } from "./runner.js";
 import type { RunnerEvents } from "./runner.js";
 import type { Shard } from "./shard.js";
 import { buildSliceTasks } from "./slice-tasks.js";
+import { autoWorkerThreads, createWorkerPool } from "./worker-pool.js";
+import type { WorkerPool } from "./worker-pool.js";
 import { StateStore, stateObjectPath } from "./state.js";
 import { pinSchemas, resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import { recheckCommitted } from "../warehouse/recheck.js";
@@ -110,6 +112,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
   );
   const stores: OutputStore[] = [];
   let lock: OutputLock | undefined;
+  let workers: WorkerPool | undefined;
   try {
     checkRequestBudget(prepared, log);
     for (const sink of pipeline.sinks)
@@ -164,7 +167,11 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       },
       "Run started.",
     );
+    workers = createWorkerPool(encodeThreads(pipeline));
+    if (workers.threads > 0)
+      log.debug({ threads: workers.threads }, "Parquet row groups are encoded in worker threads.");
     const tasks = buildSliceTasks({
+      workers,
       prepared,
       stores,
       state,
@@ -268,10 +275,18 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     events?.finished?.(result);
     return result;
   } finally {
+    await workers?.close().catch(() => undefined);
     await lock?.release().catch(() => undefined);
     for (const store of stores) await store.close().catch(() => undefined);
     await session.close();
   }
+}
+
+/** Only Parquet encodes on worker threads; other formats cost less than a thread hop. */
+function encodeThreads(pipeline: Pipeline): number {
+  if (!pipeline.sinks.some((sink) => sink.format === "parquet")) return 0;
+  const { encode_threads: threads, concurrency } = pipeline.limits;
+  return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
 }
 
 function logEnd(outcome: PipelineOutcome, log: Logger): void {

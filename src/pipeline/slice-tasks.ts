@@ -12,6 +12,7 @@ import { createSource, createTransformChain } from "./registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
+import type { WorkerPool } from "./worker-pool.js";
 
 export interface SliceTaskDeps {
   prepared: PreparedRun;
@@ -26,6 +27,8 @@ export interface SliceTaskDeps {
   schemas: readonly ResolvedSinkSchema[];
   /** Committed slices to redo (a re-check found their count changed). */
   redo: ReadonlySet<string>;
+  /** Threads the sinks' encoders may use. */
+  workers?: WorkerPool;
 }
 
 export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
@@ -36,7 +39,8 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
     pipeline.sinks.map((sink, index): Sink => {
       const schema = deps.schemas[index];
       const columns = schema?.encoderColumns ?? deps.columns;
-      const created = createSink(sink, { store: stores[index] as OutputStore, columns, run, log });
+      const store = stores[index] as OutputStore;
+      const created = createSink(sink, { store, columns, run, log, workers: deps.workers });
       return schema === undefined ? created : conformSink(created, schema);
     });
   const merge = createPartMerge({

@@ -2,6 +2,7 @@
 import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../pipeline/contracts.js";
 import type { Format } from "../formats/format.js";
 import { EtlError, SinkError } from "../errors.js";
+import type { WorkerPool } from "../pipeline/worker-pool.js";
 
 export interface OutputFile {
   readonly path: string;
@@ -22,12 +23,13 @@ export interface OpenFileOptions {
   /** The format's settings, read from the sink. */
   settings: unknown;
   signal: AbortSignal;
+  workers?: WorkerPool | undefined;
 }
 
 export async function openOutputFile(options: OpenFileOptions): Promise<OutputFile> {
   const { path } = options;
   const { format, settings } = options;
-  const encoder = format.createEncoder(options.columns, settings);
+  const encoder = format.createEncoder(options.columns, settings, { workers: options.workers });
   const writer = await options.store.stage(path, options.signal, format.contentType(settings));
   const file: OutputFile = {
     path,

@@ -20,6 +20,7 @@ import type { TemplateValues } from "./path-template.js";
 import { openOutputFile } from "./output-file.js";
 import type { OutputFile } from "./output-file.js";
 import type { SinkConfig } from "./schema.js";
+import type { WorkerPool } from "../pipeline/worker-pool.js";
 
 export interface SinkDeps {
   store: OutputStore;
@@ -27,6 +28,8 @@ export interface SinkDeps {
   columns: readonly Column[];
   run: RunInfo;
   log: Logger;
+  /** Threads the format's encoder may use (Parquet row groups). */
+  workers?: WorkerPool;
 }
 
 /** How `verify` counts the rows of this sink's files: its format's counter, with its settings. */
@@ -81,6 +84,7 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
         columns: deps.columns,
         settings,
         signal: ctx.signal,
+        workers: deps.workers,
       });
       open.set(key, file);
       return file;

@@ -1,0 +1,49 @@
+// The worker thread's side of Parquet encoding: a row group's records as NDJSON bytes in, its Parquet
+// bytes and footer metadata out. Bytes cross the thread boundary both ways by transfer, not copy: the
+// records' objects and values are made and dropped here, so their garbage is this thread's too.
+import { Tinypool, markMovable } from "tinypool";
+import type { Column, Row } from "../pipeline/contracts.js";
+import { ColumnBuffers } from "./parquet-column-buffers.js";
+import { encodeRowGroup } from "./parquet-row-group.js";
+import type { RowGroupFile } from "./parquet-row-group.js";
+
+export interface LinesTask extends RowGroupFile {
+  columns: Column[];
+  /** The row group's records, one JSON per line, each line ending in `\n`. */
+  lines: Uint8Array;
+  /** Records in `lines`, checked. */
+  rows: number;
+}
+
+/** Rows parsed and read into columns this many at a time, so parsed records do not pile up. */
+const PARSE_BATCH = 1000;
+
+export function encodeLinesInWorker(task: LinesTask): object {
+  const buffers = new ColumnBuffers(task.columns);
+  const { lines } = task;
+  const text = Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength);
+  let rows: Row[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const end = text.indexOf(0x0a, start);
+    const stop = end === -1 ? text.length : end;
+    rows.push(JSON.parse(text.toString("utf8", start, stop)) as Row);
+    start = stop + 1;
+    if (rows.length === PARSE_BATCH) {
+      buffers.append(rows, 0, rows.length);
+      rows = [];
+    }
+  }
+  buffers.append(rows, 0, rows.length);
+  if (buffers.rows !== task.rows) {
+    throw new Error(`a row group of ${task.rows} records arrived with ${buffers.rows} lines`);
+  }
+  const sizeHint = buffers.bytes;
+  const encoded = encodeRowGroup({ ...task, names: buffers.names, values: buffers.take(), sizeHint });
+  const movable = {
+    [Tinypool.transferableSymbol]: encoded.bytes.buffer,
+    [Tinypool.valueSymbol]: encoded,
+  };
+  markMovable(movable);
+  return movable;
+}
