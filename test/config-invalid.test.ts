@@ -62,6 +62,20 @@ describe("invalid pipelines", () => {
     expect(issue.message).toBe('expected a number, found "lots"');
   });
 
+  it("encode threads neither auto nor a count, and too many", () => {
+    const text = (value: string) => pipelineText(JOBS, `limits:\n  encode_threads: ${value}\n`);
+    expect(only(text("lots"))).toMatchObject({
+      path: "limits.encode_threads",
+      column: 19,
+      message: '"lots" is neither one of auto nor a number',
+    });
+    expect(only(text("atuo")).message).toBe(
+      '"atuo" is neither one of auto nor a number; did you mean "auto"?',
+    );
+    expect(only(text("65")).message).toBe("number 65 is out of range: must be at most 64");
+    expect(only(text("-1")).message).toBe("number -1 is out of range: must be at least 0");
+  });
+
   it("bad enum value", () => {
     const issue = only(pipelineText(`${JOBS}\n  strategy: scrol`));
     expect(issue).toMatchObject({ path: "source.strategy", line: 13, column: 13 });

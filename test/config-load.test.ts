@@ -75,7 +75,12 @@ transforms:
       { type: "flatten", config: { separator: "_" } },
       { type: "select", config: { fields: ["_id", "job_id", "job_state"] } },
     ]);
-    expect(pipeline.limits).toEqual({ concurrency: 4, quota_reserve: 0, max_retries_per_slice: 3 });
+    expect(pipeline.limits).toEqual({
+      concurrency: 4,
+      quota_reserve: 0,
+      max_retries_per_slice: 3,
+      encode_threads: "auto",
+    });
   });
 
   it("builds the transform chain and its output columns", async () => {

@@ -115,6 +115,25 @@ function describeUnion(
     branch: [] as readonly Issue[],
     score: 0,
   });
+  const types = issue.errors.flatMap((branch) =>
+    branch.flatMap((inner) =>
+      inner.path.length === 0 && inner.code === "invalid_type" ? [article(inner.expected)] : [],
+    ),
+  );
+  const literal = best.branch[0];
+  // `auto` or a number: a word that is neither names both, not only the words allowed.
+  if (best.score === 1 && literal?.code === "invalid_value" && types.length > 0) {
+    const values = literal.values.map(String);
+    const input = issue.input;
+    const hint = typeof input === "string" ? didYouMean(input, values) : "";
+    return [
+      {
+        path,
+        message: `${show(input)} is neither one of ${values.join(", ")} nor ${[...new Set(types)].join(" nor ")}${hint}`,
+        atKey: false,
+      },
+    ];
+  }
   if (best.score > 0) return describeIssues(best.branch, isSecret, path);
   const expected = issue.errors.flatMap((branch) =>
     branch.flatMap((inner) => (inner.code === "invalid_type" ? [article(inner.expected)] : [])),
