@@ -77,6 +77,13 @@ export const ERROR_CATALOG = {
     action:
       "Wait for that run to end and run the command again; a lock whose process is gone or whose lease expired is taken over by itself.",
   },
+  OUTPUT_LOCK_LOST: {
+    exit: "resumable",
+    meaning:
+      "Another run took over this run's output lock while it ran (this run's lease had expired: the process was paused, or the host's clock jumped); this run stopped writing at once and left the output to that run.",
+    action:
+      "Make sure one run at a time writes an output (a schedule that does not overlap, a CronJob with concurrencyPolicy: Forbid); if the other run did not finish, run the command again.",
+  },
   NETWORK_ERROR: {
     exit: "failed",
     meaning:

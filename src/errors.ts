@@ -145,7 +145,9 @@ export class ReconciliationError extends EtlError {
 export class StoppedError extends EtlError {
   constructor(
     message: string,
-    options: EtlErrorOptions & { code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_LOCKED" } = {},
+    options: EtlErrorOptions & {
+      code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_LOCKED" | "OUTPUT_LOCK_LOST";
+    } = {},
   ) {
     super(options.code ?? "STOPPED", message, options);
   }

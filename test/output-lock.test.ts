@@ -3,7 +3,7 @@
 // their own state and still run side by side; a lock whose process is gone is taken over.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,6 +82,47 @@ describe("one run per output", () => {
     const tree = await listTree(out);
     expect(tree).not.toContain(LOCK);
     expect(temporaryFiles(tree)).toEqual([]);
+    const verified = await runCli(["verify", pipeline], { env: env(out) });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  }, 60_000);
+
+  it("stops a run whose lock another run took over: exit 75, nothing half-written, the lock left alone", async () => {
+    const out = join(dir, "taken-over");
+    const state = join(out, "_mdq-export/state.json");
+    const committed = async (): Promise<number> =>
+      Object.keys(
+        (JSON.parse(await readFile(state, "utf8").catch(() => "{}")) as { slices?: object }).slices ?? {},
+      ).length;
+    // The first request after a slice is in is held, so the run is mid-way when its lock is taken.
+    const gate = proxy.holdWhen(async () => (await committed()) >= 1);
+    const first = spawnCli(["run", pipeline], { ...env(out), MDQ_LOCK_LEASE_MS: "1500" });
+    await gate.reached;
+    const other = {
+      run_id: "r-other",
+      pipeline: "nightly",
+      pid: process.pid,
+      host: hostname(),
+      since: new Date().toISOString(),
+      lease_until: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    await writeFile(join(out, LOCK), JSON.stringify(other));
+    const code = await first.exited;
+    gate.release();
+    expect(code, first.stderr()).toBe(75);
+    expect(first.stderr()).toContain(`run r-other (pid ${process.pid} on ${hostname()}) took over the lock`);
+    expect(first.stderr()).toContain("Lost the output lock");
+    const tree = await listTree(out);
+    expect(temporaryFiles(tree)).toEqual([]);
+    expect(tree).not.toContain("_manifest.json");
+    expect(JSON.parse(await readFile(join(out, LOCK), "utf8"))).toEqual(other);
+    const kept = await committed();
+    expect(kept).toBeGreaterThanOrEqual(1);
+    expect(kept).toBeLessThan(4);
+
+    // The other run finishes and frees the lock; the next run resumes from what was committed.
+    await rm(join(out, LOCK));
+    const rerun = await runCli(["run", pipeline], { env: env(out) });
+    expect(rerun.code, rerun.stderr).toBe(0);
     const verified = await runCli(["verify", pipeline], { env: env(out) });
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 60_000);

@@ -3,7 +3,7 @@
 // The holder renews a lease; a lock whose lease expired, or whose process is gone from this host, is
 // taken over. Shards lock their own state, so the shards of one backfill still run side by side.
 import { hostname } from "node:os";
-import { OutputLockedError } from "../errors.js";
+import { OutputLockedError, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { ConditionalObjects, OutputStore, RunInfo } from "./contracts.js";
 import { shardSuffix } from "./shard.js";
@@ -12,6 +12,9 @@ import { STATE_DIRECTORY } from "./state.js";
 
 /** Long enough to ride out a stalled event loop, short enough that a dead host's lock frees soon. */
 export const LOCK_LEASE_MS = 120_000;
+
+/** The shortest lease `MDQ_LOCK_LEASE_MS` may set: it is renewed every third of it. */
+export const MIN_LOCK_LEASE_MS = 1500;
 
 interface LockRecord {
   run_id: string;
@@ -38,6 +41,11 @@ export interface OutputLockOptions {
 export interface OutputLock {
   /** Extends the lease now; the timer calls it every third of the lease. False once the lock is lost. */
   renew(): Promise<boolean>;
+  /**
+   * Aborted, with an OUTPUT_LOCK_LOST StoppedError, once another run has taken the lock over: the run
+   * must stop writing, since the output is that run's now.
+   */
+  readonly lost: AbortSignal;
   release(): Promise<void>;
 }
 
@@ -73,10 +81,19 @@ interface Held {
   version: string;
 }
 
+/**
+ * The lease `MDQ_LOCK_LEASE_MS` asks for (at least MIN_LOCK_LEASE_MS), else LOCK_LEASE_MS: a host
+ * whose processes pause for longer than two minutes (a suspended laptop) may want a longer one.
+ */
+export function leaseFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const value = Number(env.MDQ_LOCK_LEASE_MS);
+  return Number.isFinite(value) && value > 0 ? Math.max(MIN_LOCK_LEASE_MS, value) : LOCK_LEASE_MS;
+}
+
 /** Takes the lock of every store that has one (once per location), or none and throws. */
 export async function lockOutputs(options: OutputLockOptions): Promise<OutputLock> {
   const now = options.now ?? Date.now;
-  const leaseMs = options.leaseMs ?? LOCK_LEASE_MS;
+  const leaseMs = options.leaseMs ?? leaseFromEnv();
   const isAlive = options.isAlive ?? processAlive;
   const host = options.host ?? hostname();
   const pid = options.pid ?? process.pid;
@@ -139,15 +156,27 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   }
 
   let lost = false;
+  const loss = new AbortController();
   const renew = async (): Promise<boolean> => {
     for (const lock of held) {
       if (lost) break;
       const version = await lock.objects.replace(options.path, body(), lock.version);
       if (version === undefined) {
         lost = true;
+        const holder = parseRecord(
+          (await lock.objects.read(options.path).catch(() => undefined))?.body ?? "",
+        );
         options.log.error(
-          { to: lock.location, lock: options.path },
-          "Lost the output lock: another run took it over (this run's lease had expired). Stop one of the runs.",
+          { to: lock.location, lock: options.path, holder },
+          "Lost the output lock: another run took it over (this run's lease had expired). This run stops writing.",
+        );
+        const by =
+          holder === undefined ? "another run" : `run ${holder.run_id} (pid ${holder.pid} on ${holder.host})`;
+        loss.abort(
+          new StoppedError(
+            `${by} took over the lock of ${lock.location} after this run's lease expired; this run stopped writing and left the output to it`,
+            { code: "OUTPUT_LOCK_LOST" },
+          ),
         );
       } else lock.version = version;
     }
@@ -164,6 +193,7 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   timer.unref();
   return {
     renew,
+    lost: loss.signal,
     async release() {
       clearInterval(timer);
       if (lost) return;

@@ -207,7 +207,8 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       stores,
       run,
       log,
-      signal: options.signal,
+      // A lock another run took over stops the slices as a signal does: the output is not ours now.
+      signal: AbortSignal.any([options.signal, lock.lost]),
       events: {
         sliceStarted: (slice, attempt) => {
           const timing = timings.get(slice.id);
@@ -231,7 +232,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     const manifests: string[] = [];
     for (const [index, store] of stores.entries()) {
       const sink = pipeline.sinks[index];
-      if (sink === undefined || !keepsFiles(sink)) continue;
+      if (sink === undefined || !keepsFiles(sink) || lock.lost.aborted) continue;
       const manifest = buildManifest({
         state: state.state,
         sinkIndex: index,
