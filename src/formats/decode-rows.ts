@@ -2,9 +2,8 @@
 // slice's file: NDJSON lines, or a Parquet file's rows with JSON columns parsed back into values.
 import { createGunzip } from "node:zlib";
 import { Readable } from "node:stream";
-import { createInterface } from "node:readline";
 import { parquetReadObjects } from "hyparquet";
-import type { Batch, Column, Row } from "../pipeline/contracts.js";
+import type { Batch, Column, Row, RowJson } from "../pipeline/contracts.js";
 
 export interface DecodeRowsOptions {
   format: "parquet" | "ndjson";
@@ -25,17 +24,8 @@ export async function* decodeRows(
 ): AsyncGenerator<Batch> {
   const size = options.batchRows ?? 1000;
   if (options.format === "ndjson") {
-    const text = options.gzip === true ? Readable.from(chunks).pipe(createGunzip()) : Readable.from(chunks);
-    let batch: Row[] = [];
-    for await (const line of createInterface({ input: text, crlfDelay: Infinity })) {
-      if (line === "") continue;
-      batch.push(JSON.parse(line) as Row);
-      if (batch.length >= size) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length > 0) yield batch;
+    const bytes = options.gzip === true ? Readable.from(chunks).pipe(createGunzip()) : chunks;
+    yield* ndjsonBatches(bytes as AsyncIterable<Uint8Array>, size);
     return;
   }
   const parts: Uint8Array[] = [];
@@ -54,4 +44,39 @@ export async function* decodeRows(
       }
     yield batch;
   }
+}
+
+/**
+ * Lines parsed into rows, each batch carrying the lines' own bytes as the rows' JSON (see Batch), so
+ * an NDJSON file written from them copies the bytes instead of serialising every row again.
+ */
+async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Batch> {
+  let rows: Row[] = [];
+  let json: RowJson[] = [];
+  let rest: Uint8Array[] = [];
+  const take = (line: Uint8Array): void => {
+    if (line.length === 0) return;
+    rows.push(JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8")) as Row);
+    json.push({ head: "", tail: line });
+  };
+  const flush = (): Batch => {
+    const batch = Object.assign(rows, { json });
+    rows = [];
+    json = [];
+    return batch;
+  };
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      const end = chunk.subarray(start, newline);
+      // A line cut by the chunk is joined once, when it ends: linear however long it is.
+      take(rest.length === 0 ? end : Buffer.concat([...rest, end]));
+      rest = [];
+      start = newline + 1;
+      if (rows.length >= size) yield flush();
+    }
+    if (start < chunk.length) rest.push(chunk.subarray(start));
+  }
+  take(Buffer.concat(rest));
+  if (rows.length > 0) yield flush();
 }
