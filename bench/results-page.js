@@ -39,6 +39,100 @@ function largePagesSection(large) {
 ${largePagesMarkdown(large)}`;
 }
 
+/** Pages of 1,000 before the work on issue 13 (the quiet run of 2026-11-22 05:55 UTC): ratios to the ceiling. */
+const PAGES_1000_BEFORE = {
+  "jobs-pit/ndjson": 0.87,
+  "jobs-pit/ndjson-gzip": 0.84,
+  "jobs-pit/parquet": 0.66,
+  "logs-scroll/ndjson": 0.92,
+  "logs-scroll/ndjson-gzip": 0.91,
+  "logs-scroll/parquet": 0.7,
+  "logs-batch/ndjson": 0.58,
+  "logs-batch/ndjson-gzip": 0.58,
+  "logs-batch/parquet": 0.49,
+};
+
+const WHY =
+  "[why, and what would close it](../docs/performance.md#targets-missed-why-and-what-would-close-them)";
+
+/** Each target of issue 13 against this run's figures: met, or missed with where the reason is. */
+export function targetsSection(data) {
+  const large = data.largePages;
+  if (large === undefined) return "Pages of 10,000 not measured yet.";
+  const row = (scenario, program) =>
+    large.summary.find((r) => r.scenario === scenario && r.program === program);
+  const lines = ["| target | figure | |", "| --- | --- | --- |"];
+  const add = (target, figure, met) =>
+    lines.push(`| ${target} | ${figure} | ${met ? "met" : `missed; ${WHY}`} |`);
+  const ratio = (scenario, program, min) => {
+    const r = row(scenario, program);
+    if (r !== undefined)
+      add(`${scenario}: ${program} ≥ ${min} × the ceiling`, fmt(r.ratio, 2), r.ratio >= min);
+  };
+  const cpu = (program, max) => {
+    const r = row("cpu-bound", program);
+    if (r !== undefined)
+      add(
+        `cpu-bound: ${program} CPU per record ≤ ${max} × the ceiling's`,
+        fmt(r.cpuRatio, 2),
+        r.cpuRatio <= max,
+      );
+  };
+  ratio("latency-bound", "ndjson", 0.9);
+  ratio("latency-bound", "parquet", 0.8);
+  cpu("ndjson", 1.3);
+  cpu("parquet", 2);
+  for (const scenario of ["latency-bound", "cpu-bound"]) {
+    const ed = row(scenario, "elasticdump");
+    if (ed === undefined) continue;
+    for (const program of ["ndjson", "parquet"]) {
+      const r = row(scenario, program);
+      if (r === undefined) continue;
+      const times = r.recordsPerSecond / ed.recordsPerSecond;
+      add(`${scenario}: ${program} faster than elasticdump`, `${fmt(times, 2)} × its records/s`, times > 1);
+    }
+  }
+  for (const scenario of ["latency-bound", "cpu-bound"])
+    for (const program of ["ndjson", "parquet"]) {
+      const r = row(scenario, program);
+      if (r !== undefined)
+        add(
+          `${scenario}: ${program} peak RSS ≤ 300 MB`,
+          `${fmt(r.peakRssMb)} MB (max ${fmt(r.maxPeakRssMb)})`,
+          r.maxPeakRssMb <= 300,
+        );
+    }
+  const growth = large.growth ?? [];
+  if (growth.length >= 2) {
+    const first = growth[0];
+    const last = growth[growth.length - 1];
+    const change = last.peakRssMb / first.peakRssMb - 1;
+    add(
+      `flat memory from ${fmt(first.records)} to ${fmt(last.records)} records (< 10%)`,
+      `${fmt(first.peakRssMb)} → ${fmt(last.peakRssMb)} MB (${(change * 100).toFixed(1)}%)`,
+      change < 0.1,
+    );
+  }
+  for (const r of data.rows ?? []) {
+    const before = PAGES_1000_BEFORE[r.name];
+    if (before === undefined || r.ratio === undefined) continue;
+    // Within 0.03: the spread of two runs of the same build on this machine.
+    add(
+      `pages of 1,000: ${r.name} the same or better (was ${fmt(before, 2)})`,
+      fmt(r.ratio, 2),
+      r.ratio >= before - 0.03,
+    );
+  }
+  const beyond = row("cpu-bound", "ndjson");
+  if (beyond !== undefined)
+    add(
+      "beyond: NDJSON faster than the ceiling (cpu-bound)",
+      `${fmt(beyond.ratio, 2)} × the ceiling`,
+      beyond.ratio > 1,
+    );
+  return lines.join("\n");
+}
+
 export function resultsPage(data, tableText) {
   const s = data.settings;
   const growth =
@@ -57,6 +151,10 @@ How to read them and what bounds them: [docs/performance.md](../docs/performance
 - Each program runs in its own process; CPU s and peak RSS are that process's own (getrusage at exit,
   all threads). The ceiling pages the same queries with undici (keep-alive), parses each page with
   \`JSON.parse\` and discards it. The emulator runs in its own process, on the same two cores.
+
+## Targets (issue 13)
+
+${targetsSection(data)}
 
 ## Pages of 10,000
 

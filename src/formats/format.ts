@@ -40,6 +40,16 @@ export interface Format<Settings = unknown> {
   /** The media type stores label the files with (S3 Content-Type). */
   contentType(settings: Settings): string;
   createEncoder(columns: readonly Column[], settings: Settings, context?: EncoderContext): RowEncoder;
+  /**
+   * The bytes of one file holding the rows of whole files this format wrote with the same columns and
+   * settings, in order, without decoding them (a batch slice's partition files joined). Optional: a
+   * format without it is merged row by row.
+   */
+  join?(
+    files: AsyncIterable<AsyncIterable<Uint8Array>>,
+    columns: readonly Column[],
+    settings: Settings,
+  ): AsyncIterable<Uint8Array>;
   /** Counts the rows of a written file from its bytes, streaming them once (verify). */
   countRows(chunks: AsyncIterable<Uint8Array>, settings: Settings): Promise<number>;
 }

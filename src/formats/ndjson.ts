@@ -29,6 +29,11 @@ export const ndjsonFormat: Format<NdjsonSettings> = {
   contentType: (settings) => (settings.gzip === true ? "application/gzip" : "application/x-ndjson"),
   createEncoder: (_columns, settings) =>
     settings.gzip === true ? createGzipEncoder() : createPlainEncoder(),
+  // Lines end with a newline, so files follow each other as they are; gzip files are members, and a
+  // gzip stream is a series of members (RFC 1952, 2.2).
+  join: async function* (files) {
+    for await (const file of files) yield* file;
+  },
   countRows: (chunks, settings) =>
     countLines(settings.gzip === true ? Readable.from(chunks).pipe(createGunzip()) : chunks),
 };

@@ -11,6 +11,7 @@ import type { EncoderContext, Format } from "./format.js";
 import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
 import type { EncodedRowGroup } from "./parquet-row-group.js";
 import { countParquetRows } from "./parquet-footer.js";
+import { joinParquetFiles } from "./parquet-join.js";
 
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;
 
@@ -55,6 +56,12 @@ export const parquetFormat: Format<ParquetSettings> = {
   extension: () => "parquet",
   contentType: () => "application/vnd.apache.parquet",
   createEncoder: (columns, settings, context = {}) => createParquetEncoder(columns, settings, context),
+  join: (files, columns, settings) =>
+    joinParquetFiles(
+      wholeFiles(files),
+      [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)],
+      settings.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY",
+    ),
   countRows: (chunks) => countParquetRows(chunks),
 };
 
@@ -243,6 +250,15 @@ function createParquetEncoder(
       return file.take();
     },
   };
+}
+
+/** Each file's bytes at once: a Parquet file's footer, at its end, says where its row groups are. */
+async function* wholeFiles(files: AsyncIterable<AsyncIterable<Uint8Array>>): AsyncGenerator<Uint8Array> {
+  for await (const file of files) {
+    const chunks: Uint8Array[] = [];
+    for await (const chunk of file) chunks.push(chunk);
+    yield Buffer.concat(chunks);
+  }
 }
 
 /** The offset just past the `count`-th line of `bytes`. */

@@ -2,8 +2,10 @@
 // path (more only when the rolling limits ask). Partitions still commit one by one, so a stopped run
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
-import type { Batch, Column, OutputStore, Sink, Slice, SliceContext } from "./contracts.js";
+import type { Batch, Column, OutputStore, Sink, Slice, SliceContext, SliceOutput } from "./contracts.js";
 import { decodeRows } from "../formats/decode-rows.js";
+import { JoinMismatchError } from "../formats/parquet-join.js";
+import type { FileJoin } from "../sinks/sink.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { CommittedFile } from "./state.js";
@@ -13,8 +15,12 @@ import { SinkError } from "../errors.js";
 export interface PartMerge {
   /** The rows of a committed file of a sink, in the order they were written. */
   readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<Batch>;
+  /** The bytes of a committed file of a sink. */
+  openFile(file: CommittedFile): Promise<AsyncIterable<Uint8Array>>;
   /** Fresh sinks, one per pipeline sink, that write under the slice's own names. */
   sinks(): readonly Sink[];
+  /** A sink's files joined as bytes into the slice's file, when its format and paths allow. */
+  join(sink: number): FileJoin | undefined;
   deleteFile(file: CommittedFile): Promise<void>;
 }
 
@@ -25,6 +31,8 @@ export interface PartMergeDeps {
   columns(sink: number): readonly Column[];
   /** Fresh sinks, as for a slice. */
   createSinks(): readonly Sink[];
+  /** Each sink's file join, when it has one. */
+  joins: readonly (FileJoin | undefined)[];
 }
 
 /** Reads committed files back through their format, writes through fresh sinks, deletes from their store. */
@@ -41,8 +49,22 @@ export function createPartMerge(deps: PartMergeDeps): PartMerge {
         columns: deps.columns(file.sink),
       });
     },
+    async openFile(file) {
+      const store = deps.stores[file.sink];
+      if (store === undefined)
+        throw new SinkError(`sink ${file.sink + 1} has no store to read ${file.path} from`);
+      return store.openRead(file.path);
+    },
+    join: (sink) => deps.joins[sink],
     deleteFile: async (file) => deps.stores[file.sink]?.deleteObject(file.path),
   };
+}
+
+async function* fileBytes(
+  files: readonly CommittedFile[],
+  merge: PartMerge,
+): AsyncGenerator<AsyncIterable<Uint8Array>> {
+  for (const file of files) yield await merge.openFile(file);
 }
 
 async function* concatenate(
@@ -60,6 +82,30 @@ export function needsMerge(files: readonly CommittedFile[]): boolean {
   return [...perSink.values()].some((count) => count > 1);
 }
 
+/**
+ * The files joined as bytes, or undefined to merge them row by row: the sink cannot join, or a file
+ * has other columns (a partition written before the pinned schema changed).
+ */
+async function joinFiles(
+  join: FileJoin | undefined,
+  files: readonly CommittedFile[],
+  rows: number,
+  merge: PartMerge,
+  ctx: SliceContext,
+): Promise<SliceOutput | undefined> {
+  const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
+  if (join === undefined || !join.fits(rows, bytes)) return undefined;
+  try {
+    return await join.join(fileBytes(files, merge), rows, ctx);
+  } catch (error) {
+    if (error instanceof JoinMismatchError) {
+      ctx.log.info({ slice: ctx.slice.id, reason: error.message }, "Partition files are merged row by row.");
+      return undefined;
+    }
+    throw error;
+  }
+}
+
 /** Writes and commits the merged files of every sink; returns them as the state records them. */
 export async function mergePartFiles(
   slice: Slice,
@@ -72,9 +118,10 @@ export async function mergePartFiles(
   try {
     for (const [index, sink] of sinks.entries()) {
       const own = files.filter((file) => file.sink === index);
-      const output = await sink(concatenate(own, merge, ctx.signal), { ...ctx, slice });
-      outputs.push(output);
       const expected = own.reduce((sum, file) => sum + file.rows, 0);
+      const joined = await joinFiles(merge.join(index), own, expected, merge, { ...ctx, slice });
+      const output = joined ?? (await sink(concatenate(own, merge, ctx.signal), { ...ctx, slice }));
+      outputs.push(output);
       if (output.rows !== expected)
         throw new SinkError(
           `slice ${slice.id}: merging ${own.length} partition files of sink ${index + 1} gave ${output.rows} rows, not ${expected}`,

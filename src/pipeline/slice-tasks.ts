@@ -2,7 +2,7 @@
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
 import type { Logger } from "../logger.js";
-import { createSink } from "../sinks/sink.js";
+import { createFileJoin, createSink } from "../sinks/sink.js";
 import type { Column, OutputStore, RunInfo, Sink } from "./contracts.js";
 import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
@@ -43,11 +43,15 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
       const created = createSink(sink, { store, columns, run, log, workers: deps.workers });
       return schema === undefined ? created : conformSink(created, schema);
     });
+  const columnsOf = (index: number): readonly Column[] => deps.schemas[index]?.encoderColumns ?? deps.columns;
   const merge = createPartMerge({
     sinks: pipeline.sinks,
     stores,
-    columns: (index) => deps.schemas[index]?.encoderColumns ?? deps.columns,
+    columns: columnsOf,
     createSinks: sinks,
+    joins: pipeline.sinks.map((sink, index) =>
+      createFileJoin(sink, { store: stores[index] as OutputStore, columns: columnsOf(index), run, log }),
+    ),
   });
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
