@@ -24,6 +24,7 @@ import {
   writePipeline,
 } from "./support/cli-harness.js";
 import type { Row, TestService } from "./support/cli-harness.js";
+import { jobsPitSource } from "./support/jobs-pipeline.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T06:00:00Z";
@@ -54,15 +55,7 @@ async function setUp(
   const file = await writePipeline(dir, {
     name: `crash-${name}`,
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2", "kubernetes"],
-      domain: ["*"],
-      strategy: "pit",
-      window: { start: START, end: END, slice: "1h" },
-      page_size: 20,
-    },
+    source: jobsPitSource(START, END, 20),
     sinks: [{ format: "ndjson", to: out, path: "dt={date}/part-{slice}-{seq}.{ext}", ...sink }],
     limits: { concurrency: 2 },
   });

@@ -26,6 +26,7 @@ import {
   writePipeline,
 } from "./support/cli-harness.js";
 import type { Row, TestService } from "./support/cli-harness.js";
+import { jobsPitSource } from "./support/jobs-pipeline.js";
 import { readParquet } from "./support/read-output.js";
 
 import type * as ParquetModule from "../src/formats/parquet.js";
@@ -64,15 +65,7 @@ async function setUp(name: string, encodeThreads: number): Promise<{ file: strin
   const file = await writePipeline(dir, {
     name: `parquet-threads-${name}`,
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2", "kubernetes"],
-      domain: ["*"],
-      strategy: "pit",
-      window: { start: START, end: END, slice: "1h" },
-      page_size: 700,
-    },
+    source: jobsPitSource(START, END, 700),
     sinks: [{ format: "parquet", row_group_rows: 1000, to: out, path: "part-{slice}-{seq}.{ext}" }],
     limits: { concurrency: 2, encode_threads: encodeThreads },
   });

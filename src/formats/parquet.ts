@@ -125,8 +125,8 @@ const ROW_GROUP_WORKER = new URL("./parquet-row-group-worker.js", import.meta.ur
  * threads (`limits.encode_threads`) and the rows are as the service sent them (their JSON spliced,
  * see Batch), in a worker from the rows' NDJSON bytes: the bytes move to the worker whole, and the
  * parsing, column reading, encoding and their garbage happen there while this thread reads the next
- * pages. Cloning rows or column values to a worker instead cost more CPU than it moved (+19% per
- * record in bench/, docs/performance.md). Row groups are encoded apart and placed in the file in
+ * pages. Cloning column values to a worker instead cost more CPU than it moved (+19% CPU per
+ * record, no faster; docs/performance.md). Row groups are encoded apart and placed in the file in
  * order as they come back.
  */
 function createParquetEncoder(

@@ -27,8 +27,8 @@ export interface WorkerPool {
  * `limits.encode_threads: auto`: one thread per core the process may use beyond two
  * (`os.availableParallelism()` follows `taskset` and the container's CPU set), and no more than the
  * slices that run at once. Two cores are left to the main thread and to what serves it (GC, zlib,
- * the network): on two cores a worker cost 15% more CPU and 80 MB for 5% more speed
- * (docs/performance.md), so it pays only where a core is free for it.
+ * the network): on two cores a worker gave about a fifth more records/s for 16–18% more CPU per
+ * record and 110 MB more (docs/performance.md), a trade for the user to choose, not a default.
  */
 export function autoWorkerThreads(concurrency: number, cores = availableParallelism()): number {
   return Math.max(0, Math.min(cores - 2, concurrency));

@@ -37,6 +37,19 @@ export async function writeJobsPipeline(dir: string, options: JobsPipelineOption
   });
 }
 
+/** The `source` of a pipeline over ec2 and kubernetes jobs by point in time, in hourly slices. */
+export function jobsPitSource(start: string, end: string, pageSize: number): Record<string, unknown> {
+  return {
+    kind: "jobs",
+    application: "atr",
+    app_type: ["ec2", "kubernetes"],
+    domain: ["*"],
+    strategy: "pit",
+    window: { start, end, slice: "1h" },
+    page_size: pageSize,
+  };
+}
+
 /** A jobs pipeline on 2026-03-10 as YAML text, for tests that look at what a run reports about itself (metrics, run report, logs). */
 export interface JobsPipelineYamlOptions {
   name: string;
