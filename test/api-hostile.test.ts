@@ -3,6 +3,7 @@
 // and cursors that loop. Every read is bounded in bytes and time, and every loop stops early.
 import { PassThrough, Writable } from "node:stream";
 import type { ServerResponse } from "node:http";
+import type { LookupFunction } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.js";
 import { createLogger } from "../src/logger.js";
@@ -361,6 +362,40 @@ describe("secrets and batch links from a hostile service", () => {
       }
     })().catch((caught: unknown) => caught);
     expect(String(refused)).toMatch(/refusing to download .*169\.254\.169\.254.*link-local/);
+    expect(service.count("/files/p0")).toBe(1);
+  });
+});
+
+describe("a download host that resolves elsewhere once its link was checked (DNS rebinding)", () => {
+  it("never connects when the name resolves to the metadata address at connect time; connects when it resolves as checked", async () => {
+    const service = await hostile((request, res) => {
+      if (request.path === "/files/p0") res.end('{"n":1}\n');
+      else res.writeHead(404).end();
+    });
+    const port = new URL(service.url).port;
+    // The link names a host the checker cannot resolve (no addresses, so nothing forbidden); the
+    // connection then resolves it as the attacker wants.
+    const url = `http://rebind.invalid:${port}/files/p0?X-Amz-Signature=s3cret`;
+    const resolvingTo =
+      (address: string): LookupFunction =>
+      (_hostname, options, callback) => {
+        if (options.all === true) callback(null, [{ address, family: 4 }]);
+        else callback(null, address, 4);
+      };
+
+    const rebound = service.client({ downloadLookup: resolvingTo("169.254.169.254") });
+    const refused = await rebound.download(url).catch((caught: unknown) => caught);
+    await rebound.close();
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe("DOWNLOAD_REFUSED");
+    expect(String(refused)).toMatch(/when connecting, rebind\.invalid resolved to 169\.254\.169\.254/);
+    expect(String(refused)).not.toContain("s3cret");
+    expect(service.count("/files/p0")).toBe(0);
+
+    const honest = service.client({ downloadLookup: resolvingTo("127.0.0.1") });
+    const response = await honest.download(url);
+    expect(await response.body.text()).toBe('{"n":1}\n');
+    await honest.close();
     expect(service.count("/files/p0")).toBe(1);
   });
 });

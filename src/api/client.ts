@@ -1,5 +1,7 @@
-// The service client: one per run, holding the access token, the HTTP pool, the retry policy and the
-// quota tracker. Every request to the service and to its download links goes through it.
+// The service client: one per run, holding the access token, the HTTP pools, the retry policy and the
+// quota tracker. Requests to the service go through one transport, downloads through another whose
+// connections check the addresses they are about to use.
+import type { LookupFunction } from "node:net";
 import type { Logger } from "../logger.js";
 import { createSilentLogger } from "../logger.js";
 import type { OperationPath } from "./wire/operations.js";
@@ -8,7 +10,7 @@ import { systemClock } from "./clock.js";
 import type { HttpResponse, HttpTimeouts } from "./http-transport.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport.js";
-import { createDownloadPolicy } from "./download-policy.js";
+import { ForbiddenAddressError, createDownloadPolicy, guardedLookup, refuseLink } from "./download-policy.js";
 import { DEFAULT_PARTITION_BOUNDS } from "./paging/partition-records.js";
 import type { PartitionBounds } from "./paging/partition-records.js";
 import type { DownloadPolicyOptions } from "./download-policy.js";
@@ -53,6 +55,8 @@ export interface ServiceClientOptions {
   clock?: Clock;
   random?: () => number;
   dispatcher?: HttpTransportOptions["dispatcher"];
+  /** The download connections' name resolution, checked by the download policy; tests inject it. */
+  downloadLookup?: LookupFunction;
   /** Told of every request, retry and reported quota (the run's metrics). */
   observer?: RunObserver;
 }
@@ -124,6 +128,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     observer,
     [options.baseUrl, options.authUrl],
   );
+  // Links get their own connections, whose name resolution is checked again at connect time.
+  const downloads = observeTransport(
+    createHttpTransport({
+      timeouts: options.timeouts,
+      connections: options.connections,
+      dispatcher: options.dispatcher,
+      lookup: guardedLookup(options.downloadLookup),
+    }),
+    observer,
+    [options.baseUrl, options.authUrl],
+  );
   const quota = new QuotaTracker({ reserve: options.quotaReserve, clock });
   const tokens = createTokenProvider({
     authUrl: options.authUrl,
@@ -155,7 +170,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     await checkLink(url);
     let response: HttpResponse;
     try {
-      response = await http.send({
+      response = await downloads.send({
         method: "GET",
         url,
         headers: { "user-agent": userAgent },
@@ -165,6 +180,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
+      const forbidden = forbiddenAddressIn(error);
+      if (forbidden !== undefined) throw refuseLink(url, forbidden);
       throw toNetworkError(where, error, tokens.secrets());
     }
     if (response.status === 200) return response;
@@ -216,6 +233,16 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     logger,
     observer,
     secrets: () => tokens.secrets(),
-    close: () => http.close(),
+    close: async () => {
+      await Promise.all([http.close(), downloads.close()]);
+    },
   };
+}
+
+/** The forbidden address a failed download connection met, anywhere in its cause chain. */
+function forbiddenAddressIn(error: unknown): ForbiddenAddressError | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof ForbiddenAddressError) return cause;
+  }
+  return undefined;
 }

@@ -2,8 +2,10 @@
 // reached over http, as a local emulator is), never an address that reaches the machine's own
 // metadata or link-local services, and, when configured, only the listed hosts. Literal addresses
 // and the addresses a name resolves to are both checked.
+import { lookup as lookupCallback } from "node:dns";
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
+import type { LookupFunction } from "node:net";
 import { ApiError } from "../errors.js";
 import { describeUrl } from "./redact.js";
 
@@ -45,6 +47,19 @@ async function resolveAll(host: string): Promise<readonly string[]> {
   return found.map((entry) => entry.address);
 }
 
+function refuseWhy(url: string, why: string): ApiError {
+  return new ApiError(
+    `refusing to download the batch partition link ${describeUrl(url)}: ${why}`,
+    { operation: "partition download", retryable: false },
+    "DOWNLOAD_REFUSED",
+  );
+}
+
+/** The refusal of a link whose host resolved to a forbidden address when the download connected. */
+export function refuseLink(url: string, found: ForbiddenAddressError): ApiError {
+  return refuseWhy(url, `when connecting, ${found.message}`);
+}
+
 /**
  * @example
  * const check = createDownloadPolicy({ baseUrl: "https://mdq.example.com", allowedHosts: ["*.amazonaws.com"] });
@@ -53,12 +68,7 @@ async function resolveAll(host: string): Promise<readonly string[]> {
 export function createDownloadPolicy(options: DownloadPolicyOptions): (url: string) => Promise<void> {
   const httpAllowed = options.baseUrl.toLowerCase().startsWith("http:");
   const resolve = options.resolve ?? resolveAll;
-  const refuse = (url: string, why: string): ApiError =>
-    new ApiError(
-      `refusing to download the batch partition link ${describeUrl(url)}: ${why}`,
-      { operation: "partition download", retryable: false },
-      "DOWNLOAD_REFUSED",
-    );
+  const refuse = refuseWhy;
   return async (url) => {
     let parsed: URL;
     try {
@@ -80,5 +90,40 @@ export function createDownloadPolicy(options: DownloadPolicyOptions): (url: stri
     if (bad !== undefined) {
       throw refuse(url, `address ${bad} is link-local, a metadata address or unspecified`);
     }
+  };
+}
+
+/** A connection to a download host resolved to a forbidden address after the link was checked. */
+export class ForbiddenAddressError extends Error {
+  constructor(
+    readonly host: string,
+    readonly address: string,
+  ) {
+    super(`${host} resolved to ${address}, which is link-local, a metadata address or unspecified`);
+  }
+}
+
+/**
+ * The name resolution of the download connections: the addresses the socket will really use are
+ * checked again, so a name that resolved to a public address when the link was checked and to the
+ * metadata address a moment later (DNS rebinding) never gets a connection.
+ */
+export function guardedLookup(resolve: LookupFunction = lookupCallback as LookupFunction): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, options, (error, address, family) => {
+      if (error !== null) {
+        callback(error, address, family);
+        return;
+      }
+      const found = typeof address === "string" ? [address] : address.map((entry) => entry.address);
+      const bad = found.find(isForbiddenAddress);
+      if (bad === undefined) callback(null, address, family);
+      else
+        callback(
+          Object.assign(new ForbiddenAddressError(hostname, bad), { code: "EFORBIDDENADDRESS" }),
+          address,
+          family,
+        );
+    });
   };
 }

@@ -1,7 +1,9 @@
-// HTTP for the client: one keep-alive undici Agent (service, token issuer and download hosts) with a
-// connect timeout, a whole-attempt deadline and a byte cap on every response, and AbortSignal
-// cancellation. No retries here: see service-call.ts. Decoders (text, JSON, streamed hits, partition
-// records) sit on top of `response.body`, so every one of them inherits the deadline and the cap.
+// HTTP for the client: a keep-alive undici Agent per transport (the client keeps one for the service
+// and its token issuer, one for download hosts) with a connect timeout, a whole-attempt deadline and a
+// byte cap on every response, and AbortSignal cancellation. No retries here: see service-call.ts.
+// Decoders (text, JSON, streamed hits, partition records) sit on top of `response.body`, so every one
+// of them inherits the deadline and the cap.
+import type { LookupFunction } from "node:net";
 import { Agent, request } from "undici";
 import type { Dispatcher } from "undici";
 import { BoundedBody, ResponseBoundError } from "./bounded-body.js";
@@ -62,6 +64,8 @@ export interface HttpTransportOptions {
   connections?: number;
   /** A dispatcher to use instead of the transport's own agent (which is then not created). */
   dispatcher?: Dispatcher;
+  /** Name resolution for the transport's own agent's connections (the download links' guard). */
+  lookup?: LookupFunction;
 }
 
 export function createHttpTransport(options: HttpTransportOptions = {}): HttpTransport {
@@ -72,7 +76,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       ? new Agent({
           connections: options.connections ?? 16,
           keepAliveTimeout: 30_000,
-          connect: { timeout: timeouts.connectMs },
+          connect: {
+            timeout: timeouts.connectMs,
+            ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+          },
         })
       : undefined;
   const dispatcher: Dispatcher = options.dispatcher ?? (ownAgent as Dispatcher);
