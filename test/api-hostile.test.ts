@@ -1,6 +1,8 @@
 // The client against services that do not play fair, each a real HTTP server written here: bodies
 // that never end or drip, token requests that hang, a service that stays down, pages over the cap,
 // and cursors that loop. Every read is bounded in bytes and time, and every loop stops early.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import type { ServerResponse } from "node:http";
 import type { LookupFunction } from "node:net";
@@ -15,6 +17,8 @@ import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { PartitionState } from "../src/api/paging/batch-status.js";
 import { readPartition } from "../src/api/paging/batch-export.js";
 import { answerToken, startHostileService } from "./support/hostile-service.js";
+import { makeTempDir, removeDir, spawnCli, waitFor } from "./support/cli-harness.js";
+import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import type { HostileService } from "./support/hostile-service.js";
 
 const services: HostileService[] = [];
@@ -397,5 +401,32 @@ describe("a download host that resolves elsewhere once its link was checked (DNS
     expect(await response.body.text()).toBe('{"n":1}\n');
     await honest.close();
     expect(service.count("/files/p0")).toBe(1);
+  });
+});
+
+describe("the CLI stopped while the token issuer never answers", () => {
+  it("ends on SIGTERM with exit 75 and the resume hint, having written nothing", async () => {
+    // Never answers: no status line, no headers.
+    const service = await hostile(() => undefined);
+    const dir = await makeTempDir("hanging-token");
+    try {
+      const out = join(dir, "out");
+      const pipeline = await writeJobsPipeline(dir, { name: "hanging-token", hours: 2 });
+      const cli = spawnCli(["run", pipeline], {
+        MDQ_BASE_URL: service.url,
+        MDQ_AUTH_URL: service.url,
+        MDQ_CLIENT_ID: "hostile-id",
+        MDQ_CLIENT_SECRET: "hostile-secret-value",
+        OUT: out,
+      });
+      await waitFor(() => service.count("/oauth2/token") >= 1, "the token request");
+      cli.child.kill("SIGTERM");
+      expect(await cli.exited, cli.stderr()).toBe(75);
+      expect(cli.stderr()).toMatch(/SIGTERM received/);
+      expect(cli.stderr()).not.toContain("hostile-secret-value");
+      expect(existsSync(out)).toBe(false);
+    } finally {
+      await removeDir(dir);
+    }
   });
 });
