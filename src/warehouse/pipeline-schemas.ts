@@ -36,23 +36,44 @@ async function readPin(
   file: string,
   store: OutputStore | undefined,
 ): Promise<{ pin: PinnedSchema; from: string } | undefined> {
-  const sink = pipeline.sinks[index];
-  const committed = sink?.schema.pinned;
-  if (committed !== undefined) {
-    const path = resolve(dirname(file), committed);
-    let text: string;
-    try {
-      text = await readFile(path, "utf8");
-    } catch (error) {
-      const message = `sinks[${index}].schema.pinned: "${committed}" cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); write it with mdq-export schema PIPELINE --sink ${index + 1} --json > ${committed}`;
-      throw new ConfigError(message, [{ path: `sinks.${index}.schema.pinned`, message }], { cause: error });
-    }
-    return { pin: parsePinnedSchema(text, committed), from: committed };
-  }
+  const committed = await readCommittedPin(pipeline, index, file);
+  if (committed !== undefined) return committed;
   const bytes = await store?.getObject(PINNED_SCHEMA_PATH);
   if (bytes === undefined) return undefined;
   const from = `${store?.location ?? ""}/${PINNED_SCHEMA_PATH}`;
   return { pin: parsePinnedSchema(Buffer.from(bytes).toString("utf8"), from), from };
+}
+
+/**
+ * The schema a sink's `schema.pinned` names, read next to the pipeline file and checked; undefined
+ * when the sink pins nothing in the repository. `validate` reads it too, so a broken pin fails there.
+ */
+export async function readCommittedPin(
+  pipeline: Pipeline,
+  index: number,
+  file: string,
+): Promise<{ pin: PinnedSchema; from: string } | undefined> {
+  const committed = pipeline.sinks[index]?.schema.pinned;
+  if (committed === undefined) return undefined;
+  const path = resolve(dirname(file), committed);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    const message = `"${committed}" cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); write it with mdq-export schema PIPELINE --sink ${index + 1} --json > ${committed}`;
+    throw pinError(index, message, error);
+  }
+  try {
+    return { pin: parsePinnedSchema(text, committed), from: committed };
+  } catch (error) {
+    // The file is part of the pipeline's definition: a broken one is a configuration error (exit 2).
+    throw pinError(index, error instanceof Error ? error.message : String(error), error);
+  }
+}
+
+function pinError(index: number, message: string, cause: unknown): ConfigError {
+  const path = `sinks.${index}.schema.pinned`;
+  return new ConfigError(`sinks[${index}].schema.pinned: ${message}`, [{ path, message }], { cause });
 }
 
 /** Resolves every sink's schema; throws SchemaDriftError before anything is written when a policy refuses. */

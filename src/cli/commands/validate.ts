@@ -1,6 +1,10 @@
 // `mdq-export validate FILE...`: checks pipeline files offline (no request), reporting every problem
 // with file, line and column.
+import { readFile } from "node:fs/promises";
 import { lintPipeline, loadPipeline } from "../../config/load-pipeline.js";
+import type { Pipeline } from "../../config/pipeline-schema.js";
+import { locate, parseYamlSource } from "../../config/yaml-source.js";
+import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { ConfigError } from "../../errors.js";
 import type { ConfigIssue } from "../../errors.js";
 import { parseCommandArgs } from "../command-options.js";
@@ -11,8 +15,9 @@ import { reportError } from "../report-error.js";
 export const VALIDATE_USAGE = `Usage: mdq-export validate PIPELINE.yaml [PIPELINE.yaml ...]
 
 Checks each pipeline offline: YAML, \${VAR} interpolation, the schema, the service's request rules
-(applications, app types, scopes, wildcards, windows, strategies) and the fields transforms use.
-Nothing is requested. Exit code 2 when any file is invalid.
+(applications, app types, scopes, wildcards, windows, strategies), the fields transforms use, and
+each sink's committed pinned schema (schema.pinned). Nothing is requested. Exit code 2 when any file
+is invalid.
 
 Options:
   --no-env     lint without the deployment's variables (in CI): an unset \${VAR} is not an error and
@@ -51,6 +56,11 @@ export const validateCommand: Command = async (argv, io) => {
           : [
               `${pipeline.name}: ${pipeline.source.kind}, ${pipeline.sinks.length} sink${pipeline.sinks.length === 1 ? "" : "s"}`,
             ];
+      for (const index of pipeline?.sinks.keys() ?? []) {
+        const pinned = pipeline === undefined ? undefined : await readPin(pipeline, index, file);
+        if (pinned !== undefined)
+          about.push(`sink ${index + 1} pinned by ${pinned.from}: ${pinned.pin.columns.length} columns`);
+      }
       if (unset.length > 0) about.push(`not set, so not checked: ${unset.join(", ")}`);
       io.stdout.write(`${file}: valid (${about.join("; ")})\n`);
     } catch (error) {
@@ -59,3 +69,16 @@ export const validateCommand: Command = async (argv, io) => {
   }
   return worst;
 };
+
+/** A sink's committed pin, its problem placed at the `pinned:` line of the pipeline file. */
+async function readPin(pipeline: Pipeline, index: number, file: string): ReturnType<typeof readCommittedPin> {
+  try {
+    return await readCommittedPin(pipeline, index, file);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    const source = parseYamlSource(await readFile(file, "utf8"), file);
+    const at = locate(source, ["sinks", index, "schema", "pinned"]);
+    const issues = error.issues.map((issue) => ({ ...issue, file, ...at }));
+    throw new ConfigError(error.message, issues, { cause: error });
+  }
+}
