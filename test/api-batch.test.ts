@@ -9,7 +9,7 @@ import type { EmulatorOptions, PartitionFormat } from "../src/emulator/options.j
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { createServiceClient } from "../src/api/client.js";
 import type { ServiceClient } from "../src/api/client.js";
-import { readPartition } from "../src/api/paging/batch-export.js";
+import { readPartition } from "../src/api/paging/read-partition.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { BatchExportQuery, BatchPollOptions } from "../src/api/paging/batch-status.js";
 

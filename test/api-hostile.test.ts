@@ -15,7 +15,7 @@ import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 import type { RequestOf } from "../src/api/service-call.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { PartitionState } from "../src/api/paging/batch-status.js";
-import { readPartition } from "../src/api/paging/batch-export.js";
+import { readPartition } from "../src/api/paging/read-partition.js";
 import { answerToken, startHostileService } from "./support/hostile-service.js";
 import { makeTempDir, removeDir, spawnCli, waitFor } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";

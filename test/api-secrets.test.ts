@@ -7,7 +7,7 @@ import { EtlError } from "../src/errors.js";
 import { createLogger } from "../src/logger.js";
 import { startEmulator } from "../src/emulator/server.js";
 import { createServiceClient } from "../src/api/client.js";
-import { readPartition } from "../src/api/paging/batch-export.js";
+import { readPartition } from "../src/api/paging/read-partition.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { BatchExportQuery } from "../src/api/paging/batch-status.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
