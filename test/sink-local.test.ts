@@ -10,6 +10,8 @@ import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { sinkSchema } from "../src/sinks/schema.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
+import { hitsToRows } from "../src/kinds/source-spec.js";
+import type { WorkerPool } from "../src/pipeline/worker-pool.js";
 
 const run: RunInfo = {
   pipelineName: "local",
@@ -195,5 +197,33 @@ describe("sink to a local directory", () => {
     await again.commit();
     expect(await allNames(to)).toEqual(names);
     expect(again.files.map((file) => file.sha256)).toEqual(first.files.map((file) => file.sha256));
+  });
+});
+
+describe("a file whose trailer fails to be written", () => {
+  it("leaves no temporary file: the sink removes what it was closing", async () => {
+    const out = join(dir, "failed-close");
+    const config = sinkSchema.parse({ to: out, format: "parquet", row_group_rows: 1000 });
+    const store = await openOutputStore(config, { run });
+    // A stand-in for the worker pool whose worker dies on the row group the trailer waits for: a real
+    // thread cannot be made to fail at that moment on purpose.
+    const workers: WorkerPool = {
+      threads: 1,
+      runner:
+        <Task, Result>() =>
+        async (_task: Task): Promise<Result> => {
+          throw new Error("the worker thread died");
+        },
+      close: async () => undefined,
+    };
+    const hits = jobRows(10).map((row, i) => ({ _id: `j${i}`, _index: "jobs", _source: row }));
+    const batch = hitsToRows(
+      hits,
+      hits.map((hit) => Buffer.from(JSON.stringify(hit._source))),
+    );
+    const sink = createSink(config, { store, columns, run, log: createSilentLogger(), workers });
+    await expect(sink(from([batch]), context())).rejects.toThrow(/^encoding .*\.parquet/);
+    const left = await readdir(out, { recursive: true }).catch(() => []);
+    expect(left.filter((name) => String(name).includes(".tmp-"))).toEqual([]);
   });
 });

@@ -93,7 +93,14 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
 
     const closeFile = async (key: string, file: OutputFile): Promise<void> => {
       open.delete(key);
-      staged.push({ file: await file.close(), writer: file.writer });
+      try {
+        staged.push({ file: await file.close(), writer: file.writer });
+      } catch (error) {
+        // Neither open nor staged any more: the clean-up below would not see it. A stop while the
+        // trailer is written (Parquet waits for row groups in a worker) must not leave it behind.
+        await file.writer.abort().catch(() => undefined);
+        throw error;
+      }
     };
 
     const write = async (key: string, rows: Batch): Promise<void> => {
