@@ -2,7 +2,8 @@
 // taking its index from `--shard i/n` or from the scheduler's variable, then `merge-manifests`. The
 // union of the shards' output is the single-process export, file for file, with no record twice, and
 // `_SUCCESS` appears only once the merge has seen every shard complete.
-import { readFile, rename } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -174,11 +175,34 @@ describe("a backfill in shards", () => {
     expect(withoutFirst.code).toBe(75);
     expect(await listTree(out)).not.toContain("_SUCCESS");
     await rename(`${manifest0}.aside`, manifest0);
+
+    // A run without shards writing the same output holds its lock: the merge waits its turn.
+    const lock = join(out, "_mdq-export/lock.json");
+    const holder = {
+      run_id: "r-nightly",
+      pipeline: "backfill",
+      pid: process.pid,
+      host: hostname(),
+      since: new Date().toISOString(),
+      lease_until: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    await writeFile(lock, JSON.stringify(holder));
+    const before = await readFile(join(out, "_manifest.json"), "utf8");
+    const locked = await runCli(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
+      env: env(out),
+    });
+    expect(locked.code).toBe(75);
+    expect(locked.stderr).toContain(`locked by run r-nightly (pid ${process.pid} on ${hostname()}`);
+    expect(await readFile(join(out, "_manifest.json"), "utf8")).toBe(before);
+    expect(await listTree(out)).not.toContain("_SUCCESS");
+    await rm(lock);
+
     const complete = await runCli(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
       env: env(out),
     });
     expect(complete.code, complete.stderr).toBe(0);
     expect(await listTree(out)).toContain("_SUCCESS");
+    expect(await listTree(out)).not.toContain("_mdq-export/lock.json");
     expect(await manifestFiles(join(out, "_manifest.json"))).toEqual(
       await manifestFiles(join(single, "_manifest.json")),
     );

@@ -6,6 +6,9 @@ import type { Manifest } from "../../pipeline/manifest.js";
 import { manifestObjectPath, writeManifest } from "../../pipeline/manifest.js";
 import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
 import { newRunInfo } from "../../pipeline/prepare-run.js";
+import { lockObjectPath, lockOutputs } from "../../pipeline/output-lock.js";
+import type { OutputStore } from "../../pipeline/contracts.js";
+import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
@@ -16,8 +19,13 @@ Reads _manifest.shard-I-of-N.json for every shard I of each destination and writ
 _manifest.json; _SUCCESS follows when every shard's manifest is complete. Exit code 75 when a shard
 has not finished (run the missing shards, then merge again).
 
+It takes the output's lock as a run does: while a run without shards writes the same output, it
+stops with exit 75 naming that run, and writes nothing.
+
 Options:
   --shard-count N   the number of shards the backfill ran with (or MDQ_SHARD_COUNT)
+  --log-level L     error, warn (default), info, debug (or MDQ_LOG_LEVEL)
+  --log-format F    json or pretty (or MDQ_LOG_FORMAT; pretty on a terminal)
   -h, --help        show this help`;
 
 export function mergeManifests(manifests: readonly Manifest[], runId: string, now: Date): Manifest {
@@ -48,7 +56,13 @@ export function mergeManifests(manifests: readonly Manifest[], runId: string, no
 export const mergeManifestsCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { help: { type: "boolean", short: "h" }, "shard-count": { type: "string" }, debug: { type: "boolean" } },
+    {
+      help: { type: "boolean", short: "h" },
+      "shard-count": { type: "string" },
+      debug: { type: "boolean" },
+      "log-level": { type: "string" },
+      ...LOG_FORMAT_OPTION,
+    },
     MERGE_USAGE,
   );
   if (values.help === true) {
@@ -62,10 +76,24 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     const message = `--shard-count must be a whole number of at least 1, got ${countText ?? "nothing"}`;
     throw new ConfigError(message, [{ path: "--shard-count", message }]);
   }
+  const log = commandLogger(values, io, "warn");
   const pipeline = await loadPipeline(file, { env: io.env, withoutService: true });
   let incomplete = false;
-  const runId = newRunInfo(pipeline.name).runId;
+  const run = newRunInfo(pipeline.name);
+  const runId = run.runId;
   await forEachDestination(pipeline, async (store) => {
+    // The whole output's lock, as a run without shards takes it: the merged manifest and _SUCCESS are
+    // that run's objects too, and one of the two writing them at once would leave a mixed result.
+    const lock = await lockOutputs({ stores: [store], path: lockObjectPath(undefined), run, log });
+    try {
+      await mergeDestination(store);
+    } finally {
+      await lock.release().catch(() => undefined);
+    }
+  });
+  return incomplete ? EXIT.resumable : EXIT.ok;
+
+  async function mergeDestination(store: OutputStore): Promise<void> {
     const manifests: Manifest[] = [];
     for (let index = 0; index < count; index++) {
       const path = manifestObjectPath({ index, count });
@@ -102,6 +130,5 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
       `${store.location}: merged ${manifests.length}/${count} shard manifests — ${merged.totals.files} files, ` +
         `${merged.totals.rows.toLocaleString("en-US")} rows${complete ? "; _SUCCESS written" : "; not complete"}\n`,
     );
-  });
-  return incomplete ? EXIT.resumable : EXIT.ok;
+  }
 };
