@@ -19,6 +19,7 @@ import {
 } from "./support/cli-harness.js";
 import type { TestService } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
+import { liveLockHolder } from "./support/lock-holder.js";
 import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
 
@@ -97,14 +98,7 @@ describe("one run per output", () => {
     const gate = proxy.holdWhen(async () => (await committed()) >= 1);
     const first = spawnCli(["run", pipeline], { ...env(out), MDQ_LOCK_LEASE_MS: "1500" });
     await gate.reached;
-    const other = {
-      run_id: "r-other",
-      pipeline: "nightly",
-      pid: process.pid,
-      host: hostname(),
-      since: new Date().toISOString(),
-      lease_until: new Date(Date.now() + 3_600_000).toISOString(),
-    };
+    const other = liveLockHolder("r-other", "nightly");
     await writeFile(join(out, LOCK), JSON.stringify(other));
     const code = await first.exited;
     gate.release();

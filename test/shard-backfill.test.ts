@@ -19,6 +19,7 @@ import {
   startTestService,
   writePipeline,
 } from "./support/cli-harness.js";
+import { liveLockHolder } from "./support/lock-holder.js";
 import type { TestService } from "./support/cli-harness.js";
 
 const SHARDS = 3;
@@ -178,15 +179,7 @@ describe("a backfill in shards", () => {
 
     // A run without shards writing the same output holds its lock: the merge waits its turn.
     const lock = join(out, "_mdq-export/lock.json");
-    const holder = {
-      run_id: "r-nightly",
-      pipeline: "backfill",
-      pid: process.pid,
-      host: hostname(),
-      since: new Date().toISOString(),
-      lease_until: new Date(Date.now() + 3_600_000).toISOString(),
-    };
-    await writeFile(lock, JSON.stringify(holder));
+    await writeFile(lock, JSON.stringify(liveLockHolder("r-nightly", "backfill")));
     const before = await readFile(join(out, "_manifest.json"), "utf8");
     const locked = await runCli(["merge-manifests", pipeline, "--shard-count", `${SHARDS}`], {
       env: env(out),
