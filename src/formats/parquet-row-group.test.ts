@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Column, Row } from "../pipeline/contracts.js";
 import type { ParquetValue } from "./coerce-value.js";
 import { encodeLines } from "./ndjson.js";
-import { parquetFormat, schemaElementFor } from "./parquet.js";
+import { parquetFormat, parquetSchema } from "./parquet.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
 import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
 import type { EncodedRowGroup } from "./parquet-row-group.js";
@@ -16,7 +16,7 @@ const columns: Column[] = [
   { name: "at", type: "timestamp" },
   { name: "job.state", type: "string" },
 ];
-const schema = [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)];
+const schema = parquetSchema(columns);
 
 // Enough rows for several pages per column chunk, so page offsets and the offset index are exercised.
 const rowsOf = (from: number, count: number): Row[] =>

@@ -57,13 +57,17 @@ export const parquetFormat: Format<ParquetSettings> = {
   contentType: () => "application/vnd.apache.parquet",
   createEncoder: (columns, settings, context = {}) => createParquetEncoder(columns, settings, context),
   join: (files, columns, settings) =>
-    joinParquetFiles(
-      wholeFiles(files),
-      [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)],
-      settings.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY",
-    ),
+    joinParquetFiles(wholeFiles(files), parquetSchema(columns), codecOf(settings)),
   countRows: (chunks) => countParquetRows(chunks),
 };
+
+/** A file's schema: the root element, then one element per column. */
+export function parquetSchema(columns: readonly Column[]): SchemaElement[] {
+  return [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)];
+}
+
+const codecOf = (settings: ParquetSettings): "SNAPPY" | "UNCOMPRESSED" =>
+  settings.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY";
 
 /** Every column is OPTIONAL: the service omits fields freely, so any value may be null. */
 export function schemaElementFor(column: Column): SchemaElement {
@@ -143,8 +147,8 @@ function createParquetEncoder(
   const rowGroupBytes = options.rowGroupBytes ?? DEFAULT_ROW_GROUP_BYTES;
   // Records' JSON is about twice their values' size (the keys, quotes and punctuation): 13,000 jobs.
   const rowGroupLineBytes = 2 * rowGroupBytes;
-  const schema = [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)];
-  const codec = options.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY";
+  const schema = parquetSchema(columns);
+  const codec = codecOf(options);
   const file = new FileBytes(1 << 10);
   const parquet = new ParquetWriter({ writer: file, schema, codec, createdBy: CREATED_BY });
   const encodeInWorker = context.workers?.runner<LinesTask, EncodedRowGroup>(
