@@ -3,6 +3,7 @@
 import { createGunzip } from "node:zlib";
 import { Readable } from "node:stream";
 import { parquetReadObjects } from "hyparquet";
+import { NdjsonLines } from "../api/paging/ndjson-lines.js";
 import type { Batch, Column, Row, RowJson } from "../pipeline/contracts.js";
 
 export interface DecodeRowsOptions {
@@ -51,11 +52,11 @@ export async function* decodeRows(
  * an NDJSON file written from them copies the bytes instead of serialising every row again.
  */
 async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Batch> {
+  // The exporter's own files: their lines were bounded when the records came in.
+  const lines = new NdjsonLines(Number.MAX_SAFE_INTEGER, () => new Error("unreachable"));
   let rows: Row[] = [];
   let json: RowJson[] = [];
-  let rest: Uint8Array[] = [];
   const take = (line: Uint8Array): void => {
-    if (line.length === 0) return;
     rows.push(JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8")) as Row);
     json.push({ head: "", tail: line });
   };
@@ -66,17 +67,12 @@ async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): 
     return batch;
   };
   for await (const chunk of chunks) {
-    let start = 0;
-    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
-      const end = chunk.subarray(start, newline);
-      // A line cut by the chunk is joined once, when it ends: linear however long it is.
-      take(rest.length === 0 ? end : Buffer.concat([...rest, end]));
-      rest = [];
-      start = newline + 1;
+    for (const line of lines.pushBytes(chunk)) {
+      take(line);
       if (rows.length >= size) yield flush();
     }
-    if (start < chunk.length) rest.push(chunk.subarray(start));
   }
-  take(Buffer.concat(rest));
+  const last = lines.endBytes();
+  if (last !== undefined) take(last);
   if (rows.length > 0) yield flush();
 }

@@ -22,6 +22,22 @@ export class NdjsonLines {
   /** The complete, non-blank lines this chunk finishes, as text. */
   push(chunk: Uint8Array): string[] {
     const lines: string[] = [];
+    for (const bytes of this.pushBytes(chunk)) {
+      const line = this.text(bytes);
+      if (line !== undefined) lines.push(line);
+    }
+    return lines;
+  }
+
+  /** The last line when the stream ends without a newline. */
+  end(): string | undefined {
+    const bytes = this.endBytes();
+    return bytes === undefined ? undefined : this.text(bytes);
+  }
+
+  /** The non-empty lines this chunk finishes, as their bytes without the newline. */
+  pushBytes(chunk: Uint8Array): Uint8Array[] {
+    const lines: Uint8Array[] = [];
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
       this.keep(chunk.subarray(start, newline));
@@ -33,8 +49,8 @@ export class NdjsonLines {
     return lines;
   }
 
-  /** The last line when the stream ends without a newline. */
-  end(): string | undefined {
+  /** The last line's bytes when the stream ends without a newline. */
+  endBytes(): Uint8Array | undefined {
     return this.take();
   }
 
@@ -45,11 +61,14 @@ export class NdjsonLines {
     this.pieces.push(piece);
   }
 
-  private take(): string | undefined {
+  private take(): Uint8Array | undefined {
     const bytes = this.pieces.length === 1 ? this.pieces[0] : Buffer.concat(this.pieces);
     this.pieces = [];
     this.pending = 0;
-    if (bytes === undefined) return undefined;
+    return bytes === undefined || bytes.length === 0 ? undefined : bytes;
+  }
+
+  private text(bytes: Uint8Array): string | undefined {
     const text = this.decoder.decode(bytes);
     return text.trim() === "" ? undefined : text;
   }
