@@ -3,7 +3,7 @@
 // The holder renews a lease; a lock whose lease expired, or whose process is gone from this host, is
 // taken over. Shards lock their own state, so the shards of one backfill still run side by side.
 import { hostname } from "node:os";
-import { OutputLockedError, StoppedError } from "../errors.js";
+import { ConfigError, OutputLockedError, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { ConditionalObjects, OutputStore, RunInfo } from "./contracts.js";
 import { shardSuffix } from "./shard.js";
@@ -82,12 +82,19 @@ interface Held {
 }
 
 /**
- * The lease `MDQ_LOCK_LEASE_MS` asks for (at least MIN_LOCK_LEASE_MS), else LOCK_LEASE_MS: a host
- * whose processes pause for longer than two minutes (a suspended laptop) may want a longer one.
+ * The lease `MDQ_LOCK_LEASE_MS` asks for, else LOCK_LEASE_MS: a host whose processes pause for longer
+ * than two minutes (a suspended laptop) may want a longer one. A value that is not a whole number of
+ * milliseconds from MIN_LOCK_LEASE_MS up is refused, not ignored.
  */
 export function leaseFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const value = Number(env.MDQ_LOCK_LEASE_MS);
-  return Number.isFinite(value) && value > 0 ? Math.max(MIN_LOCK_LEASE_MS, value) : LOCK_LEASE_MS;
+  const text = env.MDQ_LOCK_LEASE_MS;
+  if (text === undefined || text === "") return LOCK_LEASE_MS;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < MIN_LOCK_LEASE_MS) {
+    const message = `MDQ_LOCK_LEASE_MS must be a whole number of milliseconds from ${MIN_LOCK_LEASE_MS} up, found "${text}"`;
+    throw new ConfigError(message, [{ path: "MDQ_LOCK_LEASE_MS", message }]);
+  }
+  return value;
 }
 
 /** Takes the lock of every store that has one (once per location), or none and throws. */
