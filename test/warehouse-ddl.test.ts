@@ -1,16 +1,18 @@
 // From pipeline to queryable table: `mdq-export ddl --dialect duckdb` executed by DuckDB gives back
 // exactly the exported records, with the pinned types and the partition columns typed. `schema`
 // prints what is pinned.
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { hitRecord } from "./support/expected-rows.js";
 import { startTestEmulator } from "./support/export-checks.js";
-import { asColumnValue, collect, valueAt } from "./support/read-output.js";
+import { asColumnValue, collect, readNdjson, valueAt } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
 import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
+import type { Manifest } from "../src/pipeline/manifest.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;
@@ -127,4 +129,150 @@ describe("ddl --dialect duckdb", () => {
       }
     },
   );
+});
+
+/**
+ * A record's value for a column named by a dotted path, wherever the record holds it: a literal key
+ * (`"status.text"`), nested objects (`{"atr":{"domain_name":…}}`) or a mix of both.
+ */
+function valueAnywhere(record: unknown, name: string): unknown {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return undefined;
+  const object = record as Record<string, unknown>;
+  if (Object.hasOwn(object, name)) return object[name];
+  for (let dot = name.indexOf("."); dot !== -1; dot = name.indexOf(".", dot + 1)) {
+    const inner = valueAnywhere(object[name.slice(0, dot)], name.slice(dot + 1));
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+async function duckdbCounts(
+  ddl: string,
+  table: string,
+  names: readonly string[],
+): Promise<Record<string, number>> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    await connection.run(ddl);
+    const counts = names.map((name, i) => `count("${name.replaceAll('"', '""')}") AS c${i}`);
+    const reader = await connection.runAndReadAll(
+      `SELECT count(*) AS c_all, ${counts.join(", ")} FROM ${table}`,
+    );
+    const row = reader.getRowObjectsJS()[0] ?? {};
+    const result: Record<string, number> = { "*": Number(row["c_all"]) };
+    names.forEach((name, i) => (result[name] = Number(row[`c${i}`])));
+    return result;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe("ddl for NDJSON written as the transforms leave it (column_names: as_is)", () => {
+  const pipelineYaml = (out: string, extra = ""): string =>
+    kubernetesJobsYaml(
+      "nested-jobs",
+      `  - format: ndjson
+    gzip: true
+    to: ${out}
+    path: "dt={date}/part-{slice}-{seq}.{ext}"
+${extra}`,
+    ).replace(
+      "sinks:",
+      // A field moved to a dotted name with no parent object is written as a literal dotted key.
+      'transforms:\n  - rename: { job.state: status.text, "@timestamp": timestamp }\nsinks:',
+    );
+
+  it("duckdb: every column of the view holds as many values as the exported records; offline from a pin, from any directory", async () => {
+    const out = join(workspace.dir, "nested");
+    const file = await workspace.write("nested.yaml", pipelineYaml(out));
+    const env = emulatorEnv(emulator);
+    const run = await runCli(["run", file, "--start", WINDOW.start, "--end", WINDOW.end], { env });
+    expect(run.code, run.stderr).toBe(0);
+
+    const manifest = JSON.parse(await readFile(join(out, "_manifest.json"), "utf8")) as Manifest;
+    const records = await readNdjson(
+      out,
+      manifest.files.map((f) => f.path),
+    );
+    expect(records.length).toBe(manifest.totals.rows);
+    // The records are nested, as the view must read them.
+    expect(records[0]).toHaveProperty(["atr", "domain_name"]);
+    expect(records[0]).toHaveProperty(["status.text"]);
+
+    const schema = await runCli(["schema", file, "--sink", "1", "--json"], { env });
+    expect(schema.code, schema.stderr).toBe(0);
+    const names = (JSON.parse(schema.stdout) as { columns: { name: string }[] }).columns.map((c) => c.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["atr.domain_name", "job.execution_time.elapsed", "status.text"]),
+    );
+    const exported: Record<string, number> = { "*": records.length };
+    for (const name of names)
+      exported[name] = records.filter((record) => {
+        const value = valueAnywhere(record, name);
+        return value !== undefined && value !== null;
+      }).length;
+    expect(exported["atr.domain_name"]).toBe(records.length);
+
+    const ddl = await runCli(["ddl", file, "--dialect", "duckdb"], { env });
+    expect(ddl.code, ddl.stderr).toBe(0);
+    expect(await duckdbCounts(ddl.stdout, "nested_jobs", names)).toEqual(exported);
+
+    // Offline: the pin committed beside the pipeline, no service variables, another directory.
+    const pin = join(workspace.dir, "nested.schema.json");
+    await writeFile(pin, schema.stdout);
+    const elsewhere = join(workspace.dir, "elsewhere");
+    const offline = await runCli(["ddl", file, "--dialect", "duckdb", "--pin", pin], {
+      env: {},
+      cwd: elsewhere,
+    });
+    expect(offline.stderr).toBe("");
+    expect(offline.code).toBe(0);
+    expect(offline.stdout).toBe(ddl.stdout);
+    expect(offline.stdout).toContain(`read_json_objects('${out}/dt=*/part-*-*.ndjson.gz'`);
+    const pinned = await workspace.write(
+      "nested-pinned.yaml",
+      pipelineYaml(out, "    schema:\n      pinned: nested.schema.json\n"),
+    );
+    const committed = await runCli(["ddl", pinned, "--dialect", "duckdb"], { env: {} });
+    expect(committed.code, committed.stderr).toBe(0);
+    expect(committed.stdout).toBe(ddl.stdout);
+    expect(await duckdbCounts(committed.stdout, "nested_jobs", names)).toEqual(exported);
+
+    // Athena and BigQuery declare one shape per column: the service's nested fields as structs
+    // (checked structurally in ddl.test.ts); a dotted field a transform wrote has none, so they refuse it.
+    const athena = await runCli(["ddl", pinned, "--dialect", "athena", "--location", "s3://lake/jobs"], {
+      env: {},
+    });
+    expect(athena.code).toBe(2);
+    expect(athena.stderr).toContain('"status.text" is written by a transform');
+    const servicePin = join(workspace.dir, "service-fields.schema.json");
+    const parsed = JSON.parse(schema.stdout) as { columns: { name: string }[] };
+    parsed.columns = parsed.columns.filter((column) => column.name !== "status.text");
+    await writeFile(servicePin, JSON.stringify(parsed));
+    const structs = await runCli(
+      ["ddl", file, "--dialect", "athena", "--pin", servicePin, "--location", "s3://lake/jobs"],
+      { env: {} },
+    );
+    expect(structs.code, structs.stderr).toBe(0);
+    expect(structs.stdout).toMatch(/`atr` struct<[^>]*domain_name:string/);
+    const bigquery = await runCli(
+      ["ddl", file, "--dialect", "bigquery", "--pin", servicePin, "--location", "gs://lake/jobs"],
+      { env: {} },
+    );
+    expect(bigquery.code, bigquery.stderr).toBe(0);
+    expect(bigquery.stdout).toMatch(/`atr` STRUCT<[^>]*`domain_name` STRING/);
+  });
+
+  it("a missing --pin names the command that writes it", async () => {
+    const out = join(workspace.dir, "nested");
+    const file = await workspace.write("nested-location.yaml", pipelineYaml(out));
+    const pin = join(workspace.dir, "missing.schema.json");
+    const missing = await runCli(["ddl", file, "--dialect", "duckdb", "--pin", pin], { env: {} });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `--pin: "${pin}" cannot be read (ENOENT); write it with mdq-export schema PIPELINE --sink 1 --json > ${pin}`,
+    );
+  });
 });

@@ -1,5 +1,11 @@
 // `mdq-export ddl PIPELINE --dialect D`: the statement that makes a sink's output a table, from its
-// schema (as the next run would write it) and its path template.
+// schema and its path template. With a committed pin (`--pin FILE` or the sink's `schema.pinned`) it
+// reads nothing but files: no credentials, no service. Without one it asks the service for the
+// kind's mappings and reads the pin beside the output, as `schema` does.
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { loadPipeline } from "../../config/load-pipeline.js";
+import type { Pipeline } from "../../config/pipeline-schema.js";
 import { ConfigError } from "../../errors.js";
 import { createLogger } from "../../logger.js";
 import { FORMATS } from "../../pipeline/registry.js";
@@ -7,6 +13,10 @@ import { snakeCaseName } from "../../warehouse/column-names.js";
 import { DIALECTS, generateDdl } from "../../warehouse/ddl/ddl.js";
 import type { Dialect } from "../../warehouse/ddl/ddl.js";
 import { tableLayout } from "../../warehouse/ddl/table-layout.js";
+import type { RecordShape } from "../../warehouse/ddl/table-layout.js";
+import type { SchemaColumn } from "../../warehouse/output-schema.js";
+import { parsePinnedSchema } from "../../warehouse/pinned-schema.js";
+import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { DEFAULT_PATH_TEMPLATE } from "../../sinks/path-template.js";
 import {
   PIPELINE_OPTIONS,
@@ -15,26 +25,82 @@ import {
   requirePipelineFile,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
-import type { Command } from "../io.js";
+import type { CliIO, Command } from "../io.js";
 import { loadSinkSchemas, sinkIndex } from "../load-sink-schemas.js";
 
 export const DDL_USAGE = `Usage: mdq-export ddl PIPELINE.yaml --dialect duckdb|athena|bigquery [options]
 
-Prints the statement that makes a sink's output a table: DuckDB a view over read_parquet/read_json,
-Athena/Glue CREATE EXTERNAL TABLE with partition projection, BigQuery an external table; columns
-with the pinned types, Hive partition columns typed (dt=DATE, hour=integer). Writes nothing.
+Prints the statement that makes a sink's output a table: DuckDB a view over read_parquet or
+read_json_objects, Athena/Glue CREATE EXTERNAL TABLE with partition projection, BigQuery an external
+table; columns with the pinned types, Hive partition columns typed (dt=DATE, hour=integer). NDJSON
+written with column_names: as_is is read where its values are, nested objects included.
+Writes nothing. With a committed pin (--pin, or the sink's schema.pinned) nothing is requested and
+no credentials are needed; otherwise the service is asked for the kind's fields.
 
 Options:
   --dialect D       duckdb, athena or bigquery (required)
   --sink N          the sink (1 = the first, the default)
+  --pin FILE        the sink's pinned schema (mdq-export schema --json); read instead of the service
   --table NAME      table or view name (default: the pipeline's name in snake_case)
-  --location URI    where the files are read from (default: the sink's to; BigQuery reads gs://)
+  --location URI    where the files are read from (default: the sink's to, a local directory made
+                    absolute; Athena reads s3://, BigQuery gs://)
   --dataset NAME    BigQuery dataset (default mdq)
   --since DATE      first date of Athena's partition projection (default: the window's start)
   -h, --help        show this help`;
 
 function invalid(path: string, message: string): ConfigError {
   return new ConfigError(message, [{ path, message }]);
+}
+
+interface SinkColumns {
+  pipeline: Pipeline;
+  index: number;
+  columns: readonly SchemaColumn[];
+}
+
+/** The sink's columns from a pin when there is one (offline), else as the next run would write them. */
+async function sinkColumns(
+  file: string,
+  values: { sink?: string; pin?: string; "log-level"?: string },
+  io: CliIO,
+): Promise<SinkColumns> {
+  const offline = await loadPipeline(file, { env: io.env, withoutService: true });
+  const index = sinkIndex(values.sink, offline) ?? 0;
+  if (values.pin !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(values.pin, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? "error";
+      throw invalid(
+        "--pin",
+        `--pin: "${values.pin}" cannot be read (${code}); write it with mdq-export schema PIPELINE --sink ${index + 1} --json > ${values.pin}`,
+      );
+    }
+    return { pipeline: offline, index, columns: parsePinnedSchema(text, values.pin).columns };
+  }
+  const committed = await readCommittedPin(offline, index, file);
+  if (committed !== undefined) return { pipeline: offline, index, columns: committed.pin.columns };
+  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
+  const { pipeline, schemas } = await loadSinkSchemas(file, io, log);
+  const schema = schemas[index];
+  if (schema === undefined) throw invalid("--sink", `--sink: no sink ${index + 1}`);
+  return { pipeline, index, columns: schema.columns };
+}
+
+/**
+ * NDJSON under `as_is` keeps the transforms' records; without `flatten` their dotted columns are
+ * nested objects. `snake_case` writes one key per column, and Parquet has columns of its own.
+ */
+function recordShapeOf(pipeline: Pipeline, index: number): RecordShape {
+  const sink = pipeline.sinks[index];
+  if (sink === undefined || sink.format !== "ndjson" || sink.column_names !== "as_is") return "flat";
+  return pipeline.transforms.some((step) => step.type === "flatten") ? "flat" : "nested";
+}
+
+/** A URL is kept; a directory is made absolute, since the statement runs from anywhere. */
+function readLocation(location: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) ? location : resolve(location);
 }
 
 export const ddlCommand: Command = async (argv, io) => {
@@ -44,6 +110,7 @@ export const ddlCommand: Command = async (argv, io) => {
       ...PIPELINE_OPTIONS,
       dialect: { type: "string" },
       sink: { type: "string" },
+      pin: { type: "string" },
       table: { type: "string" },
       location: { type: "string" },
       dataset: { type: "string" },
@@ -62,12 +129,9 @@ export const ddlCommand: Command = async (argv, io) => {
   const since = values.since === undefined ? undefined : new Date(`${values.since}T00:00:00Z`);
   if (since !== undefined && Number.isNaN(since.getTime()))
     throw invalid("--since", `--since: "${values.since ?? ""}" is not a date (YYYY-MM-DD)`);
-  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
-  const { pipeline, schemas } = await loadSinkSchemas(file, io, log);
-  const index = sinkIndex(values.sink, pipeline) ?? 0;
+  const { pipeline, index, columns } = await sinkColumns(file, values, io);
   const sink = pipeline.sinks[index];
-  const schema = schemas[index];
-  if (sink === undefined || schema === undefined) return EXIT.invalid;
+  if (sink === undefined) return EXIT.invalid;
   if (sink.to === "-") throw invalid("--sink", `sink ${index + 1} writes to stdout; no table reads it`);
   const format = FORMATS[sink.format];
   let ddl: string;
@@ -76,11 +140,12 @@ export const ddlCommand: Command = async (argv, io) => {
       dialect as Dialect,
       tableLayout({
         table: values.table ?? snakeCaseName(pipeline.name),
-        columns: schema.columns,
+        columns,
         format: sink.format === "parquet" ? "parquet" : "ndjson",
+        recordShape: recordShapeOf(pipeline, index),
         gzip: sink["gzip"] === true,
         extension: format.extension(format.settings(sink)),
-        location: values.location ?? sink.to,
+        location: readLocation(values.location ?? sink.to),
         pathTemplate: sink.path ?? DEFAULT_PATH_TEMPLATE,
         since: since ?? pipeline.source.window.start,
       }),

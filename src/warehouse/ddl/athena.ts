@@ -3,6 +3,8 @@
 import type { ColumnType } from "../../pipeline/contracts.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
 import { requireSafeNames, sqlString } from "./table-layout.js";
+import { nestedFields } from "./record-paths.js";
+import type { RecordField } from "./record-paths.js";
 
 const TYPES: Readonly<Record<ColumnType, string>> = {
   string: "string",
@@ -20,6 +22,20 @@ const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
   hour: "int",
   text: "string",
 };
+
+/** A nested record's object as a struct, its fields typed the same way (the SerDe reads them by key). */
+function fieldType(field: RecordField): string {
+  if ("column" in field) return TYPES[field.column.type];
+  return `struct<${field.fields.map((inner) => `${inner.name}:${fieldType(inner)}`).join(",")}>`;
+}
+
+function columnList(layout: TableLayout): string {
+  const fields: RecordField[] =
+    layout.recordShape === "nested"
+      ? nestedFields(layout.columns)
+      : layout.columns.map((column) => ({ name: column.name, column }));
+  return fields.map((field) => `  \`${field.name}\` ${fieldType(field)}`).join(",\n");
+}
 
 function projection(layout: TableLayout): string[] {
   const properties: string[] = ["'projection.enabled' = 'true'"];
@@ -47,8 +63,7 @@ export function athenaDdl(layout: TableLayout): string {
     throw new Error(
       `Athena reads s3:// locations, not "${layout.location}"; pass --location s3://bucket/prefix`,
     );
-  const columns = layout.columns.map((column) => `  \`${column.name}\` ${TYPES[column.type]}`).join(",\n");
-  const lines = [`CREATE EXTERNAL TABLE IF NOT EXISTS \`${layout.table}\` (`, columns, ")"];
+  const lines = [`CREATE EXTERNAL TABLE IF NOT EXISTS \`${layout.table}\` (`, columnList(layout), ")"];
   if (layout.partitions.length > 0)
     lines.push(
       `PARTITIONED BY (${layout.partitions.map((p) => `\`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(", ")})`,

@@ -3,6 +3,8 @@
 import type { ColumnType } from "../../pipeline/contracts.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
 import { requireSafeNames, sqlString } from "./table-layout.js";
+import { nestedFields } from "./record-paths.js";
+import type { RecordField } from "./record-paths.js";
 
 const TYPES: Readonly<Record<ColumnType, string>> = {
   string: "STRING",
@@ -21,6 +23,20 @@ const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
   text: "STRING",
 };
 
+/** A nested record's object as a STRUCT (a RECORD column), its fields typed the same way. */
+function fieldType(field: RecordField): string {
+  if ("column" in field) return TYPES[field.column.type];
+  return `STRUCT<${field.fields.map((inner) => `\`${inner.name}\` ${fieldType(inner)}`).join(", ")}>`;
+}
+
+function columnList(layout: TableLayout): string {
+  const fields: RecordField[] =
+    layout.recordShape === "nested"
+      ? nestedFields(layout.columns)
+      : layout.columns.map((column) => ({ name: column.name, column }));
+  return fields.map((field) => `  \`${field.name}\` ${fieldType(field)}`).join(",\n");
+}
+
 /** BigQuery reads gs://; an s3:// destination maps to the same bucket and prefix once copied there. */
 function gcsLocation(location: string): string {
   if (location.startsWith("gs://")) return location;
@@ -31,8 +47,11 @@ function gcsLocation(location: string): string {
 export function bigqueryDdl(layout: TableLayout, dataset: string): string {
   requireSafeNames(layout, "BigQuery");
   const location = gcsLocation(layout.location);
-  const columns = layout.columns.map((column) => `  \`${column.name}\` ${TYPES[column.type]}`).join(",\n");
-  const lines = [`CREATE OR REPLACE EXTERNAL TABLE \`${dataset}.${layout.table}\` (`, columns, ")"];
+  const lines = [
+    `CREATE OR REPLACE EXTERNAL TABLE \`${dataset}.${layout.table}\` (`,
+    columnList(layout),
+    ")",
+  ];
   if (layout.partitions.length > 0)
     lines.push(
       `WITH PARTITION COLUMNS (\n${layout.partitions.map((p) => `  \`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(",\n")}\n)`,

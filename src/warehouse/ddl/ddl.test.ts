@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaColumn } from "../output-schema.js";
 import { DIALECTS, generateDdl } from "./ddl.js";
+import { nestedFields, recordPaths } from "./record-paths.js";
 import { tableLayout } from "./table-layout.js";
 import type { LayoutInput } from "./table-layout.js";
 
@@ -15,10 +16,26 @@ const columns: SchemaColumn[] = [
   { name: "labels", type: "json", nullable: true, source: "labels" },
 ];
 
+/** Columns as `column_names: as_is` names them, the records nested as the service sends them. */
+const nestedColumns: SchemaColumn[] = [
+  { name: "_id", type: "string", nullable: false, source: "_id" },
+  { name: "atr.domain_name", type: "string", nullable: true, source: "atr.domain_name" },
+  { name: "job.state", type: "string", nullable: true, source: "job.state" },
+  {
+    name: "job.execution_time.elapsed",
+    type: "double",
+    nullable: true,
+    source: "job.execution_time.elapsed",
+  },
+  { name: "atr.app_type", type: "string", nullable: true, source: "atr.app_type" },
+  { name: "labels", type: "json", nullable: true, source: "labels" },
+];
+
 const base: LayoutInput = {
   table: "nightly_jobs",
   columns,
   format: "parquet",
+  recordShape: "flat",
   gzip: false,
   extension: "parquet",
   location: "s3://warehouse-raw/mdq/jobs/",
@@ -31,6 +48,20 @@ describe("generateDdl", () => {
     it(`${dialect}: Parquet partitioned by date and hour`, async () => {
       await expect(generateDdl(dialect, tableLayout(base), { dataset: "mdq" })).toMatchFileSnapshot(
         `golden/${dialect}-parquet.sql`,
+      );
+    });
+
+    it(`${dialect}: NDJSON as the transforms left it, nested objects read where they are`, async () => {
+      const layout = tableLayout({
+        ...base,
+        columns: nestedColumns,
+        format: "ndjson",
+        recordShape: "nested",
+        extension: "ndjson",
+        pathTemplate: "dt={date}/{slice}-{seq}.{ext}",
+      });
+      await expect(generateDdl(dialect, layout, { dataset: "mdq" })).toMatchFileSnapshot(
+        `golden/${dialect}-ndjson-nested.sql`,
       );
     });
 
@@ -80,5 +111,47 @@ describe("generateDdl", () => {
     expect(() => tableLayout({ ...base, pathTemplate: "bytes={date}/{slice}.{ext}" })).toThrow(
       'partition directory "bytes=" has the name of a column; rename one of them',
     );
+  });
+
+  it("looks for a dotted column first under its literal key, then nested, in the exporter's order", () => {
+    expect(recordPaths("labels")).toEqual([["labels"]]);
+    expect(recordPaths("a.b.c")).toEqual([["a.b.c"], ["a", "b.c"], ["a", "b", "c"], ["a.b", "c"]]);
+    expect(recordPaths("a.b.c.d.e.f.g.h")).toHaveLength(64);
+    expect(recordPaths("a.b.c.d.e.f.g.h").at(7)).toEqual(["a", "b", "c", "d", "e", "f", "g", "h"]);
+  });
+
+  it("refuses a column that is also the object of another, for the warehouses that declare objects", () => {
+    const clash: SchemaColumn[] = [
+      { name: "job", type: "json", nullable: true, source: "job" },
+      { name: "job.state", type: "string", nullable: true, source: "job.state" },
+    ];
+    expect(() => nestedFields(clash)).toThrow(
+      '"job.state" is written inside "job", which is a column of its own; drop one of them with a transform, or set column_names: snake_case on the sink',
+    );
+    const layout = tableLayout({ ...base, columns: clash, format: "ndjson", recordShape: "nested" });
+    expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
+    expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
+    expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain("'/job/state'");
+  });
+
+  it("refuses a nested key Athena and BigQuery reject, and a partition named like a top-level object", () => {
+    const layout = tableLayout({
+      ...base,
+      columns: [{ name: "job.Exit-Code", type: "int32", nullable: true, source: "job.Exit-Code" }],
+      format: "ndjson",
+      recordShape: "nested",
+    });
+    expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
+      'Athena does not accept the column names "job.Exit-Code"; set column_names: snake_case on the sink',
+    );
+    expect(() =>
+      tableLayout({
+        ...base,
+        columns: nestedColumns,
+        format: "ndjson",
+        recordShape: "nested",
+        pathTemplate: "atr={date}/{slice}.{ext}",
+      }),
+    ).toThrow('partition directory "atr=" has the name of a column; rename one of them');
   });
 });

@@ -1,8 +1,10 @@
-// DuckDB: a view over read_parquet/read_json with Hive partitioning, each column cast to its pinned
-// type and the partition columns typed, so `hour` is an integer and `dt` a date.
+// DuckDB: a view over read_parquet/read_json_objects with Hive partitioning, each column cast to its
+// pinned type and the partition columns typed, so `hour` is an integer and `dt` a date.
 import type { ColumnType } from "../../pipeline/contracts.js";
+import type { SchemaColumn } from "../output-schema.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
 import { sqlString } from "./table-layout.js";
+import { jsonPointer, recordPaths } from "./record-paths.js";
 
 const TYPES: Readonly<Record<ColumnType, string>> = {
   string: "VARCHAR",
@@ -20,8 +22,26 @@ const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
   text: "VARCHAR",
 };
 
+/** The reader's one column: each NDJSON line as a JSON value. */
+const RECORD = "mdq_record";
+
 function quote(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * One column of an NDJSON record, from the first place that holds a value: a JSON `null` is no value,
+ * as it is for the Parquet writer. Scalars are read as text and cast, objects and arrays kept as JSON.
+ */
+function ndjsonValue(column: SchemaColumn, layout: TableLayout): string {
+  const paths = layout.recordShape === "nested" ? recordPaths(column.name) : [[column.name]];
+  const reads = paths.map((keys) => {
+    const pointer = sqlString(jsonPointer(keys));
+    return column.type === "json"
+      ? `NULLIF(json_extract(${RECORD}.json, ${pointer}), 'null')`
+      : `json_extract_string(${RECORD}.json, ${pointer})`;
+  });
+  return reads.length === 1 ? (reads[0] ?? "NULL") : `COALESCE(${reads.join(", ")})`;
 }
 
 export function duckdbDdl(layout: TableLayout): string {
@@ -32,20 +52,17 @@ export function duckdbDdl(layout: TableLayout): string {
           .join(", ")}}`
       : ", hive_partitioning = false";
   const files = sqlString(`${layout.location}/${layout.glob}`);
-  // Text columns come back as VARCHAR from JSON too; explicit columns keep read_json from guessing.
+  // Records are read whole and each column taken by JSON Pointer, so a nested field or a key with a
+  // dot in it is found where it was written; read_json's columns would see top-level keys only.
   const reader =
     layout.format === "parquet"
       ? `read_parquet(${files}${hive}, union_by_name = true)`
-      : `read_json(${files}, format = 'newline_delimited'${hive}, columns = {${layout.columns
-          .map(
-            (column) =>
-              `${sqlString(column.name)}: ${sqlString(column.type === "json" ? "JSON" : "VARCHAR")}`,
-          )
-          .join(", ")}})`;
+      : `read_json_objects(${files}, format = 'newline_delimited'${hive}) AS ${RECORD}`;
   const select = [
-    ...layout.columns.map(
-      (column) => `  CAST(${quote(column.name)} AS ${TYPES[column.type]}) AS ${quote(column.name)}`,
-    ),
+    ...layout.columns.map((column) => {
+      const value = layout.format === "parquet" ? quote(column.name) : ndjsonValue(column, layout);
+      return `  CAST(${value} AS ${TYPES[column.type]}) AS ${quote(column.name)}`;
+    }),
     ...layout.partitions.map((partition) => `  ${quote(partition.name)}`),
   ];
   return `CREATE OR REPLACE VIEW ${quote(layout.table)} AS\nSELECT\n${select.join(",\n")}\nFROM ${reader};\n`;

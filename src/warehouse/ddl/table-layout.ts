@@ -11,11 +11,20 @@ export interface PartitionColumn {
   source: PartitionSource;
 }
 
+/**
+ * How NDJSON records hold the columns. `flat`: one top-level key per column, named as the column
+ * (`column_names: snake_case` writes the records so; so does `flatten` under `as_is`). `nested`:
+ * records as the transforms leave them (`as_is` without `flatten`), a dotted column being a path.
+ * Parquet files are always `flat`.
+ */
+export type RecordShape = "flat" | "nested";
+
 /** Everything a dialect needs to print one table definition. */
 export interface TableLayout {
   table: string;
   columns: readonly SchemaColumn[];
   format: "parquet" | "ndjson";
+  recordShape: RecordShape;
   gzip: boolean;
   /** The files' extension: parquet, ndjson or ndjson.gz. */
   extension: string;
@@ -35,6 +44,7 @@ export interface LayoutInput {
   table: string;
   columns: readonly SchemaColumn[];
   format: "parquet" | "ndjson";
+  recordShape: RecordShape;
   gzip: boolean;
   /** The format's file extension (`{ext}`): parquet, ndjson, ndjson.gz. */
   extension: string;
@@ -52,6 +62,11 @@ export function tableLayout(input: LayoutInput): TableLayout {
   const ext = input.extension;
   const template = input.pathTemplate.replaceAll("{ext}", ext);
   const directories = template.split("/").slice(0, -1);
+  const recordShape = input.format === "ndjson" ? input.recordShape : "flat";
+  // A nested column is read from its top-level object, whose name a partition must not take.
+  const topLevelNames = new Set(
+    input.columns.map((column) => (recordShape === "nested" ? column.name.split(".")[0] : column.name)),
+  );
   const partitions: PartitionColumn[] = [];
   const pathParts: string[] = [];
   for (const directory of directories) {
@@ -66,7 +81,7 @@ export function tableLayout(input: LayoutInput): TableLayout {
       throw new Error(
         `partition directory "${name}=" is not a valid column name (${SAFE_COLUMN_NAME.source})`,
       );
-    if (input.columns.some((column) => column.name === name))
+    if (topLevelNames.has(name))
       throw new Error(`partition directory "${name}=" has the name of a column; rename one of them`);
     partitions.push({
       name,
@@ -78,6 +93,7 @@ export function tableLayout(input: LayoutInput): TableLayout {
     table: input.table,
     columns: input.columns,
     format: input.format,
+    recordShape,
     gzip: input.gzip,
     extension: ext,
     location: input.location.replace(/\/+$/, ""),
@@ -88,9 +104,16 @@ export function tableLayout(input: LayoutInput): TableLayout {
   };
 }
 
-/** Refuses a column name a warehouse would reject, pointing at the option that fixes it. */
+/**
+ * Refuses a column name a warehouse would reject, pointing at the option that fixes it. A nested
+ * column is declared as fields of objects, so each of its keys must be a name the warehouse accepts.
+ */
 export function requireSafeNames(layout: TableLayout, dialect: string): void {
-  const unsafe = layout.columns.filter((column) => !SAFE_COLUMN_NAME.test(column.name));
+  const safe = (name: string): boolean =>
+    layout.recordShape === "nested"
+      ? name.split(".").every((key) => SAFE_COLUMN_NAME.test(key))
+      : SAFE_COLUMN_NAME.test(name);
+  const unsafe = layout.columns.filter((column) => !safe(column.name));
   if (unsafe.length > 0)
     throw new Error(
       `${dialect} does not accept the column names ${unsafe.map((column) => `"${column.name}"`).join(", ")}; set column_names: snake_case on the sink`,
