@@ -109,3 +109,57 @@ describe("verify", () => {
     expect(result.code).toBe(1);
   });
 });
+
+describe("verify --shard on a destination the shards share", () => {
+  it("checks its own shard: the other shards' files are theirs, a file no manifest lists is extra", async () => {
+    const shared = join(dir, "shared");
+    const sharded = await writePipeline(
+      dir,
+      {
+        name: "sharded",
+        service: SERVICE_FROM_ENV,
+        source: {
+          kind: "jobs",
+          application: "atr",
+          app_type: ["ec2"],
+          domain: ["*"],
+          strategy: "pit",
+          window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T04:00:00Z", slice: "1h" },
+        },
+        sinks: [{ format: "ndjson", to: shared }],
+      },
+      "sharded.yaml",
+    );
+    for (const shard of ["0/2", "1/2"]) {
+      const run = await runCli(["run", sharded, "--shard", shard], { env: service.env });
+      expect(run.code, run.stderr).toBe(0);
+    }
+    for (const shard of ["0/2", "1/2"]) {
+      const result = await runCli(["verify", sharded, "--shard", shard], { env: service.env });
+      expect(result.stdout, shard).toMatch(/: ok — 2 files/);
+      expect(result.code, shard).toBe(0);
+    }
+
+    await writeFile(join(shared, "stray-20261120T000000Z-0000.ndjson"), "{}\n");
+    const stray = await runCli(["verify", sharded, "--shard", "0/2"], { env: service.env });
+    expect(stray.code).toBe(1);
+    expect(stray.stdout).toContain(
+      "extra: stray-20261120T000000Z-0000.ndjson is in " +
+        `${shared} but not in _manifest.shard-0-of-2.json nor in another shard's manifest`,
+    );
+    expect(stray.stdout.match(/extra/g)).toHaveLength(1);
+    await unlink(join(shared, "stray-20261120T000000Z-0000.ndjson"));
+
+    // A file of shard 1 deleted: shard 1 names it missing, shard 0 is not concerned.
+    const shard1 = JSON.parse(await readFile(join(shared, "_manifest.shard-1-of-2.json"), "utf8")) as {
+      files: { path: string }[];
+    };
+    const lost = shard1.files[0]?.path ?? "";
+    await unlink(join(shared, lost));
+    const missing = await runCli(["verify", sharded, "--shard", "1/2"], { env: service.env });
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toContain(`missing: ${lost} is in the manifest`);
+    const other = await runCli(["verify", sharded, "--shard", "0/2"], { env: service.env });
+    expect(other.code, other.stdout).toBe(0);
+  });
+});

@@ -72,6 +72,16 @@ async function readFile(
   return { sha256: hash.digest("hex"), counted };
 }
 
+export interface VerifyOptions {
+  /**
+   * Data files other manifests list (the other shards' of a destination the shards share): they
+   * belong to another run, so they are not extra here. Unsharded, nothing is.
+   */
+  listedElsewhere?: ReadonlySet<string>;
+  /** What `extra` messages say the file is missing from: "the manifest" unless told. */
+  manifestName?: string;
+}
+
 /**
  * @example const report = await verifyExport(store, manifest, (chunks) => format.countRows(chunks, settings));
  */
@@ -79,6 +89,7 @@ export async function verifyExport(
   store: OutputStore,
   manifest: Manifest,
   countRows: RowCounter,
+  options: VerifyOptions = {},
 ): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
   const listed = new Map((await store.list()).map((object) => [object.path, object.bytes]));
@@ -129,11 +140,11 @@ export async function verifyExport(
   }
   const known = new Set(manifest.files.map((file) => file.path));
   for (const path of listed.keys()) {
-    if (known.has(path) || isControlObject(path)) continue;
+    if (known.has(path) || options.listedElsewhere?.has(path) === true || isControlObject(path)) continue;
     problems.push({
       kind: "extra",
       path,
-      message: `${path} is in ${store.location} but not in the manifest`,
+      message: `${path} is in ${store.location} but not in ${options.manifestName ?? "the manifest"}`,
     });
   }
   return { files: manifest.files.length, rows, problems };

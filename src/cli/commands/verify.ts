@@ -5,6 +5,8 @@ import { EtlError } from "../../errors.js";
 import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
 import { manifestObjectPath } from "../../pipeline/manifest.js";
 import { resolveShard } from "../../pipeline/shard.js";
+import type { Shard } from "../../pipeline/shard.js";
+import type { OutputStore } from "../../pipeline/contracts.js";
 import { verifyExport } from "../../pipeline/verify.js";
 import { rowCounterOf } from "../../sinks/sink.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
@@ -19,8 +21,20 @@ Exit code 1 when anything does not match. Nothing is requested from the service,
 service section (and its credentials) is not needed.
 
 Options:
-  --shard I/N   check the manifest of one shard of a sharded run
+  --shard I/N   check one shard of a sharded run (I counts from 0): its manifest, and as extra only
+                the files no shard's manifest lists, since the shards share the destination
   -h, --help    show this help`;
+
+/** The data files the other shards' manifests list: theirs, not extra to this shard. */
+async function otherShardsFiles(store: OutputStore, shard: Shard): Promise<Set<string>> {
+  const files = new Set<string>();
+  for (let index = 0; index < shard.count; index++) {
+    if (index === shard.index) continue;
+    const manifest = await readManifest(store, manifestObjectPath({ index, count: shard.count }));
+    for (const file of manifest?.files ?? []) files.add(file.path);
+  }
+  return files;
+}
 
 export const verifyCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(
@@ -46,7 +60,11 @@ export const verifyCommand: Command = async (argv, io) => {
         `${store.location} has no ${manifestObjectPath(shard)}; has the pipeline run?`,
       );
     }
-    const report = await verifyExport(store, manifest, rowCounterOf(sink));
+    const sharded = shard !== undefined && shard.count > 1;
+    const report = await verifyExport(store, manifest, rowCounterOf(sink), {
+      listedElsewhere: sharded ? await otherShardsFiles(store, shard) : undefined,
+      manifestName: sharded ? `${manifestObjectPath(shard)} nor in another shard's manifest` : undefined,
+    });
     for (const problem of report.problems)
       io.stdout.write(`${store.location}: ${problem.kind}: ${problem.message}\n`);
     problems += report.problems.length;
