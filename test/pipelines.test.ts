@@ -1,13 +1,13 @@
 // Every example in pipelines/: validated offline with only the service variables set, and run through
 // the CLI against an emulator on port 0 (the S3 example into an in-process S3 server), then verified.
-import { mkdir, readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
-import { readNdjson, readParquet } from "./support/read-output.js";
+import { readNdjson, readParquet, valueAnywhere, viewColumnCounts } from "./support/read-output.js";
 import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 import { startS3Server } from "./support/s3-server.js";
@@ -158,10 +158,11 @@ const RUNS: RunCase[] = [
   {
     file: "tickets-ndjson.yaml",
     window: ["--start", DAY_START, "--end", hours(12)],
-    outputs: ["."],
+    outputs: ["tickets"],
     // Descriptions dropped, ticket numbers masked, the pipeline's name added.
     check: async (out) => {
-      const rows = await readNdjson(out, await dataFilesOf(out));
+      const dir = join(out, "tickets");
+      const rows = await readNdjson(dir, await dataFilesOf(dir));
       for (const row of rows) {
         const ticket = row.ticket as Record<string, unknown>;
         expect(ticket).not.toHaveProperty("description");
@@ -219,26 +220,83 @@ const RUNS: RunCase[] = [
   },
 ];
 
+/** Each column's non-null values in the files a sink wrote, read without the DDL; `"*"` counts the rows. */
+async function exportedCounts(
+  dir: string,
+  files: readonly string[],
+  names: readonly string[],
+): Promise<Record<string, number>> {
+  const rows = files.some((file) => file.endsWith(".parquet"))
+    ? (await readParquet(dir, files)).rows
+    : await readNdjson(dir, files);
+  const counts: Record<string, number> = { "*": rows.length };
+  for (const name of names)
+    counts[name] = rows.filter((row) => {
+      const value = files.some((file) => file.endsWith(".parquet")) ? row[name] : valueAnywhere(row, name);
+      return value !== undefined && value !== null;
+    }).length;
+  return counts;
+}
+
+/**
+ * Every dialect the sink's destination allows: DuckDB's statement executed over the files (`dir`,
+ * or `--location` when the files were copied there) gives each column as many values as were
+ * exported; Athena and BigQuery accept the names and the location.
+ */
+async function checkDdl(
+  file: string,
+  env: Record<string, string>,
+  sink: number,
+  dir: string,
+  location?: string,
+): Promise<void> {
+  const where = `${file} sink ${sink}`;
+  const schema = await runCli(["schema", file, "--sink", String(sink), "--json"], { env });
+  expect(schema.code, schema.stderr).toBe(0);
+  const names = (JSON.parse(schema.stdout) as { columns: { name: string }[] }).columns.map((c) => c.name);
+  const ddl = (dialect: string, ...extra: string[]) =>
+    runCli(["ddl", file, "--sink", String(sink), "--dialect", dialect, "--table", "t", ...extra], { env });
+  const duckdb = await ddl("duckdb", ...(location === undefined ? [] : ["--location", location]));
+  expect(duckdb.code, `${where}: ${duckdb.stderr}`).toBe(0);
+  const files = await dataFilesOf(dir);
+  expect(await viewColumnCounts(duckdb.stdout, "t", names), where).toEqual(
+    await exportedCounts(dir, files, names),
+  );
+  const athena = await ddl("athena", "--location", "s3://warehouse/examples");
+  expect(athena.stderr, where).toBe("");
+  expect(athena.stdout).toMatch(/^CREATE EXTERNAL TABLE IF NOT EXISTS `t`/);
+  const bigquery = await ddl("bigquery", "--location", "gs://warehouse/examples");
+  expect(bigquery.stderr, where).toBe("");
+  expect(bigquery.stdout).toMatch(/^CREATE OR REPLACE EXTERNAL TABLE `mdq.t`/);
+}
+
 describe("pipelines/ run against the emulator", () => {
-  it.each(RUNS)("$file runs to a complete export that verify accepts", async (run) => {
-    const out = join(workspace.dir, run.file.replace(".yaml", ""));
-    const env = { ...emulatorEnv(emulator), MDQ_OUT_DIR: out };
-    const file = join(DIR, run.file);
-    const result = await runCli(["run", file, ...run.window, "--log-level", "error"], { env });
-    expect(result.stderr).toBe("");
-    expect(result.code).toBe(0);
-    for (const output of run.outputs) {
-      const dir = join(out, output);
-      const manifest = JSON.parse(await readFile(join(dir, "_manifest.json"), "utf8")) as Manifest;
-      expect(manifest.totals.rows, output).toBeGreaterThan(0);
-      if (run.rows !== undefined) expect(manifest.totals.rows, output).toBe(run.rows());
-      await checkCompleteExport(dir, manifest.totals.rows);
-    }
-    await run.check?.(out);
-    const verify = await runCli(["verify", file], { env });
-    expect(verify.stdout).not.toContain("problem");
-    expect(verify.code).toBe(0);
-  });
+  // One MDQ_OUT_DIR for all, as the README sets it: each example writes only below its own directory.
+  const out = (): string => join(workspace.dir, "examples");
+
+  it.each(RUNS)(
+    "$file runs to a complete export that verify accepts, and its DDL reads it back",
+    async (run) => {
+      const env = { ...emulatorEnv(emulator), MDQ_OUT_DIR: out() };
+      const file = join(DIR, run.file);
+      const result = await runCli(["run", file, ...run.window, "--log-level", "error"], { env });
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      for (const output of run.outputs) {
+        const dir = join(out(), output);
+        const manifest = JSON.parse(await readFile(join(dir, "_manifest.json"), "utf8")) as Manifest;
+        expect(manifest.totals.rows, output).toBeGreaterThan(0);
+        if (run.rows !== undefined) expect(manifest.totals.rows, output).toBe(run.rows());
+        await checkCompleteExport(dir, manifest.totals.rows);
+      }
+      await run.check?.(out());
+      const verify = await runCli(["verify", file], { env });
+      expect(verify.stdout).not.toContain("problem");
+      expect(verify.code).toBe(0);
+      for (const [index, output] of run.outputs.entries())
+        await checkDdl(file, env, index + 1, join(out(), output));
+    },
+  );
 
   it("nightly-jobs-s3.yaml runs into an S3 bucket: objects, manifest and _SUCCESS on the store; verify accepts", async () => {
     s3.createBucket("mdq-e2e");
@@ -282,6 +340,24 @@ describe("pipelines/ run against the emulator", () => {
     ]);
     const verify = await runCli(["verify", file], { env });
     expect(verify.code, verify.stdout).toBe(0);
+    // The DDL reads the bucket; DuckDB's is executed over a copy of the objects, named by --location.
+    const copy = join(workspace.dir, "s3-copy");
+    const listed = await s3.client.send(
+      new ListObjectsV2Command({ Bucket: "mdq-e2e", Prefix: "nightly/jobs/" }),
+    );
+    for (const object of listed.Contents ?? []) {
+      const key = object.Key ?? "";
+      const got = await s3.client.send(new GetObjectCommand({ Bucket: "mdq-e2e", Key: key }));
+      const target = join(copy, key.slice("nightly/jobs/".length));
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(
+        target,
+        await (got.Body as { transformToByteArray(): Promise<Uint8Array> }).transformToByteArray(),
+      );
+    }
+    const own = await runCli(["ddl", file, "--dialect", "duckdb"], { env });
+    expect(own.stdout).toContain("read_parquet('s3://mdq-e2e/nightly/jobs/dt=*/hour=*/part-*-*.parquet'");
+    await checkDdl(file, env, 1, copy, copy);
   });
 
   it("demo.yaml runs on its embedded emulator into ./out/demo of the working directory", async () => {
@@ -318,6 +394,9 @@ describe("pipelines/ run against the emulator", () => {
       await checkCompleteExport(join(demoDir, "out/demo/ndjson"), ndjson.totals.rows);
       const verify = await runCli(["verify", file]);
       expect(verify.code, verify.stdout).toBe(0);
+      // Relative destinations are made absolute in the DDL, so it reads them from any directory.
+      await checkDdl(file, {}, 1, join(demoDir, "out/demo/parquet"));
+      await checkDdl(file, {}, 2, join(demoDir, "out/demo/ndjson"));
     } finally {
       process.chdir(cwd);
     }

@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { hitRecord } from "./support/expected-rows.js";
 import { startTestEmulator } from "./support/export-checks.js";
-import { asColumnValue, collect, readNdjson, valueAt } from "./support/read-output.js";
+import {
+  asColumnValue,
+  collect,
+  readNdjson,
+  valueAnywhere,
+  valueAt,
+  viewColumnCounts,
+} from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
 import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
@@ -131,44 +138,6 @@ describe("ddl --dialect duckdb", () => {
   );
 });
 
-/**
- * A record's value for a column named by a dotted path, wherever the record holds it: a literal key
- * (`"status.text"`), nested objects (`{"atr":{"domain_name":…}}`) or a mix of both.
- */
-function valueAnywhere(record: unknown, name: string): unknown {
-  if (record === null || typeof record !== "object" || Array.isArray(record)) return undefined;
-  const object = record as Record<string, unknown>;
-  if (Object.hasOwn(object, name)) return object[name];
-  for (let dot = name.indexOf("."); dot !== -1; dot = name.indexOf(".", dot + 1)) {
-    const inner = valueAnywhere(object[name.slice(0, dot)], name.slice(dot + 1));
-    if (inner !== undefined) return inner;
-  }
-  return undefined;
-}
-
-async function duckdbCounts(
-  ddl: string,
-  table: string,
-  names: readonly string[],
-): Promise<Record<string, number>> {
-  const instance = await DuckDBInstance.create(":memory:");
-  const connection = await instance.connect();
-  try {
-    await connection.run(ddl);
-    const counts = names.map((name, i) => `count("${name.replaceAll('"', '""')}") AS c${i}`);
-    const reader = await connection.runAndReadAll(
-      `SELECT count(*) AS c_all, ${counts.join(", ")} FROM ${table}`,
-    );
-    const row = reader.getRowObjectsJS()[0] ?? {};
-    const result: Record<string, number> = { "*": Number(row["c_all"]) };
-    names.forEach((name, i) => (result[name] = Number(row[`c${i}`])));
-    return result;
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
-}
-
 describe("ddl for NDJSON written as the transforms leave it (column_names: as_is)", () => {
   const pipelineYaml = (out: string, extra = ""): string =>
     kubernetesJobsYaml(
@@ -217,7 +186,7 @@ ${extra}`,
 
     const ddl = await runCli(["ddl", file, "--dialect", "duckdb"], { env });
     expect(ddl.code, ddl.stderr).toBe(0);
-    expect(await duckdbCounts(ddl.stdout, "nested_jobs", names)).toEqual(exported);
+    expect(await viewColumnCounts(ddl.stdout, "nested_jobs", names)).toEqual(exported);
 
     // Offline: the pin committed beside the pipeline, no service variables, another directory.
     const pin = join(workspace.dir, "nested.schema.json");
@@ -238,7 +207,7 @@ ${extra}`,
     const committed = await runCli(["ddl", pinned, "--dialect", "duckdb"], { env: {} });
     expect(committed.code, committed.stderr).toBe(0);
     expect(committed.stdout).toBe(ddl.stdout);
-    expect(await duckdbCounts(committed.stdout, "nested_jobs", names)).toEqual(exported);
+    expect(await viewColumnCounts(committed.stdout, "nested_jobs", names)).toEqual(exported);
 
     // Athena and BigQuery declare one shape per column: the service's nested fields as structs
     // (checked structurally in ddl.test.ts); a dotted field a transform wrote has none, so they refuse it.

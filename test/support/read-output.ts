@@ -107,3 +107,46 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   for await (const item of items) out.push(item);
   return out;
 }
+
+/**
+ * A record's value for a column named by a dotted path, wherever an NDJSON record holds it: a
+ * literal key (`"status.text"`, or every key of a flattened record), nested objects
+ * (`{"atr":{"domain_name":…}}`), or a mix of both.
+ */
+export function valueAnywhere(record: unknown, name: string): unknown {
+  if (record === null || typeof record !== "object" || Array.isArray(record)) return undefined;
+  const object = record as Record<string, unknown>;
+  if (Object.hasOwn(object, name)) return object[name];
+  for (let dot = name.indexOf("."); dot !== -1; dot = name.indexOf(".", dot + 1)) {
+    const inner = valueAnywhere(object[name.slice(0, dot)], name.slice(dot + 1));
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
+}
+
+/**
+ * Executes a generated DDL statement in DuckDB and counts the view's rows (`"*"`) and each column's
+ * non-null values.
+ */
+export async function viewColumnCounts(
+  ddl: string,
+  view: string,
+  names: readonly string[],
+): Promise<Record<string, number>> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    await connection.run(ddl);
+    const counts = names.map((name, i) => `count("${name.replaceAll('"', '""')}") AS c${i}`);
+    const reader = await connection.runAndReadAll(
+      `SELECT count(*) AS c_all${counts.map((count) => `, ${count}`).join("")} FROM "${view}"`,
+    );
+    const row = reader.getRowObjectsJS()[0] ?? {};
+    const result: Record<string, number> = { "*": Number(row["c_all"]) };
+    names.forEach((name, i) => (result[name] = Number(row[`c${i}`])));
+    return result;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

@@ -98,6 +98,15 @@ function recordShapeOf(pipeline: Pipeline, index: number): RecordShape {
   return pipeline.transforms.some((step) => step.type === "flatten") ? "flat" : "nested";
 }
 
+/** The paths `rename` and `add` write: a dotted one lands nested or under a literal key, by record. */
+function writtenByTransforms(pipeline: Pipeline): string[] {
+  return pipeline.transforms.flatMap((step) => {
+    if (step.type === "rename") return Object.values(step.config as Record<string, string>);
+    if (step.type === "add") return Object.keys(step.config as Record<string, unknown>);
+    return [];
+  });
+}
+
 /** A URL is kept; a directory is made absolute, since the statement runs from anywhere. */
 function readLocation(location: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) ? location : resolve(location);
@@ -143,6 +152,7 @@ export const ddlCommand: Command = async (argv, io) => {
         columns,
         format: sink.format === "parquet" ? "parquet" : "ndjson",
         recordShape: recordShapeOf(pipeline, index),
+        writtenByTransforms: writtenByTransforms(pipeline),
         gzip: sink["gzip"] === true,
         extension: format.extension(format.settings(sink)),
         location: readLocation(values.location ?? sink.to),

@@ -32,7 +32,7 @@ function fieldType(field: RecordField): string {
 function columnList(layout: TableLayout): string {
   const fields: RecordField[] =
     layout.recordShape === "nested"
-      ? nestedFields(layout.columns)
+      ? nestedFields(layout.columns, layout.writtenByTransforms)
       : layout.columns.map((column) => ({ name: column.name, column }));
   return fields.map((field) => `  \`${field.name}\` ${fieldType(field)}`).join(",\n");
 }

@@ -125,13 +125,37 @@ describe("generateDdl", () => {
       { name: "job", type: "json", nullable: true, source: "job" },
       { name: "job.state", type: "string", nullable: true, source: "job.state" },
     ];
-    expect(() => nestedFields(clash)).toThrow(
+    expect(() => nestedFields(clash, [])).toThrow(
       '"job.state" is written inside "job", which is a column of its own; drop one of them with a transform, or set column_names: snake_case on the sink',
     );
     const layout = tableLayout({ ...base, columns: clash, format: "ndjson", recordShape: "nested" });
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
     expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
     expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain("'/job/state'");
+  });
+
+  it("refuses, for Athena and BigQuery, a dotted path a transform writes: its place depends on the record", () => {
+    const layout = tableLayout({
+      ...base,
+      columns: nestedColumns,
+      format: "ndjson",
+      recordShape: "nested",
+      writtenByTransforms: ["job", "atr.app_type"],
+    });
+    expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
+      '"atr.app_type" is written by a transform to "atr.app_type", inside an object in some records and under the literal key "atr.app_type" in others; name it without a dot (rename), add flatten: { separator: _ }, or set column_names: snake_case on the sink',
+    );
+    expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written by a transform/);
+    // A top-level target is a top-level key wherever it is written: its subtree stays nested.
+    const topLevel = tableLayout({
+      ...base,
+      columns: nestedColumns,
+      format: "ndjson",
+      recordShape: "nested",
+      writtenByTransforms: ["job"],
+    });
+    expect(generateDdl("athena", topLevel, { dataset: "mdq" })).toContain("`job` struct<state:string");
+    expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain("'/atr/app_type'");
   });
 
   it("refuses a nested key Athena and BigQuery reject, and a partition named like a top-level object", () => {

@@ -34,17 +34,24 @@ export type RecordField = { name: string; column: SchemaColumn } | { name: strin
 
 /**
  * The columns as the nested objects they are written in (`atr.domain_name` → a field `domain_name`
- * of an object `atr`), in the order they first appear. The service's own fields are nested as it
- * sends them. A dotted column a transform wrote (renamed or added) sits inside its parent object in
- * the records that have one and under a literal dotted key in the others, so no single declaration
- * reads it. A column that is also the parent of another cannot be both a value and an object.
+ * of an object `atr`), in the order they first appear. The service's fields are nested as it sends
+ * them. A dotted path a transform writes (a `rename` target, an `add`ed field) sits inside its parent
+ * object in the records that have one and under a literal dotted key in the others, so no single
+ * declaration reads it or what is under it. A column that is also the parent of another cannot be
+ * both a value and an object.
  */
-export function nestedFields(columns: readonly SchemaColumn[]): RecordField[] {
+export function nestedFields(
+  columns: readonly SchemaColumn[],
+  writtenByTransforms: readonly string[],
+): RecordField[] {
   const root: RecordField[] = [];
   for (const column of columns) {
-    if (column.name.includes(".") && column.source !== column.name)
+    const written = writtenByTransforms.find(
+      (path) => path.includes(".") && (column.name === path || column.name.startsWith(`${path}.`)),
+    );
+    if (written !== undefined)
       throw new Error(
-        `"${column.name}" is written by a transform, inside an object in some records and under the literal key "${column.name}" in others; name it without a dot (rename), add flatten: { separator: _ }, or set column_names: snake_case on the sink`,
+        `"${column.name}" is written by a transform to "${written}", inside an object in some records and under the literal key "${written}" in others; name it without a dot (rename), add flatten: { separator: _ }, or set column_names: snake_case on the sink`,
       );
     const keys = column.name.split(".");
     let level = root;

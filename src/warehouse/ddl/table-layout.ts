@@ -25,6 +25,7 @@ export interface TableLayout {
   columns: readonly SchemaColumn[];
   format: "parquet" | "ndjson";
   recordShape: RecordShape;
+  writtenByTransforms: readonly string[];
   gzip: boolean;
   /** The files' extension: parquet, ndjson or ndjson.gz. */
   extension: string;
@@ -45,6 +46,8 @@ export interface LayoutInput {
   columns: readonly SchemaColumn[];
   format: "parquet" | "ndjson";
   recordShape: RecordShape;
+  /** Paths the transforms write (rename targets, added fields): where they land depends on the record. */
+  writtenByTransforms?: readonly string[];
   gzip: boolean;
   /** The format's file extension (`{ext}`): parquet, ndjson, ndjson.gz. */
   extension: string;
@@ -94,6 +97,7 @@ export function tableLayout(input: LayoutInput): TableLayout {
     columns: input.columns,
     format: input.format,
     recordShape,
+    writtenByTransforms: input.writtenByTransforms ?? [],
     gzip: input.gzip,
     extension: ext,
     location: input.location.replace(/\/+$/, ""),
