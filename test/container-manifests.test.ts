@@ -1,13 +1,16 @@
 // The Kubernetes objects in deploy/kubernetes/: the fields a scheduler acts on (image, args, the
-// secrets as files, the retry policy per exit code, Indexed completion with the shard count), and
-// the ConfigMap's pipeline validated by the product's own validator with the pods' environment.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+// secrets as files, the retry policy per exit code, Indexed completion with the shard count, the
+// service account), what `kubectl apply -f deploy/kubernetes/` would create, and the ConfigMap's
+// pipeline validated by the product's own validator with the pods' environment.
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { parsePipeline } from "../src/config/load-pipeline.js";
-import { REPO_ROOT } from "./support/cli-harness.js";
+import type { RunningEmulator } from "../src/emulator/server.js";
+import { REPO_ROOT, emulatorEnv, runCli } from "./support/cli-harness.js";
+import { startTestEmulator } from "./support/export-checks.js";
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -27,7 +30,9 @@ let merge: Doc;
 let configMap: Doc;
 let secret: Doc;
 let observability: Doc;
+let serviceAccount: Doc;
 let secretsDir = "";
+let emulator: RunningEmulator;
 
 /** The pod spec of a CronJob or a Job. */
 function podOf(object: Doc): Doc {
@@ -50,13 +55,25 @@ beforeAll(async () => {
   backfill = await load("backfill-job.yaml");
   merge = await load("backfill-merge-job.yaml");
   configMap = await load("configmap.yaml");
-  secret = await load("secret.yaml");
+  secret = await load("secret.yaml.example");
   observability = await load("observability-configmap.yaml");
+  serviceAccount = await load("serviceaccount.yaml");
   secretsDir = await mkdtemp(join(tmpdir(), "mdq-k8s-secrets-"));
+  emulator = await startTestEmulator({ density: 1 });
 });
 afterAll(async () => {
   await rm(secretsDir, { recursive: true, force: true });
+  await emulator.close();
 });
+
+/** The files `kubectl apply -f deploy/kubernetes/` reads: .yaml, .yml and .json, not in subfolders. */
+async function appliedFiles(): Promise<string[]> {
+  const entries = await readdir(DIR, { withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && /\.(ya?ml|json)$/.test(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+}
 
 describe("deploy/kubernetes", () => {
   it("runs one image, as the CLI's entrypoint takes it, in every object", () => {
@@ -176,6 +193,87 @@ describe("deploy/kubernetes", () => {
         "prometheus.io/scrape": "true",
         "prometheus.io/port": String(port),
       });
+    }
+  });
+
+  it("applies to any cluster: only built-in kinds, no Secret to overwrite a real one, the Operator's rule apart", async () => {
+    const applied = await appliedFiles();
+    expect(applied).toEqual([
+      "backfill-job.yaml",
+      "backfill-merge-job.yaml",
+      "configmap.yaml",
+      "cronjob.yaml",
+      "observability-configmap.yaml",
+      "serviceaccount.yaml",
+    ]);
+    const kinds = await Promise.all(applied.map(async (file) => load(file)));
+    for (const object of kinds)
+      expect(["v1/ConfigMap", "v1/ServiceAccount", "batch/v1/CronJob", "batch/v1/Job"]).toContain(
+        `${object.apiVersion}/${object.kind}`,
+      );
+    // The Secret is an example (placeholders), created with kubectl create secret as the docs say.
+    expect(secret).toMatchObject({
+      apiVersion: "v1",
+      kind: "Secret",
+      metadata: { name: "mdq-export-credentials" },
+    });
+    const operations = await readFile(join(REPO_ROOT, "docs/operations.md"), "utf8");
+    expect(operations).toContain("kubectl create secret generic mdq-export-credentials");
+    expect(operations).toContain("kubectl apply -f deploy/kubernetes/prometheus-operator/");
+    // The PrometheusRule needs the Operator's CRDs: it lives in a folder of its own.
+    const rules = parseAllDocuments(
+      await readFile(join(DIR, "prometheus-operator/prometheus-rule.yaml"), "utf8"),
+    );
+    expect(rules[0]?.toJS()).toMatchObject({
+      apiVersion: "monitoring.coreos.com/v1",
+      kind: "PrometheusRule",
+    });
+  });
+
+  it("every pod runs as the service account that carries the S3 role (IRSA or Pod Identity)", async () => {
+    expect(serviceAccount).toMatchObject({ apiVersion: "v1", kind: "ServiceAccount" });
+    expect(serviceAccount.metadata.annotations["eks.amazonaws.com/role-arn"]).toMatch(
+      /^arn:aws:iam::\d{12}:role\/[\w+=,.@-]+$/,
+    );
+    for (const object of [cron, backfill, merge]) {
+      expect(podOf(object).serviceAccountName).toBe(serviceAccount.metadata.name);
+      // The exporter never calls the Kubernetes API; IRSA and Pod Identity mount their own token.
+      expect(podOf(object).automountServiceAccountToken).toBe(false);
+    }
+    const operations = await readFile(join(REPO_ROOT, "docs/operations.md"), "utf8");
+    expect(operations).toMatch(/IRSA/);
+    expect(operations).toContain("aws eks create-pod-identity-association");
+  });
+
+  it("the container docs mount a host directory the container can write to", async () => {
+    const operations = await readFile(join(REPO_ROOT, "docs/operations.md"), "utf8");
+    const block = /```sh\n(docker build[\s\S]*?)```/.exec(operations)?.[1] ?? "";
+    const lines = block.split("\n");
+    const run = lines.findIndex((line) => line.includes("/data/out"));
+    expect(run).toBeGreaterThan(0);
+    // Created by the user before docker run (Docker would create it owned by root), written as the user.
+    expect(lines.slice(0, run).some((line) => /^mkdir -p out\b/.test(line))).toBe(true);
+    expect(lines[run]).toContain('--user "$(id -u):$(id -g)"');
+  });
+
+  it("the ConfigMap's pipeline yields the Athena and BigQuery DDL offline, from its pin", async () => {
+    const text = configMap.data["nightly-jobs.yaml"] as string;
+    const pipeline = join(secretsDir, "nightly-jobs.yaml");
+    await writeFile(pipeline, text);
+    // The pin as `mdq-export schema` prints it, from a local copy of the sink (the emulator has the kind).
+    const local = join(secretsDir, "local.yaml");
+    await writeFile(local, text.replace(/to: s3:\/\/\S+/, `to: ${join(secretsDir, "out")}`));
+    const schema = await runCli(["schema", local, "--sink", "1", "--json"], { env: emulatorEnv(emulator) });
+    expect(schema.code, schema.stderr).toBe(0);
+    const pin = join(secretsDir, "nightly-jobs.schema.json");
+    await writeFile(pin, schema.stdout);
+    for (const dialect of ["athena", "bigquery"]) {
+      const ddl = await runCli(["ddl", pipeline, "--dialect", dialect, "--pin", pin], {
+        env: { MDQ_BUCKET: envOf(cron).MDQ_BUCKET },
+      });
+      expect(ddl.stderr, dialect).toBe("");
+      expect(ddl.code, dialect).toBe(0);
+      expect(ddl.stdout).toContain("`job_state`");
     }
   });
 

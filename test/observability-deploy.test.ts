@@ -59,7 +59,7 @@ describe("alert rules", () => {
   it("the PrometheusRule holds the same groups, and every rule names metrics the exporter has", async () => {
     const plain = parse(await readFile(RULES, "utf8")) as { groups: { rules: { expr: string }[] }[] };
     const resource = parse(
-      await readFile(join(REPO_ROOT, "deploy/kubernetes/prometheus-rule.yaml"), "utf8"),
+      await readFile(join(REPO_ROOT, "deploy/kubernetes/prometheus-operator/prometheus-rule.yaml"), "utf8"),
     ) as {
       apiVersion: string;
       kind: string;
