@@ -395,6 +395,8 @@ describe("pipelines/ run against the emulator", () => {
       const verify = await runCli(["verify", file]);
       expect(verify.code, verify.stdout).toBe(0);
       // Relative destinations are made absolute in the DDL, so it reads them from any directory.
+      const duckdb = await runCli(["ddl", file, "--dialect", "duckdb"]);
+      expect(duckdb.stdout).toContain(`read_parquet('${join(process.cwd(), "out/demo/parquet")}/dt=*/`);
       await checkDdl(file, {}, 1, join(demoDir, "out/demo/parquet"));
       await checkDdl(file, {}, 2, join(demoDir, "out/demo/ndjson"));
     } finally {
