@@ -188,6 +188,10 @@ ${extra}`,
     expect(ddl.code, ddl.stderr).toBe(0);
     expect(await viewColumnCounts(ddl.stdout, "nested_jobs", names)).toEqual(exported);
 
+    // Offline: the pin the run wrote beside the output, no service variables.
+    const beside = await runCli(["ddl", file, "--dialect", "duckdb"], { env: {} });
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(beside.stdout).toBe(ddl.stdout);
     // Offline: the pin committed beside the pipeline, no service variables, another directory.
     const pin = join(workspace.dir, "nested.schema.json");
     await writeFile(pin, schema.stdout);

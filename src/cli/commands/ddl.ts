@@ -1,7 +1,7 @@
 // `mdq-export ddl PIPELINE --dialect D`: the statement that makes a sink's output a table, from its
-// schema and its path template. With a committed pin (`--pin FILE` or the sink's `schema.pinned`) it
-// reads nothing but files: no credentials, no service. Without one it asks the service for the
-// kind's mappings and reads the pin beside the output, as `schema` does.
+// schema and its path template. The schema is a committed pin (`--pin FILE` or the sink's
+// `schema.pinned`), else the pin the last run wrote beside the output: files only, no service and no
+// service credentials. Before any run it asks the service for the kind's mappings, as `schema` does.
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { loadPipeline } from "../../config/load-pipeline.js";
@@ -15,7 +15,10 @@ import type { Dialect } from "../../warehouse/ddl/ddl.js";
 import { tableLayout } from "../../warehouse/ddl/table-layout.js";
 import type { RecordShape } from "../../warehouse/ddl/table-layout.js";
 import type { SchemaColumn } from "../../warehouse/output-schema.js";
-import { parsePinnedSchema } from "../../warehouse/pinned-schema.js";
+import { parsePinnedSchema, PINNED_SCHEMA_PATH } from "../../warehouse/pinned-schema.js";
+import type { PinnedSchema } from "../../warehouse/pinned-schema.js";
+import { openOutputStore } from "../../sinks/open-output-store.js";
+import { newRunInfo } from "../../pipeline/prepare-run.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { DEFAULT_PATH_TEMPLATE } from "../../sinks/path-template.js";
 import {
@@ -34,8 +37,9 @@ Prints the statement that makes a sink's output a table: DuckDB a view over read
 read_json_objects, Athena/Glue CREATE EXTERNAL TABLE with partition projection, BigQuery an external
 table; columns with the pinned types, Hive partition columns typed (dt=DATE, hour=integer). NDJSON
 written with column_names: as_is is read where its values are, nested objects included.
-Writes nothing. With a committed pin (--pin, or the sink's schema.pinned) nothing is requested and
-no credentials are needed; otherwise the service is asked for the kind's fields.
+Writes nothing. The columns come from a committed pin (--pin, or the sink's schema.pinned), else
+from the pin the last run wrote beside the output: nothing is requested from the service and its
+credentials are not needed. Before the first run, the service is asked for the kind's fields.
 
 Options:
   --dialect D       duckdb, athena or bigquery (required)
@@ -81,11 +85,31 @@ async function sinkColumns(
   }
   const committed = await readCommittedPin(offline, index, file);
   if (committed !== undefined) return { pipeline: offline, index, columns: committed.pin.columns };
+  const written = await pinBesideOutput(offline, index, io);
+  if (written !== undefined) return { pipeline: offline, index, columns: written.columns };
   const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
   const { pipeline, schemas } = await loadSinkSchemas(file, io, log);
   const schema = schemas[index];
   if (schema === undefined) throw invalid("--sink", `--sink: no sink ${index + 1}`);
   return { pipeline, index, columns: schema.columns };
+}
+
+/** The schema every file of the sink has: the pin its last run wrote beside the output. */
+async function pinBesideOutput(
+  pipeline: Pipeline,
+  index: number,
+  io: CliIO,
+): Promise<PinnedSchema | undefined> {
+  const sink = pipeline.sinks[index];
+  if (sink === undefined || sink.to === "-") return undefined;
+  const store = await openOutputStore(sink, { run: newRunInfo(pipeline.name), stdout: io.stdout });
+  try {
+    const bytes = await store.getObject(PINNED_SCHEMA_PATH);
+    if (bytes === undefined) return undefined;
+    return parsePinnedSchema(Buffer.from(bytes).toString("utf8"), `${store.location}/${PINNED_SCHEMA_PATH}`);
+  } finally {
+    await store.close().catch(() => undefined);
+  }
 }
 
 /**
