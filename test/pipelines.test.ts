@@ -270,6 +270,29 @@ async function checkDdl(
   expect(bigquery.stdout).toMatch(/^CREATE OR REPLACE EXTERNAL TABLE `mdq.t`/);
 }
 
+describe("the README's pipeline", () => {
+  it("yields the Athena and BigQuery DDL, offline from its pin", async () => {
+    const readme = await readFile(join(DIR, "..", "README.md"), "utf8");
+    const text = /## A pipeline\n\n```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+    expect(text).toContain("name: nightly-jobs");
+    const file = await workspace.write("readme-pipeline.yaml", text);
+    // Its pin as `schema` prints it, from a copy writing locally (the emulator has the kind).
+    const local = await workspace.write(
+      "readme-local.yaml",
+      text.replace("to: s3://warehouse-raw/mdq/jobs", `to: ${join(workspace.dir, "readme-out")}`),
+    );
+    const schema = await runCli(["schema", local, "--sink", "1", "--json"], { env: emulatorEnv(emulator) });
+    expect(schema.code, schema.stderr).toBe(0);
+    const pin = await workspace.write("readme.schema.json", schema.stdout);
+    for (const dialect of ["duckdb", "athena", "bigquery"]) {
+      const ddl = await runCli(["ddl", file, "--dialect", dialect, "--pin", pin], { env: {} });
+      expect(ddl.stderr, dialect).toBe("");
+      expect(ddl.code, dialect).toBe(0);
+      expect(ddl.stdout, dialect).toMatch(/job_state/);
+    }
+  });
+});
+
 describe("pipelines/ run against the emulator", () => {
   // One MDQ_OUT_DIR for all, as the README sets it: each example writes only below its own directory.
   const out = (): string => join(workspace.dir, "examples");
