@@ -118,8 +118,8 @@ async function pinBesideOutput(
  */
 function recordShapeOf(pipeline: Pipeline, index: number): RecordShape {
   const sink = pipeline.sinks[index];
-  if (sink === undefined || sink.format !== "ndjson" || sink.column_names !== "as_is") return "flat";
-  return pipeline.transforms.some((step) => step.type === "flatten") ? "flat" : "nested";
+  if (sink === undefined || sink.format !== "ndjson" || sink.column_names !== "as_is") return "columns";
+  return pipeline.transforms.some((step) => step.type === "flatten") ? "flattened" : "nested";
 }
 
 /** The paths `rename` and `add` write: a dotted one lands nested or under a literal key, by record. */

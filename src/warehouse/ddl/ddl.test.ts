@@ -35,7 +35,7 @@ const base: LayoutInput = {
   table: "nightly_jobs",
   columns,
   format: "parquet",
-  recordShape: "flat",
+  recordShape: "columns",
   gzip: false,
   extension: "parquet",
   location: "s3://warehouse-raw/mdq/jobs/",
@@ -156,6 +156,25 @@ describe("generateDdl", () => {
     });
     expect(generateDdl("athena", topLevel, { dataset: "mdq" })).toContain("`job` struct<state:string");
     expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain("'/atr/app_type'");
+  });
+
+  it("flattened as_is NDJSON: DuckDB finds a dotted key literal first; Athena and BigQuery refuse the dot", () => {
+    const layout = tableLayout({
+      ...base,
+      columns: nestedColumns,
+      format: "ndjson",
+      recordShape: "flattened",
+    });
+    expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain(
+      "COALESCE(json_extract_string(mdq_record.json, '/job.state'), json_extract_string(mdq_record.json, '/job/state'))",
+    );
+    expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
+      /Athena does not accept the column names "atr.domain_name", "job.state"/,
+    );
+    const keyed = tableLayout({ ...base, columns: nestedColumns, format: "ndjson", recordShape: "columns" });
+    expect(generateDdl("duckdb", keyed, { dataset: "mdq" })).toContain(
+      "CAST(json_extract_string(mdq_record.json, '/job.state') AS VARCHAR)",
+    );
   });
 
   it("refuses a nested key Athena and BigQuery reject, and a partition named like a top-level object", () => {

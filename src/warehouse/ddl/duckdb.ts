@@ -34,7 +34,9 @@ function quote(name: string): string {
  * as it is for the Parquet writer. Scalars are read as text and cast, objects and arrays kept as JSON.
  */
 function ndjsonValue(column: SchemaColumn, layout: TableLayout): string {
-  const paths = layout.recordShape === "nested" ? recordPaths(column.name) : [[column.name]];
+  // Under as_is the exporter's reader finds a dotted column under its literal key or nested, whatever
+  // the transforms did; the same search here reads what it wrote.
+  const paths = layout.recordShape === "columns" ? [[column.name]] : recordPaths(column.name);
   const reads = paths.map((keys) => {
     const pointer = sqlString(jsonPointer(keys));
     return column.type === "json"

@@ -12,12 +12,13 @@ export interface PartitionColumn {
 }
 
 /**
- * How NDJSON records hold the columns. `flat`: one top-level key per column, named as the column
- * (`column_names: snake_case` writes the records so; so does `flatten` under `as_is`). `nested`:
- * records as the transforms leave them (`as_is` without `flatten`), a dotted column being a path.
- * Parquet files are always `flat`.
+ * How NDJSON records hold the columns. `columns`: one top-level key per column, named as the column
+ * (`column_names: snake_case` writes the records so; Parquet files are always `columns`).
+ * `flattened`: `as_is` after `flatten`, one top-level key per column too, but a field a later
+ * transform writes may land in an object the flatten left empty. `nested`: records as the transforms
+ * leave them (`as_is` without `flatten`), a dotted column being a path.
  */
-export type RecordShape = "flat" | "nested";
+export type RecordShape = "columns" | "flattened" | "nested";
 
 /** Everything a dialect needs to print one table definition. */
 export interface TableLayout {
@@ -65,7 +66,7 @@ export function tableLayout(input: LayoutInput): TableLayout {
   const ext = input.extension;
   const template = input.pathTemplate.replaceAll("{ext}", ext);
   const directories = template.split("/").slice(0, -1);
-  const recordShape = input.format === "ndjson" ? input.recordShape : "flat";
+  const recordShape = input.format === "ndjson" ? input.recordShape : "columns";
   // A nested column is read from its top-level object, whose name a partition must not take.
   const topLevelNames = new Set(
     input.columns.map((column) => (recordShape === "nested" ? column.name.split(".")[0] : column.name)),
