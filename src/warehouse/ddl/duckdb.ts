@@ -46,7 +46,21 @@ function ndjsonValue(column: SchemaColumn, layout: TableLayout): string {
   return reads.length === 1 ? (reads[0] ?? "NULL") : `COALESCE(${reads.join(", ")})`;
 }
 
+/** A C0 control character or DEL: DuckDB's parser ends a statement's text at a NUL. */
+function hasControlCharacter(name: string): boolean {
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 export function duckdbDdl(layout: TableLayout): string {
+  const unprintable = layout.columns.filter((column) => hasControlCharacter(column.name));
+  if (unprintable.length > 0)
+    throw new Error(
+      `DuckDB cannot name the columns ${unprintable.map((column) => JSON.stringify(column.name)).join(", ")}, which hold control characters; rename them with a transform, or set column_names: snake_case on the sink`,
+    );
   const hive =
     layout.partitions.length > 0
       ? `, hive_partitioning = true, hive_types = {${layout.partitions
