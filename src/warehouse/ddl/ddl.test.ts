@@ -177,13 +177,16 @@ describe("generateDdl", () => {
     );
   });
 
-  it("duckdb: refuses a column name with a control character, escaped in the message", () => {
+  it("refuses a column name with a control character, escaped in the message", () => {
     const layout = tableLayout({
       ...base,
       columns: [{ name: "job\u0000state\n", type: "string", nullable: true, source: "job\u0000state\n" }],
     });
     expect(() => generateDdl("duckdb", layout, { dataset: "mdq" })).toThrow(
       'DuckDB cannot name the columns "job\\u0000state\\n", which hold control characters; rename them with a transform, or set column_names: snake_case on the sink',
+    );
+    expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
+      'Athena does not accept the column names "job\\u0000state\\n"; set column_names: snake_case on the sink',
     );
   });
 

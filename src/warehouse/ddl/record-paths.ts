@@ -51,7 +51,7 @@ export function nestedFields(
     );
     if (written !== undefined)
       throw new Error(
-        `"${column.name}" is written by a transform to "${written}", inside an object in some records and under the literal key "${written}" in others; name it without a dot (rename), add flatten: { separator: _ }, or set column_names: snake_case on the sink`,
+        `${JSON.stringify(column.name)} is written by a transform to ${JSON.stringify(written)}, inside an object in some records and under the literal key ${JSON.stringify(written)} in others; name it without a dot (rename), add flatten: { separator: _ }, or set column_names: snake_case on the sink`,
       );
     const keys = column.name.split(".");
     let level = root;
@@ -60,7 +60,7 @@ export function nestedFields(
       const last = depth === keys.length - 1;
       if (found !== undefined && (last || !("fields" in found)))
         throw new Error(
-          `"${column.name}" is written inside "${keys.slice(0, depth + 1).join(".")}", which is a column of its own; drop one of them with a transform, or set column_names: snake_case on the sink`,
+          `${JSON.stringify(column.name)} is written inside ${JSON.stringify(keys.slice(0, depth + 1).join("."))}, which is a column of its own; drop one of them with a transform, or set column_names: snake_case on the sink`,
         );
       if (last) level.push({ name: key, column });
       else if (found !== undefined && "fields" in found) level = found.fields;

@@ -121,7 +121,7 @@ export function requireSafeNames(layout: TableLayout, dialect: string): void {
   const unsafe = layout.columns.filter((column) => !safe(column.name));
   if (unsafe.length > 0)
     throw new Error(
-      `${dialect} does not accept the column names ${unsafe.map((column) => `"${column.name}"`).join(", ")}; set column_names: snake_case on the sink`,
+      `${dialect} does not accept the column names ${unsafe.map((column) => JSON.stringify(column.name)).join(", ")}; set column_names: snake_case on the sink`,
     );
 }
 
