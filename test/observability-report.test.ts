@@ -108,6 +108,9 @@ describe("--report", () => {
         error: { code: "QUOTA_EXHAUSTED" },
       });
       expect(stopped.report.slices.pending).toBeGreaterThan(0);
+      // The quota stops the run: the slice it cut short is stopped, not failed.
+      expect(stopped.report.slices.failed).toBe(0);
+      expect(stopped.report.slice_results.some((slice) => slice.outcome === "failed")).toBe(false);
       expect(stopped.report.manifests).toEqual([`${stopped.out}/_manifest.json`]);
       const failed = await runWithReport(emulator, "report-failed", { env: { MDQ_CLIENT_SECRET: "wrong" } });
       expect(failed.code).toBe(1);
