@@ -183,6 +183,24 @@ describe("--report", () => {
     await expect(readdir(out)).rejects.toThrow();
   });
 
+  it("that cannot be written when a pipeline is refused is an error line; the refusal's exit 2 stands", async () => {
+    const file = await workspace.write("refused.yaml", "name: refused\nsource: {}\n");
+    const report = join(workspace.dir, "no-such-folder-either", "report.json");
+    const result = await runCli(["run", file, "--report", report, "--log-format", "json"], {
+      env: emulatorEnv(emulator),
+    });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain("refused.yaml");
+    expect(result.logs).toContainEqual(
+      expect.objectContaining({
+        level: "error",
+        report,
+        error: "ENOENT",
+        msg: "The run report could not be written; the run's outcome and exit code stand.",
+      }),
+    );
+  });
+
   it("never writes through a link planted at the old temporary name or at the report's own name", async () => {
     const { file } = await pipelineFile("report-links");
     const folder = join(workspace.dir, "report-links-folder");
