@@ -13,8 +13,9 @@ export const OBSERVABILITY_OPTIONS = {
 
 export const OBSERVABILITY_USAGE = `  --log-format F      json or pretty (default: pretty on a terminal, else json; MDQ_LOG_FORMAT)
   --metrics-port N    serve Prometheus metrics on :N/metrics while the run lasts (MDQ_METRICS_PORT)
-  --metrics-address A the address to serve them on (default 0.0.0.0, for pods; 127.0.0.1 keeps them
-                      on this host; MDQ_METRICS_ADDRESS)
+  --metrics-address IP
+                      the address to serve them on (default 0.0.0.0, for pods; 127.0.0.1 keeps
+                      them on this host; MDQ_METRICS_ADDRESS)
   --pushgateway URL   push metrics to a Prometheus Pushgateway during and after the run
                       (MDQ_PUSHGATEWAY_URL)
   --report FILE       write a JSON report of the run at its end, whatever the outcome; - for stdout
