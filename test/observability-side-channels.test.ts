@@ -170,6 +170,22 @@ describe("a hostile Pushgateway", () => {
   });
 });
 
+describe("--pushgateway that is not an http(s) URL", () => {
+  it("is refused with exit 2, showing no password it carries", async () => {
+    const { file } = await pipelineFile("push-not-a-url");
+    for (const url of [
+      "ci:pa55-w0rd@gateway:9091",
+      "ftp://ci:pa55-w0rd@gateway:9091",
+      "http://ci:pa55-w0rd@[bad",
+    ]) {
+      const result = await runCli(["run", file, "--pushgateway", url], { env: emulatorEnv(emulator) });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain("is not an http:// or https:// URL");
+      expect(result.stderr).not.toContain("pa55-w0rd");
+    }
+  });
+});
+
 describe("--report", () => {
   it("into a missing folder stops before the first request with exit 2 and the fix", async () => {
     const { file, out } = await pipelineFile("report-missing-folder");

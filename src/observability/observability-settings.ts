@@ -2,6 +2,7 @@
 // --report, each also set by an environment variable (the Kubernetes manifests take them from a
 // ConfigMap).
 import { isIP } from "node:net";
+import { escapeControl, redactText } from "../api/redact.js";
 import { ConfigError } from "../errors.js";
 
 export const OBSERVABILITY_OPTIONS = {
@@ -60,11 +61,14 @@ export function observabilitySettings(
   if (isIP(metricsAddress) === 0 && metricsAddress !== "localhost")
     throw invalid(
       "--metrics-address",
-      `--metrics-address "${metricsAddress}" is not an IP address; give one of this host's, 0.0.0.0 for all or 127.0.0.1 for this host only`,
+      `--metrics-address "${escapeControl(metricsAddress)}" is not an IP address; give one of this host's, 0.0.0.0 for all or 127.0.0.1 for this host only`,
     );
   const pushgateway = flags.pushgateway ?? (env.MDQ_PUSHGATEWAY_URL || undefined);
-  if (pushgateway !== undefined && !/^https?:\/\/[^/]/.test(pushgateway))
-    throw invalid("--pushgateway", `--pushgateway "${pushgateway}" is not an http:// or https:// URL`);
+  if (pushgateway !== undefined && (!/^https?:\/\/[^/]/.test(pushgateway) || !URL.canParse(pushgateway))) {
+    // Whatever stands before an `@` may be a password, with or without a scheme.
+    const shown = escapeControl(redactText(pushgateway).replace(/^[^/@]*@/, "[redacted]@"));
+    throw invalid("--pushgateway", `--pushgateway "${shown}" is not an http:// or https:// URL`);
+  }
   const intervalText = env.MDQ_PUSH_INTERVAL_SECONDS ?? "15";
   if (!/^\d+$/.test(intervalText))
     throw invalid(
