@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "out/", "coverage/", "node_modules/", "bench/results/"] },
+  { ignores: ["dist/", "out/", "coverage/", "node_modules/", "bench/results/", ".test-servers/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

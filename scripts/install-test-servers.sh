@@ -1,38 +1,50 @@
 #!/usr/bin/env bash
 # Runs before `npm test` (npm's pretest): the observability tests start a real Prometheus, promtool and
-# Prometheus Pushgateway. Where they are missing and Debian's apt is at hand (as root, or with sudo),
-# they are installed from Debian's packages, so the README's test command sets up a fresh machine by
-# itself; elsewhere the script says what to install and stops.
+# Prometheus Pushgateway. Where they are missing and Debian's apt is at hand, the packages are
+# downloaded (`apt-get download`) and unpacked (`dpkg -x`) into .test-servers/ in the project, where
+# the tests find them: nothing is installed on the host, so no service is enabled or started and no
+# port is opened. Elsewhere the script says what to install and stops.
+#   MDQ_TEST_SERVERS_DIR    where to unpack (default: .test-servers in the project)
+#   MDQ_TEST_SERVERS_FETCH  `always` unpacks even when the binaries are already on PATH
 set -euo pipefail
 
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dir="${MDQ_TEST_SERVERS_DIR:-$root/.test-servers}"
+packages=(prometheus prometheus-pushgateway)
+
+has() { command -v "$1" >/dev/null || [ -x "$dir/usr/bin/$1" ]; }
 missing() {
-  ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null ||
-    { ! command -v prometheus-pushgateway >/dev/null && ! command -v pushgateway >/dev/null; }
+  ! has prometheus || ! has promtool || { ! has prometheus-pushgateway && ! has pushgateway; }
 }
+unpacked() { [ -x "$dir/usr/bin/prometheus" ] && [ -x "$dir/usr/bin/promtool" ] && [ -x "$dir/usr/bin/prometheus-pushgateway" ]; }
 
-missing || exit 0
+if [ "${MDQ_TEST_SERVERS_FETCH:-}" = always ]; then unpacked && exit 0; else missing || exit 0; fi
 
-if command -v apt-get >/dev/null; then
-  as_root=()
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
-      as_root=(sudo -n)
-    else
-      as_root=()
+if command -v apt-get >/dev/null && command -v dpkg >/dev/null; then
+  # Package lists are needed to download; fetching them (as root, or with sudo) installs nothing.
+  if ! apt-cache show "${packages[@]}" >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ]; then
+      apt-get update -qq
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+      sudo -n apt-get update -qq
     fi
   fi
-  if [ "$(id -u)" -eq 0 ] || [ ${#as_root[@]} -gt 0 ]; then
-    echo "[pretest] installing Prometheus and the Prometheus Pushgateway from Debian for the observability tests" >&2
-    "${as_root[@]}" apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends \
-      prometheus prometheus-pushgateway >&2
-    missing || exit 0
+  if apt-cache show "${packages[@]}" >/dev/null 2>&1; then
+    echo "[pretest] unpacking Prometheus and the Prometheus Pushgateway from Debian into ${dir} for the observability tests" >&2
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' EXIT
+    # Downloaded as this user into its own folder (not as apt's sandbox user, which cannot write there).
+    (cd "$work" && apt-get -qq -o APT::Sandbox::User="$(id -un)" download "${packages[@]}" >&2)
+    mkdir -p "$dir"
+    for deb in "$work"/*.deb; do dpkg -x "$deb" "$dir"; done
+    unpacked && exit 0
   fi
 fi
 
 cat >&2 <<'MESSAGE'
-[pretest] the observability tests need prometheus, promtool and the Prometheus Pushgateway on PATH.
-  Debian/Ubuntu: apt-get install -y prometheus prometheus-pushgateway
+[pretest] the observability tests need prometheus, promtool and the Prometheus Pushgateway, on PATH
+or unpacked into .test-servers/usr/bin (this script does that where Debian's apt is at hand).
+  Debian/Ubuntu: apt-get download prometheus prometheus-pushgateway, then dpkg -x each into .test-servers
   macOS:         brew install prometheus pushgateway
 MESSAGE
 exit 1

@@ -59,7 +59,7 @@ describe("--report", () => {
       expect(code, stderr).toBe(0);
       const manifest = JSON.parse(await readFile(join(out, "_manifest.json"), "utf8")) as Manifest;
       expect(report).toMatchObject({
-        report_version: 1,
+        report_version: 2,
         pipeline: "report-complete",
         run_id: manifest.run_id,
         outcome: "complete",
@@ -67,7 +67,7 @@ describe("--report", () => {
         error: null,
         shard: null,
         window: { start: "2026-03-10T00:00:00.000Z", end: "2026-03-10T12:00:00.000Z" },
-        slices: { planned: 12, committed: 12, skipped: 0, failed: 0, pending: 0 },
+        slices: { planned: 12, committed: 12, skipped: 0, failed: 0, stopped: 0, pending: 0 },
         records: { read: manifest.totals.rows, written: manifest.totals.rows },
         manifests: [`${out}/_manifest.json`],
       });
@@ -108,6 +108,9 @@ describe("--report", () => {
         error: { code: "QUOTA_EXHAUSTED" },
       });
       expect(stopped.report.slices.pending).toBeGreaterThan(0);
+      // The quota stops the run: the slice it cut short is stopped, not failed.
+      expect(stopped.report.slices.failed).toBe(0);
+      expect(stopped.report.slice_results.some((slice) => slice.outcome === "failed")).toBe(false);
       expect(stopped.report.manifests).toEqual([`${stopped.out}/_manifest.json`]);
       const failed = await runWithReport(emulator, "report-failed", { env: { MDQ_CLIENT_SECRET: "wrong" } });
       expect(failed.code).toBe(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeErrorBody } from "./http-status-error.js";
-import { describeUrl, escapeControl, redactText } from "./redact.js";
+import { describeUrl, escapeControl, redactText, urlCredentials } from "./redact.js";
 
 const SECRET = 'p@ss word+/=&"\\é-42';
 
@@ -44,6 +44,43 @@ describe("redactText", () => {
     const out = redactText(message);
     for (const leak of ["AKIAEXAMPLE", "deadbeefcafe", "FwoGZXIvYXdzEXAMPLETOKEN"])
       expect(out).not.toContain(leak);
+  });
+});
+
+describe("credentials of a URL the user gives", () => {
+  const url = "https://ci-bot:p%40ss%2Fw0rd-42@push.example:9091/base";
+  const basic = Buffer.from("ci-bot:p@ss/w0rd-42").toString("base64");
+
+  it("are masked plain, percent-encoded, as the Basic header's base64 and bare base64", () => {
+    const texts = [
+      `echo ${url}`,
+      `echo ${encodeURIComponent(url)}`,
+      `Authorization: Basic ${basic}`,
+      `{"authorization":"Basic ${basic}"}`,
+      `token=${basic} and ${basic.replace(/=+$/, "")}`,
+      "user ci-bot:p@ss/w0rd-42 password p@ss/w0rd-42",
+    ];
+    for (const text of texts) {
+      const out = redactText(text, urlCredentials(url));
+      expect(out).toContain("[redacted]");
+      for (const leak of [basic, "p@ss", "p%40ss", "w0rd-42"]) expect(out).not.toContain(leak);
+    }
+  });
+
+  it("Authorization and Basic values are masked without knowing the secret", () => {
+    const out = redactText(
+      `Authorization: Basic ${basic}\nproxy-authorization=Digest abc123def\nsent Basic ${basic}`,
+    );
+    expect(out).not.toContain(basic);
+    expect(out).not.toContain("abc123def");
+    expect(redactText("via http%3A%2F%2Fci-bot%3Ahunter2%40host%2Fpath")).toBe(
+      "via http%3A%2F%2F[redacted]%40host%2Fpath",
+    );
+  });
+
+  it("a URL without userinfo has no credentials", () => {
+    expect(urlCredentials("https://push.example:9091/")).toEqual([]);
+    expect(urlCredentials("not a url")).toEqual([]);
   });
 });
 

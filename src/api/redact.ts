@@ -1,10 +1,16 @@
 // Keeps secrets out of messages and errors: strips query strings (presigned signatures) and userinfo
-// from URLs, masks SigV4 parts and known secret values in every encoding a server may echo them in,
+// from URLs (plain or percent-encoded), masks Authorization and Basic values, SigV4 parts and known secret values in every encoding a server may echo them in,
 // escapes control characters of text a server sent, and rebuilds foreign errors (undici's carry URLs)
 // as clean copies.
 
 const URL_QUERY = /(\bhttps?:\/\/[^\s"'<>?#]*)[?#][^\s"'<>]*/gi;
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
+/** The same URL percent-encoded (a server echoing it in a query or a form): `http%3A%2F%2Fu%3Ap%40host`. */
+const ENCODED_USERINFO = /(\b[a-z][a-z0-9+.-]*%3A%2F%2F)(?:(?!%2F|%40)[^\s/?#@"'<>&])*%40/gi;
+/** `Authorization:` and `Proxy-Authorization:` values as headers, JSON or text echo them, to the line's end. */
+const AUTHORIZATION = /\b((?:Proxy-)?Authorization)(["']?\s*[:=]\s*["']?)(?!\[redacted\])[^\r\n"'\\]+/gi;
+/** HTTP Basic credentials: base64 of `user:password`. */
+const BASIC = /\bBasic\s+[A-Za-z0-9+/=_-]{4,}/gi;
 const JWT = /\beyJ[\w-]{4,}\.[\w-]{4,}\.[\w-]*/g;
 const BEARER = /\bBearer\s+[^\s"',]+/gi;
 /** SigV4 parts as they appear in headers, query strings and S3 error bodies. */
@@ -16,14 +22,51 @@ const SIGNED_XML =
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
-/** The ways a secret travels: raw, URL-encoded (both `%20` and form `+` for space), JSON-escaped. */
+/** The ways a secret travels: raw, URL-encoded (`%20` and form `+` for space), JSON-escaped, base64. */
 function encodingsOf(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   const url = encodeURIComponent(secret);
   const form = new URLSearchParams({ s: secret }).toString().slice(2);
-  const forms = [secret, json, url, form, url.replace(/%20/g, "+"), encodeURIComponent(json)];
+  const base64 = Buffer.from(secret, "utf8").toString("base64");
+  const forms = [
+    secret,
+    json,
+    url,
+    form,
+    url.replace(/%20/g, "+"),
+    encodeURIComponent(json),
+    base64,
+    base64.replace(/=+$/, ""),
+  ];
   // The longest first, so a shorter form never leaves part of a longer one behind.
   return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * The credentials a URL carries in its userinfo, as secrets for `redactText`: the user and the
+ * password (decoded) and `user:password`, whose base64 is what an HTTP client sends as Basic.
+ * @example
+ * redactText(gatewayAnswer, urlCredentials("https://ci:s3cret@push.example")) // no "s3cret", no "Y2k6czNjcmV0"
+ */
+export function urlCredentials(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const decode = (part: string): string => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  if (parsed.username === "" && parsed.password === "") return [];
+  const user = decode(parsed.username);
+  const password = decode(parsed.password);
+  const pair = `${user}:${password}`;
+  return [...new Set([pair, user, password, parsed.username, parsed.password].filter((s) => s !== ""))];
 }
 
 /**
@@ -34,18 +77,22 @@ function encodingsOf(secret: string): string[] {
  * redactText("GET https://s3/x?X-Amz-Signature=abc failed", []) // "GET https://s3/x?[redacted] failed"
  */
 export function redactText(text: string, secrets: Iterable<string> = []): string {
-  let out = text
-    .replace(URL_QUERY, "$1?[redacted]")
-    .replace(URL_USERINFO, "$1[redacted]@")
-    .replace(BEARER, "Bearer [redacted]")
-    .replace(JWT, "[redacted]")
-    .replace(SIGNED_XML, "<$1>[redacted]</$1>")
-    .replace(SIGV4, "$1$2[redacted]");
+  let out = text;
+  // Known secrets first: a pattern below could cut through one and leave a part no longer matching.
   for (const secret of secrets) {
     if (secret.length < 4) continue;
     for (const form of encodingsOf(secret)) out = out.split(form).join("[redacted]");
   }
-  return out;
+  return out
+    .replace(URL_QUERY, "$1?[redacted]")
+    .replace(URL_USERINFO, "$1[redacted]@")
+    .replace(ENCODED_USERINFO, "$1[redacted]%40")
+    .replace(AUTHORIZATION, "$1$2[redacted]")
+    .replace(BEARER, "Bearer [redacted]")
+    .replace(BASIC, "Basic [redacted]")
+    .replace(JWT, "[redacted]")
+    .replace(SIGNED_XML, "<$1>[redacted]</$1>")
+    .replace(SIGV4, "$1$2[redacted]");
 }
 
 /**

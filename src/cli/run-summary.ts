@@ -1,4 +1,6 @@
-// The few lines a run prints when it ends: what it exported, where, and what is left.
+// The few lines a run prints when it ends: what it exported, where, and what is left. A stop (a
+// signal, a lost lock, the quota) leaves slices cut short, not failed: the next run redoes them.
+import { ERROR_CODES, hasCode } from "../errors.js";
 import type { PipelineOutcome } from "../pipeline/run-outcome.js";
 
 function megabytes(bytes: number): string {
@@ -15,9 +17,15 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
       : outcome.status === "stopped"
         ? "stopped, resumable"
         : "failed";
+  // A slice that gave up is not cut short by the stop its giving up caused.
+  const stoppedByStop = outcome.status === "stopped" && !hasCode(outcome.error, ERROR_CODES.SLICE_GAVE_UP);
+  const cutShort = stoppedByStop
+    ? outcome.slices.filter((slice) => slice.status === "pending" && slice.attempts > 0).length
+    : 0;
+  const left = cutShort > 0 ? ` (${cutShort} cut short, redone by the next run)` : "";
   const lines = [
     `${outcome.pipeline}${shard}: ${status} — ${outcome.committed} slices exported, ${outcome.skipped} already done, ` +
-      `${outcome.remaining} left; ${outcome.records.toLocaleString("en-US")} records in ${seconds.toFixed(1)}s (${rate.toLocaleString("en-US")} rec/s)`,
+      `${outcome.remaining} left${left}; ${outcome.records.toLocaleString("en-US")} records in ${seconds.toFixed(1)}s (${rate.toLocaleString("en-US")} rec/s)`,
   ];
   for (const destination of outcome.destinations) {
     if (destination.manifest === undefined || destination.stream) {

@@ -1,9 +1,12 @@
 // `--pushgateway URL`: pushes the run's registry to a Prometheus Pushgateway every interval while the
 // run lasts and once when it ends, whatever the outcome, grouped by job, pipeline and shard (the
-// Prometheus convention for batch jobs). A failed push is a warning, never a failed export.
-import { Pushgateway } from "prom-client";
+// Prometheus convention for batch jobs). A failed push is a warning, never a failed export, and no
+// push outlives its deadline: the last one ends by then whatever the gateway does, so the process
+// exits on time.
 import type { Registry } from "prom-client";
+import { describeUrl } from "../api/redact.js";
 import type { Logger } from "../logger.js";
+import { pushToGateway } from "./push-to-gateway.js";
 
 export interface MetricsPusherOptions {
   url: string;
@@ -14,60 +17,75 @@ export interface MetricsPusherOptions {
   log: Logger;
   /** Between pushes while the run lasts; 0 pushes only at the end. */
   intervalMs?: number;
-  timeoutMs?: number;
+  /** One push's whole attempt, the last one included (MDQ_PUSH_TIMEOUT_SECONDS). */
+  deadlineMs?: number;
 }
 
 export interface MetricsPusher {
-  /** Stops the interval and pushes once more; resolves when that push ended, well or not. */
+  /** Stops the interval, drops a push still in flight and pushes once more, within the deadline. */
   finish(): Promise<void>;
 }
 
-/** The URL without credentials or query, for log lines. */
-function describeGateway(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
-}
-
 export function startMetricsPusher(options: MetricsPusherOptions): MetricsPusher {
-  const gateway = new Pushgateway(options.url, { timeout: options.timeoutMs ?? 10_000 }, options.registry);
   const job = options.job ?? "mdq-export";
-  let warned = false;
-  let inFlight: Promise<void> = Promise.resolve();
-  const push = (): Promise<void> => {
+  const deadlineMs = options.deadlineMs ?? 10_000;
+  let warnedWhileRunning = false;
+  let inFlight: { done: Promise<void>; stop: AbortController } | undefined;
+
+  const push = (final: boolean): Promise<void> => {
+    const stop = new AbortController();
     // POST replaces only the metrics this run sends, so the last success timestamp an earlier run
     // pushed stays in the group until this run completes and replaces it.
-    inFlight = inFlight
-      .then(() => gateway.pushAdd({ jobName: job, groupings: options.groupings }))
+    const done = options.registry
+      .metrics()
+      .then((body) =>
+        pushToGateway({
+          url: options.url,
+          job,
+          groupings: options.groupings,
+          body,
+          contentType: options.registry.contentType,
+          deadlineMs,
+          signal: stop.signal,
+        }),
+      )
       .then(
         () => undefined,
         (error: unknown) => {
-          // Once per run while it lasts; the final push warns again if it fails.
-          if (warned) return;
-          warned = true;
+          if (stop.signal.aborted) return;
+          // Once while the run lasts; the final push warns again if it fails.
+          if (!final && warnedWhileRunning) return;
+          if (!final) warnedWhileRunning = true;
           options.log.warn(
             {
-              pushgateway: describeGateway(options.url),
+              pushgateway: describeUrl(options.url),
               error: error instanceof Error ? error.message : String(error),
             },
             "Pushing metrics to the Pushgateway failed; the export goes on.",
           );
         },
-      );
-    return inFlight;
+      )
+      .finally(() => {
+        if (inFlight?.done === done) inFlight = undefined;
+      });
+    inFlight = { done, stop };
+    return done;
   };
+
   const intervalMs = options.intervalMs ?? 15_000;
-  const timer = intervalMs > 0 ? setInterval(() => void push(), intervalMs) : undefined;
+  // A gateway slower than the interval gets one push at a time, not a queue of them.
+  const tick = (): void => void (inFlight === undefined ? push(false) : undefined);
+  const timer = intervalMs > 0 ? setInterval(tick, intervalMs) : undefined;
   timer?.unref();
-  void push();
+  tick();
   return {
     async finish() {
       if (timer !== undefined) clearInterval(timer);
-      warned = false;
-      await push();
+      // The last push carries every value the one in flight does, and more.
+      const previous = inFlight;
+      previous?.stop.abort();
+      await previous?.done;
+      await push(true);
     },
   };
 }

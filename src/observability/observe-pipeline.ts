@@ -1,6 +1,7 @@
 // The run's events as the observer's counts: a committed slice's records, rows and bytes, its
 // duration from the first attempt; slices started again and why; at the end, the slices an earlier
-// run committed (skipped) and those this run tried and left (failed).
+// run committed (skipped), those that gave up (failed) and those the run's stop cut short (stopped:
+// a signal, a lost lock, the quota; the next run redoes them, and no alert on failures should fire).
 import { ApiError, ERROR_CODES, hasCode } from "../errors.js";
 import { retryReasonOf } from "../api/observed-transport.js";
 import type { PipelineEvents } from "../pipeline/run-pipeline.js";
@@ -24,6 +25,7 @@ export function observePipeline(
   onFinished?: (outcome: PipelineOutcome) => void,
 ): PipelineEvents {
   const firstStarted = new Map<string, number>();
+  const gaveUp = new Set<string>();
   const seconds = (slice: string): number =>
     (performance.now() - (firstStarted.get(slice) ?? performance.now())) / 1000;
   return {
@@ -35,6 +37,10 @@ export function observePipeline(
     sliceRetried(slice, error) {
       observer.retried(sliceRetryReason(error));
       also.sliceRetried?.(slice, error);
+    },
+    sliceGaveUp(slice, error) {
+      gaveUp.add(slice.id);
+      also.sliceGaveUp?.(slice, error);
     },
     sliceCommitted(slice, totals) {
       observer.recordsRead(totals.read);
@@ -51,7 +57,7 @@ export function observePipeline(
       for (const slice of outcome.slices) {
         if (slice.status === "skipped") observer.sliceFinished(slice.id, "skipped");
         else if (slice.status === "pending" && firstStarted.has(slice.id))
-          observer.sliceFinished(slice.id, "failed", seconds(slice.id));
+          observer.sliceFinished(slice.id, gaveUp.has(slice.id) ? "failed" : "stopped", seconds(slice.id));
       }
       onFinished?.(outcome);
       also.finished?.(outcome);

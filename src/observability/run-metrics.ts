@@ -12,7 +12,7 @@ const RETRY_REASONS: readonly RetryReason[] = [
   "context_lost",
   "reconciliation",
 ];
-const SLICE_OUTCOMES: readonly SliceOutcome[] = ["committed", "skipped", "failed"];
+const SLICE_OUTCOMES: readonly SliceOutcome[] = ["committed", "skipped", "failed", "stopped"];
 /** Slices last seconds to hours; batch exports wait minutes. */
 const DURATION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200];
 
@@ -78,7 +78,7 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
   });
   const slices = new Counter({
     name: "mdq_export_slices_total",
-    help: "Slices that ended, by outcome: committed, skipped (done by an earlier run) or failed.",
+    help: "Slices that ended, by outcome: committed, skipped (done by an earlier run), failed (gave up) or stopped (cut short by a signal, a lost lock or the quota).",
     labelNames: ["outcome"],
     registers,
   });

@@ -1,6 +1,9 @@
 // A run's observability from start to end: the run's identity and a logger carrying it, the metrics
 // (served on --metrics-port, pushed to a Pushgateway), the counts the run report needs, and at the
-// end the last push, the port closed and the report written, whatever the outcome.
+// end the last push, the port closed and the report written, whatever the outcome. The rule for these
+// side channels: what can be checked (the report's folder, the metrics port) is checked before the
+// first request, and a problem stops the run with exit 2 and its fix; once the run has begun, a side
+// channel only ever warns, and never changes the run's outcome or exit code.
 import type { Writable } from "node:stream";
 import type { ConfigIssue } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
@@ -24,6 +27,7 @@ import type { RunObserver } from "./run-observer.js";
 import { buildRunReport, writeRunReport } from "./run-report.js";
 import type { RunReportInput } from "./run-report.js";
 import { createRunTally } from "./run-tally.js";
+import { checkReportTarget } from "./report-file.js";
 
 /** What runPipeline takes from the observability of a run. */
 export interface ObservedRun {
@@ -40,7 +44,10 @@ export interface RunObservability {
   /** Keeps a warning of the pipeline's loading, logged by `start` with the run id. */
   loadWarning(issue: ConfigIssue): void;
   start(pipeline: Pipeline, shard: Shard | undefined): Promise<ObservedRun>;
-  /** Ends the metrics (last push, port closed) and writes the report; a failed push only warns. */
+  /**
+   * Ends the metrics (last push, port closed) and writes the report; returns `exitCode` whatever
+   * happens to them (a failed push or report write is logged, never thrown).
+   */
   finish(exitCode: number, error?: unknown): Promise<number>;
 }
 
@@ -50,6 +57,25 @@ export function errorSummary(error: unknown): { code: string; message: string } 
     code: errorCode(error) ?? ERROR_CODES.INTERNAL,
     message: error instanceof Error ? error.message : String(error),
   };
+}
+
+/** A metrics port that cannot be listened on, as an argument error naming the fix. */
+function metricsPortRefused(address: string, port: number, error: unknown): ConfigError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === "EADDRINUSE"
+      ? "is already in use"
+      : code === "EACCES"
+        ? "needs privileges this user lacks"
+        : code === "EADDRNOTAVAIL"
+          ? "is not an address of this host"
+          : `cannot be listened on (${code ?? String(error)})`;
+  const fix =
+    code === "EADDRNOTAVAIL"
+      ? "give one of this host's addresses in --metrics-address"
+      : "pick another --metrics-port (0 takes any free one), or stop what listens there";
+  const message = `--metrics-port ${port} on ${address} ${why}; ${fix}`;
+  return new ConfigError(message, [{ path: "--metrics-port", message }]);
 }
 
 type ReportDetails = Partial<Omit<RunReportInput, "exitCode" | "endedAt" | "tally">>;
@@ -73,6 +99,9 @@ export function createRunObservability(
   let pusher: MetricsPusher | undefined;
   let details: ReportDetails = { startedAt };
   const warnings: ConfigIssue[] = [];
+  let finishLog = log;
+  /** Set once the report's folder was found unusable before the run: nothing to write at the end. */
+  let reportRefused = false;
 
   return {
     reportsToStdout: settings.report === "-",
@@ -84,6 +113,15 @@ export function createRunObservability(
       }
       const run = newRunInfo(pipeline.name, startedAt);
       const runLog = log.child({ run_id: run.runId, pipeline: pipeline.name });
+      finishLog = runLog;
+      if (settings.report !== undefined && settings.report !== "-") {
+        try {
+          await checkReportTarget(settings.report);
+        } catch (error) {
+          reportRefused = true;
+          throw error;
+        }
+      }
       // The load's warnings, delayed until the run id is known, carry it too.
       for (const { message, ...where } of warnings)
         runLog.warn({ path: where.path, line: where.line }, message);
@@ -98,8 +136,15 @@ export function createRunObservability(
         observer = combineObservers(tally, metrics.observer);
       }
       if (metrics !== undefined && settings.metricsPort !== undefined) {
-        server = await serveMetrics(metrics.registry, settings.metricsPort);
-        runLog.info({ port: server.port }, "Serving metrics on /metrics while the run lasts.");
+        server = await serveMetrics(metrics.registry, settings.metricsPort, settings.metricsAddress).catch(
+          (error: unknown) => {
+            throw metricsPortRefused(settings.metricsAddress, settings.metricsPort ?? 0, error);
+          },
+        );
+        runLog.info(
+          { port: server.port, address: settings.metricsAddress },
+          "Serving metrics on /metrics while the run lasts.",
+        );
       }
       if (metrics !== undefined && settings.pushgateway !== undefined) {
         pusher = startMetricsPusher({
@@ -108,6 +153,7 @@ export function createRunObservability(
           groupings: { pipeline: pipeline.name, ...(shardLabel === undefined ? {} : { shard: shardLabel }) },
           log: runLog,
           intervalMs: settings.pushIntervalMs,
+          deadlineMs: settings.pushDeadlineMs,
         });
       }
       details = { ...details, pipeline: pipeline.name, runId: run.runId, ...(shard ? { shard } : {}) };
@@ -145,7 +191,7 @@ export function createRunObservability(
       metrics?.finish(exitCode);
       await pusher?.finish();
       await server?.close();
-      if (settings.report === undefined) return exitCode;
+      if (settings.report === undefined || reportRefused) return exitCode;
       const report = buildRunReport({
         slices: [],
         sinks: [],
@@ -156,7 +202,16 @@ export function createRunObservability(
         tally: tally.snapshot(),
         ...(error === undefined ? {} : { error: errorSummary(error) }),
       });
-      await writeRunReport(settings.report, report, stdout);
+      await writeRunReport(settings.report, report, stdout).catch((failure: unknown) => {
+        const code = (failure as NodeJS.ErrnoException).code;
+        finishLog.error(
+          {
+            report: settings.report,
+            error: code ?? (failure instanceof Error ? failure.message : String(failure)),
+          },
+          "The run report could not be written; the run's outcome and exit code stand.",
+        );
+      });
       return exitCode;
     },
   };

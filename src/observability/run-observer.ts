@@ -6,8 +6,11 @@
 /** Why a request or a slice was sent again. */
 export type RetryReason = "429" | "5xx" | "network" | "token" | "context_lost" | "reconciliation";
 
-/** How a slice of this run ended. */
-export type SliceOutcome = "committed" | "skipped" | "failed";
+/**
+ * How a slice of this run ended. `failed`: it gave up; `stopped`: the run's stop (a signal, a lost
+ * lock, the quota) cut it short, and the next run redoes it.
+ */
+export type SliceOutcome = "committed" | "skipped" | "failed" | "stopped";
 
 /**
  * @example

@@ -1,10 +1,11 @@
 // `--report FILE|-`: one JSON document at the end of a run, with the same keys whatever the outcome
 // (done, failed, stopped with exit 75), for schedulers and pipelines that act on a run's result.
 // Its schema is documented in docs/operations.md ("Run report"); `report_version` changes with it.
-import { rename, writeFile } from "node:fs/promises";
+import { replaceReportFile } from "./report-file.js";
 import type { TallySnapshot } from "./run-tally.js";
 
-export const REPORT_VERSION = 1;
+/** 2: slices cut short by a stop (signal, lost lock, quota) are `stopped`, no longer `failed`. */
+export const REPORT_VERSION = 2;
 
 export type ReportOutcome = "complete" | "stopped" | "failed" | "invalid";
 
@@ -13,8 +14,11 @@ export interface SliceReport {
   id: string;
   start: string;
   end: string;
-  /** `pending`: not reached (the run stopped or failed first). */
-  outcome: "committed" | "skipped" | "failed" | "pending";
+  /**
+   * `failed`: gave up (its retries spent, or an error no retry mends); `stopped`: begun, then cut
+   * short by the run's stop (a signal, a lost lock, the quota); `pending`: not begun.
+   */
+  outcome: "committed" | "skipped" | "failed" | "stopped" | "pending";
   duration_seconds: number | null;
   records_read: number | null;
   /** What the service said the slice holds, when it said. */
@@ -45,7 +49,14 @@ export interface RunReport {
   ended_at: string;
   duration_seconds: number;
   window: { start: string; end: string } | null;
-  slices: { planned: number; committed: number; skipped: number; failed: number; pending: number };
+  slices: {
+    planned: number;
+    committed: number;
+    skipped: number;
+    failed: number;
+    stopped: number;
+    pending: number;
+  };
   slice_results: SliceReport[];
   records: { read: number; written: number };
   sinks: SinkReport[];
@@ -114,6 +125,7 @@ export function buildRunReport(input: RunReportInput): RunReport {
       committed: count("committed"),
       skipped: count("skipped"),
       failed: count("failed"),
+      stopped: count("stopped"),
       pending: count("pending"),
     },
     slice_results: sliceResults,
@@ -128,7 +140,8 @@ export function buildRunReport(input: RunReportInput): RunReport {
 }
 
 /**
- * Writes the report to `target` (a file, replaced atomically) or, for `-`, to `stdout`.
+ * Writes the report to `target` (a file, replaced atomically, never through a link) or, for `-`, to
+ * `stdout`.
  * @example
  * await writeRunReport("report.json", report, io.stdout);
  */
@@ -142,7 +155,5 @@ export async function writeRunReport(
     stdout.write(text);
     return;
   }
-  const temporary = `${target}.tmp-${process.pid}`;
-  await writeFile(temporary, text, "utf8");
-  await rename(temporary, target);
+  await replaceReportFile(target, text);
 }

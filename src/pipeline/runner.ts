@@ -34,6 +34,8 @@ export interface RunnerEvents {
   sliceCommitted?(slice: Slice, totals: SliceTotals): void;
   /** The slice starts again from its start after `error` (the next `sliceStarted` follows). */
   sliceRetried?(slice: Slice, error: unknown): void;
+  /** The slice gave up (its retries spent, or an error no retry mends); a stop is not a give-up. */
+  sliceGaveUp?(slice: Slice, error: unknown): void;
 }
 
 export interface RunnerOptions {
@@ -161,6 +163,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
           options.events?.sliceRetried?.(task.slice, error);
           continue;
         }
+        options.events?.sliceGaveUp?.(task.slice, error);
         if (isSliceRetryable(error) && !hasCode(error, ERROR_CODES.RECONCILIATION_FAILED)) {
           // The service stayed unavailable (or kept losing our place): stop, and resume later.
           // The reason names the failing operation, so the stop message says what to look at.

@@ -1,6 +1,8 @@
 // A real Prometheus Pushgateway and a real Prometheus, started by the test suite on free loopback
-// ports with temporary data folders (Debian packages `prometheus-pushgateway` and `prometheus`; CI
-// installs them in npm test's pretest, scripts/install-test-servers.sh). Missing binaries fail the suite with how to install them: never a skip.
+// ports with temporary data folders and files, never the packages' defaults (Debian packages
+// `prometheus-pushgateway` and `prometheus`; npm test's pretest, scripts/install-test-servers.sh,
+// unpacks them into .test-servers/ where they are not on PATH, without installing or starting any
+// service). Missing binaries fail the suite with how to get them: never a skip.
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -8,17 +10,29 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { waitFor } from "./cli-harness.js";
+import { accessSync, constants } from "node:fs";
+import { REPO_ROOT, waitFor } from "./cli-harness.js";
 
-/** The first of `names` found on PATH; throws naming the Debian package when none is. */
+/** Where scripts/install-test-servers.sh unpacks the packages' binaries. */
+export const TEST_SERVERS_BIN = join(REPO_ROOT, ".test-servers", "usr", "bin");
+
+/** The first of `names` unpacked by the pretest, else found on PATH; throws naming the Debian package when none is. */
 export function requireBinary(names: readonly string[], debianPackage: string): string {
+  for (const name of names) {
+    try {
+      accessSync(join(TEST_SERVERS_BIN, name), constants.X_OK);
+      return join(TEST_SERVERS_BIN, name);
+    } catch {
+      // Not unpacked here: PATH next.
+    }
+  }
   for (const name of names) {
     const found = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" });
     if (found.status === 0 && found.stdout.trim() !== "") return found.stdout.trim();
   }
   throw new Error(
     `${names.join(" or ")} is not installed; the observability tests need it: ` +
-      `apt-get install -y ${debianPackage} (npm test's pretest does this where apt is at hand)`,
+      `bash scripts/install-test-servers.sh unpacks ${debianPackage} where apt is at hand (npm test's pretest runs it)`,
   );
 }
 
@@ -79,7 +93,12 @@ export async function startPushgateway(): Promise<RunningTool> {
   const dir = await mkdtemp(join(tmpdir(), "mdq-pushgateway-"));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const { child, output } = await startTool(binary, [`--web.listen-address=127.0.0.1:${port}`], dir);
+  // Its own persistence file: the package's default is one file shared by every instance on the host.
+  const { child, output } = await startTool(
+    binary,
+    [`--web.listen-address=127.0.0.1:${port}`, `--persistence.file=${join(dir, "pushgateway.data")}`],
+    dir,
+  );
   const close = stopper(child, dir);
   try {
     await untilReady(url, child, output, "the Pushgateway");

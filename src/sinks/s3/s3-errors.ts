@@ -1,7 +1,7 @@
 // Turns S3 SDK failures into SinkErrors that name the bucket and key and say what to do.
 import { SinkError } from "../../errors.js";
 import type { ErrorCode } from "../../errors.js";
-import { escapeControl, redactText } from "../../api/redact.js";
+import { describeUrl, escapeControl, redactText, urlCredentials } from "../../api/redact.js";
 
 export interface S3Target {
   bucket: string;
@@ -64,7 +64,8 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
   const status = e.$metadata?.httpStatusCode;
   // Stores echo request headers and the signed request in messages: no signature or session token
   // (and no terminal control character) goes further.
-  const message = escapeControl(redactText(e.message ?? String(error)));
+  const endpointSecrets = target.endpoint === undefined ? [] : urlCredentials(target.endpoint);
+  const message = escapeControl(redactText(e.message ?? String(error), endpointSecrets));
   const where = `s3://${target.bucket}/${target.key}`;
   const fail = (code: ErrorCode, why: string): SinkError =>
     new SinkError(`${action} ${where} failed: ${why}`, { code, cause: redactedCause(e, name, message) });
@@ -120,7 +121,7 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
   if ((networkCode !== undefined && NETWORK_CODES.has(networkCode)) || name === "TimeoutError") {
     return fail(
       "S3_UNREACHABLE",
-      `the endpoint ${target.endpoint ?? "of AWS S3"} cannot be reached (${networkCode ?? name}); check s3.endpoint and the network`,
+      `the endpoint ${target.endpoint === undefined ? "of AWS S3" : describeUrl(target.endpoint)} cannot be reached (${networkCode ?? name}); check s3.endpoint and the network`,
     );
   }
   return fail(
