@@ -7,49 +7,55 @@ export interface MappingField {
   type: string;
 }
 
-const TYPES: Readonly<Record<string, ColumnType>> = {
-  keyword: "string",
-  text: "string",
-  match_only_text: "string",
-  constant_keyword: "string",
-  wildcard: "string",
-  ip: "string",
-  version: "string",
-  alias: "string",
-  date: "timestamp",
-  date_nanos: "timestamp",
-  float: "double",
-  double: "double",
-  half_float: "double",
-  scaled_float: "double",
-  long: "int64",
-  unsigned_long: "int64",
-  integer: "int32",
-  short: "int32",
-  byte: "int32",
-  boolean: "boolean",
-  object: "json",
-  nested: "json",
-  flattened: "json",
-  geo_point: "json",
-};
+// A Map, not an object: a mapping type named `constructor` or `__proto__` must not read a built-in.
+const TYPES: ReadonlyMap<string, ColumnType> = new Map(
+  Object.entries({
+    keyword: "string",
+    text: "string",
+    match_only_text: "string",
+    constant_keyword: "string",
+    wildcard: "string",
+    ip: "string",
+    version: "string",
+    alias: "string",
+    date: "timestamp",
+    date_nanos: "timestamp",
+    float: "double",
+    double: "double",
+    half_float: "double",
+    scaled_float: "double",
+    long: "int64",
+    unsigned_long: "int64",
+    integer: "int32",
+    short: "int32",
+    byte: "int32",
+    boolean: "boolean",
+    object: "json",
+    nested: "json",
+    flattened: "json",
+    geo_point: "json",
+  } satisfies Record<string, ColumnType>),
+);
 
 /**
  * keyword/text → string, date → timestamp, float → double, long → int64, integer → int32,
  * boolean → boolean, alias → string; types we do not know become strings, which hold any scalar.
  */
 export function mappingTypeToColumnType(type: string): ColumnType {
-  return TYPES[type] ?? "string";
+  return TYPES.get(type) ?? "string";
 }
 
 const COMPANION = /^(.+)\.(keyword|text)$/;
 
 /**
  * A multi-field appears twice in the mappings (`job.name` and its `job.name.text` companion) but
- * once in `_source`; the companion is dropped when its parent field is mapped.
+ * once in `_source`; the companion is dropped when its parent field is mapped. A field listed twice
+ * with the same column type is one column; listed with two types it stays twice, so the sink's
+ * column check refuses it instead of letting either entry win.
  */
 export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
   const names = new Set(fields.map((field) => field.name));
+  const typesByName = new Map<string, Set<ColumnType>>();
   const columns: Column[] = [];
   for (const field of fields) {
     const companionOf = COMPANION.exec(field.name)?.[1];
@@ -57,7 +63,13 @@ export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
       companionOf !== undefined &&
       names.has(companionOf) &&
       (field.type === "keyword" || field.type === "text");
-    if (!isCompanion) columns.push({ name: field.name, type: mappingTypeToColumnType(field.type) });
+    if (isCompanion) continue;
+    const type = mappingTypeToColumnType(field.type);
+    const types = typesByName.get(field.name) ?? new Set<ColumnType>();
+    if (types.has(type)) continue;
+    types.add(type);
+    typesByName.set(field.name, types);
+    columns.push({ name: field.name, type });
   }
   return columns;
 }

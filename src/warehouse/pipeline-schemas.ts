@@ -8,6 +8,7 @@ import { ConfigError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../pipeline/contracts.js";
 import { transformColumns } from "../pipeline/registry.js";
 import { mapRows } from "../transforms/map-rows.js";
+import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";
 import { formatPinnedSchema, parsePinnedSchema, PINNED_SCHEMA_PATH } from "./pinned-schema.js";
 import type { PinnedSchema } from "./pinned-schema.js";
@@ -22,6 +23,8 @@ export interface PipelineSchemaInput {
   sourceColumns: readonly Column[];
   /** One store per sink (undefined where none is open, as in `schema`); the pin beside the output is read from it. */
   stores: readonly (OutputStore | undefined)[];
+  /** The run's start: how long a removed field's column has been kept is measured to it. */
+  now?: Date | undefined;
 }
 
 export interface ResolvedSinkSchema extends SinkSchema {
@@ -76,7 +79,11 @@ function pinError(index: number, message: string, cause: unknown): ConfigError {
   return new ConfigError(`sinks[${index}].schema.pinned: ${message}`, [{ path, message }], { cause });
 }
 
-/** Resolves every sink's schema; throws SchemaDriftError before anything is written when a policy refuses. */
+/**
+ * Resolves every sink's schema on the live mappings; throws before anything is written or pinned when a
+ * policy refuses (SchemaDriftError), two columns would share a name (COLUMN_COLLISION) or the
+ * service's names pass the sink's bounds (COLUMNS_UNBOUNDED).
+ */
 export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promise<ResolvedSinkSchema[]> {
   const columns = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns)).columns;
   const schemas: ResolvedSinkSchema[] = [];
@@ -85,10 +92,12 @@ export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promis
     const pinned = await readPin(input.pipeline, index, input.pipelineFile, input.stores[index]);
     const schema = resolveSinkSchema({
       naming: sink.column_names,
+      overrides: namingRules(sink).overrides,
       policy: sink.schema,
       columns,
       pinned: pinned?.pin,
       where,
+      now: input.now,
     });
     schemas.push({ ...schema, where, pinnedFrom: pinned?.from });
   }
