@@ -126,6 +126,28 @@ describe("two fields that become one column at run time", () => {
   });
 });
 
+describe("a transform over a field only the live mappings have", () => {
+  it("add: { job_state } when the service starts mapping job_state: stopped, not overwritten", async () => {
+    const out = join(workspace.dir, `out-${++runs}`);
+    const yaml = kubernetesJobsYaml(
+      "live-columns",
+      `  - format: parquet
+    to: ${out}
+`,
+    ).replace("sinks:\n", "transforms:\n  - add: { job_state: { value: constant } }\nsinks:\n");
+    const file = await workspace.write(`live-${runs}.yaml`, yaml);
+    const env = emulatorEnv(emulator);
+    expect((await runCli(["validate", file], { env })).code).toBe(0);
+    emulator.changeFields("jobs", { add: { job_state: "keyword" } });
+    const result = await runCli(["run", file, ...FIRST], { env });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      'transforms[0].add.job_state: field "job_state" already exists; drop or rename it first (the service\'s mappings have it now); nothing was written',
+    );
+    expect(await listDataFiles(out).catch(() => [])).toEqual([]);
+  });
+});
+
 describe("names that JavaScript objects treat specially", () => {
   it("a field named __proto__ and a mapping type named constructor are plain names", async () => {
     const { file, out } = await pipeline("    column_names: snake_case\n");

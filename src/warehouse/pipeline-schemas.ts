@@ -4,12 +4,15 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { ConfigError } from "../errors.js";
+import { escapeControl } from "../api/redact.js";
+import { ConfigError, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../pipeline/contracts.js";
 import { transformColumns } from "../pipeline/registry.js";
+import type { StepProblem } from "../pipeline/registry.js";
 import { mapRows } from "../transforms/map-rows.js";
 import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";
+import { escapedName } from "./show-name.js";
 import { formatPinnedSchema, parsePinnedSchema, PINNED_SCHEMA_PATH } from "./pinned-schema.js";
 import type { PinnedSchema } from "./pinned-schema.js";
 import { resolveSinkSchema } from "./sink-schema.js";
@@ -85,7 +88,9 @@ function pinError(index: number, message: string, cause: unknown): ConfigError {
  * service's names pass the sink's bounds (COLUMNS_UNBOUNDED).
  */
 export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promise<ResolvedSinkSchema[]> {
-  const columns = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns)).columns;
+  const transformed = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns));
+  checkTransformOverwrites(transformed.problems);
+  const columns = transformed.columns;
   const schemas: ResolvedSinkSchema[] = [];
   for (const [index, sink] of input.pipeline.sinks.entries()) {
     const where = `sink ${index + 1} (${sink.to})`;
@@ -102,6 +107,19 @@ export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promis
     schemas.push({ ...schema, where, pinnedFrom: pinned?.from });
   }
   return schemas;
+}
+
+/**
+ * A transform that would write over a field only the live mappings have (`add: { job_state: … }` when
+ * the service starts mapping `job_state`): validate could not see it; the run stops before writing.
+ */
+function checkTransformOverwrites(problems: readonly StepProblem[]): void {
+  const overwrite = problems.find((problem) => problem.overwrites === true);
+  if (overwrite === undefined) return;
+  throw new EtlError(
+    "COLUMN_COLLISION",
+    `transforms[${overwrite.step}].${overwrite.type}.${escapedName(overwrite.path)}: ${escapeControl(overwrite.message)} (the service's mappings have it now); nothing was written`,
+  );
 }
 
 /** A sink that writes rows conformed to its schema (renamed, in pinned order) when names change. */
