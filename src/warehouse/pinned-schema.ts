@@ -4,7 +4,7 @@ import { z } from "zod";
 import { EtlError } from "../errors.js";
 import type { ColumnType } from "../pipeline/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
-import { showName } from "./show-name.js";
+import { hasControlCharacter, showName } from "./show-name.js";
 
 export const COLUMN_TYPE_NAMES = [
   "string",
@@ -61,6 +61,11 @@ export function parsePinnedSchema(text: string, where: string): PinnedSchema {
   }
   const names = new Set<string>();
   for (const column of parsed.data.columns) {
+    if (hasControlCharacter(column.name))
+      throw new EtlError(
+        "SCHEMA_UNREADABLE",
+        `${where}: column ${showName(column.name)} holds a control character, which no table definition takes`,
+      );
     if (names.has(column.name))
       throw new EtlError("SCHEMA_UNREADABLE", `${where}: column ${showName(column.name)} appears twice`);
     names.add(column.name);

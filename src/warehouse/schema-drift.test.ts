@@ -114,6 +114,20 @@ describe("reconcileSchema", () => {
     expect(lines.at(-1)).toBe("… and 980 more changes (in all: 1000 new field(s) added)");
   });
 
+  it("refuses many new fields under fail in one message of 20 named and a count", () => {
+    const many = Array.from({ length: 500 }, (_, index) => column(`extra_${index}`, "string"));
+    let error: unknown;
+    try {
+      reconcileSchema(pinned, [...pinned, ...many], { new_fields: "fail", type_changes: "fail" }, "s");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SchemaDriftError);
+    expect((error as SchemaDriftError).problems).toHaveLength(500);
+    expect((error as SchemaDriftError).message.match(/is new;/g)).toHaveLength(20);
+    expect((error as SchemaDriftError).message).toMatch(/; and 480 more$/);
+  });
+
   it("shows the service's names escaped: no control character reaches a log or terminal raw", () => {
     const outcome = reconcileSchema(
       pinned,

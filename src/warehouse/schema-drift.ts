@@ -38,9 +38,11 @@ export class SchemaDriftError extends EtlError {
   readonly problems: readonly string[];
 
   constructor(where: string, problems: readonly string[]) {
+    const shown = problems.slice(0, DRIFT_DETAILS_SHOWN);
+    const more = problems.length - shown.length;
     super(
       "SCHEMA_DRIFT",
-      `${where}: the output schema drifted from the pinned schema: ${problems.join("; ")}`,
+      `${where}: the output schema drifted from the pinned schema: ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`,
     );
     this.problems = problems;
   }
