@@ -47,4 +47,14 @@ describe("columnsFromMappings", () => {
     for (const type of ["constructor", "__proto__", "toString", "hasOwnProperty"])
       expect(mappingTypeToColumnType(type)).toBe("string");
   });
+
+  it("writes a field mapped as integer and as long as one int64 column, whichever comes first", () => {
+    for (const types of [
+      ["integer", "long"],
+      ["long", "integer"],
+    ])
+      expect(columnsFromMappings(types.map((type) => ({ name: "n", type })))).toEqual([
+        { name: "n", type: "int64" },
+      ]);
+  });
 });

@@ -45,17 +45,19 @@ export function mappingTypeToColumnType(type: string): ColumnType {
   return TYPES.get(type) ?? "string";
 }
 
+const isInteger = (type: ColumnType): boolean => type === "int32" || type === "int64";
+
 const COMPANION = /^(.+)\.(keyword|text)$/;
 
 /**
  * A multi-field appears twice in the mappings (`job.name` and its `job.name.text` companion) but
  * once in `_source`; the companion is dropped when its parent field is mapped. A field listed twice
- * with the same column type is one column; listed with two types it stays twice, so the sink's
- * column check refuses it instead of letting either entry win.
+ * with the same column type is one column (integer and long: one int64 column); listed with two
+ * other types it stays twice, so the sink's column check refuses it instead of letting either win.
  */
 export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
   const names = new Set(fields.map((field) => field.name));
-  const typesByName = new Map<string, Set<ColumnType>>();
+  const columnsByName = new Map<string, Column[]>();
   const columns: Column[] = [];
   for (const field of fields) {
     const companionOf = COMPANION.exec(field.name)?.[1];
@@ -65,11 +67,17 @@ export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
       (field.type === "keyword" || field.type === "text");
     if (isCompanion) continue;
     const type = mappingTypeToColumnType(field.type);
-    const types = typesByName.get(field.name) ?? new Set<ColumnType>();
-    if (types.has(type)) continue;
-    types.add(type);
-    typesByName.set(field.name, types);
-    columns.push({ name: field.name, type });
+    const earlier = columnsByName.get(field.name);
+    if (earlier?.some((column) => column.type === type) === true) continue;
+    // integer beside long (two app types, two index versions) is one int64 column: no value is lost.
+    const narrower = earlier?.find((column) => isInteger(column.type) && isInteger(type));
+    if (narrower !== undefined) {
+      narrower.type = "int64";
+      continue;
+    }
+    const column = { name: field.name, type };
+    columnsByName.set(field.name, [...(earlier ?? []), column]);
+    columns.push(column);
   }
   return columns;
 }
