@@ -71,6 +71,10 @@ describe("columnCollisions", () => {
       columnCollisions(twice, { naming: "snake_case", overrides: new Map([["@_id", "at_id"]]) }),
     ).toHaveLength(1);
     expect(columnCollisions(twice, "as_is").map((collision) => collision.name)).toEqual(["n"]);
+    const [mappedId] = columnCollisions([...twice.slice(0, 1), { name: "_id", type: "string" }], "as_is");
+    expect(mappedId && collisionMessage(mappedId)).toBe(
+      'the service maps a field named "_id" in the records, the name of the hit\'s own column; a record\'s _id and _index are always the hit\'s, so the field cannot be written under that name: name the fields to export in source.fields, without "_id"',
+    );
   });
 });
 

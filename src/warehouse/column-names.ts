@@ -91,6 +91,9 @@ export function renamesColumns(rules: ColumnNamingRules): boolean {
   return rules.naming === "snake_case" || (rules.overrides?.size ?? 0) > 0;
 }
 
+/** The hit's own columns, which a mapped field of the same name cannot replace. */
+const HIT_IDENTITY = new Set(["_id", "_index"]);
+
 /** Two columns that end up with the same name. */
 export interface ColumnCollision {
   name: string;
@@ -126,6 +129,8 @@ export function columnCollisions(
 /** The message a collision gives, naming both fields and the ways out. */
 export function collisionMessage(collision: ColumnCollision): string {
   const [first, second] = collision.columns;
+  if (first === second && HIT_IDENTITY.has(first))
+    return `the service maps a field named ${showName(first)} in the records, the name of the hit's own column; a record's _id and _index are always the hit's, so the field cannot be written under that name: name the fields to export in source.fields, without ${showName(first)}`;
   if (first === second)
     return `the field ${showName(first)} comes twice (as ${collision.types[0]} and as ${collision.types[1]}: the service maps it twice, or a transform adds it again) and one column cannot hold both; drop it with a transform (drop: { fields: [${showName(first)}] }) until the service maps it once`;
   const override = `or give one its own column with column_name_overrides: { ${showName(second)}: <name> }`;
