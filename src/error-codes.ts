@@ -240,6 +240,27 @@ export const ERROR_CATALOG = {
       "A pinned schema (beside the output or committed next to the pipeline) is not a schema document.",
     action: "Regenerate it with `mdq-export schema PIPELINE --sink N --json`, or move it away to pin anew.",
   },
+  COLUMN_COLLISION: {
+    exit: "failed",
+    meaning:
+      "Two of the service's fields (or one field mapped twice with two types) would become one column after the sink's column_names, or one field takes the name of a fixed column such as _id; checked on the live mappings before anything is written or pinned.",
+    action:
+      "Rename one of the fields with a `rename` transform, give one its own column with the sink's `column_name_overrides`, or drop it; the message names both fields.",
+  },
+  COLUMNS_UNBOUNDED: {
+    exit: "failed",
+    meaning:
+      "The service maps a field whose name is longer than the sink's schema.max_name_chars, or more fields than its schema.max_columns; nothing was written.",
+    action:
+      "Leave the fields out with source.fields, select or drop, or raise the setting the message names.",
+  },
+  COLUMN_NAME_UNSAFE: {
+    exit: "failed",
+    meaning:
+      "A column name would hold a control character (NUL included), which DDL, terminals and logs cannot take; nothing was written.",
+    action:
+      "Rename the field with a transform, name its column with `column_name_overrides`, or use column_names: snake_case.",
+  },
   MANIFEST_MISSING: {
     exit: "failed",
     meaning: "A destination has no manifest to verify or merge.",

@@ -101,6 +101,26 @@ describe("emulator data changes", () => {
     expect(fields.text).toContain("add.job.priority");
   });
 
+  it("lists raw mapping entries given over the control interface: a field twice, an unknown type", async () => {
+    emulator = await startEmulator({ seed: 5, density: 6, control: true });
+    const token = await fetchToken(emulator);
+    const changed = await control(emulator, "fields", {
+      kind: "jobs",
+      mappings: [
+        { name: "job.state", type: "long" },
+        { name: "weird", type: "constructor" },
+      ],
+    });
+    expect(changed.status, changed.text).toBe(200);
+    const mappings = await post(emulator, "/v3/jobs/mappings", {}, token);
+    const fields = (mappings.body["data"] as { fields: { name: string; type: string }[] }).fields;
+    expect(fields.filter((field) => field.name === "job.state")).toEqual([
+      { name: "job.state", type: "keyword" },
+      { name: "job.state", type: "long" },
+    ]);
+    expect(fields).toContainEqual({ name: "weird", type: "constructor" });
+  });
+
   it("serves no control interface unless asked", async () => {
     emulator = await startEmulator({ seed: 5, density: 6 });
     const answer = await control(emulator, "late-records", { kind: "jobs", start: 0, end: 1, count: 1 });

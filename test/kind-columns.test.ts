@@ -121,6 +121,31 @@ describe("a field no column holds is reported", () => {
     expect(seen.flat().map((row) => row._id)).toEqual(["1", "2", "3"]);
     expect(warnings).toEqual([{ fields: ["logLevel"] }, { fields: ["level"] }]);
   });
+
+  it("lists at most 50 names in a warning and counts the rest: a record of 100,000 keys is one short line", async () => {
+    const warnings: unknown[] = [];
+    const log = createSilentLogger();
+    const ctx = {
+      signal: new AbortController().signal,
+      log: Object.assign(Object.create(log) as typeof log, {
+        warn: (fields: unknown) => void warnings.push(fields),
+      }),
+      slice: { index: 0, id: "s", start: new Date(0), end: new Date(1) },
+      run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
+      stats: { duplicates: 0 },
+    } satisfies SliceContext;
+    const wide: Record<string, unknown> = { _id: "1" };
+    for (let index = 0; index < 100_000; index++) wide[`f${String(index).padStart(6, "0")}`] = index;
+    async function* batches(): AsyncGenerator<Batch> {
+      yield [wide];
+    }
+    for await (const _batch of reportUnknownFields(columns)(batches(), ctx));
+    expect(warnings).toHaveLength(1);
+    const [warning] = warnings as { fields: string[]; more: number }[];
+    expect(warning?.fields).toHaveLength(50);
+    expect(warning?.fields[0]).toBe("f000000");
+    expect(warning?.more).toBe(99_950);
+  });
 });
 
 describe("v2 aggregations follow the spec's route for filters", () => {

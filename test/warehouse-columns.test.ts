@@ -17,7 +17,7 @@ const env = {
   MDQ_CLIENT_SECRET: "placeholder",
 };
 
-const pipeline = (transforms: string) => `name: logs-snake
+const pipeline = (transforms: string, sinkLines = "") => `name: logs-snake
 ${REMOTE_SERVICE_YAML}
 source:
   kind: logs
@@ -29,7 +29,7 @@ ${transforms}sinks:
   - format: parquet
     to: ./out
     column_names: snake_case
-`;
+${sinkLines}`;
 
 describe("column_names: snake_case", () => {
   it("refuses fields that become one column, at the sink's column_names", async () => {
@@ -37,7 +37,7 @@ describe("column_names: snake_case", () => {
     const result = await runCli(["validate", file], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      `${file}:16:19: sinks[0].column_names: column_names: snake_case turns both "@timestamp" and "timestamp" into "timestamp"; drop or rename one of them with a transform, or keep column_names: as_is`,
+      `${file}:16:19: sinks[0].column_names: column_names: snake_case turns both "@timestamp" and "timestamp" into "timestamp"; rename one of them with a transform (rename: { "timestamp": <new name> }), or give one its own column with column_name_overrides: { "timestamp": <name> }, or keep column_names: as_is`,
     );
   });
 
@@ -49,5 +49,28 @@ describe("column_names: snake_case", () => {
     const result = await runCli(["validate", file], { env });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
+  });
+
+  it("accepts the pipeline once column_name_overrides gives one of the fields its own column", async () => {
+    const file = await workspace.write(
+      "override.yaml",
+      pipeline("", "    column_name_overrides: { timestamp: timestamp_field }\n"),
+    );
+    const result = await runCli(["validate", file], { env });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it("refuses an override that is not snake_case under snake_case, or holds a control character", async () => {
+    const file = await workspace.write(
+      "bad-override.yaml",
+      pipeline("", '    column_name_overrides: { timestamp: Timestamp.Field, "@timestamp": "ts\\u0000" }\n'),
+    );
+    const result = await runCli(["validate", file], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'sinks[0].column_name_overrides.timestamp: "Timestamp.Field" is not a snake_case column name ([a-z_][a-z0-9_]*)',
+    );
+    expect(result.stderr).toContain("a column name has no control character");
   });
 });

@@ -44,7 +44,7 @@ async function pipeline(policy: string, out: string): Promise<string> {
 
 async function pinned(
   out: string,
-): Promise<{ name: string; type: string; nullable: boolean; source: string | null }[]> {
+): Promise<{ name: string; type: string; nullable: boolean; source: string | null; removed_at?: string }[]> {
   return (JSON.parse(await readFile(join(out, "_mdq-export", "schema.json"), "utf8")) as { columns: [] })
     .columns;
 }
@@ -163,8 +163,14 @@ describe("a field removed between two runs", () => {
     async (policy) => {
       const { out, second, before } = await twoRuns(`{ new_fields: ${policy} }`, { remove: ["workflow.id"] });
       expect(second.code, second.stderr).toBe(0);
-      expect(second.stderr).toContain("no longer in the service's mappings: column kept, written as nulls");
-      expect(await pinned(out)).toEqual(before);
+      expect(second.stderr).toMatch(
+        /no longer in the service's mappings since \d{4}-\d\d-\d\dT[\d:.]+Z: column kept, written as nulls \(schema.keep_removed_days\)/,
+      );
+      // The pin keeps the column and records since when its field is gone.
+      const after = await pinned(out);
+      expect(after.map(({ removed_at: _removed, ...column }) => column)).toEqual(before);
+      const removedAt = after.find((column) => column.name === "workflow_id")?.removed_at;
+      expect(Date.now() - Date.parse(removedAt ?? "")).toBeLessThan(10 * 60_000);
       const files = await listDataFiles(out);
       const newer = await readParquet(
         out,

@@ -1,5 +1,6 @@
 // How a plan is shown: a table of slices and a few totals, or JSON for scripts.
 import type { PreparedRun } from "../pipeline/prepare-run.js";
+import { escapedName } from "../warehouse/show-name.js";
 
 /**
  * Records per second assumed for the ETA. `npm run bench` (bench/RESULTS.md, docs/performance.md) at the
@@ -68,11 +69,20 @@ export function formatPlan(prepared: PreparedRun, json: boolean): string {
       (plan.quotaRemaining !== undefined && requests > plan.quotaRemaining - pipeline.limits.quota_reserve
         ? "  ⚠ more than the quota allows above the reserve"
         : ""),
-    `  columns: ${prepared.columns.map((column) => `${column.name}:${column.type}`).join(", ")}`,
+    `  columns: ${shownColumns(prepared.columns)}`,
   );
   if (etaSeconds !== undefined)
     lines.push(
       `  estimated time: ${duration(etaSeconds)} at ${PLANNING_RATE_RECORDS_PER_S.toLocaleString("en-US")} records/s`,
     );
   return `${lines.join("\n")}\n`;
+}
+
+const COLUMNS_SHOWN = 100;
+
+/** The first columns (names escaped: they are the service's), then how many more. */
+function shownColumns(columns: PreparedRun["columns"]): string {
+  const shown = columns.slice(0, COLUMNS_SHOWN).map((column) => `${escapedName(column.name)}:${column.type}`);
+  const more = columns.length - shown.length;
+  return more > 0 ? `${shown.join(", ")}, … and ${more} more` : shown.join(", ");
 }

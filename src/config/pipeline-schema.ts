@@ -9,7 +9,7 @@ import { sourceColumns } from "./source-columns.js";
 import { createSourceSchema } from "./source-schema.js";
 import { transformsSchema } from "./transforms-schema.js";
 import { recheckSchema } from "../warehouse/recheck.js";
-import { collisionMessage, columnCollisions } from "../warehouse/column-names.js";
+import { collisionMessage, columnCollisions, namingRules } from "../warehouse/column-names.js";
 
 export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
@@ -45,7 +45,7 @@ export function createPipelineSchema(now: Date) {
       if (!pipeline.transforms.every((step) => Object.hasOwn(TRANSFORMS, step.type))) return;
       const transformed = transformColumns(pipeline.transforms, columns);
       for (const [index, sink] of pipeline.sinks.entries()) {
-        for (const collision of columnCollisions(transformed.columns, sink.column_names))
+        for (const collision of columnCollisions(transformed.columns, namingRules(sink)))
           ctx.addIssue({
             code: "custom",
             path: ["sinks", index, "column_names"],

@@ -26,6 +26,7 @@ const fieldsBody = z.strictObject({
   add: z.record(z.string().min(1), typeSchema).optional(),
   remove: z.array(z.string().min(1)).optional(),
   retype: z.record(z.string().min(1), typeSchema).optional(),
+  mappings: z.array(z.strictObject({ name: z.string(), type: z.string() })).optional(),
 });
 
 const lateBody = z.strictObject({

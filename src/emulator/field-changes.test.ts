@@ -54,4 +54,33 @@ describe("field changes", () => {
     expect(Number.isInteger(changed["b"])).toBe(true);
     expect(changed["c"]).toBeNull();
   });
+
+  it("list raw mapping entries as they are: a field twice with two types, an unknown type", () => {
+    expect(
+      changeMappings(fields.slice(0, 1), {
+        mappings: [
+          { name: "job.elapsed", type: "keyword" },
+          { name: "a", type: "constructor" },
+        ],
+      }),
+    ).toEqual([
+      { name: "a", type: "constructor" },
+      { name: "job.elapsed", type: "float" },
+      { name: "job.elapsed", type: "keyword" },
+    ]);
+  });
+
+  it("add a field named __proto__ or @_id as an own field of every record", () => {
+    const changes = {
+      add: JSON.parse('{"__proto__":"keyword","@_id":"keyword","x.__proto__":"long"}') as Record<
+        string,
+        "keyword"
+      >,
+    };
+    const record = changeRecord({ x: {} }, changes, "id-1", 0);
+    expect(Object.getOwnPropertyDescriptor(record, "__proto__")?.value).toMatch(/^__proto__-\d+$/);
+    expect(record["@_id"]).toMatch(/^@_id-\d+$/);
+    expect(typeof Object.getOwnPropertyDescriptor(record.x as object, "__proto__")?.value).toBe("number");
+    expect(JSON.parse(JSON.stringify(record))).toHaveProperty(["__proto__"]);
+  });
 });

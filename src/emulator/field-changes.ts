@@ -13,6 +13,12 @@ export interface FieldChanges {
   remove?: readonly string[];
   /** Fields whose mapping type changes; every record carries its value converted. */
   retype?: Readonly<Record<string, MappingType>>;
+  /**
+   * Entries the mappings list besides the kind's own, as they are (records unchanged): a field
+   * listed twice with two types, a type no client knows (`constructor`), a name of any length or
+   * characters, or a hundred thousand of them — what a misbehaving service may send.
+   */
+  mappings?: readonly MappingField[];
 }
 
 export interface MappingField {
@@ -25,8 +31,6 @@ export function changeMappings(
   fields: readonly MappingField[],
   changes: FieldChanges | undefined,
 ): MappingField[] {
-  const byName = (a: MappingField, b: MappingField): number =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
   if (changes === undefined) return [...fields].sort(byName);
   const removed = changes.remove ?? [];
   const kept = fields
@@ -35,7 +39,23 @@ export function changeMappings(
   const names = new Set(kept.map((field) => field.name));
   for (const [name, type] of Object.entries(changes.add ?? {}))
     if (!names.has(name)) kept.push({ name, type });
-  return kept.sort(byName);
+  return withRawMappings(kept, changes.mappings).sort(byName);
+}
+
+function byName(a: MappingField, b: MappingField): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** The raw entries after the kind's own (a stable sort keeps a field's own entry first). */
+function withRawMappings(fields: MappingField[], raw: readonly MappingField[] | undefined): MappingField[] {
+  if (raw === undefined || raw.length === 0) return fields;
+  for (const entry of raw) fields.push({ name: entry.name, type: entry.type });
+  return fields;
+}
+
+/** Sets a field of a record as JSON.parse would: an own property even when it is named `__proto__`. */
+function setField(target: Source, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /** A value of a mapping type, derived from the record's id so every read of a record agrees. */
@@ -81,10 +101,13 @@ function convert(value: unknown, type: MappingType, name: string, id: string, ts
 function parentOf(source: Source, parts: readonly string[], create: boolean): Source | undefined {
   let current: Source = source;
   for (const part of parts.slice(0, -1)) {
-    const next = current[part];
+    const next = Object.hasOwn(current, part) ? current[part] : undefined;
     if (next !== null && typeof next === "object" && !Array.isArray(next)) current = next as Source;
-    else if (create) current = current[part] = {};
-    else return undefined;
+    else if (create) {
+      const created: Source = {};
+      setField(current, part, created);
+      current = created;
+    } else return undefined;
   }
   return current;
 }
@@ -106,12 +129,13 @@ export function changeRecord(
     const parts = name.split(".");
     const parent = parentOf(source, parts, false);
     const key = parts.at(-1) ?? name;
-    if (parent !== undefined && key in parent) parent[key] = convert(parent[key], type, name, id, ts);
+    if (parent !== undefined && Object.hasOwn(parent, key))
+      setField(parent, key, convert(parent[key], type, name, id, ts));
   }
   for (const [name, type] of Object.entries(changes.add ?? {})) {
     const parts = name.split(".");
     const parent = parentOf(source, parts, true);
-    if (parent !== undefined) parent[parts.at(-1) ?? name] = valueOf(type, name, id, ts);
+    if (parent !== undefined) setField(parent, parts.at(-1) ?? name, valueOf(type, name, id, ts));
   }
   return source;
 }

@@ -4,7 +4,7 @@
 import type { Source } from "./records.js";
 import { jobSource, ticketSource, workloadSource } from "./records.js";
 import { logSource, metricSource } from "./records-logs.js";
-import { createRandom, hash32 } from "./random.js";
+import { createRandom, hash32, hashString } from "./random.js";
 import type { Stream } from "./streams.js";
 
 export const HOUR_MS = 3_600_000;
@@ -45,6 +45,16 @@ export function firstIndexAtOrAfter(hour: number, count: number, t: number): num
 
 export function recordId(stream: Stream, hour: number, i: number): string {
   return `${stream.tag}-${hour.toString(36)}-${i.toString(36)}`;
+}
+
+/**
+ * A record's id when ids are unique within an index only: its scope (not its app type, which names
+ * another index), hour of the day and position, so the same ids come back in every daily index and
+ * in the index of every app type, while no two records of one index share one.
+ */
+export function indexRecordId(stream: Stream, hour: number, i: number): string {
+  const scope = (hashString(0, `${stream.kind}|${stream.application}|${stream.scope}`) >>> 0).toString(36);
+  return `${scope}-${(hour % 24).toString(36)}-${i.toString(36)}`;
 }
 
 export function generateSource(stream: Stream, hour: number, i: number, ts: number, id: string): Source {

@@ -38,6 +38,9 @@ export interface ClientCredentials {
   allowed?: "all" | readonly OperationPath[];
 }
 
+/** How unique a record's `_id` is: in the whole service, or within its index only. */
+export type RecordIds = "unique" | "per_index";
+
 export interface EmulatorOptions {
   /** Seed of the data and of the fault draws. Default 1. */
   seed?: number;
@@ -84,6 +87,12 @@ export interface EmulatorOptions {
   /** Serve POST /_emulator/fields and /_emulator/late-records (unauthenticated: local use). Default false. */
   control?: boolean;
   clock?: Clock;
+  /**
+   * `unique` (default): every record's `_id` is unique in the service. `per_index`: ids are unique
+   * within an index only, as a search engine promises, so records of two indices (two days, two app
+   * types) share ids.
+   */
+  recordIds?: RecordIds;
 }
 
 export interface ResolvedOptions {
@@ -115,6 +124,7 @@ export interface ResolvedOptions {
   lateRecords: LateRange[];
   control: boolean;
   clock: Clock;
+  recordIds: RecordIds;
 }
 
 export const DEFAULT_CLIENT_ID = "mdq-demo";
@@ -187,5 +197,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     lateRecords: (options.lateRecords ?? []).map(resolveLateRecords),
     control: options.control ?? false,
     clock: options.clock ?? Date.now,
+    recordIds: options.recordIds ?? "unique",
   };
 }

@@ -2,7 +2,7 @@
 // scope), which window, the filter predicate, the projection and the page size.
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import type { OperationPath } from "../api/wire/operations.js";
-import type { GeneratedKind, ResolvedOptions } from "./options.js";
+import type { GeneratedKind, RecordIds, ResolvedOptions } from "./options.js";
 import { compileFilters } from "./query-dsl.js";
 import type { Predicate } from "./query-dsl.js";
 import { compileProjection } from "./projection.js";
@@ -29,6 +29,8 @@ export interface QueryPlan {
   density: number;
   /** The kind's field changes, applied to every record before the filter sees it. */
   fieldChanges: FieldChanges | undefined;
+  /** How unique record ids are (see EmulatorOptions.recordIds). */
+  recordIds: RecordIds;
   /** Late records of the kind, added to the hour buckets they fall in. */
   late: readonly LateRange[];
   filter: Predicate | undefined;
@@ -118,6 +120,7 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
     hours: Math.max(0, lastHour - firstHour),
     density: options.density[kind],
     fieldChanges: options.fieldChanges[kind],
+    recordIds: options.recordIds,
     late: options.lateRecords.filter((range) => range.kind === kind),
     filter: compileFilters(filters, now),
     projection: compileProjection(body["fields"] as string[] | undefined),

@@ -8,6 +8,7 @@ import {
   HOUR_MS,
   indexName,
   MAX_PER_BUCKET,
+  indexRecordId,
   recordId,
   recordTime,
 } from "./generator.js";
@@ -54,7 +55,7 @@ export function scan(plan: QueryPlan, after: number, visit: Visit): void {
     const base = b * MAX_PER_BUCKET;
     for (let i = lo; i < hi; i++) {
       const ts = recordTime(hour, count, i);
-      const id = recordId(stream, hour, i);
+      const id = plan.recordIds === "per_index" ? indexRecordId(stream, hour, i) : recordId(stream, hour, i);
       const source = changeRecord(generateSource(stream, hour, i, ts, id), plan.fieldChanges, id, ts);
       if (plan.filter && !plan.filter(source)) continue;
       if (!visit(source, ts, base + i, index, id)) return;

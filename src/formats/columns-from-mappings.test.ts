@@ -27,4 +27,34 @@ describe("columnsFromMappings", () => {
       { name: "@timestamp", type: "timestamp" },
     ]);
   });
+
+  it("keeps a field listed twice with two types twice (the sink refuses it), once with one type", () => {
+    expect(
+      columnsFromMappings([
+        { name: "n", type: "long" },
+        { name: "n", type: "keyword" },
+        { name: "m", type: "keyword" },
+        { name: "m", type: "text" },
+      ]),
+    ).toEqual([
+      { name: "n", type: "int64" },
+      { name: "n", type: "string" },
+      { name: "m", type: "string" },
+    ]);
+  });
+
+  it("reads no JavaScript built-in for a type named constructor or __proto__", () => {
+    for (const type of ["constructor", "__proto__", "toString", "hasOwnProperty"])
+      expect(mappingTypeToColumnType(type)).toBe("string");
+  });
+
+  it("writes a field mapped as integer and as long as one int64 column, whichever comes first", () => {
+    for (const types of [
+      ["integer", "long"],
+      ["long", "integer"],
+    ])
+      expect(columnsFromMappings(types.map((type) => ({ name: "n", type })))).toEqual([
+        { name: "n", type: "int64" },
+      ]);
+  });
 });

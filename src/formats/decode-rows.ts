@@ -40,8 +40,15 @@ export async function* decodeRows(
     const batch = rows.slice(start, start + size);
     for (const row of batch)
       for (const name of json) {
-        const value = row[name];
-        if (typeof value === "string") row[name] = JSON.parse(value) as unknown;
+        const value = Object.hasOwn(row, name) ? row[name] : undefined;
+        // defineProperty: a column named `__proto__` must stay a field, not become the prototype.
+        if (typeof value === "string")
+          Object.defineProperty(row, name, {
+            value: JSON.parse(value) as unknown,
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
       }
     yield batch;
   }

@@ -143,9 +143,19 @@ export interface HitLike {
   _source: Readonly<Record<string, unknown>>;
 }
 
-/** A record as it enters the transforms: the hit's `_source` with `_id` and `_index` kept beside it. */
+/**
+ * A record as it enters the transforms: the hit's `_source` with `_id` and `_index` kept beside it.
+ * The hit's own `_id` and `_index` win over fields of those names in `_source`: they are the record's
+ * identity, which de-duplication and the count check rely on (a mapped field of that name is refused
+ * by the sinks' column check).
+ */
 export function hitToRow(hit: HitLike): Row {
-  return { _id: hit._id, _index: hit._index, ...hit._source };
+  const row = { _id: hit._id, _index: hit._index, ...hit._source };
+  if (row._id !== hit._id || row._index !== hit._index) {
+    row._id = hit._id;
+    row._index = hit._index;
+  }
+  return row;
 }
 
 /** The rows of a page; with the hits' verbatim `_source` bytes, also each row's JSON (see Batch). */

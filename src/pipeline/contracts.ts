@@ -106,7 +106,8 @@ export interface Column {
 /** Given the columns a stage receives, the columns it emits, and any field it refers to that is missing. */
 export interface ColumnsResult {
   columns: readonly Column[];
-  problems: readonly { path: string; message: string }[];
+  /** `overwrites`: the stage would write over a field the rows carry (a run checks these on the live mappings). */
+  problems: readonly { path: string; message: string; overwrites?: boolean }[];
 }
 
 export interface TransformDeps {

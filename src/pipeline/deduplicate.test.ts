@@ -29,4 +29,20 @@ describe("deduplicateById", () => {
     expect(out).toEqual([rows]);
     expect(stats.duplicates).toBe(0);
   });
+
+  it("keeps two documents of two indices with one _id: a record is (_index, _id)", async () => {
+    const stats = { duplicates: 0 };
+    const rows = [
+      { _index: "jobs-2026.11.20", _id: "a" },
+      { _index: "jobs-2026.11.21", _id: "a" },
+      { _index: "jobs-2026.11.20", _id: "a" },
+      // The length prefix keeps pairs apart that a plain join would make one key.
+      { _index: "x\u0000y", _id: "z" },
+      { _index: "x", _id: "y\u0000z" },
+    ];
+    const out: Batch[] = [];
+    for await (const batch of deduplicateById(batches(rows), stats)) out.push(batch);
+    expect(out.flat()).toEqual([rows[0], rows[1], rows[3], rows[4]]);
+    expect(stats.duplicates).toBe(1);
+  });
 });

@@ -131,6 +131,8 @@ export interface StepProblem {
   /** Path inside the step's config, such as `fields.0` or a rename key. */
   path: string;
   message: string;
+  /** The step would write over a field the rows carry. */
+  overwrites?: boolean;
 }
 
 /** The output columns of the chain given the source's columns, and every reference to a missing field. */

@@ -60,6 +60,9 @@ export function unknownFields(
   return found;
 }
 
+/** Unknown field names one warning lists at most; it counts the rest. */
+const FIELDS_SHOWN = 50;
+
 /**
  * A pass-through stage that warns, once per slice, with the names of fields outside `columns`.
  * @example stream = reportUnknownFields(columns)(stream, ctx);
@@ -75,8 +78,13 @@ export function reportUnknownFields(columns: readonly Column[]): Transform {
         for (const name of unknownFields(row, names, tree)) if (!reported.has(name)) fresh.add(name);
       if (fresh.size > 0) {
         for (const name of fresh) reported.add(name);
+        // The names are the records' own: a record with 100,000 unknown keys gives one short line.
+        const fields = [...fresh].sort();
         ctx.log.warn(
-          { fields: [...fresh].sort() },
+          {
+            fields: fields.slice(0, FIELDS_SHOWN),
+            ...(fields.length > FIELDS_SHOWN ? { more: fields.length - FIELDS_SHOWN } : {}),
+          },
           "Records carry fields that no output column holds; columnar files leave them out.",
         );
       }

@@ -14,6 +14,7 @@ import type { SliceWork } from "./run-slice.js";
 import type { CommittedFile, StateStore } from "./state.js";
 import { mergePartFiles, needsMerge } from "./merge-parts.js";
 import type { PartMerge } from "./merge-parts.js";
+import { recordKey } from "./deduplicate.js";
 
 /**
  * Partitions of one slice downloaded and written at once. One: slices already run in parallel, and
@@ -48,10 +49,13 @@ function mayOverlap(a: SourcePart, b: SourcePart): boolean {
   return a.range.start < b.range.end && b.range.start < a.range.end;
 }
 
-/** Adds the `_id`s of a committed part to `seen` by reading it again; nothing is written. */
+/** Adds the `(_index, _id)` keys of a committed part to `seen` by reading it again; nothing is written. */
 async function collectIds(part: SourcePart, ctx: SliceContext, seen: Set<string>): Promise<void> {
   for await (const batch of part.source({ ...ctx, stats: { duplicates: 0 } })) {
-    for (const row of batch) if (typeof row._id === "string") seen.add(row._id);
+    for (const row of batch) {
+      const key = recordKey(row);
+      if (key !== undefined) seen.add(key);
+    }
   }
 }
 

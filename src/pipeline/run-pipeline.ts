@@ -29,7 +29,7 @@ import { StateStore, stateObjectPath } from "./state.js";
 import { pinSchemas, resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import { recheckCommitted } from "../warehouse/recheck.js";
 import type { ChangedSlice } from "../warehouse/recheck.js";
-import { describeChange } from "../warehouse/schema-drift.js";
+import { logDrift } from "../warehouse/schema-drift.js";
 
 /** The counts of a run in progress, read as often as an observer likes. */
 export interface RunProgress {
@@ -124,10 +124,9 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       pipelineFile: options.pipelineFile,
       sourceColumns: prepared.sourceColumns,
       stores,
+      now: run.startedAt,
     });
-    for (const schema of schemas)
-      for (const change of schema.changes)
-        log.warn({ sink: schema.where, change: change.change }, `Schema drift: ${describeChange(change)}.`);
+    for (const schema of schemas) logDrift(log, schema.where, schema.changes);
     // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
     const stateStore =
       stores.find((_, index) => {

@@ -35,10 +35,10 @@ export function sinkIdentity(config: SinkConfig): Record<string, unknown> {
 }
 
 /**
- * The drift policy acts on the pinned schema, not on which files exist; as_is (the default) is how
- * every sink wrote before column_names existed, so their state still matches.
+ * The drift policy and single column names act on the pinned schema, not on which files exist;
+ * as_is (the default) is how every sink wrote before column_names existed, so their state still matches.
  */
 function withoutWarehouseDefaults(identity: Record<string, unknown>): Record<string, unknown> {
-  const { schema: _policy, column_names: naming, ...rest } = identity;
+  const { schema: _policy, column_name_overrides: _overrides, column_names: naming, ...rest } = identity;
   return naming === "as_is" || naming === undefined ? rest : { ...rest, column_names: naming };
 }

@@ -7,7 +7,12 @@ import { DESTINATIONS, FORMATS } from "../pipeline/registry.js";
 import type { Destination } from "./destination.js";
 import { compilePathTemplate } from "./path-template.js";
 import { pickDestination } from "./pick-destination.js";
-import { columnNamesSchema, schemaPolicySchema } from "../warehouse/warehouse-options.js";
+import {
+  columnNameOverridesSchema,
+  columnNamesSchema,
+  overrideProblems,
+  schemaPolicySchema,
+} from "../warehouse/warehouse-options.js";
 import type { ColumnNaming } from "../warehouse/column-names.js";
 import type { SchemaPolicyConfig } from "../warehouse/warehouse-options.js";
 
@@ -49,6 +54,7 @@ const rollingFields = {
 /** The warehouse contract: column names and the pinned schema's drift policy (docs/warehouse.md). */
 const warehouseFields = {
   column_names: columnNamesSchema,
+  column_name_overrides: columnNameOverridesSchema,
   schema: schemaPolicySchema.prefault({}),
 };
 
@@ -90,6 +96,7 @@ export interface SinkConfig {
   readonly max_rows_per_file?: number | undefined;
   readonly max_file_bytes?: number | undefined;
   readonly column_names: ColumnNaming;
+  readonly column_name_overrides?: Readonly<Record<string, string>> | undefined;
   readonly schema: SchemaPolicyConfig;
   readonly [option: string]: unknown;
 }
@@ -106,6 +113,12 @@ export const sinkSchema: z.ZodType<SinkConfig, Record<string, unknown>> = z
     const value: SinkConfig = parsed;
     const format: Format = FORMATS[value.format];
     checkFormatOptions(value, format, ctx);
+    for (const problem of overrideProblems(value))
+      ctx.addIssue({
+        code: "custom",
+        path: ["column_name_overrides", problem.field],
+        message: problem.message,
+      });
     const choice = pickDestination(value.to, destinations);
     if ("problem" in choice) {
       ctx.addIssue({ code: "custom", path: ["to"], message: choice.problem });

@@ -37,7 +37,9 @@ describe("add", () => {
       { name: "at", type: "timestamp" },
       { name: "n", type: "double" },
     ]);
-    expect(result.problems).toEqual([{ path: "id", message: expect.stringContaining("already exists") }]);
+    expect(result.problems).toEqual([
+      { path: "id", message: expect.stringContaining("already exists"), overwrites: true },
+    ]);
   });
 
   it("refuses a bad config", () => {

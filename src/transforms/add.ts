@@ -82,10 +82,14 @@ export const addTransform: TransformComponent<typeof addSchema> = {
   },
   columns: (config, input) => {
     const columns: Column[] = [...input];
-    const problems: { path: string; message: string }[] = [];
+    const problems: { path: string; message: string; overwrites?: boolean }[] = [];
     for (const [field, spec] of Object.entries(config)) {
       if (columnsAt(columns, field).length > 0) {
-        problems.push({ path: field, message: `field "${field}" already exists; drop or rename it first` });
+        problems.push({
+          path: field,
+          message: `field "${field}" already exists; drop or rename it first`,
+          overwrites: true,
+        });
         continue;
       }
       columns.push({ name: field, type: typeOf(spec) });

@@ -10,6 +10,19 @@ export function isPlainObject(value: unknown): value is Obj {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * Sets an own property, whatever the key: `out[key] = value` with a field named `__proto__` (which a
+ * record from the service may carry) would replace the object's prototype instead.
+ */
+export function setOwnField(target: Obj, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+/** A row's own field; a name such as `constructor` that the row lacks is absent, not a built-in. */
+export function ownField(row: Readonly<Obj>, key: string): unknown {
+  return Object.hasOwn(row, key) ? row[key] : undefined;
+}
+
 export type Found = { found: true; value: unknown } | { found: false };
 
 const NOT_FOUND: Found = { found: false };
@@ -21,7 +34,7 @@ const NOT_FOUND: Found = { found: false };
 export function readField(row: Readonly<Obj>, path: string): Found {
   if (Object.hasOwn(row, path)) return { found: true, value: row[path] };
   for (let dot = path.indexOf("."); dot !== -1; dot = path.indexOf(".", dot + 1)) {
-    const head = row[path.slice(0, dot)];
+    const head = ownField(row, path.slice(0, dot));
     if (isPlainObject(head)) {
       const inner = readField(head, path.slice(dot + 1));
       if (inner.found) return inner;
@@ -48,7 +61,7 @@ export function removeField(row: Row, path: string): Row {
   }
   for (let dot = path.indexOf("."); dot !== -1; dot = path.indexOf(".", dot + 1)) {
     const key = path.slice(0, dot);
-    const head = row[key];
+    const head = ownField(row, key);
     if (isPlainObject(head)) {
       const inner = removeField(head, path.slice(dot + 1));
       if (inner === head) continue;
@@ -71,7 +84,7 @@ export function writeField(row: Row, path: string, value: unknown): Row {
   if (Object.hasOwn(row, path)) return { ...row, [path]: value };
   for (let dot = path.indexOf("."); dot !== -1; dot = path.indexOf(".", dot + 1)) {
     const key = path.slice(0, dot);
-    const head = row[key];
+    const head = ownField(row, key);
     if (isPlainObject(head)) return { ...row, [key]: writeField(head, path.slice(dot + 1), value) };
   }
   return { ...row, [path]: value };

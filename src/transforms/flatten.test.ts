@@ -37,4 +37,17 @@ describe("flatten", () => {
     expect(flattenSchema.safeParse({ separator: "" }).success).toBe(false);
     expect(flattenSchema.safeParse({ sep: "_" }).success).toBe(false);
   });
+
+  it("keeps a record's field named __proto__ as a field, not as the row's prototype", async () => {
+    const record = JSON.parse('{"__proto__":"top","job":{"__proto__":{"id":"7"}}}') as Record<
+      string,
+      unknown
+    >;
+    const [out] = await runRows(flattenTransform.create(flattenSchema.parse({}), { run: {} as never }), [
+      record,
+    ]);
+    expect(Object.getOwnPropertyDescriptor(out ?? {}, "__proto__")?.value).toBe("top");
+    expect(out?.["job.__proto__.id"]).toBe("7");
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
 });

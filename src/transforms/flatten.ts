@@ -2,7 +2,7 @@
 // Arrays are values, not structure, so they stay as they are.
 import { z } from "zod";
 import type { Row, TransformComponent } from "../pipeline/contracts.js";
-import { isPlainObject } from "./field-path.js";
+import { isPlainObject, setOwnField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
 
 export const flattenSchema = z
@@ -24,7 +24,7 @@ function flattenInto(out: Record<string, unknown>, prefix: string, value: Row, s
   for (const [key, inner] of Object.entries(value)) {
     const name = prefix === "" ? key : `${prefix}${separator}${key}`;
     if (isPlainObject(inner) && Object.keys(inner).length > 0) flattenInto(out, name, inner, separator);
-    else out[name] = inner;
+    else setOwnField(out, name, inner);
   }
 }
 

@@ -33,7 +33,11 @@ describe("rename", () => {
     );
     expect(result.problems).toEqual([
       { path: "job.idd", message: expect.stringContaining('did you mean "job.id"') },
-      { path: "job.execution_time.elapsed", message: expect.stringContaining("would overwrite") },
+      {
+        path: "job.execution_time.elapsed",
+        message: expect.stringContaining("would overwrite"),
+        overwrites: true,
+      },
     ]);
   });
 

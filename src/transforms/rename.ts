@@ -30,7 +30,7 @@ export const renameTransform: TransformComponent<typeof renameSchema> = {
   },
   columns: (config, input) => {
     let columns: readonly Column[] = input;
-    const problems: { path: string; message: string }[] = [];
+    const problems: { path: string; message: string; overwrites?: boolean }[] = [];
     for (const [from, to] of Object.entries(config)) {
       if (columnsAt(columns, from).length === 0) {
         problems.push({ path: from, message: missingFieldMessage(from, columns) });
@@ -41,6 +41,7 @@ export const renameTransform: TransformComponent<typeof renameSchema> = {
         problems.push({
           path: from,
           message: `renaming "${from}" to "${to}" would overwrite the existing field "${clash.name}"; drop or rename it first`,
+          overwrites: true,
         });
       }
       columns = columns.map((column) =>

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Column, Row, TransformComponent } from "../pipeline/contracts.js";
 import { columnsAt, missingFieldMessage } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
-import { isPlainObject, readField } from "./field-path.js";
+import { isPlainObject, ownField, readField, setOwnField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
 
 export const selectSchema = z
@@ -21,17 +21,17 @@ function pick(
   path: string,
 ): void {
   if (Object.hasOwn(source, path)) {
-    target[path] = source[path];
+    setOwnField(target, path, source[path]);
     return;
   }
   for (let dot = path.indexOf("."); dot !== -1; dot = path.indexOf(".", dot + 1)) {
     const key = path.slice(0, dot);
-    const head = source[key];
+    const head = ownField(source, key);
     const rest = path.slice(dot + 1);
     if (isPlainObject(head) && readField(head, rest).found) {
-      const existing = target[key];
+      const existing = ownField(target, key);
       const inner: Record<string, unknown> = isPlainObject(existing) ? existing : {};
-      target[key] = inner;
+      setOwnField(target, key, inner);
       pick(inner, head, rest);
       return;
     }

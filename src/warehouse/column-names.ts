@@ -1,7 +1,9 @@
 // Warehouse-safe column names: Athena/Glue and BigQuery accept `[a-z_][a-z0-9_]*` and nothing else,
 // so a sink with `column_names: snake_case` writes `job_execution_time_elapsed` for
-// `job.execution_time.elapsed` and `timestamp` for `@timestamp`.
+// `job.execution_time.elapsed` and `timestamp` for `@timestamp`. A sink's `column_name_overrides`
+// names single columns itself, which is how two fields that would share a name are told apart.
 import type { Column } from "../pipeline/contracts.js";
+import { showName } from "./show-name.js";
 
 /** How a sink names its columns: as the rows carry them, or made safe for every warehouse. */
 export type ColumnNaming = "as_is" | "snake_case";
@@ -11,50 +13,127 @@ export const COLUMN_NAMINGS: readonly ColumnNaming[] = ["as_is", "snake_case"];
 /** What every warehouse we document accepts unquoted. */
 export const SAFE_COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
 
+const isUpper = (code: number): boolean => code >= 65 && code <= 90;
+const isLower = (code: number): boolean => code >= 97 && code <= 122;
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+const UNDERSCORE = 95;
+
 /**
  * `@timestamp` → `timestamp`, `job.execution_time.elapsed` → `job_execution_time_elapsed`,
  * `logLevel` → `log_level`, `HTTPStatus` → `http_status`, `2xx` → `_2xx`; `_id` stays `_id`.
  * Every run of other characters becomes one `_`; a leading `@` is dropped (the search engine's
- * marker, not part of the name).
+ * marker, not part of the name). One pass per step, never a backtracking pattern: names come from
+ * the service, and a regular expression over a long run of capitals or underscores was quadratic.
  */
 export function snakeCaseName(name: string): string {
-  const words = name
-    .replace(/^@+/, "")
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .toLowerCase()
-    .replace(/[^a-z0-9_]+/g, "_");
-  const trimmed = words.replace(/_+$/, "");
-  const safe = trimmed === "" ? "_" : trimmed;
-  return /^[0-9]/.test(safe) ? `_${safe}` : safe;
+  let start = 0;
+  while (start < name.length && name.charCodeAt(start) === 64) start++;
+  // Word boundaries: before a capital after a lowercase letter or digit (`logLevel`), and before the
+  // last capital of a run that a lowercase letter follows (`HTTPStatus` → `HTTP_Status`).
+  let split = "";
+  for (let index = start; index < name.length; index++) {
+    const code = name.charCodeAt(index);
+    if (isUpper(code) && index > start) {
+      const before = name.charCodeAt(index - 1);
+      const after = index + 1 < name.length ? name.charCodeAt(index + 1) : -1;
+      if (isLower(before) || isDigit(before) || (isUpper(before) && isLower(after))) split += "_";
+    }
+    split += name[index];
+  }
+  // Lowercased whole, as before: some characters lowercase to ASCII letters (the Kelvin sign to `k`).
+  const lower = split.toLowerCase();
+  let words = "";
+  let inRun = false;
+  for (let index = 0; index < lower.length; index++) {
+    const code = lower.charCodeAt(index);
+    if (isLower(code) || isDigit(code) || code === UNDERSCORE) {
+      words += lower[index];
+      inRun = false;
+    } else if (!inRun) {
+      words += "_";
+      inRun = true;
+    }
+  }
+  let end = words.length;
+  while (end > 0 && words.charCodeAt(end - 1) === UNDERSCORE) end--;
+  const safe = end === 0 ? "_" : words.slice(0, end);
+  return isDigit(safe.charCodeAt(0)) ? `_${safe}` : safe;
 }
 
-/** The name a column gets under a naming. */
-export function columnName(name: string, naming: ColumnNaming): string {
+/** A sink's naming rules: the naming, and the columns named one by one (field → column name). */
+export interface ColumnNamingRules {
+  naming: ColumnNaming;
+  overrides?: ReadonlyMap<string, string> | undefined;
+}
+
+/** The rules of a sink as its YAML gives them. */
+export function namingRules(sink: {
+  column_names: ColumnNaming;
+  column_name_overrides?: Readonly<Record<string, string>> | undefined;
+}): ColumnNamingRules {
+  const overrides = sink.column_name_overrides;
+  return {
+    naming: sink.column_names,
+    overrides: overrides === undefined ? undefined : new Map(Object.entries(overrides)),
+  };
+}
+
+/** The name a column gets under a sink's rules: its override, else the naming's. */
+export function columnName(name: string, rules: ColumnNaming | ColumnNamingRules): string {
+  const { naming, overrides } = typeof rules === "string" ? { naming: rules, overrides: undefined } : rules;
+  const override = overrides?.get(name);
+  if (override !== undefined) return override;
   return naming === "snake_case" ? snakeCaseName(name) : name;
 }
+
+/** Whether the rules can give a column another name than the rows carry. */
+export function renamesColumns(rules: ColumnNamingRules): boolean {
+  return rules.naming === "snake_case" || (rules.overrides?.size ?? 0) > 0;
+}
+
+/** The hit's own columns, which a mapped field of the same name cannot replace. */
+const HIT_IDENTITY = new Set(["_id", "_index"]);
 
 /** Two columns that end up with the same name. */
 export interface ColumnCollision {
   name: string;
   columns: readonly [string, string];
+  /** The columns' types, in the same order. */
+  types: readonly [string, string];
+  naming: ColumnNaming;
 }
 
-/** Columns whose new names clash; an empty list when the naming is one to one. */
-export function columnCollisions(columns: readonly Column[], naming: ColumnNaming): ColumnCollision[] {
-  const seen = new Map<string, string>();
+/** Columns whose new names clash (two fields, or one field listed twice); empty when one to one. */
+export function columnCollisions(
+  columns: readonly Column[],
+  rules: ColumnNaming | ColumnNamingRules,
+): ColumnCollision[] {
+  const naming = typeof rules === "string" ? rules : rules.naming;
+  const seen = new Map<string, Column>();
   const collisions: ColumnCollision[] = [];
   for (const column of columns) {
-    const name = columnName(column.name, naming);
+    const name = columnName(column.name, rules);
     const earlier = seen.get(name);
-    if (earlier === undefined) seen.set(name, column.name);
-    else collisions.push({ name, columns: [earlier, column.name] });
+    if (earlier === undefined) seen.set(name, column);
+    else
+      collisions.push({
+        name,
+        columns: [earlier.name, column.name],
+        types: [earlier.type, column.type],
+        naming,
+      });
   }
   return collisions;
 }
 
-/** The message a collision gives, naming both fields and the way out. */
+/** The message a collision gives, naming both fields and the ways out. */
 export function collisionMessage(collision: ColumnCollision): string {
   const [first, second] = collision.columns;
-  return `column_names: snake_case turns both "${first}" and "${second}" into "${collision.name}"; drop or rename one of them with a transform, or keep column_names: as_is`;
+  if (first === second && HIT_IDENTITY.has(first))
+    return `the service maps a field named ${showName(first)} in the records, the name of the hit's own column; a record's _id and _index are always the hit's, so the field cannot be written under that name: name the fields to export in source.fields, without ${showName(first)}`;
+  if (first === second)
+    return `the field ${showName(first)} comes twice (as ${collision.types[0]} and as ${collision.types[1]}: the service maps it twice, or a transform adds it again) and one column cannot hold both; drop it with a transform (drop: { fields: [${showName(first)}] }) until the service maps it once`;
+  const override = `or give one its own column with column_name_overrides: { ${showName(second)}: <name> }`;
+  const keep = collision.naming === "snake_case" ? ", or keep column_names: as_is" : "";
+  return `column_names: ${collision.naming} turns both ${showName(first)} and ${showName(second)} into ${showName(collision.name)}; rename one of them with a transform (rename: { ${showName(second)}: <new name> }), ${override}${keep}`;
 }

@@ -2,7 +2,7 @@
 // source field it comes from. `mdq-export schema` prints it; the first run pins it (pinned-schema.ts).
 import type { Column, ColumnType } from "../pipeline/contracts.js";
 import { columnName } from "./column-names.js";
-import type { ColumnNaming } from "./column-names.js";
+import type { ColumnNaming, ColumnNamingRules } from "./column-names.js";
 
 /** One column of a sink's output, as pinned and compared. */
 export interface SchemaColumn {
@@ -11,6 +11,8 @@ export interface SchemaColumn {
   nullable: boolean;
   /** The service's field the values come from; null for a column a transform adds. */
   source: string | null;
+  /** When the run that first missed the field in the service's mappings started; absent while mapped. */
+  removed_at?: string;
 }
 
 /** A column that remembers its source field while transforms rename it. */
@@ -30,7 +32,10 @@ export function withSourceFields(columns: readonly Column[]): SourcedColumn[] {
 }
 
 /** The output schema of a sink from the columns after the transforms. */
-export function outputSchema(columns: readonly SourcedColumn[], naming: ColumnNaming): SchemaColumn[] {
+export function outputSchema(
+  columns: readonly SourcedColumn[],
+  naming: ColumnNaming | ColumnNamingRules,
+): SchemaColumn[] {
   return columns.map((column) => {
     const source = column.source ?? null;
     return {
@@ -52,9 +57,10 @@ export interface ColumnBinding {
 /** Pairs each output column with the column name the transforms leave in the rows. */
 export function bindColumns(
   columns: readonly Column[],
-  naming: ColumnNaming,
+  naming: ColumnNaming | ColumnNamingRules,
   schema: readonly SchemaColumn[],
 ): ColumnBinding[] {
+  // Names are one to one here: the sink's column check refused any two that share one before this.
   const byOutputName = new Map(columns.map((column) => [columnName(column.name, naming), column.name]));
   return schema.map((column) => ({ from: byOutputName.get(column.name) ?? column.name, column }));
 }

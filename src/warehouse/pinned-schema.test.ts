@@ -60,5 +60,29 @@ describe("pinned schema document", () => {
         "s.json",
       ),
     ).toThrow('s.json: column "a" appears twice');
+    expect(() =>
+      parsePinnedSchema(
+        '{"version":1,"columns":[{"name":"a\\u0000b","type":"string","nullable":true,"source":null}]}',
+        "s.json",
+      ),
+    ).toThrow('s.json: column "a\\u0000b" holds a control character, which no table definition takes');
+  });
+
+  it("reads and writes the time a removed field's column was first missed", () => {
+    const columns = [
+      {
+        name: "a",
+        type: "string" as const,
+        nullable: true,
+        source: "a",
+        removed_at: "2026-11-01T00:00:00.000Z",
+      },
+    ];
+    const text = formatPinnedSchema(columns);
+    expect(text).toContain('"removed_at":"2026-11-01T00:00:00.000Z"');
+    expect(parsePinnedSchema(text, "s.json").columns).toEqual(columns);
+    expect(() => parsePinnedSchema(text.replace("2026-11-01T00:00:00.000Z", "soon"), "s.json")).toThrow(
+      "s.json: columns.0.removed_at: expected an ISO 8601 time",
+    );
   });
 });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { EtlError } from "../errors.js";
 import type { ColumnType } from "../pipeline/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
+import { hasControlCharacter, showName } from "./show-name.js";
 
 export const COLUMN_TYPE_NAMES = [
   "string",
@@ -23,6 +24,10 @@ const schemaColumnSchema = z.strictObject({
   type: z.enum(COLUMN_TYPE_NAMES),
   nullable: z.boolean(),
   source: z.string().nullable(),
+  removed_at: z
+    .string()
+    .refine((text) => !Number.isNaN(Date.parse(text)), "expected an ISO 8601 time")
+    .optional(),
 });
 
 export const pinnedSchemaSchema = z.strictObject({
@@ -56,8 +61,13 @@ export function parsePinnedSchema(text: string, where: string): PinnedSchema {
   }
   const names = new Set<string>();
   for (const column of parsed.data.columns) {
+    if (hasControlCharacter(column.name))
+      throw new EtlError(
+        "SCHEMA_UNREADABLE",
+        `${where}: column ${showName(column.name)} holds a control character, which no table definition takes`,
+      );
     if (names.has(column.name))
-      throw new EtlError("SCHEMA_UNREADABLE", `${where}: column "${column.name}" appears twice`);
+      throw new EtlError("SCHEMA_UNREADABLE", `${where}: column ${showName(column.name)} appears twice`);
     names.add(column.name);
   }
   return parsed.data;
@@ -65,9 +75,9 @@ export function parsePinnedSchema(text: string, where: string): PinnedSchema {
 
 /** One column per line, so a schema change is a one-line diff in review. */
 export function formatPinnedSchema(columns: readonly SchemaColumn[]): string {
-  const lines = columns.map(
-    (column) =>
-      `    ${JSON.stringify({ name: column.name, type: column.type, nullable: column.nullable, source: column.source })}`,
-  );
+  const lines = columns.map((column) => {
+    const { name, type, nullable, source, removed_at: removedAt } = column;
+    return `    ${JSON.stringify({ name, type, nullable, source, ...(removedAt === undefined ? {} : { removed_at: removedAt }) })}`;
+  });
   return `{\n  "version": 1,\n  "columns": [\n${lines.join(",\n")}\n  ]\n}\n`;
 }

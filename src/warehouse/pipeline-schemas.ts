@@ -4,11 +4,15 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { ConfigError } from "../errors.js";
+import { escapeControl } from "../api/redact.js";
+import { ConfigError, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../pipeline/contracts.js";
 import { transformColumns } from "../pipeline/registry.js";
+import type { StepProblem } from "../pipeline/registry.js";
 import { mapRows } from "../transforms/map-rows.js";
+import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";
+import { escapedName } from "./show-name.js";
 import { formatPinnedSchema, parsePinnedSchema, PINNED_SCHEMA_PATH } from "./pinned-schema.js";
 import type { PinnedSchema } from "./pinned-schema.js";
 import { resolveSinkSchema } from "./sink-schema.js";
@@ -22,6 +26,8 @@ export interface PipelineSchemaInput {
   sourceColumns: readonly Column[];
   /** One store per sink (undefined where none is open, as in `schema`); the pin beside the output is read from it. */
   stores: readonly (OutputStore | undefined)[];
+  /** The run's start: how long a removed field's column has been kept is measured to it. */
+  now?: Date | undefined;
 }
 
 export interface ResolvedSinkSchema extends SinkSchema {
@@ -76,23 +82,44 @@ function pinError(index: number, message: string, cause: unknown): ConfigError {
   return new ConfigError(`sinks[${index}].schema.pinned: ${message}`, [{ path, message }], { cause });
 }
 
-/** Resolves every sink's schema; throws SchemaDriftError before anything is written when a policy refuses. */
+/**
+ * Resolves every sink's schema on the live mappings; throws before anything is written or pinned when a
+ * policy refuses (SchemaDriftError), two columns would share a name (COLUMN_COLLISION) or the
+ * service's names pass the sink's bounds (COLUMNS_UNBOUNDED).
+ */
 export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promise<ResolvedSinkSchema[]> {
-  const columns = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns)).columns;
+  const transformed = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns));
+  checkTransformOverwrites(transformed.problems);
+  const columns = transformed.columns;
   const schemas: ResolvedSinkSchema[] = [];
   for (const [index, sink] of input.pipeline.sinks.entries()) {
     const where = `sink ${index + 1} (${sink.to})`;
     const pinned = await readPin(input.pipeline, index, input.pipelineFile, input.stores[index]);
     const schema = resolveSinkSchema({
       naming: sink.column_names,
+      overrides: namingRules(sink).overrides,
       policy: sink.schema,
       columns,
       pinned: pinned?.pin,
       where,
+      now: input.now,
     });
     schemas.push({ ...schema, where, pinnedFrom: pinned?.from });
   }
   return schemas;
+}
+
+/**
+ * A transform that would write over a field only the live mappings have (`add: { job_state: … }` when
+ * the service starts mapping `job_state`): validate could not see it; the run stops before writing.
+ */
+function checkTransformOverwrites(problems: readonly StepProblem[]): void {
+  const overwrite = problems.find((problem) => problem.overwrites === true);
+  if (overwrite === undefined) return;
+  throw new EtlError(
+    "COLUMN_COLLISION",
+    `transforms[${overwrite.step}].${overwrite.type}.${escapedName(overwrite.path)}: ${escapeControl(overwrite.message)} (the service's mappings have it now); nothing was written`,
+  );
 }
 
 /** A sink that writes rows conformed to its schema (renamed, in pinned order) when names change. */

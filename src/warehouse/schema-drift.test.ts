@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaColumn } from "./output-schema.js";
-import { describeChange, reconcileSchema, SchemaDriftError } from "./schema-drift.js";
+import {
+  describeChange,
+  driftCounts,
+  driftLines,
+  reconcileSchema,
+  SchemaDriftError,
+  summarizeDrift,
+} from "./schema-drift.js";
 
 const column = (name: string, type: SchemaColumn["type"], source: string | null = name): SchemaColumn => ({
   name,
@@ -47,16 +54,90 @@ describe("reconcileSchema", () => {
     );
   });
 
-  it("keeps a removed field's column in its place under every policy", () => {
+  it("keeps a removed field's column in its place under every policy, marking when it went", () => {
     const current = [pinned[0] as SchemaColumn, pinned[2] as SchemaColumn];
+    const now = new Date("2026-11-20T00:00:00.000Z");
     for (const new_fields of ["add", "ignore", "fail"] as const) {
-      const outcome = reconcileSchema(pinned, current, { new_fields, type_changes: "fail" }, "sink 1");
-      expect(outcome.columns).toEqual(pinned);
-      expect(outcome.pinChanged).toBe(false);
+      const outcome = reconcileSchema(pinned, current, { new_fields, type_changes: "fail" }, "sink 1", now);
+      const marked = { ...(pinned[1] as SchemaColumn), removed_at: "2026-11-20T00:00:00.000Z" };
+      expect(outcome.columns).toEqual([pinned[0], marked, pinned[2]]);
+      // The mark is new: the pin records it so the next runs count from this one.
+      expect(outcome.pinChanged).toBe(true);
       expect(outcome.changes.map(describeChange)).toEqual([
-        'field "elapsed" no longer in the service\'s mappings: column kept, written as nulls',
+        'field "elapsed" no longer in the service\'s mappings since 2026-11-20T00:00:00.000Z: column kept, written as nulls (schema.keep_removed_days)',
       ]);
+      const later = reconcileSchema(outcome.columns, current, { new_fields, type_changes: "fail" }, "sink 1");
+      expect(later.columns).toEqual(outcome.columns);
     }
+  });
+
+  it("drops a removed field's column keep_removed_days after the run that first missed it", () => {
+    const current = [pinned[0] as SchemaColumn, pinned[2] as SchemaColumn];
+    const marked = [
+      pinned[0],
+      { ...(pinned[1] as SchemaColumn), removed_at: "2026-11-01T00:00:00.000Z" },
+      pinned[2],
+    ] as SchemaColumn[];
+    const policy = { new_fields: "add", type_changes: "fail", keep_removed_days: 7 } as const;
+    const kept = reconcileSchema(marked, current, policy, "sink 1", new Date("2026-11-07T23:59:59Z"));
+    expect(kept.columns).toEqual(marked);
+    expect(kept.pinChanged).toBe(false);
+    const dropped = reconcileSchema(marked, current, policy, "sink 1", new Date("2026-11-08T00:00:00Z"));
+    expect(dropped.columns).toEqual([pinned[0], pinned[2]]);
+    expect(dropped.pinChanged).toBe(true);
+    expect(dropped.changes.map(describeChange)).toEqual([
+      'field "elapsed" gone from the service\'s mappings since 2026-11-01T00:00:00.000Z, longer than schema.keep_removed_days: column dropped',
+    ]);
+    // keep_removed_days: 0 drops at once; a field that comes back loses its mark.
+    expect(reconcileSchema(pinned, current, { ...policy, keep_removed_days: 0 }, "s").columns).toHaveLength(
+      2,
+    );
+    const back = reconcileSchema(marked, pinned, policy, "sink 1", new Date("2026-11-02T00:00:00Z"));
+    expect(back.columns).toEqual(pinned);
+    expect(back.pinChanged).toBe(true);
+  });
+
+  it("summarizes any number of changes in counts and at most 20 described", () => {
+    const many = Array.from({ length: 1000 }, (_, index) => column(`extra_${index}`, "string"));
+    const outcome = reconcileSchema(
+      pinned,
+      [...pinned, ...many],
+      { new_fields: "add", type_changes: "fail" },
+      "s",
+    );
+    const summary = summarizeDrift(outcome.changes);
+    expect(summary).toMatchObject({ added: 1000, ignored: 0, removed: 0, dropped: 0, retyped: 0, more: 980 });
+    expect(summary.details).toHaveLength(20);
+    expect(driftCounts(summary)).toBe("1000 new field(s) added");
+    const lines = driftLines(outcome.changes);
+    expect(lines).toHaveLength(21);
+    expect(lines.at(-1)).toBe("… and 980 more changes (in all: 1000 new field(s) added)");
+  });
+
+  it("refuses many new fields under fail in one message of 20 named and a count", () => {
+    const many = Array.from({ length: 500 }, (_, index) => column(`extra_${index}`, "string"));
+    let error: unknown;
+    try {
+      reconcileSchema(pinned, [...pinned, ...many], { new_fields: "fail", type_changes: "fail" }, "s");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(SchemaDriftError);
+    expect((error as SchemaDriftError).problems).toHaveLength(500);
+    expect((error as SchemaDriftError).message.match(/is new;/g)).toHaveLength(20);
+    expect((error as SchemaDriftError).message).toMatch(/; and 480 more$/);
+  });
+
+  it("shows the service's names escaped: no control character reaches a log or terminal raw", () => {
+    const outcome = reconcileSchema(
+      pinned,
+      [...pinned, column("a\u0000b\u001b[2J\nc", "string")],
+      { new_fields: "add", type_changes: "fail" },
+      "s",
+    );
+    expect(outcome.changes.map(describeChange)).toEqual([
+      'new field "a\\u0000b\\u001b[2J\\nc" added as nullable string column',
+    ]);
   });
 
   it("refuses a type change by default, naming the field and both types", () => {

@@ -1,20 +1,29 @@
 // Compares the schema a run would write with the pinned one and applies the sink's drift policy:
-// a new field is added, ignored or refused; a removed field keeps its column (nulls); a type change
-// is refused or written as text. The result is the schema to write, which becomes the new pin.
+// a new field is added, ignored or refused; a removed field keeps its column (nulls) for
+// `keep_removed_days`, then its column is dropped; a type change is refused or written as text. The
+// result is the schema to write, which becomes the new pin.
 import { EtlError } from "../errors.js";
+import type { Logger } from "../logger.js";
 import type { ColumnType } from "../pipeline/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
+import { escapedName, showName } from "./show-name.js";
+import { DEFAULT_KEEP_REMOVED_DAYS } from "./warehouse-options.js";
 
 /** What a sink does when the service's fields change under its pinned schema. */
 export interface DriftPolicy {
   new_fields: "add" | "ignore" | "fail";
   type_changes: "fail" | "string";
+  /** Days a removed field's column is kept; the schema's default when absent. */
+  keep_removed_days?: number | undefined;
 }
 
 export type SchemaChange =
   | { change: "added"; column: SchemaColumn; action: "added" | "ignored" }
   | { change: "removed"; column: SchemaColumn }
+  | { change: "dropped"; column: SchemaColumn }
   | { change: "retyped"; column: SchemaColumn; from: ColumnType; to: ColumnType };
+
+const DAY_MS = 86_400_000;
 
 export interface DriftOutcome {
   /** The columns every file of the sink now has, in order: the pin from here on. */
@@ -29,9 +38,11 @@ export class SchemaDriftError extends EtlError {
   readonly problems: readonly string[];
 
   constructor(where: string, problems: readonly string[]) {
+    const shown = problems.slice(0, DRIFT_DETAILS_SHOWN);
+    const more = problems.length - shown.length;
     super(
       "SCHEMA_DRIFT",
-      `${where}: the output schema drifted from the pinned schema: ${problems.join("; ")}`,
+      `${where}: the output schema drifted from the pinned schema: ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`,
     );
     this.problems = problems;
   }
@@ -39,8 +50,20 @@ export class SchemaDriftError extends EtlError {
 
 function fieldOf(column: SchemaColumn): string {
   return column.source === null || column.source === column.name
-    ? `"${column.name}"`
-    : `"${column.source}" (column ${column.name})`;
+    ? showName(column.name)
+    : `${showName(column.source)} (column ${escapedName(column.name)})`;
+}
+
+/** A removed column is kept until `keep_removed_days` after the run that first missed its field. */
+function keepRemoved(
+  column: SchemaColumn,
+  policy: DriftPolicy,
+  now: Date,
+): { keep: true; column: SchemaColumn } | { keep: false } {
+  const since = column.removed_at === undefined ? now.getTime() : Date.parse(column.removed_at);
+  const days = policy.keep_removed_days ?? DEFAULT_KEEP_REMOVED_DAYS;
+  if (now.getTime() - since >= days * DAY_MS) return { keep: false };
+  return { keep: true, column: { ...column, removed_at: new Date(since).toISOString() } };
 }
 
 /**
@@ -52,6 +75,7 @@ export function reconcileSchema(
   current: readonly SchemaColumn[],
   policy: DriftPolicy,
   where: string,
+  at: Date = new Date(),
 ): DriftOutcome {
   const currentByName = new Map(current.map((column) => [column.name, column]));
   const pinnedNames = new Set(pinned.map((column) => column.name));
@@ -59,12 +83,24 @@ export function reconcileSchema(
   const refused: string[] = [];
   const columns: SchemaColumn[] = [];
   let pinChanged = false;
-  for (const column of pinned) {
-    const now = currentByName.get(column.name);
+  for (const pinnedColumn of pinned) {
+    const now = currentByName.get(pinnedColumn.name);
     if (now === undefined) {
-      changes.push({ change: "removed", column });
-      columns.push(column);
-    } else if (now.type !== column.type && column.type !== "string") {
+      const kept = keepRemoved(pinnedColumn, policy, at);
+      if (kept.keep) {
+        changes.push({ change: "removed", column: kept.column });
+        columns.push(kept.column);
+        if (pinnedColumn.removed_at === undefined) pinChanged = true;
+      } else {
+        changes.push({ change: "dropped", column: pinnedColumn });
+        pinChanged = true;
+      }
+      continue;
+    }
+    // A field back in the mappings keeps its column as if it never left.
+    const { removed_at: removedAt, ...column } = pinnedColumn;
+    if (removedAt !== undefined) pinChanged = true;
+    if (now.type !== column.type && column.type !== "string") {
       if (policy.type_changes === "fail")
         refused.push(
           `field ${fieldOf(now)} changed type from ${column.type} (pinned) to ${now.type}; schema.type_changes: string writes it as text`,
@@ -104,8 +140,82 @@ export function describeChange(change: SchemaChange): string {
         ? `new field ${fieldOf(change.column)} added as nullable ${change.column.type} column`
         : `new field ${fieldOf(change.column)} ignored (schema.new_fields: ignore)`;
     case "removed":
-      return `field ${fieldOf(change.column)} no longer in the service's mappings: column kept, written as nulls`;
+      return `field ${fieldOf(change.column)} no longer in the service's mappings since ${change.column.removed_at ?? "now"}: column kept, written as nulls (schema.keep_removed_days)`;
+    case "dropped":
+      return `field ${fieldOf(change.column)} gone from the service's mappings since ${change.column.removed_at ?? "now"}, longer than schema.keep_removed_days: column dropped`;
     case "retyped":
       return `field ${fieldOf(change.column)} changed type from ${change.from} to ${change.to}: written as text`;
   }
+}
+
+/** Details a drift summary lists at most: the counts say how many more there are. */
+export const DRIFT_DETAILS_SHOWN = 20;
+
+export interface DriftSummary {
+  added: number;
+  ignored: number;
+  removed: number;
+  dropped: number;
+  retyped: number;
+  /** The first changes described, at most DRIFT_DETAILS_SHOWN. */
+  details: string[];
+  /** Changes not described. */
+  more: number;
+}
+
+/** Counts of each kind of change and the first few described: one log line however many fields moved. */
+export function summarizeDrift(changes: readonly SchemaChange[]): DriftSummary {
+  const summary: DriftSummary = {
+    added: 0,
+    ignored: 0,
+    removed: 0,
+    dropped: 0,
+    retyped: 0,
+    details: [],
+    more: 0,
+  };
+  for (const change of changes) {
+    if (change.change === "added") summary[change.action]++;
+    else summary[change.change]++;
+    if (summary.details.length < DRIFT_DETAILS_SHOWN) summary.details.push(describeChange(change));
+    else summary.more++;
+  }
+  return summary;
+}
+
+/** `3 new fields added, 1 removed (kept as nulls)`: the counts of a summary, for one line. */
+export function driftCounts(summary: DriftSummary): string {
+  const parts = [
+    [summary.added, "new field(s) added"],
+    [summary.ignored, "new field(s) ignored"],
+    [summary.removed, "removed field(s) kept as nulls"],
+    [summary.dropped, "removed field(s) dropped"],
+    [summary.retyped, "field(s) retyped"],
+  ] as const;
+  return parts
+    .filter(([count]) => count > 0)
+    .map(([count, what]) => `${count} ${what}`)
+    .join(", ");
+}
+
+/**
+ * One warning per sink with the counts of each kind of change and the first few described, however
+ * many fields moved: a service that adds 100,000 fields costs one line, not 100,000.
+ */
+export function logDrift(log: Logger, sink: string, changes: readonly SchemaChange[]): void {
+  if (changes.length === 0) return;
+  const summary = summarizeDrift(changes);
+  const { details, more, ...counts } = summary;
+  log.warn(
+    { sink, ...counts, changes: details, ...(more > 0 ? { more } : {}) },
+    `Schema drift: ${driftCounts(summary)}.`,
+  );
+}
+
+/** The drift of a sink as lines for a terminal (`plan`, `schema`): the first changes, then the counts of the rest. */
+export function driftLines(changes: readonly SchemaChange[]): string[] {
+  const summary = summarizeDrift(changes);
+  return summary.more === 0
+    ? summary.details
+    : [...summary.details, `… and ${summary.more} more changes (in all: ${driftCounts(summary)})`];
 }

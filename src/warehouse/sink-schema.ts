@@ -2,6 +2,15 @@
 // the sink's drift policy. The result names the encoder's columns and, when names change, maps rows.
 import type { Column, Row } from "../pipeline/contracts.js";
 import { createColumnReader } from "../formats/column-value.js";
+import { setOwnField } from "../transforms/field-path.js";
+import {
+  checkColumnBounds,
+  checkColumnCollisions,
+  checkColumnCount,
+  checkColumnNamesPrintable,
+} from "./column-checks.js";
+import type { ColumnBounds } from "./column-checks.js";
+import { renamesColumns } from "./column-names.js";
 import type { ColumnNaming } from "./column-names.js";
 import { bindColumns, outputSchema } from "./output-schema.js";
 import type { SchemaColumn, SourcedColumn } from "./output-schema.js";
@@ -11,13 +20,17 @@ import type { DriftPolicy, SchemaChange } from "./schema-drift.js";
 
 export interface SinkSchemaInput {
   naming: ColumnNaming;
-  policy: DriftPolicy;
+  /** Columns named one by one (the sink's `column_name_overrides`), by the name rows carry. */
+  overrides?: ReadonlyMap<string, string> | undefined;
+  policy: DriftPolicy & ColumnBounds;
   /** The columns after the transforms, with their source fields. */
   columns: readonly SourcedColumn[];
   /** The pin to compare with; none before the first successful run. */
   pinned: PinnedSchema | undefined;
   /** Names the sink in messages: `sink 1 (./out/jobs)`. */
   where: string;
+  /** When a removed field's kept column is measured from; the run's start. */
+  now?: Date | undefined;
 }
 
 export interface SinkSchema {
@@ -38,22 +51,29 @@ export interface SinkSchema {
  * createSink(config, { columns: schema.encoderColumns, ... }) // rows through schema.conformRow
  */
 export function resolveSinkSchema(input: SinkSchemaInput): SinkSchema {
-  const current = outputSchema(input.columns, input.naming);
+  const rules = { naming: input.naming, overrides: input.overrides };
+  // Bounds before naming: the names are the service's, and naming costs what they are long.
+  checkColumnBounds(input.columns, input.policy, input.where);
+  checkColumnCollisions(input.columns, rules, input.where);
+  const current = outputSchema(input.columns, rules);
+  checkColumnNamesPrintable(current, input.where);
   const outcome =
     input.pinned === undefined
       ? { columns: current, changes: [], pinChanged: true }
-      : reconcileSchema(input.pinned.columns, current, input.policy, input.where);
+      : reconcileSchema(input.pinned.columns, current, input.policy, input.where, input.now);
+  // A pin carries its kept columns too; an old pin may have more than the bound or a name it refused.
+  checkColumnCount(outcome.columns.length, input.policy, input.where);
+  checkColumnNamesPrintable(outcome.columns, input.where);
   const encoderColumns = outcome.columns.map((column) => ({ name: column.name, type: column.type }));
-  const renamed = input.naming === "snake_case";
   let conformRow: SinkSchema["conformRow"];
-  if (renamed) {
-    const readers = bindColumns(input.columns, input.naming, outcome.columns).map((binding) => ({
+  if (renamesColumns(rules)) {
+    const readers = bindColumns(input.columns, rules, outcome.columns).map((binding) => ({
       name: binding.column.name,
       read: createColumnReader({ name: binding.from, type: binding.column.type }),
     }));
     conformRow = (row) => {
       const out: Record<string, unknown> = {};
-      for (const reader of readers) out[reader.name] = reader.read(row) ?? null;
+      for (const reader of readers) setOwnField(out, reader.name, reader.read(row) ?? null);
       return out;
     };
   }

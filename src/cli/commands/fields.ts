@@ -11,6 +11,7 @@ import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { openSession } from "../../pipeline/session.js";
+import { escapedName } from "../../warehouse/show-name.js";
 
 export const FIELDS_USAGE = `Usage: mdq-export fields PIPELINE.yaml
        mdq-export fields --kind KIND [--application APP] [--app-type TYPE]
@@ -93,11 +94,17 @@ export const fieldsCommand: Command = async (argv, io) => {
         )}\n`,
       );
     } else {
-      const width = Math.max(...fields.map((field) => field.name.length), 5) + 2;
+      // The service's names and types, escaped: a control character must not reach the terminal raw.
+      const rows = fields.map((field) => ({
+        name: escapedName(field.name),
+        type: escapedName(field.type),
+        field,
+      }));
+      const width = rows.reduce((widest, row) => Math.max(widest, row.name.length), 5) + 2;
       io.stdout.write(`${"field".padEnd(width)}${"type".padEnd(10)}column\n`);
-      for (const field of fields)
+      for (const row of rows)
         io.stdout.write(
-          `${field.name.padEnd(width)}${field.type.padEnd(10)}${mappingTypeToColumnType(field.type)}\n`,
+          `${row.name.padEnd(width)}${row.type.padEnd(10)}${mappingTypeToColumnType(row.field.type)}\n`,
         );
     }
     return EXIT.ok;

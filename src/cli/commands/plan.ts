@@ -14,7 +14,7 @@ import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { formatPlan } from "../plan-report.js";
 import { readSinkSchemas } from "../load-sink-schemas.js";
-import { describeChange, SchemaDriftError } from "../../warehouse/schema-drift.js";
+import { driftLines, SchemaDriftError } from "../../warehouse/schema-drift.js";
 
 export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
 
@@ -62,7 +62,7 @@ export const planCommand: Command = async (argv, io) => {
     try {
       const schemas = await readSinkSchemas(prepared.pipeline, file, prepared.sourceColumns, io);
       drift = schemas.flatMap((schema) =>
-        schema.changes.map((change) => `${schema.where}: ${describeChange(change)}`),
+        driftLines(schema.changes).map((line) => `${schema.where}: ${line}`),
       );
     } catch (error) {
       if (!(error instanceof SchemaDriftError)) throw error;

@@ -2,7 +2,8 @@
 // as the next run would write it, with the drift from its pin; --json prints the pin document.
 import { createLogger } from "../../logger.js";
 import { formatPinnedSchema } from "../../warehouse/pinned-schema.js";
-import { describeChange } from "../../warehouse/schema-drift.js";
+import { driftLines } from "../../warehouse/schema-drift.js";
+import { escapedName } from "../../warehouse/show-name.js";
 import type { ResolvedSinkSchema } from "../../warehouse/pipeline-schemas.js";
 import {
   PIPELINE_OPTIONS,
@@ -28,16 +29,18 @@ Options:
 
 Exit codes: 0 done, 1 a drift the policy refuses, 2 invalid pipeline or arguments.`;
 
+/** Column names and sources as the service sent them may hold control characters: shown escaped. */
 function formatSink(schema: ResolvedSinkSchema): string {
-  const width = Math.max(6, ...schema.columns.map((column) => column.name.length));
+  const names = schema.columns.map((column) => escapedName(column.name));
+  const width = names.reduce((widest, name) => Math.max(widest, name.length), 6);
   const lines = [
     `${schema.where}: ${schema.pinnedFrom === undefined ? "not pinned yet (the first run pins it)" : `pinned in ${schema.pinnedFrom}`}`,
     `  ${"column".padEnd(width)}  ${"type".padEnd(9)}  ${"nullable".padEnd(8)}  source`,
     ...schema.columns.map(
-      (column) =>
-        `  ${column.name.padEnd(width)}  ${column.type.padEnd(9)}  ${(column.nullable ? "yes" : "no").padEnd(8)}  ${column.source ?? "(added by a transform)"}`,
+      (column, index) =>
+        `  ${(names[index] ?? "").padEnd(width)}  ${column.type.padEnd(9)}  ${(column.nullable ? "yes" : "no").padEnd(8)}  ${column.source === null ? "(added by a transform)" : escapedName(column.source)}`,
     ),
-    ...schema.changes.map((change) => `  drift: ${describeChange(change)}`),
+    ...driftLines(schema.changes).map((line) => `  drift: ${line}`),
   ];
   return `${lines.join("\n")}\n`;
 }
