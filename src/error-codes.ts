@@ -85,10 +85,11 @@ export const ERROR_CATALOG = {
       "Make sure one run at a time writes an output (a schedule that does not overlap, a CronJob with concurrencyPolicy: Forbid); if the other run did not finish, run the command again.",
   },
   NETWORK_ERROR: {
-    exit: "failed",
+    exit: "resumable",
     meaning:
-      "The service could not be reached (DNS, refused or reset connection, timeout) after the retries.",
-    action: "Check `service.base_url` and the network; a run resumes where it stopped.",
+      "The service could not be reached (DNS, refused or reset connection, no complete answer within `service.timeouts.request_ms`) through one operation's whole retry budget (6 attempts, no retry after 2 minutes); the run stopped.",
+    action:
+      "Check `service.base_url`, `service.auth_url` and the network; run the same command again and it resumes where it stopped.",
   },
   RESPONSE_LOST: {
     exit: "failed",
@@ -264,7 +265,7 @@ export const ERROR_CATALOG = {
   SLICE_GAVE_UP: {
     exit: "resumable",
     meaning:
-      "A slice kept failing with a retryable error (the service unavailable, contexts lost) and the run stopped.",
+      "A request of a slice failed through its whole retry budget (the service unavailable), or the slice kept losing its paging context past `limits.max_retries_per_slice`, and the run stopped.",
     action: "Run the same command again later; it resumes.",
   },
   STOPPED: {
