@@ -414,6 +414,34 @@ describe("a download host that resolves elsewhere once its link was checked (DNS
   });
 });
 
+describe("IPv6 forms of the metadata address in a partition link", () => {
+  it.each(["[::a9fe:a9fe]", "[::ffff:169.254.169.254]", "[64:ff9b::a9fe:a9fe]"])(
+    "refuses %s, literal or resolved, without connecting",
+    async (host) => {
+      const service = await hostile((_request, res) => res.end('{"n":1}\n'));
+      const literal = service.client();
+      const refused = await literal
+        .download(`http://${host}/latest/meta-data/iam`)
+        .catch((caught: unknown) => caught);
+      expect((refused as ApiError).code).toBe("DOWNLOAD_REFUSED");
+      expect(String(refused)).toContain("carrying 169.254.169.254");
+      const address = host.slice(1, -1);
+      const lookup: LookupFunction = (_hostname, options, callback) => {
+        if (options.all === true) callback(null, [{ address, family: 6 }]);
+        else callback(null, address, 6);
+      };
+      const rebound = service.client({ downloadLookup: lookup });
+      const port = new URL(service.url).port;
+      const error = await rebound
+        .download(`http://rebind.invalid:${port}/files/p0`)
+        .catch((caught: unknown) => caught);
+      expect((error as ApiError).code).toBe("DOWNLOAD_REFUSED");
+      expect(String(error)).toContain(`rebind.invalid resolved to ${address} (carrying 169.254.169.254)`);
+      expect(service.count("/files/p0") + service.count("/latest/meta-data/iam")).toBe(0);
+    },
+  );
+});
+
 describe("the CLI stopped while the token issuer never answers", () => {
   it("ends on SIGTERM with exit 75 and the resume hint, having written nothing", async () => {
     // Never answers: no status line, no headers.
