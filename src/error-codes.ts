@@ -273,6 +273,13 @@ export const ERROR_CATALOG = {
     meaning: "The run was stopped by a signal (SIGTERM, SIGINT).",
     action: "Run the same command again; it resumes.",
   },
+  OUTPUT_FULL: {
+    exit: "resumable",
+    meaning:
+      "The output's file system is full (ENOSPC), the user's disk quota is used up (EDQUOT), or the S3-compatible store said it has no space; the slice being written was not committed and the run stopped.",
+    action:
+      "Free space at the output the message names (or raise the quota) and run the same command again; it resumes from the last committed slice.",
+  },
   OUTPUT_CLOSED: {
     exit: "resumable",
     meaning: "The reader of stdout closed it (`run ... | head`); the run stopped without an error message.",

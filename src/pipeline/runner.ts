@@ -150,7 +150,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         return;
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED)) {
+        if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED, ERROR_CODES.OUTPUT_FULL)) {
           stopError ??= error;
           controller.abort(error);
           return;

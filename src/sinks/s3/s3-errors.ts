@@ -2,6 +2,7 @@
 import { SinkError } from "../../errors.js";
 import type { ErrorCode } from "../../errors.js";
 import { escapeControl, redactText } from "../../api/redact.js";
+import { outputFull, outputFullCode } from "../output-full.js";
 
 export interface S3Target {
   bucket: string;
@@ -122,6 +123,11 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
       "S3_UNREACHABLE",
       `the endpoint ${target.endpoint ?? "of AWS S3"} cannot be reached (${networkCode ?? name}); check s3.endpoint and the network`,
     );
+  }
+  const full = outputFullCode(error);
+  if (name === "XMinioStorageFull" || status === 507 || full !== undefined) {
+    const cause = redactedCause(e, name, message);
+    return outputFull(`s3://${target.bucket}`, `${action} ${where}`, name || full || `HTTP ${status}`, cause);
   }
   return fail(
     "S3_FAILED",
