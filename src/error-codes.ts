@@ -282,7 +282,8 @@ export const ERROR_CATALOG = {
   },
   OUTPUT_CLOSED: {
     exit: "resumable",
-    meaning: "The reader of stdout closed it (`run ... | head`); the run stopped without an error message.",
+    meaning:
+      "The reader of stdout closed it (`run ... | head`); the run stopped without an error message, and its log line says whether a rerun resumes (a pipeline that writes only to stdout keeps no state). Commands that only print (`fields`, `plan`, `schema`) end with exit 0 instead.",
     action:
       "Nothing when the reader wanted only the first lines; otherwise check the program reading stdout.",
   },

@@ -120,3 +120,68 @@ describe("a reader that closes stdout early", () => {
     expect(code).toBe(75);
   });
 });
+
+describe("a reader that closes stdout early says only what is true", () => {
+  const stdoutPipeline = async (name: string, sinks: object[]): Promise<string> => {
+    const dir = await scope.tempDir(name);
+    return writePipeline(dir, {
+      name,
+      service: { embedded: true },
+      source: { ...SOURCE, window: { start: "2026-03-10T00:00:00Z", end: "2026-03-11T00:00:00Z" } },
+      sinks: sinks.map((sink) => JSON.parse(JSON.stringify(sink).replaceAll("DIR", dir)) as object),
+    });
+  };
+
+  it("fields | head ends with exit 0 and says nothing of resuming (there is nothing to resume)", async () => {
+    const cli = spawnCli(["fields", "--kind", "logs", "--application", "atr", "--app-type", "ec2"], {});
+    // The reader is gone before the first line is written.
+    cli.child.stdout?.destroy();
+    expect(await cli.exited).toBe(0);
+    expect(cli.stderr()).not.toMatch(/resume|EPIPE|\n\s+at /);
+  });
+
+  it("run of a stdout-only pipeline says a rerun starts over, not that it resumes", async () => {
+    const file = await stdoutPipeline("epipe-only", [{ to: "-", format: "ndjson" }]);
+    const cli = spawnCli(["run", file], {});
+    cli.child.stdout?.once("data", () => cli.child.stdout?.destroy());
+    expect(await cli.exited).toBe(75);
+    expect(cli.stderr()).not.toContain("run the same command again to resume");
+    expect(cli.stderr()).toContain(
+      "Run stopped: the reader of stdout closed it. A pipeline that writes only to stdout keeps no state, so there is nothing to resume",
+    );
+    expect(cli.stderr()).toContain("stopped (stdout only: nothing to resume)");
+  });
+
+  it("run with a file sink beside stdout says the committed slices are kept and a rerun exports the rest", async () => {
+    const file = await stdoutPipeline("epipe-file", [
+      { to: "-", format: "ndjson" },
+      { to: "DIR/out", format: "ndjson" },
+    ]);
+    const cli = spawnCli(["run", file], {});
+    cli.child.stdout?.once("data", () => cli.child.stdout?.destroy());
+    expect(await cli.exited).toBe(75);
+    expect(cli.stderr()).toContain(
+      "Run stopped: the reader of stdout closed it. The committed slices are kept; run the same command again to export the rest.",
+    );
+  });
+});
+
+describe("a mistyped flag", () => {
+  it.each([
+    [["run", "--shrad", "1/2", "x.yaml"], 'unknown option "--shrad"; did you mean "--shard"?'],
+    [["plan", "--jsno", "x.yaml"], 'unknown option "--jsno"; did you mean "--json"?'],
+    [["run", "--forec", "x.yaml"], 'unknown option "--forec"; did you mean "--force"?'],
+  ])("%j gets a did-you-mean", async (argv, expected) => {
+    const result = await runCli(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`error: ${expected}`);
+  });
+
+  it("a flag like none lists the options there are", async () => {
+    const result = await runCli(["fields", "--frobnicate"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'unknown option "--frobnicate"; the options are --help, --kind, --application, --app-type, --json',
+    );
+  });
+});

@@ -88,12 +88,22 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   try {
     const command = await entry.load();
-    return await command(rest, io);
+    const code = await command(rest, io);
+    return hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED) ? outputClosedExit(name, code) : code;
   } catch (error) {
     // The reader of stdout went away (`| head`): the stop is what it asked for, not an error to show.
-    if (hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED)) return EXIT.resumable;
+    if (hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED)) return outputClosedExit(name, EXIT.resumable);
     return reportError(error, io.stderr, rest.includes("--debug"));
   }
+}
+
+/**
+ * The exit code of a command whose reader closed stdout (`| head`): only `run` leaves work undone
+ * (75, its log line says whether it resumes); a command that only prints (`fields`, `plan`, `schema`)
+ * gave the reader what it wanted, so it ends as done.
+ */
+function outputClosedExit(command: string, code: number): number {
+  return command === "run" ? code : EXIT.ok;
 }
 
 async function runFromProcess(): Promise<void> {
@@ -123,7 +133,10 @@ async function runFromProcess(): Promise<void> {
     isTTY: process.stderr.isTTY === true,
     routeDependencyMessages,
   });
-  const final = controller.signal.aborted && code !== EXIT.invalid ? EXIT.resumable : code;
+  // A signal that came while the command ended still means the run was stopped; a closed stdout is
+  // already in the command's own code.
+  const closed = hasCode(controller.signal.reason, ERROR_CODES.OUTPUT_CLOSED);
+  const final = controller.signal.aborted && !closed && code !== EXIT.invalid ? EXIT.resumable : code;
   // Let stdout drain (a pipe to a warehouse loader) before the exit code is set.
   process.exitCode = final;
 }

@@ -13,7 +13,9 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
     outcome.status === "complete"
       ? "complete"
       : outcome.status === "stopped"
-        ? "stopped, resumable"
+        ? outcome.destinations.every((destination) => destination.stream)
+          ? "stopped (stdout only: nothing to resume)"
+          : "stopped, resumable"
         : "failed";
   const lines = [
     `${outcome.pipeline}${shard}: ${status} — ${outcome.committed} slices exported, ${outcome.skipped} already done, ` +
