@@ -2,6 +2,8 @@
 // an unknown transform, `help COMMAND`, a misspelt command, linting without the deployment's
 // variables, and a reader that closes stdout early (`run ... | head`).
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { RUN_USAGE } from "../src/cli/commands/run-usage.js";
 import { runCli, spawnCli, testScope, writePipeline } from "./support/cli-harness.js";
@@ -183,5 +185,49 @@ describe("a mistyped flag", () => {
     expect(result.stderr).toContain(
       'unknown option "--frobnicate"; the options are --help, --kind, --application, --app-type, --json',
     );
+  });
+});
+
+describe("the emulator on a port that is taken", () => {
+  it("names the port and the fix instead of a bare EADDRINUSE (exit 2)", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    // Were the emulator to start after all, the test would still end.
+    const stop = AbortSignal.timeout(10_000);
+    try {
+      const result = await runCli(["emulator", "--port", String(port)], { signal: stop });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(
+        `mdq-export emulator: port ${port} on 127.0.0.1 is already in use (EADDRINUSE): another process listens on 127.0.0.1:${port}`,
+      );
+      expect(result.stderr).toContain("choose another port with --port N (--port 0 picks a free one)");
+      expect(result.stderr).not.toMatch(/^error: listen EADDRINUSE/m);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+});
+
+describe("a missing secret", () => {
+  it("points at MDQ_CLIENT_SECRET_FILE, never at a default written in the file", async () => {
+    const dir = await scope.tempDir("missing-secret");
+    const file = await writePipeline(dir, {
+      name: "missing-secret",
+      service: {
+        base_url: "https://mdq.example.com",
+        auth_url: "https://mdq.example.com",
+        client_id: "abc",
+        client_secret: "${MDQ_CLIENT_SECRET}",
+      },
+      source: SOURCE,
+      sinks: [{ to: `${dir}/out`, format: "ndjson" }],
+    });
+    const result = await runCli(["validate", file], { env: {} });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      "service.client_secret: environment variable MDQ_CLIENT_SECRET is not set; set it, or set MDQ_CLIENT_SECRET_FILE to the path of a file that holds the secret",
+    );
+    expect(result.stderr).not.toContain(":-default");
   });
 });
