@@ -276,7 +276,7 @@ export const ERROR_CATALOG = {
   OUTPUT_FULL: {
     exit: "resumable",
     meaning:
-      "The output's file system is full (ENOSPC), the user's disk quota is used up (EDQUOT), or the S3-compatible store said it has no space; the slice being written was not committed and the run stopped.",
+      "The output's file system is full (ENOSPC), the user's disk quota is used up (EDQUOT), or the S3-compatible store said it has no space; the slice being written was not committed and the run stopped. Also stdout redirected to a full file or device.",
     action:
       "Free space at the output the message names (or raise the quota) and run the same command again; it resumes from the last committed slice.",
   },

@@ -173,7 +173,7 @@ export class StoppedError extends EtlError {
   constructor(
     message: string,
     options: EtlErrorOptions & {
-      code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_LOCKED" | "OUTPUT_LOCK_LOST";
+      code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_FULL" | "OUTPUT_LOCKED" | "OUTPUT_LOCK_LOST";
     } = {},
   ) {
     super(options.code ?? "STOPPED", message, options);

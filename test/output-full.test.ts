@@ -1,7 +1,8 @@
 // A destination with no space left: a run stops resumable (exit 75) naming the output and what to do,
 // commits nothing partial, and the same command resumes once there is room. The full file system is a
 // small tmpfs when the test may mount one; an S3-compatible store answers "storage full" over HTTP.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +14,8 @@ import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { s3OptionsSchema } from "../src/sinks/s3/s3-options.js";
 import { outputFull, outputFullCode } from "../src/sinks/output-full.js";
 import {
+  CLI_ENTRY,
+  REPO_ROOT,
   dataFiles,
   listTree,
   makeTempDir,
@@ -215,5 +218,57 @@ describe("the errno codes of a full destination", () => {
       "writing /data/out/a.ndjson failed (EDQUOT): the disk quota of this user is used up at the output /data/out; " +
         "free space there (or raise the quota) and run the same command again: it resumes from the last committed slice",
     );
+  });
+});
+
+describe("stdout redirected to a full device", () => {
+  /** Runs the CLI with stdout on /dev/full, whose every write answers ENOSPC. */
+  async function toDevFull(argv: string[]): Promise<{ code: number | null; stderr: string }> {
+    const full = openSync("/dev/full", "w");
+    try {
+      const child = spawn(process.execPath, [CLI_ENTRY, ...argv], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH ?? "", ...service.env },
+        stdio: ["ignore", full, "pipe"],
+      });
+      let stderr = "";
+      child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      return { code, stderr };
+    } finally {
+      closeSync(full);
+    }
+  }
+
+  it("fields stops with exit 75 and the fix instead of a stack trace", async () => {
+    const result = await toDevFull(["fields", "--kind", "jobs"]);
+    expect(result.code).toBe(75);
+    expect(result.stderr).toContain(
+      "error: writing to stdout failed (ENOSPC): no space is left where stdout goes (the file it is redirected to); free space there and run the same command again",
+    );
+    expect(result.stderr).not.toMatch(/\n\s+at |Node\.js v/);
+  });
+
+  it("a run to stdout stops with exit 75, saying why and that a stdout-only pipeline starts over", async () => {
+    const dir = await makeTempDir("stdout-full");
+    dirs.push(dir);
+    const pipeline = await writePipeline(dir, {
+      name: "stdout-full",
+      service: SERVICE_FROM_ENV,
+      source: {
+        kind: "jobs",
+        application: "atr",
+        app_type: ["ec2"],
+        domain: ["*"],
+        window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T04:00:00Z", slice: "1h" },
+        strategy: "pit",
+      },
+      sinks: [{ format: "ndjson", to: "-" }],
+    });
+    const result = await toDevFull(["run", pipeline]);
+    expect(result.code).toBe(75);
+    expect(result.stderr).toContain("writing to stdout failed (ENOSPC)");
+    expect(result.stderr).toContain("A pipeline that writes only to stdout keeps no state");
+    expect(result.stderr).not.toMatch(/\n\s+at |Node\.js v/);
   });
 });
