@@ -202,7 +202,7 @@ function stageFile(
           try {
             // One write(2) may take only part of a chunk (a file system nearly full answers with the
             // bytes it took, not ENOSPC): write the rest until all is taken or the error comes.
-            for (let offset = 0; offset < chunk.length; ) {
+            for (let offset = 0; offset < chunk.length;) {
               offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
             }
           } catch (error) {
