@@ -85,10 +85,11 @@ export const ERROR_CATALOG = {
       "Make sure one run at a time writes an output (a schedule that does not overlap, a CronJob with concurrencyPolicy: Forbid); if the other run did not finish, run the command again.",
   },
   NETWORK_ERROR: {
-    exit: "failed",
+    exit: "resumable",
     meaning:
-      "The service could not be reached (DNS, refused or reset connection, timeout) after the retries.",
-    action: "Check `service.base_url` and the network; a run resumes where it stopped.",
+      "The service could not be reached (DNS, refused or reset connection, no complete answer within `service.timeouts.request_ms`) through one operation's whole retry budget (6 attempts, no retry after 2 minutes); the run stopped.",
+    action:
+      "Check `service.base_url`, `service.auth_url` and the network; run the same command again and it resumes where it stopped.",
   },
   RESPONSE_LOST: {
     exit: "failed",
@@ -285,7 +286,7 @@ export const ERROR_CATALOG = {
   SLICE_GAVE_UP: {
     exit: "resumable",
     meaning:
-      "A slice kept failing with a retryable error (the service unavailable, contexts lost) and the run stopped.",
+      "A request of a slice failed through its whole retry budget (the service unavailable), or the slice kept losing its paging context past `limits.max_retries_per_slice`, and the run stopped.",
     action: "Run the same command again later; it resumes.",
   },
   STOPPED: {
@@ -293,9 +294,17 @@ export const ERROR_CATALOG = {
     meaning: "The run was stopped by a signal (SIGTERM, SIGINT).",
     action: "Run the same command again; it resumes.",
   },
+  OUTPUT_FULL: {
+    exit: "resumable",
+    meaning:
+      "The output's file system is full (ENOSPC), the user's disk quota is used up (EDQUOT), or the S3-compatible store said it has no space; the slice being written was not committed and the run stopped. Also stdout redirected to a full file or device.",
+    action:
+      "Free space at the output the message names (or raise the quota) and run the same command again; it resumes from the last committed slice.",
+  },
   OUTPUT_CLOSED: {
     exit: "resumable",
-    meaning: "The reader of stdout closed it (`run ... | head`); the run stopped without an error message.",
+    meaning:
+      "The reader of stdout closed it (`run ... | head`); the run stopped without an error message, and its log line says whether a rerun resumes (a pipeline that writes only to stdout keeps no state). Commands that only print (`fields`, `plan`, `schema`) end with exit 0 instead.",
     action:
       "Nothing when the reader wanted only the first lines; otherwise check the program reading stdout.",
   },

@@ -109,6 +109,33 @@ export class QuotaExhaustedError extends EtlError {
   }
 }
 
+/**
+ * An operation failed with retryable errors until its retry budget (attempts or time) was spent. The
+ * service may answer later, so the run stops resumable (exit 75); nothing inside the run starts the
+ * operation again, so a slice's restarts never multiply the operation's attempts. The code is the last
+ * failure's, and so is the message, with the attempts and the time spent.
+ */
+export class RetriesSpentError extends ApiError {
+  readonly attempts: number;
+
+  constructor(last: ApiError, attempts: number, elapsedMs: number) {
+    super(
+      `${last.message} (gave up after ${attempts} attempt${attempts === 1 ? "" : "s"} in ${(elapsedMs / 1000).toFixed(1)} s)`,
+      { operation: last.operation, status: last.status, retryable: true, cause: last },
+      last.code,
+    );
+    this.attempts = attempts;
+  }
+}
+
+/** Whether `error`, or an error it wraps, ended because an operation spent its retry budget. */
+export function spentRetryBudget(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
+    if (cause instanceof RetriesSpentError) return true;
+  }
+  return false;
+}
+
 /** A scroll or point-in-time context is gone; the caller restarts its slice from the start. */
 export class PagingContextLostError extends ApiError {
   constructor(operation: string, options: EtlErrorOptions & { status?: number } = {}) {
@@ -146,7 +173,7 @@ export class StoppedError extends EtlError {
   constructor(
     message: string,
     options: EtlErrorOptions & {
-      code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_LOCKED" | "OUTPUT_LOCK_LOST";
+      code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_FULL" | "OUTPUT_LOCKED" | "OUTPUT_LOCK_LOST";
     } = {},
   ) {
     super(options.code ?? "STOPPED", message, options);

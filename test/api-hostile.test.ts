@@ -17,9 +17,19 @@ import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { PartitionState } from "../src/api/paging/batch-status.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
 import { answerToken, startHostileService } from "./support/hostile-service.js";
-import { makeTempDir, removeDir, spawnCli, waitFor } from "./support/cli-harness.js";
+import {
+  SERVICE_FROM_ENV,
+  dataFiles,
+  listTree,
+  makeTempDir,
+  removeDir,
+  spawnCli,
+  startTestService,
+  waitFor,
+  writePipeline,
+} from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
-import type { HostileService } from "./support/hostile-service.js";
+import type { HostileRequest, HostileService } from "./support/hostile-service.js";
 
 const services: HostileService[] = [];
 afterEach(async () => {
@@ -404,6 +414,34 @@ describe("a download host that resolves elsewhere once its link was checked (DNS
   });
 });
 
+describe("IPv6 forms of the metadata address in a partition link", () => {
+  it.each(["[::a9fe:a9fe]", "[::ffff:169.254.169.254]", "[64:ff9b::a9fe:a9fe]"])(
+    "refuses %s, literal or resolved, without connecting",
+    async (host) => {
+      const service = await hostile((_request, res) => res.end('{"n":1}\n'));
+      const literal = service.client();
+      const refused = await literal
+        .download(`http://${host}/latest/meta-data/iam`)
+        .catch((caught: unknown) => caught);
+      expect((refused as ApiError).code).toBe("DOWNLOAD_REFUSED");
+      expect(String(refused)).toContain("carrying 169.254.169.254");
+      const address = host.slice(1, -1);
+      const lookup: LookupFunction = (_hostname, options, callback) => {
+        if (options.all === true) callback(null, [{ address, family: 6 }]);
+        else callback(null, address, 6);
+      };
+      const rebound = service.client({ downloadLookup: lookup });
+      const port = new URL(service.url).port;
+      const error = await rebound
+        .download(`http://rebind.invalid:${port}/files/p0`)
+        .catch((caught: unknown) => caught);
+      expect((error as ApiError).code).toBe("DOWNLOAD_REFUSED");
+      expect(String(error)).toContain(`rebind.invalid resolved to ${address} (carrying 169.254.169.254)`);
+      expect(service.count("/files/p0") + service.count("/latest/meta-data/iam")).toBe(0);
+    },
+  );
+});
+
 describe("the CLI stopped while the token issuer never answers", () => {
   it("ends on SIGTERM with exit 75 and the resume hint, having written nothing", async () => {
     // Never answers: no status line, no headers.
@@ -429,4 +467,68 @@ describe("the CLI stopped while the token issuer never answers", () => {
       await removeDir(dir);
     }
   });
+});
+
+/** Passes a request on to the emulator and its answer back. */
+async function forward(emulatorUrl: string, request: HostileRequest, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const name of ["authorization", "content-type", "accept"]) {
+    const value = request.req.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  const answer = await fetch(`${emulatorUrl}${request.req.url ?? request.path}`, {
+    method: request.req.method ?? "POST",
+    headers,
+    ...(request.body === "" ? {} : { body: request.body }),
+  });
+  res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
+  res.end(Buffer.from(await answer.arrayBuffer()));
+}
+
+describe("a query that drips every answer, through the CLI", () => {
+  it("stops with exit 75 after one operation's retry budget: the slice does not start the operation again", async () => {
+    // The emulator answers everything (token, mappings, opening a point in time) but the page queries,
+    // which send their headers and then one byte every 20 ms, forever.
+    const emulator = await startTestService({ seed: 3 });
+    const service = await hostile((request, res) =>
+      request.path === "/v3/jobs/query" ? drip(res) : forward(emulator.emulator.url, request, res),
+    );
+    const dir = await makeTempDir("drip-budget");
+    try {
+      const out = join(dir, "out");
+      const pipeline = await writePipeline(dir, {
+        name: "drip-budget",
+        service: { ...SERVICE_FROM_ENV, timeouts: { request_ms: 1000 } },
+        source: {
+          kind: "jobs",
+          application: "atr",
+          app_type: ["ec2"],
+          domain: ["*"],
+          window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T02:00:00Z", slice: "1h" },
+          strategy: "pit",
+        },
+        sinks: [{ format: "ndjson", to: out, path: "part-{slice}-{seq}.ndjson" }],
+        // One slice at a time, restarted up to 3 times: the setting that multiplied the attempts.
+        limits: { concurrency: 1, max_retries_per_slice: 3 },
+      });
+      const started = Date.now();
+      const cli = spawnCli(["run", pipeline], {
+        ...emulator.env,
+        MDQ_BASE_URL: service.url,
+        MDQ_AUTH_URL: service.url,
+      });
+      expect(await cli.exited, cli.stderr()).toBe(75);
+      const elapsedMs = Date.now() - started;
+      // The default budget of one operation: 6 attempts (docs/operations.md, "Limits and safety").
+      expect(service.count("/v3/jobs/query")).toBe(6);
+      // 6 attempts of request_ms each, plus at most 0.25 + 0.5 + 1 + 2 + 4 s of backoff, plus start-up.
+      expect(elapsedMs).toBeLessThan(6 * 1000 + 7750 + 5000);
+      expect(cli.stderr()).toMatch(/gave up after 6 attempts in \d+\.\d s/);
+      expect(cli.stderr()).toContain("RESPONSE_DEADLINE");
+      expect(existsSync(out) ? dataFiles(await listTree(out)) : []).toEqual([]);
+    } finally {
+      await removeDir(dir);
+      await emulator.close();
+    }
+  }, 60_000);
 });

@@ -220,7 +220,7 @@ describe("invalid pipelines", () => {
     const issue = only(pipelineText(JOBS), {});
     expect(issue).toMatchObject({ path: "service.client_secret", line: 6, column: 18 });
     expect(issue.message).toBe(
-      "environment variable MDQ_CLIENT_SECRET is not set; set it or write ${MDQ_CLIENT_SECRET:-default}",
+      "environment variable MDQ_CLIENT_SECRET is not set; set it, or set MDQ_CLIENT_SECRET_FILE to the path of a file that holds the secret (a mounted Kubernetes or Docker secret); a secret has no default",
     );
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createDownloadPolicy } from "./download-policy.js";
+import type { LookupFunction } from "node:net";
+import { createDownloadPolicy, embeddedIpv4, guardedLookup } from "./download-policy.js";
 
 const resolveTo = (addresses: string[]) => async (): Promise<readonly string[]> => addresses;
 
@@ -65,5 +66,70 @@ describe("createDownloadPolicy", () => {
     const message = await refusal(listed, "https://evil.example.org/p?X-Amz-Signature=topsecret");
     expect(message).toContain("download_hosts");
     expect(message).not.toContain("topsecret");
+  });
+});
+
+/** Link-local and metadata addresses written as IPv6 forms that carry an IPv4 address. */
+const CARRIED = [
+  "::ffff:169.254.169.254",
+  "::ffff:a9fe:a9fe",
+  "0:0:0:0:0:ffff:a9fe:a9fe",
+  "::a9fe:a9fe",
+  "::169.254.169.254",
+  "64:ff9b::a9fe:a9fe",
+  "64:ff9b::169.254.169.254",
+  "64:ff9b:1:a9fe:a9:fe00::",
+  "2002:a9fe:a9fe::1",
+  "::ffff:169.254.1.1",
+  "64:ff9b::a9fe:101",
+  "::ffff:0.0.0.0",
+  "64:ff9b::0:0",
+];
+
+describe("IPv6 forms of forbidden IPv4 addresses", () => {
+  const https = createDownloadPolicy({
+    baseUrl: "https://mdq.example.com",
+    resolve: resolveTo(["52.1.2.3"]),
+  });
+
+  it("reads the IPv4 address each form carries", () => {
+    expect(embeddedIpv4("::ffff:a9fe:a9fe")).toBe("169.254.169.254");
+    expect(embeddedIpv4("::a9fe:a9fe")).toBe("169.254.169.254");
+    expect(embeddedIpv4("64:ff9b::a9fe:a9fe")).toBe("169.254.169.254");
+    expect(embeddedIpv4("64:ff9b:1:a9fe:a9:fe00::")).toBe("169.254.169.254");
+    expect(embeddedIpv4("2002:a9fe:a9fe::1")).toBe("169.254.169.254");
+    expect(embeddedIpv4("fe80::1%eth0")).toBeUndefined();
+    expect(embeddedIpv4("::1")).toBeUndefined();
+    expect(embeddedIpv4("2600:1f18::1")).toBeUndefined();
+  });
+
+  it.each(CARRIED)("refuses [%s] as a literal link", async (address) => {
+    const message = await refusal(https, `https://[${address}]/latest/meta-data/`);
+    expect(message).toMatch(/carrying (169\.254|0\.0)\.\d+\.\d+\) is link-local/);
+  });
+
+  it.each(CARRIED)("refuses a name that resolves to %s", async (address) => {
+    const resolved = createDownloadPolicy({
+      baseUrl: "https://mdq.example.com",
+      resolve: resolveTo([address]),
+    });
+    expect(await refusal(resolved, "https://innocent.example.net/part-0")).toContain(address);
+  });
+
+  it.each(CARRIED)("gets no connection when a download resolves to %s as it connects", async (address) => {
+    const resolving: LookupFunction = (_hostname, _options, callback) =>
+      callback(null, [{ address, family: 6 }]);
+    const error = await new Promise<unknown>((resolve) =>
+      guardedLookup(resolving)("rebind.example.net", { all: true }, (caught) => resolve(caught)),
+    );
+    expect(String(error)).toContain(`rebind.example.net resolved to ${address}`);
+  });
+
+  it("still follows public IPv6 links, IPv4-mapped public addresses, and a local emulator on ::1", async () => {
+    await expect(https("https://[2600:1f18::1]/p")).resolves.toBeUndefined();
+    await expect(https("https://[::ffff:52.1.2.3]/p")).resolves.toBeUndefined();
+    await expect(https("https://[64:ff9b::3401:203]/p")).resolves.toBeUndefined();
+    const local = createDownloadPolicy({ baseUrl: "http://[::1]:8080", resolve: resolveTo(["::1"]) });
+    await expect(local("http://[::1]:8080/files/part-0")).resolves.toBeUndefined();
   });
 });

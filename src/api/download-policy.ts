@@ -26,13 +26,62 @@ FORBIDDEN.addSubnet("fe80::", 10, "ipv6");
 FORBIDDEN.addAddress("::", "ipv6");
 FORBIDDEN.addAddress("fd00:ec2::254", "ipv6");
 
-/** An IPv4-mapped IPv6 address (::ffff:169.254.169.254) is judged as the IPv4 address it carries. */
+/** The 8 groups of an IPv6 address (a trailing dotted IPv4 part and a zone included); undefined if not IPv6. */
+function ipv6Groups(address: string): number[] | undefined {
+  const bare = address.replace(/%.*$/, "");
+  if (isIP(bare) !== 6) return undefined;
+  // A trailing dotted IPv4 part (::ffff:169.254.169.254) becomes the two groups it stands for.
+  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(bare);
+  const hex =
+    dotted === null
+      ? bare
+      : `${dotted[1]}${((Number(dotted[2]) << 8) | Number(dotted[3])).toString(16)}:${((Number(dotted[4]) << 8) | Number(dotted[5])).toString(16)}`;
+  const [head = "", tail] = hex.split("::");
+  const parse = (part: string): number[] => (part === "" ? [] : part.split(":").map((g) => parseInt(g, 16)));
+  const front = parse(head);
+  const back = tail === undefined ? [] : parse(tail);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+type Groups = [number, number, number, number, number, number, number, number];
+
+const ipv4Of = (high: number, low: number): string => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 address an IPv6 address carries and that a connection may reach: IPv4-mapped
+ * (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks), NAT64
+ * with the well-known prefix (64:ff9b::/96, RFC 6052) or the local-use prefix (64:ff9b:1::/48,
+ * RFC 8215), and 6to4 (2002:AABB:CCDD::/16). Each is written in hex or dotted form alike.
+ */
+export function embeddedIpv4(address: string): string | undefined {
+  const g = ipv6Groups(address);
+  if (g === undefined) return undefined;
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = g.map((group) => group & 0xffff) as Groups;
+  const zeroTo = (end: number): boolean => g.slice(0, end).every((group) => group === 0);
+  if (zeroTo(5) && g5 === 0xffff) return ipv4Of(g6, g7);
+  // ::1 is the IPv6 loopback and :: the unspecified address, not IPv4-compatible addresses.
+  if (zeroTo(6) && (g6 !== 0 || g7 > 1)) return ipv4Of(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return ipv4Of(g6, g7);
+  // RFC 6052's /48 layout: the IPv4 address around bits 64-71 (the u octet, always zero).
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return ipv4Of(g3, ((g4 & 255) << 8) | (g5 >> 8));
+  if (g0 === 0x2002) return ipv4Of(g1, g2);
+  return undefined;
+}
+
+/** An address as a refusal shows it: with the IPv4 address it carries, if any. */
+function shown(address: string): string {
+  const ipv4 = embeddedIpv4(address);
+  return ipv4 === undefined ? address : `${address} (carrying ${ipv4})`;
+}
+
+/** An IPv6 address that carries an IPv4 address is judged as that IPv4 address as well. */
 function isForbiddenAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped !== undefined) return FORBIDDEN.check(mapped, "ipv4");
-  const family = isIP(address);
+  const family = isIP(address.replace(/%.*$/, ""));
   if (family === 0) return false;
-  return FORBIDDEN.check(address, family === 4 ? "ipv4" : "ipv6");
+  if (family === 4) return FORBIDDEN.check(address, "ipv4");
+  const ipv4 = embeddedIpv4(address);
+  if (ipv4 !== undefined && FORBIDDEN.check(ipv4, "ipv4")) return true;
+  return FORBIDDEN.check(address.replace(/%.*$/, ""), "ipv6");
 }
 
 function hostAllowed(host: string, allowed: readonly string[]): boolean {
@@ -88,7 +137,7 @@ export function createDownloadPolicy(options: DownloadPolicyOptions): (url: stri
     const addresses = isIP(host) === 0 ? await resolve(host).catch(() => []) : [host];
     const bad = addresses.find(isForbiddenAddress);
     if (bad !== undefined) {
-      throw refuse(url, `address ${bad} is link-local, a metadata address or unspecified`);
+      throw refuse(url, `address ${shown(bad)} is link-local, a metadata address or unspecified`);
     }
   };
 }
@@ -99,7 +148,7 @@ export class ForbiddenAddressError extends Error {
     readonly host: string,
     readonly address: string,
   ) {
-    super(`${host} resolved to ${address}, which is link-local, a metadata address or unspecified`);
+    super(`${host} resolved to ${shown(address)}, which is link-local, a metadata address or unspecified`);
   }
 }
 

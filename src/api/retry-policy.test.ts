@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../errors.js";
+import { ApiError, RetriesSpentError, spentRetryBudget } from "../errors.js";
 import { backoffDelay, parseRetryAfter } from "./retry-policy.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import { runWithRetries } from "./retry.js";
@@ -82,9 +82,37 @@ describe("runWithRetries", () => {
       },
       { policy, clock, random: () => 0 },
     );
-    await expect(run).rejects.toBeInstanceOf(HttpStatusError);
+    const error = await run.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RetriesSpentError);
+    expect((error as RetriesSpentError).cause).toBeInstanceOf(HttpStatusError);
+    expect((error as RetriesSpentError).attempts).toBe(3);
+    expect((error as RetriesSpentError).message).toBe(
+      "/x answered HTTP 503 (gave up after 3 attempts in 8.0 s)",
+    );
     expect(clock.slept).toEqual([4000, 4000]);
     expect(calls).toBe(3);
+  });
+
+  it("does not retry an operation that spent its own budget inside an outer loop", async () => {
+    let inner = 0;
+    let outer = 0;
+    const run = runWithRetries(
+      async () => {
+        outer += 1;
+        return runWithRetries(
+          async () => {
+            inner += 1;
+            throw failing(true);
+          },
+          { policy, clock: fakeClock(), random: () => 0.5 },
+        );
+      },
+      { policy, clock: fakeClock(), random: () => 0.5 },
+    );
+    const error = await run.catch((caught: unknown) => caught);
+    expect(spentRetryBudget(error)).toBe(true);
+    expect((error as ApiError).retryable).toBe(true);
+    expect([outer, inner]).toEqual([1, 5]);
   });
 
   it("succeeds after transient failures", async () => {

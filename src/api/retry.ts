@@ -1,6 +1,7 @@
 // The one retry loop of the product: retryable ApiErrors are retried with full-jitter backoff (or
-// Retry-After when longer), bounded by the policy's attempts and elapsed time, and abortable.
-import { ApiError } from "../errors.js";
+// Retry-After when longer), bounded by the policy's attempts and elapsed time, and abortable. The error
+// that spends the budget comes out as a RetriesSpentError, so no outer loop retries it again.
+import { ApiError, RetriesSpentError, spentRetryBudget } from "../errors.js";
 import type { Clock } from "./clock.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import { backoffDelay } from "./retry-policy.js";
@@ -15,6 +16,18 @@ export interface RetryContext {
   onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
   /** Maps the last error when retries run out (for example a 429 into quota exhaustion). */
   onGiveUp?: (error: ApiError, reason: "attempts" | "time") => unknown;
+}
+
+/** The error a spent budget ends with: the caller's mapping, or the last error marked as final. */
+function giveUp(
+  ctx: RetryContext,
+  error: ApiError,
+  reason: "attempts" | "time",
+  attempts: number,
+  started: number,
+): unknown {
+  const mapped = ctx.onGiveUp?.(error, reason) ?? error;
+  return mapped === error ? new RetriesSpentError(error, attempts, ctx.clock.now() - started) : mapped;
 }
 
 /**
@@ -32,12 +45,13 @@ export async function runWithRetries<T>(
       return await attempt(attemptNumber);
     } catch (error) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
-      if (!(error instanceof ApiError) || !error.retryable) throw error;
-      if (attemptNumber >= ctx.policy.maxAttempts) throw ctx.onGiveUp?.(error, "attempts") ?? error;
+      if (!(error instanceof ApiError) || !error.retryable || spentRetryBudget(error)) throw error;
+      if (attemptNumber >= ctx.policy.maxAttempts)
+        throw giveUp(ctx, error, "attempts", attemptNumber, started);
       const retryAfter = error instanceof HttpStatusError ? (error.retryAfterMs ?? 0) : 0;
       const delayMs = Math.max(backoffDelay(attemptNumber, ctx.policy, ctx.random), retryAfter);
       if (ctx.clock.now() + delayMs - started > ctx.policy.maxElapsedMs) {
-        throw ctx.onGiveUp?.(error, "time") ?? error;
+        throw giveUp(ctx, error, "time", attemptNumber, started);
       }
       ctx.onRetry?.(error, attemptNumber, delayMs);
       await ctx.clock.sleep(delayMs, ctx.signal);

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
 import { ConfigError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
+import { didYouMean } from "../transforms/close-matches.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -17,14 +18,26 @@ export const PIPELINE_OPTIONS = {
 
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
-/** Parses argv strictly; an unknown flag is an argument error (exit 2). */
+/** Parses argv strictly; an unknown flag is an argument error (exit 2), with the flags it may mean. */
 export function parseCommandArgs<T extends Options>(argv: readonly string[], options: T, usage: string) {
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message =
+      unknownOptionMessage(error, options) ?? (error instanceof Error ? error.message : String(error));
     throw new ConfigError(`${message}\n\n${usage}`, [{ path: "arguments", message }]);
   }
+}
+
+/** `unknown option "--shrad"; did you mean "--shard"?` for parseArgs' unknown-option error, else undefined. */
+function unknownOptionMessage(error: unknown, options: Options): string | undefined {
+  if ((error as { code?: unknown } | null)?.code !== "ERR_PARSE_ARGS_UNKNOWN_OPTION") return undefined;
+  const given = /Unknown option '([^']+)'/.exec(error instanceof Error ? error.message : "")?.[1];
+  if (given === undefined) return undefined;
+  const flags = Object.keys(options).map((name) => `--${name}`);
+  const shown = JSON.stringify(given.split("=")[0]);
+  const suggestion = didYouMean(given.replace(/^-+/, "--").split("=")[0] ?? given, flags);
+  return `unknown option ${shown}${suggestion === "" ? `; the options are ${flags.join(", ")}` : suggestion}`;
 }
 
 export function parseLogLevel(value: string | undefined, fallback: LogLevel): LogLevel {

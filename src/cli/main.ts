@@ -10,6 +10,7 @@ import { EXIT } from "./io.js";
 import type { CliIO, Command } from "./io.js";
 import { reportError } from "./report-error.js";
 import { routeDependencyMessages } from "./dependency-messages.js";
+import { outputFullCode } from "../sinks/output-full.js";
 
 /** Commands load their modules when called, so `--help` and small commands start fast. */
 const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary: string }>> = {
@@ -88,12 +89,22 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
   try {
     const command = await entry.load();
-    return await command(rest, io);
+    const code = await command(rest, io);
+    return hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED) ? outputClosedExit(name, code) : code;
   } catch (error) {
     // The reader of stdout went away (`| head`): the stop is what it asked for, not an error to show.
-    if (hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED)) return EXIT.resumable;
+    if (hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED)) return outputClosedExit(name, EXIT.resumable);
     return reportError(error, io.stderr, rest.includes("--debug"));
   }
+}
+
+/**
+ * The exit code of a command whose reader closed stdout (`| head`): only `run` leaves work undone
+ * (75, its log line says whether it resumes); a command that only prints (`fields`, `plan`, `schema`)
+ * gave the reader what it wanted, so it ends as done.
+ */
+function outputClosedExit(command: string, code: number): number {
+  return command === "run" ? code : EXIT.ok;
 }
 
 async function runFromProcess(): Promise<void> {
@@ -111,8 +122,14 @@ async function runFromProcess(): Promise<void> {
   // A reader that has all it wants (`run ... | head`) closes the pipe: stop as a signal would, quietly,
   // instead of dying on an unhandled EPIPE with a stack trace.
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    controller.abort(new StoppedError("the reader of stdout closed it", { code: "OUTPUT_CLOSED" }));
+    if (error.code === "EPIPE") {
+      controller.abort(new StoppedError("the reader of stdout closed it", { code: "OUTPUT_CLOSED" }));
+      return;
+    }
+    // stdout redirected to a file on a full disk: a stop with the fix, not a stack trace.
+    const full = outputFullCode(error);
+    if (full === undefined) throw error;
+    controller.abort(stdoutFull(full, error));
   });
   const code = await main(process.argv.slice(2), {
     stdout: process.stdout,
@@ -123,9 +140,29 @@ async function runFromProcess(): Promise<void> {
     isTTY: process.stderr.isTTY === true,
     routeDependencyMessages,
   });
-  const final = controller.signal.aborted && code !== EXIT.invalid ? EXIT.resumable : code;
+  // A write to stdout fails through its 'error' event, which may come after the command returned.
+  if (!process.stdout.destroyed)
+    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  // `run` logged the stop with its reason; other commands say it here.
+  if (hasCode(controller.signal.reason, ERROR_CODES.OUTPUT_FULL) && process.argv[2] !== "run") {
+    process.exitCode = reportError(controller.signal.reason, process.stderr, false);
+    return;
+  }
+  // A signal that came while the command ended still means the run was stopped; a closed stdout is
+  // already in the command's own code.
+  const closed = hasCode(controller.signal.reason, ERROR_CODES.OUTPUT_CLOSED);
+  const final = controller.signal.aborted && !closed && code !== EXIT.invalid ? EXIT.resumable : code;
   // Let stdout drain (a pipe to a warehouse loader) before the exit code is set.
   process.exitCode = final;
+}
+
+/** stdout's file or device is full: the command stops; once there is room, the same command works. */
+function stdoutFull(code: string, cause: unknown): StoppedError {
+  const what = code === "EDQUOT" ? "the disk quota of this user is used up" : "no space is left";
+  return new StoppedError(
+    `writing to stdout failed (${code}): ${what} where stdout goes (the file it is redirected to); free space there and run the same command again`,
+    { code: "OUTPUT_FULL", cause },
+  );
 }
 
 /** Whether this module is the process's entry point (node dist/cli/main.js, or the npm bin link to it). */

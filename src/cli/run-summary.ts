@@ -15,7 +15,9 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
     outcome.status === "complete"
       ? "complete"
       : outcome.status === "stopped"
-        ? "stopped, resumable"
+        ? outcome.destinations.every((destination) => destination.stream)
+          ? "stopped (stdout only: nothing to resume)"
+          : "stopped, resumable"
         : "failed";
   // A slice that gave up is not cut short by the stop its giving up caused.
   const stoppedByStop = outcome.status === "stopped" && !hasCode(outcome.error, ERROR_CODES.SLICE_GAVE_UP);

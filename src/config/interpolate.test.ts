@@ -92,9 +92,14 @@ describe("${VAR} from VAR_FILE", () => {
     ]);
   });
 
-  it("keeps the plain message when neither VAR nor VAR_FILE is set", () => {
+  it("names VAR_FILE when neither VAR nor VAR_FILE is set, and a default only for what is not a secret", () => {
     expect(run("v: ${KEY}\n", {}).messages).toEqual([
-      "environment variable KEY is not set; set it or write ${KEY:-default}",
+      "environment variable KEY is not set; set it, set KEY_FILE to a file that holds the value, or write ${KEY:-default}",
     ]);
+    for (const key of ["client_secret", "password", "session_token"]) {
+      expect(run(`${key}: \${SECRET}\n`, {}).messages).toEqual([
+        "environment variable SECRET is not set; set it, or set SECRET_FILE to the path of a file that holds the secret (a mounted Kubernetes or Docker secret); a secret has no default",
+      ]);
+    }
   });
 });

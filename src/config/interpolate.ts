@@ -73,6 +73,17 @@ function walk(
   }
 }
 
+/** Settings whose value is a secret: never given a default in the file, read from a file instead. */
+const SECRET_KEY = /secret|password|passwd|token|credential/i;
+
+/** The message for `${NAME}` with neither NAME nor NAME_FILE set: a secret's way is NAME_FILE, not a default. */
+function unsetMessage(name: string, path: readonly PathSegment[]): string {
+  if (SECRET_KEY.test(String(path.at(-1) ?? ""))) {
+    return `environment variable ${name} is not set; set it, or set ${name}_FILE to the path of a file that holds the secret (a mounted Kubernetes or Docker secret); a secret has no default`;
+  }
+  return `environment variable ${name} is not set; set it, set ${name}_FILE to a file that holds the value, or write \${${name}:-default}`;
+}
+
 function substitute(
   node: Scalar,
   path: PathSegment[],
@@ -127,15 +138,7 @@ function substitute(
       result.unset.paths.add(formatPath(path));
       return "";
     }
-    result.issues.push(
-      issueAt(
-        source,
-        node,
-        path,
-        `\${${name}`,
-        `environment variable ${name} is not set; set it or write \${${name}:-default}`,
-      ),
-    );
+    result.issues.push(issueAt(source, node, path, `\${${name}`, unsetMessage(name, path)));
     return "";
   });
   if (references === 0) {

@@ -24,7 +24,9 @@ export const limitsSchema = z
       .min(0)
       .max(100)
       .default(3)
-      .describe("Times a failed slice is restarted from its start before the run fails. Default 3."),
+      .describe(
+        "Times a slice is restarted from its start after losing its paging context or a count mismatch, before the run stops. A request that spent its own retry budget stops the run at once instead. Default 3.",
+      ),
     encode_threads: z
       .union([z.literal("auto"), z.number().int().min(0).max(64)])
       .default("auto")

@@ -3,7 +3,7 @@
 // writes the manifests, and reports what happened. The CLI prints the outcome; nothing here exits.
 import type { Writable } from "node:stream";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { ConfigError, ERROR_CODES, hasCode } from "../errors.js";
+import { ConfigError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { RunObserver } from "../observability/run-observer.js";
 import type { RunInfo } from "./contracts.js";
@@ -12,6 +12,7 @@ import type { OutputLock } from "./output-lock.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import type { OutputStore } from "./contracts.js";
 import { keepsFiles } from "./destinations.js";
+import { stopAdvice } from "./stop-advice.js";
 import { outputFingerprint } from "./fingerprint.js";
 import { removeLeftovers } from "./leftovers.js";
 import { buildManifest, manifestObjectPath, writeManifest } from "./manifest.js";
@@ -271,7 +272,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       }),
       manifests,
     };
-    logEnd(result, log);
+    logEnd(result, log, pipeline.sinks.some(keepsFiles));
     events?.finished?.(result);
     return result;
   } finally {
@@ -289,7 +290,7 @@ function encodeThreads(pipeline: Pipeline): number {
   return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
 }
 
-function logEnd(outcome: PipelineOutcome, log: Logger): void {
+function logEnd(outcome: PipelineOutcome, log: Logger, keepsState: boolean): void {
   if (outcome.status === "complete") {
     log.info(
       { run_id: outcome.runId, records: outcome.records, slices: outcome.slices.length },
@@ -299,9 +300,7 @@ function logEnd(outcome: PipelineOutcome, log: Logger): void {
     const error = outcome.error;
     log.warn(
       { remaining_slices: outcome.remaining, reason: error instanceof Error ? error.message : String(error) },
-      hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED)
-        ? "Run stopped at the quota reserve; run the same command after the daily quota resets to resume."
-        : "Run stopped; run the same command again to resume.",
+      stopAdvice(error, keepsState),
     );
   }
 }

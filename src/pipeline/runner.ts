@@ -2,7 +2,7 @@
 // whole (a batch export's slice partition by partition), retried from its start when the service
 // loses its place, and checkpointed once committed.
 import pLimit from "p-limit";
-import { ApiError, ERROR_CODES, EtlError, hasCode, StoppedError } from "../errors.js";
+import { ApiError, ERROR_CODES, EtlError, hasCode, spentRetryBudget, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { isPartitionedSource } from "./contracts.js";
 import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "./contracts.js";
@@ -65,6 +65,8 @@ export interface RunOutcome {
 /** Errors after which the slice is worth starting again from its start. */
 export function isSliceRetryable(error: unknown): boolean {
   if (hasCode(error, ERROR_CODES.RECONCILIATION_FAILED)) return true;
+  // An operation that spent its retry budget stops the run: restarting the slice would multiply it.
+  if (spentRetryBudget(error)) return false;
   // Whether the service may answer next time is the API error's to say, whatever its code.
   if (error instanceof ApiError) return error.retryable;
   return false;
@@ -150,7 +152,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         return;
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED)) {
+        if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED, ERROR_CODES.OUTPUT_FULL)) {
           stopError ??= error;
           controller.abort(error);
           return;
@@ -164,7 +166,10 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
           continue;
         }
         options.events?.sliceGaveUp?.(task.slice, error);
-        if (isSliceRetryable(error) && !hasCode(error, ERROR_CODES.RECONCILIATION_FAILED)) {
+        if (
+          spentRetryBudget(error) ||
+          (isSliceRetryable(error) && !hasCode(error, ERROR_CODES.RECONCILIATION_FAILED))
+        ) {
           // The service stayed unavailable (or kept losing our place): stop, and resume later.
           // The reason names the failing operation, so the stop message says what to look at.
           stopError ??= new EtlError(

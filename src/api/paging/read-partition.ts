@@ -1,7 +1,8 @@
 // Reading a batch export's partitions (the batch itself is awaited in batch-status.ts): each partition
 // is downloaded, decoded by content, and fetched again from where it broke; the batch source commits
 // partition by partition, so a rerun skips those already written.
-import { ApiError, BatchExportError } from "../../errors.js";
+import { ApiError, BatchExportError, RetriesSpentError, spentRetryBudget } from "../../errors.js";
+import { toNetworkError } from "../network-error.js";
 import type { ServiceClient } from "../client.js";
 import { backoffDelay } from "../retry-policy.js";
 import { sanitizeError, showServerText } from "../redact.js";
@@ -31,6 +32,7 @@ export async function* readPartition(
   let emitted = 0;
   let url = partition.url;
   let refreshes = 0;
+  const started = client.clock.now();
   for (let attempt = 1; ; attempt += 1) {
     try {
       if (url === undefined)
@@ -65,8 +67,13 @@ export async function* readPartition(
         continue;
       }
       const retryable = !(error instanceof ApiError) || error.retryable;
-      if (!retryable || attempt >= client.retryPolicy.maxAttempts) {
+      // A download whose connection attempts spent the budget is not asked again here either.
+      if (!retryable || spentRetryBudget(error))
         throw wrapPartitionError(partition, kind, error, client.secrets());
+      if (attempt >= client.retryPolicy.maxAttempts) {
+        const last = toNetworkError(kind, error, client.secrets());
+        const spent = new RetriesSpentError(last, attempt, client.clock.now() - started);
+        throw wrapPartitionError(partition, kind, spent, client.secrets());
       }
       client.logger.warn(
         { partition: partition.id, attempt, emitted },

@@ -181,13 +181,21 @@ export const runEmulatorCommand: Command = async (argv, io) => {
     io.stdout.write(EMULATOR_HELP);
     return EXIT.ok;
   }
-  const emulator = await startEmulator({
-    ...options,
-    onInternalError: (error, reference) =>
-      io.stderr.write(
-        `emulator: internal error ${reference}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      ),
-  });
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  try {
+    emulator = await startEmulator({
+      ...options,
+      onInternalError: (error, reference) =>
+        io.stderr.write(
+          `emulator: internal error ${reference}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        ),
+    });
+  } catch (error) {
+    const message = listenFailure(error, options.host ?? "127.0.0.1", options.port ?? 8787);
+    if (message === undefined) throw error;
+    io.stderr.write(`mdq-export emulator: ${message}\n`);
+    return EXIT.invalid;
+  }
   const warning = exposureWarning(emulator.options.host, emulator.clientSecret);
   if (warning !== undefined) io.stderr.write(`${warning}\n`);
   // A secret the user supplied stays where it came from; the demo one is printed for copy and paste.
@@ -217,3 +225,17 @@ export const runEmulatorCommand: Command = async (argv, io) => {
   }
   return EXIT.ok;
 };
+
+/** Why the emulator could not listen on `host:port`, and the fix; undefined for any other failure. */
+function listenFailure(error: unknown, host: string, port: number): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `${host}:${port}`;
+  const other = "choose another port with --port N (--port 0 picks a free one)";
+  if (code === "EADDRINUSE")
+    return `port ${port} on ${host} is already in use (EADDRINUSE): another process listens on ${where}, perhaps an emulator started earlier; stop it (\`ss -ltnp 'sport = :${port}'\` names it) or ${other}`;
+  if (code === "EACCES")
+    return `this user may not listen on port ${port} (EACCES: ports below 1024 need privileges); ${other}`;
+  if (code === "EADDRNOTAVAIL")
+    return `${host} is not an address of this machine (EADDRNOTAVAIL); bind 127.0.0.1 (the default) or one of this machine's addresses with --host`;
+  return undefined;
+}

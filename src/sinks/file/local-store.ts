@@ -7,6 +7,7 @@ import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../../pipeline/contracts.js";
 import { SinkError } from "../../errors.js";
+import { outputFull, outputFullCode } from "../output-full.js";
 import { checkRelativePath } from "../path-template.js";
 import { createLocalConditionalObjects } from "./local-conditional-objects.js";
 import { checkNoLink, makeFoldersNoLink } from "./no-link-path.js";
@@ -49,7 +50,7 @@ export function createLocalStore(root: string): OutputStore {
       return await readdir(absoluteRoot, { recursive: true, withFileTypes: true });
     } catch (error) {
       if (isMissing(error)) return [];
-      throw wrap(`listing ${root}`, error);
+      throw wrap(`listing ${root}`, error, root);
     }
   };
 
@@ -58,7 +59,7 @@ export function createLocalStore(root: string): OutputStore {
     const full = locate(path);
     await checkNoLink(absoluteRoot, full, root);
     await unlink(full).catch((error: unknown) => {
-      if (!isMissing(error)) throw wrap(`deleting ${join(root, path)}`, error);
+      if (!isMissing(error)) throw wrap(`deleting ${join(root, path)}`, error, root);
     });
   };
 
@@ -88,7 +89,7 @@ export function createLocalStore(root: string): OutputStore {
   ): Promise<boolean> => {
     const full = locate(path);
     const temp = await writeTemporary(full, body).catch((error: unknown) => {
-      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
+      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
     });
     let renamed = false;
     try {
@@ -99,7 +100,7 @@ export function createLocalStore(root: string): OutputStore {
       return true;
     } catch (error) {
       if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
+      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
     } finally {
       if (!renamed) await unlink(temp).catch(() => undefined);
     }
@@ -112,7 +113,7 @@ export function createLocalStore(root: string): OutputStore {
       return await readFile(full);
     } catch (error) {
       if (isMissing(error)) return undefined;
-      throw wrap(`reading ${join(root, path)}`, error);
+      throw wrap(`reading ${join(root, path)}`, error, root);
     }
   };
 
@@ -122,7 +123,7 @@ export function createLocalStore(root: string): OutputStore {
       signal.throwIfAborted();
       const full = locate(path);
       await makeFoldersNoLink(absoluteRoot, full, root);
-      return stageFile(full, join(root, path), signal, () => checkNoLink(absoluteRoot, full, root));
+      return stageFile(full, join(root, path), root, signal, () => checkNoLink(absoluteRoot, full, root));
     },
     async putObject(path, body) {
       await writeAtomically(path, body);
@@ -164,7 +165,7 @@ export function createLocalStore(root: string): OutputStore {
         await checkNoLink(absoluteRoot, join(entry.parentPath, entry.name), root);
         await unlink(join(entry.parentPath, entry.name)).catch((error: unknown) => {
           if (!isMissing(error))
-            throw wrap(`removing a leftover temporary file of ${join(root, finalPath)}`, error);
+            throw wrap(`removing a leftover temporary file of ${join(root, finalPath)}`, error, root);
         });
         removed.push(finalPath);
       }
@@ -177,6 +178,7 @@ export function createLocalStore(root: string): OutputStore {
 function stageFile(
   full: string,
   shown: string,
+  root: string,
   signal: AbortSignal,
   checkPath: () => Promise<void>,
 ): Promise<StagedWriter> {
@@ -198,9 +200,13 @@ function stageFile(
         async write(chunk) {
           signal.throwIfAborted();
           try {
-            await handle.write(chunk);
+            // One write(2) may take only part of a chunk (a file system nearly full answers with the
+            // bytes it took, not ENOSPC): write the rest until all is taken or the error comes.
+            for (let offset = 0; offset < chunk.length;) {
+              offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
+            }
           } catch (error) {
-            throw wrap(`writing ${shown}`, error);
+            throw wrap(`writing ${shown}`, error, root);
           }
           hash.update(chunk);
           bytes += chunk.length;
@@ -210,7 +216,7 @@ function stageFile(
             await handle.sync();
             await closeOnce();
           } catch (error) {
-            throw wrap(`finishing ${shown}`, error);
+            throw wrap(`finishing ${shown}`, error, root);
           }
           written = { bytes, sha256: hash.digest("hex") };
           return written;
@@ -223,7 +229,7 @@ function stageFile(
             await rename(temp, full);
             await syncDirectory(dirname(full));
           } catch (error) {
-            throw error instanceof SinkError ? error : wrap(`committing ${shown}`, error);
+            throw error instanceof SinkError ? error : wrap(`committing ${shown}`, error, root);
           }
           settled = true;
         },
@@ -236,7 +242,7 @@ function stageFile(
       } satisfies StagedWriter;
     },
     (error: unknown) => {
-      throw wrap(`creating ${shown}`, error);
+      throw wrap(`creating ${shown}`, error, root);
     },
   );
 }
@@ -257,7 +263,9 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
 }
 
-function wrap(action: string, error: unknown): SinkError {
+function wrap(action: string, error: unknown, root: string): SinkError {
+  const full = outputFullCode(error);
+  if (full !== undefined) return outputFull(root, action, full, error);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return new SinkError(`${action} failed${code === undefined ? "" : ` (${code})`}`, { cause: error });
 }

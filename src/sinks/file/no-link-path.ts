@@ -4,6 +4,7 @@
 import { lstat, mkdir, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { SinkError } from "../../errors.js";
+import { outputFull, outputFullCode } from "../output-full.js";
 
 /** The folders between the root (excluded: the user chose it) and `full` (excluded). */
 function foldersBelow(absoluteRoot: string, full: string): string[] {
@@ -94,6 +95,8 @@ async function makeRoot(absoluteRoot: string, shownRoot: string): Promise<void> 
 
 function folderError(path: string, error: unknown): SinkError {
   const code = errnoOf(error);
+  const full = outputFullCode(error);
+  if (full !== undefined) return outputFull(path, `creating a folder in ${path}`, full, error);
   return new SinkError(
     `cannot create the folder ${path}${code === undefined ? "" : ` (${code})`}; choose a destination this user can write`,
     { cause: error, code: "SINK_NOT_WRITABLE" },

@@ -2,6 +2,7 @@
 import { SinkError } from "../../errors.js";
 import type { ErrorCode } from "../../errors.js";
 import { describeUrl, escapeControl, redactText, urlCredentials } from "../../api/redact.js";
+import { outputFull, outputFullCode } from "../output-full.js";
 
 export interface S3Target {
   bucket: string;
@@ -123,6 +124,11 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
       "S3_UNREACHABLE",
       `the endpoint ${target.endpoint === undefined ? "of AWS S3" : describeUrl(target.endpoint)} cannot be reached (${networkCode ?? name}); check s3.endpoint and the network`,
     );
+  }
+  const full = outputFullCode(error);
+  if (name === "XMinioStorageFull" || status === 507 || full !== undefined) {
+    const cause = redactedCause(e, name, message);
+    return outputFull(`s3://${target.bucket}`, `${action} ${where}`, name || full || `HTTP ${status}`, cause);
   }
   return fail(
     "S3_FAILED",
