@@ -23,6 +23,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { readRunState } from "./support/run-state.js";
 import type { Row, TestService } from "./support/cli-harness.js";
 import { jobsPitSource } from "./support/jobs-pipeline.js";
 
@@ -67,11 +68,7 @@ interface StateFile {
 }
 
 async function readState(out: string): Promise<StateFile | undefined> {
-  try {
-    return (await readJson(join(out, "_mdq-export/state.json"))) as unknown as StateFile;
-  } catch {
-    return undefined;
-  }
+  return (await readRunState(out)) as StateFile | undefined;
 }
 
 /** After a completed rerun: exact records, no temporary file, and state and manifest match the files. */

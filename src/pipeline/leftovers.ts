@@ -1,4 +1,5 @@
-// Temporary files a killed process left behind, and which of them this run may remove.
+// What a killed process left behind, and which of it this run may remove: hidden temporary files,
+// and the final files of a commit it left midway.
 import type { Logger } from "../logger.js";
 import type { OutputStore } from "./contracts.js";
 import { manifestObjectPath, successMarkerPath } from "./manifest.js";
@@ -32,5 +33,31 @@ export async function removeLeftovers(
         { to: store.location, files: removed.length },
         "Removed temporary files an interrupted run left.",
       );
+  }
+  await removeInterruptedCommits(stores, redo, state, log);
+}
+
+/**
+ * A commit killed between its first rename and the state's record of the slice left final files no
+ * committed record holds (under new names when the path has `{run_id}`). The state recorded their
+ * names before the renames; they are removed with the files the interrupted redo was replacing, and
+ * the slice counts as not done. Only slices this run redoes are touched: the rest may be another
+ * run's (a shard's) or committed.
+ */
+export async function removeInterruptedCommits(
+  stores: readonly (OutputStore | undefined)[],
+  sliceIds: readonly string[],
+  state: StateStore,
+  log: Logger,
+): Promise<void> {
+  for (const id of sliceIds) {
+    if (state.state.pending[id] === undefined) continue;
+    const files = state.interruptedFiles(id);
+    for (const file of files) await stores[file.sink]?.deleteObject(file.path);
+    await state.forgetInterrupted(id);
+    log.info(
+      { slice: id, files: files.length },
+      "Removed the files of a commit an interrupted run left midway.",
+    );
   }
 }

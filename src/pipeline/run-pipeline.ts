@@ -13,7 +13,7 @@ import { openOutputStore } from "../sinks/open-output-store.js";
 import type { OutputStore } from "./contracts.js";
 import { keepsFiles } from "./destinations.js";
 import { outputFingerprint } from "./fingerprint.js";
-import { removeLeftovers } from "./leftovers.js";
+import { removeInterruptedCommits, removeLeftovers } from "./leftovers.js";
 import { buildManifest, manifestObjectPath, writeManifest } from "./manifest.js";
 import { prepareRun } from "./prepare-run.js";
 import type { PreparedRun } from "./prepare-run.js";
@@ -140,6 +140,8 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       pipeline: pipeline.name,
       fingerprint: outputFingerprint(pipeline),
       force: options.force === true,
+      // A --force redoes the run's window (and shard); what is committed outside it stays.
+      forceWindow: pipeline.source.window,
     });
     let rechecked: ChangedSlice[] | undefined;
     if (prepared.rechecking) {
@@ -228,7 +230,16 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         sliceRetried: (slice, error) => events?.sliceRetried?.(slice, error),
       },
     });
-    const complete = tasks.every((task) => state.state.slices[task.slice.id] !== undefined);
+    // A commit that failed midway (not killed) left final files its slice does not account for.
+    if (!lock.lost.aborted)
+      await removeInterruptedCommits(
+        stores,
+        tasks.map((task) => task.slice.id),
+        state,
+        log,
+      );
+    if (!lock.lost.aborted) await state.compact();
+    const complete = tasks.every((task) => state.isCommitted(task.slice.id));
     const manifests: string[] = [];
     for (const [index, store] of stores.entries()) {
       const sink = pipeline.sinks[index];
