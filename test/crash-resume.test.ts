@@ -134,9 +134,16 @@ describe("SIGKILL at any moment, then a rerun", () => {
     await expectExactAndConsistent(out);
   });
 
-  it("in the middle of a commit: the rerun redoes the slice, replacing its files, and is exact", async () => {
+  it.each([
+    ["its files", {}],
+    // A new run id names the redone slice's files anew: the killed commit's files must still go.
+    [
+      "under {run_id} names, the killed commit's files",
+      { path: "dt={date}/run={run_id}/part-{slice}-{seq}.{ext}" },
+    ],
+  ])("in the middle of a commit: the rerun redoes the slice, replacing %s, and is exact", async (_, path) => {
     // Many small files per slice make a commit (rename + directory fsync per file) long enough to catch.
-    const { file, out } = await setUp("commit", { max_rows_per_file: 2 });
+    const { file, out } = await setUp("commit", { max_rows_per_file: 2, ...path });
     service.emulator.setFaults({ latencyMs: 10 });
     let caught: string | undefined;
     try {
