@@ -93,6 +93,33 @@ export const stateSchema = z.object({
   pending: z.record(z.string(), sliceEntriesShape.pending).default({}),
 });
 
+/** The state object with its per-slice maps unchecked: each record is checked on its own below. */
+const stateHeaderSchema = stateSchema.extend({
+  slices: z.record(z.string(), z.unknown()),
+  batches: z.record(z.string(), z.unknown()).default({}),
+  superseded: z.record(z.string(), z.unknown()).default({}),
+  rechecks: z.record(z.string(), z.unknown()).default({}),
+  pending: z.record(z.string(), z.unknown()).default({}),
+});
+
+/**
+ * Checks a parsed state object against `stateSchema` one slice record at a time, dropping each raw
+ * record once checked: a state of 100,000 slices is never held twice over.
+ */
+export function parseState(raw: unknown): RunState {
+  const header = stateHeaderSchema.parse(raw);
+  const source = raw as Partial<Record<PerSliceKey, Record<string, unknown>>>;
+  for (const key of PER_SLICE_KEYS) {
+    const checked: Record<string, unknown> = header[key];
+    const original = source[key];
+    for (const id of Object.keys(checked)) {
+      checked[id] = sliceEntriesShape[key].parse(checked[id]);
+      if (original !== undefined) delete original[id];
+    }
+  }
+  return header as RunState;
+}
+
 /** One journal object: a slice's whole record after a change, so replaying the latest entries is exact. */
 export const journalEntrySchema = z.object({
   version: z.literal(1),

@@ -6,7 +6,7 @@ import { ConfigError, EtlError } from "../errors.js";
 import type { OutputStore } from "./contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
-import { journalEntrySchema, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY, stateSchema } from "./state-schema.js";
+import { journalEntrySchema, parseState, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";
 import type {
   BatchProgress,
   CommittedFile,
@@ -65,7 +65,7 @@ function fileKey(file: IntendedFile): string {
 
 function readState(bytes: Uint8Array, options: StateStoreOptions): RunState {
   try {
-    return stateSchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8")));
+    return parseState(JSON.parse(Buffer.from(bytes).toString("utf8")));
   } catch (error) {
     throw new EtlError(
       "STATE_UNREADABLE",
@@ -161,15 +161,16 @@ export class StateStore {
   }
 
   /** Records the final names a commit of the slice (or of one of its parts) is about to rename to. */
-  async recordIntent(sliceId: string, files: readonly IntendedFile[]): Promise<void> {
-    const pending = this.#state.pending[sliceId] ?? [];
-    const known = new Set(pending.map(fileKey));
-    const added = files.filter((file) => !known.has(fileKey(file)));
-    this.#state.pending[sliceId] = [
-      ...pending,
-      ...added.map((file) => ({ sink: file.sink, path: file.path })),
-    ];
-    await this.#record(sliceId);
+  recordIntent(sliceId: string, files: readonly IntendedFile[]): Promise<void> {
+    return this.#change(sliceId, () => {
+      const pending = this.#state.pending[sliceId] ?? [];
+      const known = new Set(pending.map(fileKey));
+      const added = files.filter((file) => !known.has(fileKey(file)));
+      this.#state.pending[sliceId] = [
+        ...pending,
+        ...added.map((file) => ({ sink: file.sink, path: file.path })),
+      ];
+    });
   }
 
   /**
@@ -198,19 +199,21 @@ export class StateStore {
   }
 
   /** After `interruptedFiles` are removed: the slice is not committed, and its batch progress stays. */
-  async forgetInterrupted(sliceId: string): Promise<void> {
-    delete this.#state.pending[sliceId];
-    delete this.#state.slices[sliceId];
-    delete this.#state.superseded[sliceId];
-    await this.#record(sliceId);
+  forgetInterrupted(sliceId: string): Promise<void> {
+    return this.#change(sliceId, () => {
+      delete this.#state.pending[sliceId];
+      delete this.#state.slices[sliceId];
+      delete this.#state.superseded[sliceId];
+    });
   }
 
-  async commitSlice(sliceId: string, slice: CommittedSlice): Promise<void> {
-    this.#state.slices[sliceId] = slice;
-    delete this.#state.superseded[sliceId];
-    delete this.#state.batches[sliceId];
-    delete this.#state.pending[sliceId];
-    await this.#record(sliceId);
+  commitSlice(sliceId: string, slice: CommittedSlice): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#state.slices[sliceId] = slice;
+      delete this.#state.superseded[sliceId];
+      delete this.#state.batches[sliceId];
+      delete this.#state.pending[sliceId];
+    });
   }
 
   /** The batch tokens an earlier attempt or run at this slice obtained, by request number. */
@@ -222,9 +225,10 @@ export class StateStore {
     return (this.#state.batches[sliceId] ??= { tokens: {}, created_at: new Date().toISOString(), parts: {} });
   }
 
-  async recordBatchToken(sliceId: string, request: string, token: string): Promise<void> {
-    this.#batch(sliceId).tokens[request] = token;
-    await this.#record(sliceId);
+  recordBatchToken(sliceId: string, request: string, token: string): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#batch(sliceId).tokens[request] = token;
+    });
   }
 
   /** Parts of a slice committed before the slice itself. */
@@ -232,17 +236,19 @@ export class StateStore {
     return this.#state.batches[sliceId]?.parts ?? {};
   }
 
-  async commitPart(sliceId: string, partId: string, part: CommittedPart): Promise<void> {
-    this.#batch(sliceId).parts[partId] = part;
-    await this.#record(sliceId);
+  commitPart(sliceId: string, partId: string, part: CommittedPart): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#batch(sliceId).parts[partId] = part;
+    });
   }
 
   /** Records that a re-check found the slice changed; the slice is redone next. The latest few are kept. */
-  async recordRecheck(sliceId: string, recheck: Recheck): Promise<void> {
-    this.#state.rechecks[sliceId] = [...(this.#state.rechecks[sliceId] ?? []), recheck].slice(
-      -RECHECK_HISTORY_LIMIT,
-    );
-    await this.#record(sliceId);
+  recordRecheck(sliceId: string, recheck: Recheck): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#state.rechecks[sliceId] = [...(this.#state.rechecks[sliceId] ?? []), recheck].slice(
+        -RECHECK_HISTORY_LIMIT,
+      );
+    });
   }
 
   /** The merged files of a slice whose partitions are all in, once the merge is committed. */
@@ -250,16 +256,24 @@ export class StateStore {
     return this.#state.batches[sliceId]?.merged;
   }
 
-  async recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {
-    this.#batch(sliceId).merged = files;
-    await this.#record(sliceId);
+  recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#batch(sliceId).merged = files;
+    });
   }
 
-  /** Writes the slice's whole record as the next journal entry, once the schema accepts it. */
-  #record(sliceId: string): Promise<void> {
-    const entry = entryOf(this.#state, sliceId);
-    const checked = journalEntrySchema.safeParse(entry);
-    if (!checked.success) return Promise.reject(refused(`slice ${sliceId}`, checked.error));
+  /**
+   * Changes one slice's record and writes it whole as the next journal entry, once the schema accepts
+   * it; a change the schema refuses is undone, so no later write (nor the compaction) carries it.
+   */
+  #change(sliceId: string, change: () => void): Promise<void> {
+    const before = structuredClone(entryOf(this.#state, sliceId));
+    change();
+    const checked = journalEntrySchema.safeParse(entryOf(this.#state, sliceId));
+    if (!checked.success) {
+      applyEntry(this.#state, before);
+      return Promise.reject(refused(`slice ${sliceId}`, checked.error));
+    }
     const seq = ++this.#state.journal_seq;
     const path = journalEntryPath(this.#prefix, seq);
     const text = JSON.stringify(checked.data);
@@ -276,17 +290,17 @@ export class StateStore {
 
   /**
    * Writes the whole state object, then removes the journal entries it now holds (compaction). Any
-   * interleaving of a crash leaves entries at most up to `journal_seq`, which a resume skips.
+   * interleaving of a crash leaves entries at most up to `journal_seq`, which a resume skips. The
+   * object is not checked again as a whole: it was when read, and every change since, slice by slice,
+   * before its journal entry was written.
    */
   save(): Promise<void> {
     this.#sinceSave = 0;
     this.#writing = this.#writing.then(async () => {
       boundRechecks(this.#state);
-      const checked = stateSchema.safeParse(this.#state);
-      if (!checked.success) throw refused("the whole state", checked.error);
       const folded = this.#journal;
       this.#journal = [];
-      await this.#put(this.#options.path, `${JSON.stringify(checked.data)}\n`);
+      await this.#put(this.#options.path, `${JSON.stringify(this.#state)}\n`);
       reachedCommitStep("state-compacted");
       await removeJournalEntries(this.#options.store, folded);
     });
