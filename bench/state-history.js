@@ -4,7 +4,8 @@
 // about what the fresh one does plus one read and one write of the state. Reports wall time, peak RSS
 // (getrusage, bench/usage-hook.js) and the state's size.
 //
-// node bench/state-history.js [--slices 100000] [--before DIR]   (DIR: a built checkout to compare)
+// node bench/state-history.js [--slices 100000] [--before DIR] [--cpu-prof DIR]
+//   (--before: a built checkout of an earlier version, run instead of this one)
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,7 +52,7 @@ function addHistory(state, count) {
 }
 
 /**
- * @param {{ slices: number, scratch: string, cli?: string, log: (line: string) => void }} options
+ * @param {{ slices: number, scratch: string, cli?: string, cpuProf?: string, log: (line: string) => void }} options
  */
 export async function runStateHistory(options) {
   const cli = options.cli ?? CLI;
@@ -76,13 +77,15 @@ export async function runStateHistory(options) {
           concurrency: 4,
         }),
       );
-      const prof = process.env.STATE_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.STATE_PROF] : [];
+      const prof = options.cpuProf === undefined ? [] : ["--cpu-prof", "--cpu-prof-dir", options.cpuProf];
       return { out, file, run: () => runNode(options.scratch, [...prof, cli, "run", file], { env }) };
     };
 
     const fresh = await exportInto("fresh");
     const freshRun = await fresh.run();
-    options.log(`state-history fresh: ${fmt(freshRun.seconds, 2)} s, ${fmt(freshRun.peakRssMb)} MB`);
+    options.log(
+      `state-history fresh: ${fmt(freshRun.seconds, 2)} s, ${fmt(freshRun.cpuSeconds, 2)} s CPU, ${fmt(freshRun.peakRssMb)} MB`,
+    );
 
     // The same pipeline (so the same fingerprint) into an output whose state holds a long history.
     const long = await exportInto("long");
@@ -97,7 +100,7 @@ export async function runStateHistory(options) {
     const stateBytes = statSync(statePath).size;
     const longRun = await long.run();
     options.log(
-      `state-history ${options.slices} slices: ${fmt(longRun.seconds, 2)} s, ${fmt(longRun.peakRssMb)} MB`,
+      `state-history ${options.slices} slices: ${fmt(longRun.seconds, 2)} s, ${fmt(longRun.cpuSeconds, 2)} s CPU, ${fmt(longRun.peakRssMb)} MB`,
     );
     const after = JSON.parse(readFileSync(statePath, "utf8"));
     const committed = Object.keys(after.slices).length;
@@ -109,8 +112,8 @@ export async function runStateHistory(options) {
       slices: options.slices,
       stateMb: stateBytes / 1e6,
       stateAfterMb: statSync(statePath).size / 1e6,
-      fresh: { seconds: freshRun.seconds, peakRssMb: freshRun.peakRssMb },
-      history: { seconds: longRun.seconds, peakRssMb: longRun.peakRssMb },
+      fresh: { seconds: freshRun.seconds, cpuSeconds: freshRun.cpuSeconds, peakRssMb: freshRun.peakRssMb },
+      history: { seconds: longRun.seconds, cpuSeconds: longRun.cpuSeconds, peakRssMb: longRun.peakRssMb },
     };
   } finally {
     await emulator.stop();
@@ -119,7 +122,11 @@ export async function runStateHistory(options) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { slices: { type: "string", default: "100000" }, before: { type: "string" } },
+    options: {
+      slices: { type: "string", default: "100000" },
+      before: { type: "string" },
+      "cpu-prof": { type: "string" },
+    },
   });
   const scratch = mkdtempSync(join(tmpdir(), "mdq-state-bench-"));
   try {
@@ -128,6 +135,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       slices: Number(values.slices),
       scratch,
       cli,
+      cpuProf: values["cpu-prof"],
       log: (line) => console.error(line),
     });
     console.log(JSON.stringify(result, null, 2));

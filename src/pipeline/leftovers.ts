@@ -6,6 +6,7 @@ import { manifestObjectPath, successMarkerPath } from "./manifest.js";
 import type { Plan } from "./plan.js";
 import type { Shard } from "./shard.js";
 import { stateObjectPath } from "./state.js";
+import { journalPrefix } from "./state-journal.js";
 import type { StateStore } from "./state.js";
 
 /**
@@ -25,7 +26,9 @@ export async function removeLeftovers(
     .map((plan) => plan.slice.id)
     .filter((id) => !state.isCommitted(id) || rechecked.has(id));
   const own = new Set([stateObjectPath(shard), manifestObjectPath(shard), successMarkerPath(shard)]);
-  const owns = (path: string): boolean => own.has(path) || redo.some((id) => path.includes(id));
+  const journal = journalPrefix(stateObjectPath(shard));
+  const owns = (path: string): boolean =>
+    own.has(path) || path.startsWith(journal) || redo.some((id) => path.includes(id));
   for (const store of stores) {
     const removed = (await store.removeLeftovers?.(owns)) ?? [];
     if (removed.length > 0)

@@ -2,11 +2,12 @@
 // batch exports in progress, kept beside the output so an ephemeral container can resume. A change
 // writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
 // written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
-import { ConfigError, EtlError } from "../errors.js";
+import { ConfigError } from "../errors.js";
 import type { OutputStore } from "./contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
-import { journalEntrySchema, parseState, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";
+import { journalEntrySchema, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";
+import { fileKey, filesOfInterruptedCommit, readStateObject, refused } from "./state-files.js";
 import type {
   BatchProgress,
   CommittedFile,
@@ -59,22 +60,6 @@ export interface StateStoreOptions {
   forceWindow?: ForcedWindow | undefined;
 }
 
-function fileKey(file: IntendedFile): string {
-  return `${file.sink}\u0000${file.path}`;
-}
-
-function readState(bytes: Uint8Array, options: StateStoreOptions): RunState {
-  try {
-    return parseState(JSON.parse(Buffer.from(bytes).toString("utf8")));
-  } catch (error) {
-    throw new EtlError(
-      "STATE_UNREADABLE",
-      `the state ${options.store.location}/${options.path} is not a state this version wrote; move it away or run with --force`,
-      { cause: error },
-    );
-  }
-}
-
 /**
  * Loads and saves the run state. Writes are serialised: slices commit concurrently, and each entry
  * must follow every earlier one.
@@ -113,7 +98,7 @@ export class StateStore {
             rechecks: {},
             pending: {},
           }
-        : readState(bytes, options);
+        : readStateObject(bytes, `${options.store.location}/${options.path}`);
     for (const { seq, entry } of journal) {
       if (seq <= state.journal_seq) continue;
       applyEntry(state, entry);
@@ -179,23 +164,7 @@ export class StateStore {
    * Partitions and merged files a batch export committed are kept.
    */
   interruptedFiles(sliceId: string): IntendedFile[] {
-    const pending = this.#state.pending[sliceId];
-    if (pending === undefined) return [];
-    const batch = this.#state.batches[sliceId];
-    const kept = new Set(
-      [...Object.values(batch?.parts ?? {}).flatMap((part) => part.files), ...(batch?.merged ?? [])].map(
-        fileKey,
-      ),
-    );
-    const seen = new Set<string>();
-    const orphans: IntendedFile[] = [];
-    for (const file of [...pending, ...this.previousFiles(sliceId)]) {
-      const key = fileKey(file);
-      if (kept.has(key) || seen.has(key)) continue;
-      seen.add(key);
-      orphans.push({ sink: file.sink, path: file.path });
-    }
-    return orphans;
+    return filesOfInterruptedCommit(this.#state, sliceId);
   }
 
   /** After `interruptedFiles` are removed: the slice is not committed, and its batch progress stays. */
@@ -317,12 +286,4 @@ export class StateStore {
   #put(path: string, text: string): Promise<void> {
     return this.#options.store.putObject(path, text);
   }
-}
-
-function refused(what: string, cause: unknown): EtlError {
-  return new EtlError(
-    "STATE_REFUSED",
-    `${what} is not something the run state can hold, so it was not written (the committed state is unchanged); report this with --debug output`,
-    { cause },
-  );
 }
