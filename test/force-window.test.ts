@@ -14,6 +14,7 @@ import {
   readNdjsonRecords,
   runCli,
   testScope,
+  waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
 import type { Row, TestService } from "./support/cli-harness.js";
@@ -93,6 +94,38 @@ describe("--force over one hour of a six-hour output", () => {
     expect(service.emulator.requestCount("/v3/jobs/query")).toBe(requests);
     expect(dataFiles(await listTree(out))).toEqual(files);
     expect((await readJson(join(out, "_manifest.json"))).complete).toBe(true);
+  });
+
+  it("stopped midway, lists the old files it has not replaced yet: verify passes, and the rerun is exact", async () => {
+    const dir = await scope.tempDir("force-stopped");
+    const out = join(dir, "out");
+    const file = await writePipeline(dir, pipeline(out));
+    expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
+    const before = dataFiles(await listTree(out));
+
+    service.emulator.setFaults({ latencyMs: 30 });
+    const controller = new AbortController();
+    const forced = runCli(["run", file, "--force"], { env: service.env, signal: controller.signal });
+    try {
+      await waitFor(
+        async () => dataFiles(await listTree(out)).some((path) => !before.includes(path)),
+        "a slice redone under new names",
+      );
+      controller.abort();
+      expect((await forced).code).toBe(75);
+    } finally {
+      service.emulator.setFaults({});
+    }
+    const files = dataFiles(await listTree(out));
+    expect(files.some((path) => before.includes(path))).toBe(true);
+    expect(await manifestFiles(out)).toEqual(files);
+    const verified = await runCli(["verify", file], { env: service.env });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+
+    const rerun = await runCli(["run", file], { env: service.env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
+    expect(await manifestFiles(out)).toEqual(dataFiles(await listTree(out)));
   });
 
   it("after a pipeline change is refused with exit 2 and nothing touched; forcing the whole output works", async () => {
