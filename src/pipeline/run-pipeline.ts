@@ -56,7 +56,7 @@ export interface RunPipelineOptions {
   /** Where `to: -` sinks write. */
   stdout: Writable;
   shard?: Shard | undefined;
-  /** Redo every slice, even committed ones or after the pipeline changed. */
+  /** Redo every slice of the window, even committed ones or after the pipeline changed (see state-force.ts). */
   force?: boolean;
   /** Re-count the committed slices and redo those whose count changed (`--recheck`). */
   recheck?: boolean;
