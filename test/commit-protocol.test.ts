@@ -3,6 +3,7 @@
 // (MDQ_TEST_PAUSE_AT, docs/operations.md) and killed there, then run again. The output read by glob,
 // as a warehouse reads it, must be the service's records once each, and `verify` must pass.
 import { readdir } from "node:fs/promises";
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -21,6 +22,7 @@ import {
 } from "./support/cli-harness.js";
 import type { Row, TestService } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
+import { startS3Server } from "./support/s3-server.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T04:00:00Z";
@@ -188,5 +190,54 @@ describe("a killed commit's files under {run_id} names", () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     const tree = await listTree(out);
     for (const path of left) expect(tree).not.toContain(path);
+  });
+});
+
+describe("kill -9 in a commit to S3, {run_id} in the path", () => {
+  it("the rerun removes the completed uploads the killed commit left; the bucket holds each record once", async () => {
+    const s3 = await startS3Server();
+    try {
+      s3.createBucket("exports");
+      const { service, expected, pipeline } = setupOf("paged");
+      const dir = await scope.tempDir("commit-s3");
+      const to = "s3://exports/commit";
+      const base = pipeline(to) as { sinks: Record<string, unknown>[] };
+      const file = await writePipeline(dir, {
+        ...base,
+        sinks: base.sinks.map((sink) => ({
+          ...sink,
+          s3: { endpoint: s3.endpoint, region: "us-east-1", force_path_style: true },
+        })),
+      });
+      const env = { ...service.env, AWS_ACCESS_KEY_ID: "test", AWS_SECRET_ACCESS_KEY: "test" };
+      await killAt(file, { ...service, env }, "commit-renamed#2");
+
+      const rerun = await runCli(["run", file], { env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      const listed = await s3.client.send(new ListObjectsV2Command({ Bucket: "exports", Prefix: "commit/" }));
+      const keys = (listed.Contents ?? []).map((object) => object.Key ?? "");
+      const data = keys.filter((key) => key.endsWith(".ndjson")).sort();
+      const rows: Row[] = [];
+      for (const key of data) {
+        const object = await s3.client.send(new GetObjectCommand({ Bucket: "exports", Key: key }));
+        const text = await (object.Body as { transformToString(): Promise<string> }).transformToString();
+        for (const line of text.split("\n")) if (line !== "") rows.push(JSON.parse(line) as Row);
+      }
+      expect(compareExactly(rows, expected)).toBeUndefined();
+      const manifest = await s3.client.send(
+        new GetObjectCommand({ Bucket: "exports", Key: "commit/_manifest.json" }),
+      );
+      const listedFiles = (
+        JSON.parse(await (manifest.Body as { transformToString(): Promise<string> }).transformToString()) as {
+          files: { path: string }[];
+        }
+      ).files.map((entry) => `commit/${entry.path}`);
+      expect(listedFiles.sort()).toEqual(data);
+      expect(keys.filter((key) => key.includes("state.journal/"))).toEqual([]);
+      const verified = await runCli(["verify", file], { env });
+      expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    } finally {
+      await s3.stop();
+    }
   });
 });
