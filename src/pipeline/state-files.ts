@@ -10,7 +10,9 @@ export function fileKey(file: IntendedFile): string {
 /** The state object from its bytes; `where` names it in the error. */
 export function readStateObject(bytes: Uint8Array, where: string): RunState {
   try {
-    return parseState(JSON.parse(Buffer.from(bytes).toString("utf8")));
+    // A view of the bytes, not a copy: the state of a long history is tens of megabytes.
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+    return parseState(JSON.parse(text));
   } catch (error) {
     throw new EtlError(
       "STATE_UNREADABLE",
