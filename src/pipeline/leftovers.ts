@@ -44,8 +44,10 @@ export async function removeLeftovers(
  * A commit killed between its first rename and the state's record of the slice left final files no
  * committed record holds (under new names when the path has `{run_id}`). The state recorded their
  * names before the renames; they are removed with the files the interrupted redo was replacing, and
- * the slice counts as not done. Only slices this run redoes are touched: the rest may be another
- * run's (a shard's) or committed.
+ * the slice counts as not done. Swept: the slices this run redoes, and slices never committed (a
+ * later window may not hold them, and nothing of theirs counts). A committed slice whose redo was
+ * interrupted, outside the run, waits for the run that redoes it. The state is this run's (or this
+ * shard's) alone, so no other run's slice is touched.
  */
 export async function removeInterruptedCommits(
   stores: readonly (OutputStore | undefined)[],
@@ -53,7 +55,10 @@ export async function removeInterruptedCommits(
   state: StateStore,
   log: Logger,
 ): Promise<void> {
-  for (const id of sliceIds) {
+  const neverCommitted = Object.keys(state.state.pending).filter(
+    (id) => state.state.slices[id] === undefined,
+  );
+  for (const id of new Set([...sliceIds, ...neverCommitted])) {
     if (state.state.pending[id] === undefined) continue;
     const files = state.interruptedFiles(id);
     for (const file of files) await stores[file.sink]?.deleteObject(file.path);
