@@ -59,7 +59,10 @@ const recheckSchema = z.object({
   service: z.number().int(),
 });
 
-/** Everything the state holds about one slice, map by map; an absent key is absent from that map. */
+/**
+ * Everything the state holds about one slice, map by map; an absent key is absent from that map. A
+ * new per-slice map of the state goes here (and in `stateSchema`), so journal entries carry it.
+ */
 const sliceEntriesShape = {
   slices: sliceSchema,
   batches: batchSchema,
@@ -124,13 +127,8 @@ export function parseState(raw: unknown): RunState {
 export const journalEntrySchema = z.object({
   version: z.literal(1),
   slice: z.string(),
-  values: z.object({
-    slices: sliceEntriesShape.slices.optional(),
-    batches: sliceEntriesShape.batches.optional(),
-    superseded: sliceEntriesShape.superseded.optional(),
-    rechecks: sliceEntriesShape.rechecks.optional(),
-    pending: sliceEntriesShape.pending.optional(),
-  }),
+  /** A map of `sliceEntriesShape` the slice is absent from is absent here. */
+  values: z.object(sliceEntriesShape).partial(),
 });
 
 export type RunState = z.infer<typeof stateSchema>;

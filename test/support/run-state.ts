@@ -2,13 +2,12 @@
 // replayed (src/pipeline/state-journal.ts), read from the files alone, as often as a test polls.
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { PER_SLICE_KEYS } from "../../src/pipeline/state-schema.js";
 
 export type RunStateFile = Record<string, unknown> & {
   slices: Record<string, Record<string, unknown>>;
   batches: Record<string, Record<string, unknown>>;
 };
-
-const PER_SLICE_KEYS = ["slices", "batches", "superseded", "rechecks", "pending"] as const;
 
 async function readJsonIfPresent(path: string): Promise<Record<string, unknown> | undefined> {
   try {
