@@ -25,6 +25,13 @@ export function markdown(results) {
   return lines.join("\n");
 }
 
+function stateHistorySection(state) {
+  if (state === undefined) return "Not measured yet (`npm run bench -- --scenario state-history`).";
+  return `- Run of ${state.date}; ${state.how}; the state held ${fmt(state.stateMb, 1)} MB before the run.
+- Fresh output: ${fmt(state.fresh.seconds, 2)} s (${fmt(state.fresh.cpuSeconds, 2)} s CPU), ${fmt(state.fresh.peakRssMb)} MB peak RSS.
+- ${fmt(state.slices)} committed slices: ${fmt(state.history.seconds, 2)} s (${fmt(state.history.cpuSeconds, 2)} s CPU), ${fmt(state.history.peakRssMb)} MB peak RSS.`;
+}
+
 function largePagesSection(large) {
   if (large === undefined) return "Not measured yet (`npm run bench -- --scenario pages-10000`).";
   const st = large.settings;
@@ -159,6 +166,10 @@ ${targetsSection(data)}
 ## Pages of 10,000
 
 ${largePagesSection(data.largePages)}
+
+## A long state
+
+${stateHistorySection(data.stateHistory)}
 
 ## Pages of 1,000
 

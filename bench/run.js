@@ -7,9 +7,11 @@
 // Requests are counted by the emulator (`--report-requests`). Writes bench/results/latest.json and
 // bench/RESULTS.md.
 //
-// Then pages of 10,000 (bench/large-pages.js): the latency-bound and CPU-bound scenarios.
+// Then pages of 10,000 (bench/large-pages.js): the latency-bound and CPU-bound scenarios; then a run of
+// 24 slices against a state of 100,000 committed slices (bench/state-history.js).
+
 //
-// node bench/run.js [--scenario all|pages-1000|pages-10000] [--records 1000000] [--quick]
+// node bench/run.js [--scenario all|pages-1000|pages-10000|state-history] [--state-slices 100000] [--records 1000000] [--quick]
 //   [--only jobs-pit/parquet,logs-scroll] [--page-size 1000] [--concurrency 4] [--latency-ms 50]
 //   [--jitter-ms 20] [--growth 5000000] [--cpu-prof DIR] [--row-group-rows N] [--no-write]
 //   [--large-records 500000] [--rounds 3] [--elasticdump PATH] [--before DIR] [--pin]
@@ -32,6 +34,7 @@ import {
   writtenRecords,
 } from "./harness.js";
 import { runLargePages } from "./large-pages.js";
+import { runStateHistory } from "./state-history.js";
 import { markdown, resultsPage } from "./results-page.js";
 const { values } = parseArgs({
   options: {
@@ -53,13 +56,15 @@ const { values } = parseArgs({
     before: { type: "string" },
     pin: { type: "boolean", default: false },
     "large-growth": { type: "string" },
+    "state-slices": { type: "string", default: "100000" },
   },
 });
-const SCENARIO_NAMES = ["all", "pages-1000", "pages-10000"];
+const SCENARIO_NAMES = ["all", "pages-1000", "pages-10000", "state-history"];
 if (!SCENARIO_NAMES.includes(values.scenario))
   throw new Error(`--scenario: "${values.scenario}" is not one of ${SCENARIO_NAMES.join(", ")}`);
-const runSmallPages = values.scenario !== "pages-10000";
-const runLarge = values.scenario !== "pages-1000" && values.only === undefined;
+const runSmallPages = ["all", "pages-1000"].includes(values.scenario);
+const runLarge = ["all", "pages-10000"].includes(values.scenario) && values.only === undefined;
+const runState = ["all", "state-history"].includes(values.scenario) && values.only === undefined;
 
 const RECORDS = Number(values.records ?? (values.quick ? 50_000 : 1_000_000));
 const PAGE_SIZE = Number(values["page-size"]);
@@ -276,6 +281,14 @@ try {
     });
     results.largePages.date = results.date;
   }
+  if (runState) {
+    results.stateHistory = await runStateHistory({
+      slices: Number(values["state-slices"]),
+      scratch,
+      log: (line) => console.error(line),
+    });
+    results.stateHistory.date = results.date;
+  }
   if (values["cpu-prof"] !== undefined) {
     for (const file of readdirSync(values["cpu-prof"]).filter((name) => name.endsWith(".cpuprofile"))) {
       console.error(`\n${file}\n${summarizeProfile(join(values["cpu-prof"], file), 20)}`);
@@ -291,6 +304,7 @@ if (!runSmallPages && previous !== undefined) {
   results.smallPagesDate = previous.smallPagesDate ?? previous.date;
 }
 if (!runLarge && previous?.largePages !== undefined) results.largePages = previous.largePages;
+if (!runState && previous?.stateHistory !== undefined) results.stateHistory = previous.stateHistory;
 const table = markdown(results);
 console.log(table);
 if (!values["no-write"]) {

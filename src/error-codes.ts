@@ -228,6 +228,12 @@ export const ERROR_CATALOG = {
     meaning: "The run state beside the output was not written by this version.",
     action: "Move the state folder away, or run with `--force`.",
   },
+  STATE_REFUSED: {
+    exit: "failed",
+    meaning:
+      "A change to the run state holds a value the state's schema refuses; it was not written, so the committed state stays readable.",
+    action: "Report the message with --debug output; the slice is redone by the next run.",
+  },
   SCHEMA_DRIFT: {
     exit: "failed",
     meaning:

@@ -23,6 +23,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { readRunState } from "./support/run-state.js";
 import type { Row, TestService } from "./support/cli-harness.js";
 import { jobsPitSource } from "./support/jobs-pipeline.js";
 
@@ -67,11 +68,7 @@ interface StateFile {
 }
 
 async function readState(out: string): Promise<StateFile | undefined> {
-  try {
-    return (await readJson(join(out, "_mdq-export/state.json"))) as unknown as StateFile;
-  } catch {
-    return undefined;
-  }
+  return (await readRunState(out)) as StateFile | undefined;
 }
 
 /** After a completed rerun: exact records, no temporary file, and state and manifest match the files. */
@@ -137,9 +134,16 @@ describe("SIGKILL at any moment, then a rerun", () => {
     await expectExactAndConsistent(out);
   });
 
-  it("in the middle of a commit: the rerun redoes the slice, replacing its files, and is exact", async () => {
+  it.each([
+    ["its files", {}],
+    // A new run id names the redone slice's files anew: the killed commit's files must still go.
+    [
+      "under {run_id} names, the killed commit's files",
+      { path: "dt={date}/run={run_id}/part-{slice}-{seq}.{ext}" },
+    ],
+  ])("in the middle of a commit: the rerun redoes the slice, replacing %s, and is exact", async (_, path) => {
     // Many small files per slice make a commit (rename + directory fsync per file) long enough to catch.
-    const { file, out } = await setUp("commit", { max_rows_per_file: 2 });
+    const { file, out } = await setUp("commit", { max_rows_per_file: 2, ...path });
     service.emulator.setFaults({ latencyMs: 10 });
     let caught: string | undefined;
     try {

@@ -20,6 +20,7 @@ import {
 import type { TestService } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { liveLockHolder } from "./support/lock-holder.js";
+import { readRunState } from "./support/run-state.js";
 import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
 
@@ -89,11 +90,8 @@ describe("one run per output", () => {
 
   it("stops a run whose lock another run took over: exit 75, nothing half-written, the lock left alone", async () => {
     const out = join(dir, "taken-over");
-    const state = join(out, "_mdq-export/state.json");
     const committed = async (): Promise<number> =>
-      Object.keys(
-        (JSON.parse(await readFile(state, "utf8").catch(() => "{}")) as { slices?: object }).slices ?? {},
-      ).length;
+      Object.keys((await readRunState(out))?.slices ?? {}).length;
     // The first request after a slice is in is held, so the run is mid-way when its lock is taken.
     const gate = proxy.holdWhen(async () => (await committed()) >= 1);
     const first = spawnCli(["run", pipeline], { ...env(out), MDQ_LOCK_LEASE_MS: "1500" });

@@ -28,6 +28,7 @@ import {
 import type { Row, TestService } from "./support/cli-harness.js";
 import { jobsPitSource } from "./support/jobs-pipeline.js";
 import { readParquet } from "./support/read-output.js";
+import { readRunState } from "./support/run-state.js";
 
 import type * as ParquetModule from "../src/formats/parquet.js";
 import type * as PoolModule from "../src/pipeline/worker-pool.js";
@@ -172,7 +173,7 @@ describe("a run with encode_threads", () => {
     try {
       const cli = spawnCli(["run", file], service.env);
       await waitFor(async () => {
-        const state = await readJson(join(out, "_mdq-export/state.json")).catch(() => undefined);
+        const state = await readRunState(out);
         const committed = Object.keys((state?.slices as object | undefined) ?? {}).length;
         return committed >= 1 && temporaryFiles(await listTree(out)).length > 0;
       }, "a committed slice and one being written");

@@ -15,6 +15,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { readRunState } from "./support/run-state.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T12:00:00Z";
@@ -28,10 +29,7 @@ interface BatchState {
 
 async function batchState(out: string): Promise<BatchState | undefined> {
   try {
-    const batches = (await readJson(join(out, "_mdq-export/state.json"))).batches as Record<
-      string,
-      BatchState
-    >;
+    const batches = (await readRunState(out))?.batches as unknown as Record<string, BatchState>;
     return Object.values(batches)[0];
   } catch {
     return undefined;

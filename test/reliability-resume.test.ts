@@ -17,6 +17,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { readRunState } from "./support/run-state.js";
 import type { Row } from "./support/cli-harness.js";
 
 const START = "2026-11-20T00:00:00Z";
@@ -27,7 +28,7 @@ const tempDir = scope.tempDir;
 /** The batch exports in progress in the state, with the token of each slice's first batch request. */
 async function batchesInState(out: string): Promise<Record<string, { token: string | undefined }>> {
   try {
-    const batches = (await readJson(join(out, "_mdq-export/state.json"))).batches as Record<
+    const batches = (await readRunState(out))?.batches as unknown as Record<
       string,
       { tokens: Record<string, string> }
     >;

@@ -1,6 +1,9 @@
-// Makes a slice's (or a part's) staged files visible and lists them as the state records them.
+// Makes a slice's (or a part's) staged files visible and lists them as the state records them. The
+// final names are recorded first (`recordIntent`), so a crash between a rename and the state's record
+// of it leaves no file the next run does not know to remove (see docs/operations.md).
 import type { SliceOutput } from "./contracts.js";
-import type { CommittedFile } from "./state.js";
+import type { CommittedFile, IntendedFile } from "./state.js";
+import { reachedCommitStep } from "./test-hook.js";
 
 /** A slice's (or part's) counts and committed files, as the state records them. */
 export interface SliceTotals {
@@ -10,14 +13,24 @@ export interface SliceTotals {
   files: CommittedFile[];
 }
 
-/** Commits every sink's output, in the pipeline's order of sinks. */
-export async function commitOutputs(outputs: readonly SliceOutput[]): Promise<CommittedFile[]> {
+/** Records, durably, the final names the renames are about to create. */
+export type RecordIntent = (files: readonly IntendedFile[]) => Promise<void>;
+
+/** Commits every sink's output, in the pipeline's order of sinks, once their final names are recorded. */
+export async function commitOutputs(
+  outputs: readonly SliceOutput[],
+  recordIntent: RecordIntent,
+): Promise<CommittedFile[]> {
   const files: CommittedFile[] = [];
   for (const [sink, output] of outputs.entries()) {
-    await output.commit();
     for (const file of output.files) {
       files.push({ sink, path: file.path, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
     }
   }
+  reachedCommitStep("commit-staged");
+  await recordIntent(files);
+  reachedCommitStep("commit-intent");
+  for (const output of outputs) await output.commit();
+  reachedCommitStep("commit-renamed");
   return files;
 }

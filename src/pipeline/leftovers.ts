@@ -1,10 +1,12 @@
-// Temporary files a killed process left behind, and which of them this run may remove.
+// What a killed process left behind, and which of it this run may remove: hidden temporary files,
+// and the final files of a commit it left midway.
 import type { Logger } from "../logger.js";
 import type { OutputStore } from "./contracts.js";
 import { manifestObjectPath, successMarkerPath } from "./manifest.js";
 import type { Plan } from "./plan.js";
 import type { Shard } from "./shard.js";
 import { stateObjectPath } from "./state.js";
+import { journalPrefix } from "./state-journal.js";
 import type { StateStore } from "./state.js";
 
 /**
@@ -24,7 +26,9 @@ export async function removeLeftovers(
     .map((plan) => plan.slice.id)
     .filter((id) => !state.isCommitted(id) || rechecked.has(id));
   const own = new Set([stateObjectPath(shard), manifestObjectPath(shard), successMarkerPath(shard)]);
-  const owns = (path: string): boolean => own.has(path) || redo.some((id) => path.includes(id));
+  const journal = journalPrefix(stateObjectPath(shard));
+  const owns = (path: string): boolean =>
+    own.has(path) || path.startsWith(journal) || redo.some((id) => path.includes(id));
   for (const store of stores) {
     const removed = (await store.removeLeftovers?.(owns)) ?? [];
     if (removed.length > 0)
@@ -32,5 +36,36 @@ export async function removeLeftovers(
         { to: store.location, files: removed.length },
         "Removed temporary files an interrupted run left.",
       );
+  }
+  await removeInterruptedCommits(stores, redo, state, log);
+}
+
+/**
+ * A commit killed between its first rename and the state's record of the slice left final files no
+ * committed record holds (under new names when the path has `{run_id}`). The state recorded their
+ * names before the renames; they are removed with the files the interrupted redo was replacing, and
+ * the slice counts as not done. Swept: the slices this run redoes, and slices never committed (a
+ * later window may not hold them, and nothing of theirs counts). A committed slice whose redo was
+ * interrupted, outside the run, waits for the run that redoes it. The state is this run's (or this
+ * shard's) alone, so no other run's slice is touched.
+ */
+export async function removeInterruptedCommits(
+  stores: readonly (OutputStore | undefined)[],
+  sliceIds: readonly string[],
+  state: StateStore,
+  log: Logger,
+): Promise<void> {
+  const neverCommitted = Object.keys(state.state.pending).filter(
+    (id) => state.state.slices[id] === undefined,
+  );
+  for (const id of new Set([...sliceIds, ...neverCommitted])) {
+    if (state.state.pending[id] === undefined) continue;
+    const files = state.interruptedFiles(id);
+    for (const file of files) await stores[file.sink]?.deleteObject(file.path);
+    await state.forgetInterrupted(id);
+    log.info(
+      { slice: id, files: files.length },
+      "Removed the files of a commit an interrupted run left midway.",
+    );
   }
 }

@@ -102,6 +102,15 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
       files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
     }
   }
+  // Files of the pipeline before a --force whose slices are not redone yet are still there: listed
+  // (under their slice, which is not committed), so the manifest names exactly the files present.
+  for (const [id, superseded] of Object.entries(options.state.superseded)) {
+    if (options.state.slices[id] !== undefined) continue;
+    for (const file of superseded) {
+      if (file.sink !== options.sinkIndex) continue;
+      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+    }
+  }
   return {
     version: 1,
     pipeline: options.state.pipeline,

@@ -8,6 +8,7 @@ import { JoinMismatchError } from "../formats/parquet-join.js";
 import type { FileJoin } from "../sinks/sink.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { commitOutputs } from "./commit-outputs.js";
+import type { RecordIntent } from "./commit-outputs.js";
 import type { CommittedFile } from "./state.js";
 import { SinkError } from "../errors.js";
 
@@ -112,6 +113,7 @@ export async function mergePartFiles(
   files: readonly CommittedFile[],
   merge: PartMerge,
   ctx: SliceContext,
+  recordIntent: RecordIntent,
 ): Promise<CommittedFile[]> {
   const sinks = merge.sinks();
   const outputs = [];
@@ -131,5 +133,5 @@ export async function mergePartFiles(
     await Promise.allSettled(outputs.map((output) => output.discard()));
     throw error;
   }
-  return commitOutputs(outputs);
+  return commitOutputs(outputs, recordIntent);
 }

@@ -105,7 +105,9 @@ export async function runParts(
               seen,
             },
           );
-          const files = await commitOutputs(result.outputs);
+          const files = await commitOutputs(result.outputs, (intended) =>
+            options.state.recordIntent(slice.id, intended),
+          );
           await options.state.commitPart(slice.id, part.id, {
             read: result.read,
             expected: result.expected ?? null,
@@ -152,7 +154,9 @@ async function mergeSlice(
 ): Promise<CommittedFile[]> {
   let merged = state.mergedFiles(slice.id);
   if (merged === undefined) {
-    const written = await mergePartFiles(slice, files, merge, ctx);
+    const written = await mergePartFiles(slice, files, merge, ctx, (intended) =>
+      state.recordIntent(slice.id, intended),
+    );
     await state.recordMerge(slice.id, written);
     merged = written;
     ctx.log.info({ parts: files.length, files: written.length }, "Merged the partition files of the slice.");

@@ -14,7 +14,7 @@ import type { OutputStore } from "./contracts.js";
 import { keepsFiles } from "./destinations.js";
 import { stopAdvice } from "./stop-advice.js";
 import { outputFingerprint } from "./fingerprint.js";
-import { removeLeftovers } from "./leftovers.js";
+import { removeInterruptedCommits, removeLeftovers } from "./leftovers.js";
 import { buildManifest, manifestObjectPath, writeManifest } from "./manifest.js";
 import { prepareRun } from "./prepare-run.js";
 import type { PreparedRun } from "./prepare-run.js";
@@ -57,7 +57,7 @@ export interface RunPipelineOptions {
   /** Where `to: -` sinks write. */
   stdout: Writable;
   shard?: Shard | undefined;
-  /** Redo every slice, even committed ones or after the pipeline changed. */
+  /** Redo every slice of the window, even committed ones or after the pipeline changed (see state-force.ts). */
   force?: boolean;
   /** Re-count the committed slices and redo those whose count changed (`--recheck`). */
   recheck?: boolean;
@@ -140,6 +140,8 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       pipeline: pipeline.name,
       fingerprint: outputFingerprint(pipeline),
       force: options.force === true,
+      // A --force redoes the run's window (and shard); what is committed outside it stays.
+      forceWindow: pipeline.source.window,
     });
     let rechecked: ChangedSlice[] | undefined;
     if (prepared.rechecking) {
@@ -228,7 +230,16 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         sliceRetried: (slice, error) => events?.sliceRetried?.(slice, error),
       },
     });
-    const complete = tasks.every((task) => state.state.slices[task.slice.id] !== undefined);
+    // A commit that failed midway (not killed) left final files its slice does not account for.
+    if (!lock.lost.aborted)
+      await removeInterruptedCommits(
+        stores,
+        tasks.map((task) => task.slice.id),
+        state,
+        log,
+      );
+    if (!lock.lost.aborted) await state.compact();
+    const complete = tasks.every((task) => state.isCommitted(task.slice.id));
     const manifests: string[] = [];
     for (const [index, store] of stores.entries()) {
       const sink = pipeline.sinks[index];

@@ -100,7 +100,8 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   const limit = pLimit(Math.max(1, options.concurrency));
 
   const commit = async (task: SliceTask, totals: SliceTotals): Promise<void> => {
-    // A redone slice replaces its files by name; remove those it wrote before and writes no more.
+    // A redone slice replaces its files by name; remove those it wrote before and writes no more
+    // (an earlier commit's, the pipeline's before a --force, an attempt's that failed midway).
     const kept = new Set(totals.files.map((file) => `${file.sink}\u0000${file.path}`));
     for (const old of state.previousFiles(task.slice.id)) {
       if (kept.has(`${old.sink}\u0000${old.path}`)) continue;
@@ -136,7 +137,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       read: result.read,
       expected: result.expected,
       duplicates: result.duplicates,
-      files: await commitOutputs(result.outputs),
+      files: await commitOutputs(result.outputs, (files) => state.recordIntent(task.slice.id, files)),
     };
   };
 

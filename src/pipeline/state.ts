@@ -1,80 +1,48 @@
 // The checkpoint of a pipeline: which slices are committed (with their files and counts) and the
-// batch exports in progress, kept beside the output so an ephemeral container can resume.
-import { z } from "zod";
-import { ConfigError, EtlError } from "../errors.js";
+// batch exports in progress, kept beside the output so an ephemeral container can resume. A change
+// writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
+// written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
+import { ConfigError } from "../errors.js";
 import type { OutputStore } from "./contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
+import { journalEntrySchema, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";
+import { fileKey, filesOfInterruptedCommit, readStateObject, refused } from "./state-files.js";
+import type {
+  BatchProgress,
+  CommittedFile,
+  CommittedPart,
+  CommittedSlice,
+  IntendedFile,
+  Recheck,
+  RunState,
+} from "./state-schema.js";
+import {
+  applyEntry,
+  boundRechecks,
+  entryOf,
+  journalEntryPath,
+  journalPrefix,
+  readJournal,
+  removeJournalEntries,
+} from "./state-journal.js";
+import { applyForce } from "./state-force.js";
+import type { ForcedWindow } from "./state-force.js";
+import { reachedCommitStep } from "./test-hook.js";
 
-export const STATE_DIRECTORY = "_mdq-export";
+export { STATE_DIRECTORY } from "./state-schema.js";
+export type {
+  BatchProgress,
+  CommittedFile,
+  CommittedPart,
+  CommittedSlice,
+  IntendedFile,
+  Recheck,
+  RunState,
+} from "./state-schema.js";
 
-const fileSchema = z.object({
-  sink: z.number().int(),
-  path: z.string(),
-  rows: z.number().int(),
-  bytes: z.number().int(),
-  sha256: z.string(),
-});
-
-const sliceSchema = z.object({
-  start: z.string(),
-  end: z.string(),
-  committed_at: z.string(),
-  read: z.number().int(),
-  expected: z.number().int().nullable(),
-  duplicates: z.number().int(),
-  files: z.array(fileSchema),
-});
-
-/** A part of a slice (a batch partition) committed before the slice as a whole. */
-const partSchema = z.object({
-  read: z.number().int(),
-  expected: z.number().int().nullable(),
-  duplicates: z.number().int(),
-  files: z.array(fileSchema),
-});
-
-const batchSchema = z.object({
-  /** The batch token of each batch request of the slice (one per app_type), by request number. */
-  tokens: z.record(z.string(), z.string()),
-  created_at: z.string(),
-  /** Partitions already downloaded, written and committed, by part id. */
-  parts: z.record(z.string(), partSchema).default({}),
-  /** The slice's files once the partitions' files are merged; the partition files are then removed. */
-  merged: z.array(fileSchema).optional(),
-});
-
-/** A re-check that found the service's count of a committed slice changed, so the slice was redone. */
-const recheckSchema = z.object({
-  checked_at: z.string(),
-  run_id: z.string(),
-  /** Records the slice held when it was committed. */
-  committed: z.number().int(),
-  /** Records the service counted at the re-check. */
-  service: z.number().int(),
-});
-
-const stateSchema = z.object({
-  version: z.literal(1),
-  pipeline: z.string(),
-  fingerprint: z.string(),
-  slices: z.record(z.string(), sliceSchema),
-  batches: z.record(z.string(), batchSchema).default({}),
-  /**
-   * Files an earlier pipeline (before a `--force`) wrote for slices not yet redone: they count as
-   * nothing done, and the redo of the slice removes those it does not rewrite.
-   */
-  superseded: z.record(z.string(), z.array(fileSchema)).default({}),
-  /** Per slice, every re-check that found a difference, oldest first: the history of re-exports. */
-  rechecks: z.record(z.string(), z.array(recheckSchema)).default({}),
-});
-
-export type RunState = z.infer<typeof stateSchema>;
-export type CommittedSlice = z.infer<typeof sliceSchema>;
-export type CommittedFile = z.infer<typeof fileSchema>;
-export type BatchProgress = z.infer<typeof batchSchema>;
-export type CommittedPart = z.infer<typeof partSchema>;
-export type Recheck = z.infer<typeof recheckSchema>;
+/** Journal entries after which a run folds them into the state object, so a resume replays few. */
+export const JOURNAL_COMPACT_EVERY = 1000;
 
 /** The state's object name; shards keep their own. */
 export function stateObjectPath(shard?: Shard): string {
@@ -86,83 +54,135 @@ export interface StateStoreOptions {
   path: string;
   pipeline: string;
   fingerprint: string;
-  /** Redo everything: ignore committed slices and a changed fingerprint. */
+  /** Redo the slices of the forced window (all when no window): ignore them as committed. */
   force: boolean;
+  /** The window `--force` applies to; slices committed outside it stay committed. */
+  forceWindow?: ForcedWindow | undefined;
 }
 
 /**
- * Loads and saves the run state. Writes are serialised: slices commit concurrently, and each save
- * must contain every earlier commit.
+ * Loads and saves the run state. Writes are serialised: slices commit concurrently, and each entry
+ * must follow every earlier one.
  */
 export class StateStore {
   #state: RunState;
   #writing: Promise<void> = Promise.resolve();
+  /** Journal objects not yet folded into the state object. */
+  #journal: string[];
+  /** Entries since the state object was last written (or scheduled to be). */
+  #sinceSave = 0;
+  readonly #prefix: string;
   readonly #options: StateStoreOptions;
 
-  private constructor(state: RunState, options: StateStoreOptions) {
+  private constructor(state: RunState, journal: string[], options: StateStoreOptions) {
     this.#state = state;
+    this.#journal = journal;
+    this.#prefix = journalPrefix(options.path);
     this.#options = options;
   }
 
   static async open(options: StateStoreOptions): Promise<StateStore> {
-    const fresh: RunState = {
-      version: 1,
-      pipeline: options.pipeline,
-      fingerprint: options.fingerprint,
-      slices: {},
-      batches: {},
-      superseded: {},
-      rechecks: {},
-    };
     const bytes = await options.store.getObject(options.path);
-    if (bytes === undefined) return new StateStore(fresh, options);
-    let previous: RunState;
-    try {
-      previous = stateSchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8")));
-    } catch (error) {
-      throw new EtlError(
-        "STATE_UNREADABLE",
-        `the state ${options.store.location}/${options.path} is not a state this version wrote; move it away or run with --force`,
-        { cause: error },
-      );
+    const journal = await readJournal(options.store, journalPrefix(options.path));
+    // Without a state object, entries are of a state moved away: nothing of them is replayed.
+    const state: RunState =
+      bytes === undefined
+        ? {
+            version: 1,
+            pipeline: options.pipeline,
+            fingerprint: options.fingerprint,
+            journal_seq: journal.at(-1)?.seq ?? 0,
+            slices: {},
+            batches: {},
+            superseded: {},
+            rechecks: {},
+            pending: {},
+          }
+        : readStateObject(bytes, `${options.store.location}/${options.path}`);
+    for (const { seq, entry } of journal) {
+      if (seq <= state.journal_seq) continue;
+      applyEntry(state, entry);
+      state.journal_seq = seq;
     }
     if (options.force) {
-      // Nothing of the earlier output counts as done (a stop midway must not leave old slices looking
-      // committed under the new fingerprint), but its files are remembered so the redo removes them.
-      const superseded = { ...previous.superseded };
-      for (const [id, slice] of Object.entries(previous.slices))
-        superseded[id] = [...(superseded[id] ?? []), ...slice.files];
-      return new StateStore({ ...fresh, superseded }, options);
-    }
-    if (previous.fingerprint !== options.fingerprint) {
+      applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
+    } else if (state.fingerprint !== options.fingerprint) {
       throw new ConfigError(
         `the pipeline changed since the output in ${options.store.location} was written (fields, filters, transforms or sinks); ` +
           "rerun with --force to rewrite every slice, or write to a new destination",
         [],
       );
     }
-    return new StateStore(previous, options);
+    state.fingerprint = options.fingerprint;
+    const store = new StateStore(
+      state,
+      journal.map((stored) => stored.path),
+      options,
+    );
+    // A fresh, forced or resumed state is written whole now: later entries then always follow it.
+    if (bytes === undefined || options.force || journal.length > 0) await store.save();
+    return store;
   }
 
   get state(): Readonly<RunState> {
     return this.#state;
   }
 
-  /** Whether a slice can be skipped: committed by an earlier run, and not forced. */
+  /** Whether a slice can be skipped: committed by an earlier run, not forced, and no commit left midway. */
   isCommitted(sliceId: string): boolean {
-    return this.#state.slices[sliceId] !== undefined;
+    return this.#state.slices[sliceId] !== undefined && this.#state.pending[sliceId] === undefined;
   }
 
-  /** Files recorded for a slice by an earlier commit, or by the pipeline before a --force (to replace on redo). */
-  previousFiles(sliceId: string): readonly CommittedFile[] {
-    return [...(this.#state.slices[sliceId]?.files ?? []), ...(this.#state.superseded[sliceId] ?? [])];
+  /**
+   * Files an earlier commit of the slice, the pipeline before a --force, or an interrupted attempt
+   * left, for a redo to remove unless it rewrites them.
+   */
+  previousFiles(sliceId: string): readonly IntendedFile[] {
+    return [
+      ...(this.#state.slices[sliceId]?.files ?? []),
+      ...(this.#state.superseded[sliceId] ?? []),
+      ...(this.#state.pending[sliceId] ?? []),
+    ];
   }
 
-  async commitSlice(sliceId: string, slice: CommittedSlice): Promise<void> {
-    this.#state.slices[sliceId] = slice;
-    delete this.#state.superseded[sliceId];
-    delete this.#state.batches[sliceId];
-    await this.save();
+  /** Records the final names a commit of the slice (or of one of its parts) is about to rename to. */
+  recordIntent(sliceId: string, files: readonly IntendedFile[]): Promise<void> {
+    return this.#change(sliceId, () => {
+      const pending = this.#state.pending[sliceId] ?? [];
+      const known = new Set(pending.map(fileKey));
+      const added = files.filter((file) => !known.has(fileKey(file)));
+      this.#state.pending[sliceId] = [
+        ...pending,
+        ...added.map((file) => ({ sink: file.sink, path: file.path })),
+      ];
+    });
+  }
+
+  /**
+   * The files a commit of the slice left midway that nothing committed accounts for: the names it was
+   * renaming to, and the files of a committed or superseded record the interrupted redo was replacing.
+   * Partitions and merged files a batch export committed are kept.
+   */
+  interruptedFiles(sliceId: string): IntendedFile[] {
+    return filesOfInterruptedCommit(this.#state, sliceId);
+  }
+
+  /** After `interruptedFiles` are removed: the slice is not committed, and its batch progress stays. */
+  forgetInterrupted(sliceId: string): Promise<void> {
+    return this.#change(sliceId, () => {
+      delete this.#state.pending[sliceId];
+      delete this.#state.slices[sliceId];
+      delete this.#state.superseded[sliceId];
+    });
+  }
+
+  commitSlice(sliceId: string, slice: CommittedSlice): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#state.slices[sliceId] = slice;
+      delete this.#state.superseded[sliceId];
+      delete this.#state.batches[sliceId];
+      delete this.#state.pending[sliceId];
+    });
   }
 
   /** The batch tokens an earlier attempt or run at this slice obtained, by request number. */
@@ -170,14 +190,14 @@ export class StateStore {
     return this.#state.batches[sliceId]?.tokens ?? {};
   }
 
-  async recordBatchToken(sliceId: string, request: string, token: string): Promise<void> {
-    const progress = (this.#state.batches[sliceId] ??= {
-      tokens: {},
-      created_at: new Date().toISOString(),
-      parts: {},
+  #batch(sliceId: string): BatchProgress {
+    return (this.#state.batches[sliceId] ??= { tokens: {}, created_at: new Date().toISOString(), parts: {} });
+  }
+
+  recordBatchToken(sliceId: string, request: string, token: string): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#batch(sliceId).tokens[request] = token;
     });
-    progress.tokens[request] = token;
-    await this.save();
   }
 
   /** Parts of a slice committed before the slice itself. */
@@ -185,20 +205,19 @@ export class StateStore {
     return this.#state.batches[sliceId]?.parts ?? {};
   }
 
-  async commitPart(sliceId: string, partId: string, part: CommittedPart): Promise<void> {
-    const progress = (this.#state.batches[sliceId] ??= {
-      tokens: {},
-      created_at: new Date().toISOString(),
-      parts: {},
+  commitPart(sliceId: string, partId: string, part: CommittedPart): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#batch(sliceId).parts[partId] = part;
     });
-    progress.parts[partId] = part;
-    await this.save();
   }
 
-  /** Records that a re-check found the slice changed; the slice is redone next. */
-  async recordRecheck(sliceId: string, recheck: Recheck): Promise<void> {
-    (this.#state.rechecks[sliceId] ??= []).push(recheck);
-    await this.save();
+  /** Records that a re-check found the slice changed; the slice is redone next. The latest few are kept. */
+  recordRecheck(sliceId: string, recheck: Recheck): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#state.rechecks[sliceId] = [...(this.#state.rechecks[sliceId] ?? []), recheck].slice(
+        -RECHECK_HISTORY_LIMIT,
+      );
+    });
   }
 
   /** The merged files of a slice whose partitions are all in, once the merge is committed. */
@@ -206,19 +225,65 @@ export class StateStore {
     return this.#state.batches[sliceId]?.merged;
   }
 
-  async recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {
-    const progress = (this.#state.batches[sliceId] ??= {
-      tokens: {},
-      created_at: new Date().toISOString(),
-      parts: {},
+  recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {
+    return this.#change(sliceId, () => {
+      this.#batch(sliceId).merged = files;
     });
-    progress.merged = files;
-    await this.save();
   }
 
+  /**
+   * Changes one slice's record and writes it whole as the next journal entry, once the schema accepts
+   * it; a change the schema refuses is undone, so no later write (nor the compaction) carries it.
+   */
+  #change(sliceId: string, change: () => void): Promise<void> {
+    const before = structuredClone(entryOf(this.#state, sliceId));
+    change();
+    const checked = journalEntrySchema.safeParse(entryOf(this.#state, sliceId));
+    if (!checked.success) {
+      applyEntry(this.#state, before);
+      return Promise.reject(refused(`slice ${sliceId}`, checked.error));
+    }
+    const seq = ++this.#state.journal_seq;
+    const path = journalEntryPath(this.#prefix, seq);
+    const text = JSON.stringify(checked.data);
+    this.#writing = this.#writing.then(async () => {
+      await this.#put(path, text);
+      this.#journal.push(path);
+      reachedCommitStep("state-entry");
+    });
+    const written = this.#writing;
+    // A failed compaction leaves the chain failed: the next write reports it.
+    if (++this.#sinceSave >= JOURNAL_COMPACT_EVERY) void this.save().catch(() => undefined);
+    return written;
+  }
+
+  /**
+   * Writes the whole state object, then removes the journal entries it now holds (compaction). Any
+   * interleaving of a crash leaves entries at most up to `journal_seq`, which a resume skips. The
+   * object is not checked again as a whole: it was when read, and every change since, slice by slice,
+   * before its journal entry was written.
+   */
   save(): Promise<void> {
-    const text = `${JSON.stringify({ ...this.#state, fingerprint: this.#options.fingerprint }, null, 2)}\n`;
-    this.#writing = this.#writing.then(() => this.#options.store.putObject(this.#options.path, text));
+    this.#sinceSave = 0;
+    this.#writing = this.#writing.then(async () => {
+      boundRechecks(this.#state);
+      const folded = this.#journal;
+      this.#journal = [];
+      await this.#put(this.#options.path, `${JSON.stringify(this.#state)}\n`);
+      reachedCommitStep("state-compacted");
+      await removeJournalEntries(this.#options.store, folded);
+    });
     return this.#writing;
+  }
+
+  /** Folds this run's journal entries into the state object, when there are any (the end of a run). */
+  async compact(): Promise<void> {
+    await this.#writing;
+    if (this.#journal.length > 0 || this.#sinceSave > 0) await this.save();
+  }
+
+  /** Every write of the state, entry or whole object, passes here. */
+  #put(path: string, text: string): Promise<void> {
+    return this.#options.store.putObject(path, text);
   }
 }

@@ -8,7 +8,8 @@ Exports the pipeline's window. Committed slices of an earlier run are skipped (r
 Options:
   --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
   --end TIME          replace the window's end
-  --force             redo every slice, even committed ones or after the pipeline changed
+  --force             redo every slice of the window (--start/--end), even committed ones or after
+                      the pipeline changed; slices committed outside the window are kept
   --recheck           re-count the committed slices with one date histogram and export again
                       those whose count changed (late data); with recheck.last_days also the
                       days before the window

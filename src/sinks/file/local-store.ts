@@ -9,6 +9,7 @@ import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../
 import { SinkError } from "../../errors.js";
 import { outputFull, outputFullCode } from "../output-full.js";
 import { checkRelativePath } from "../path-template.js";
+import { reachedCommitStep } from "../../pipeline/test-hook.js";
 import { createLocalConditionalObjects } from "./local-conditional-objects.js";
 import { checkNoLink, makeFoldersNoLink } from "./no-link-path.js";
 
@@ -44,10 +45,10 @@ export function createLocalStore(root: string): OutputStore {
     return full;
   };
 
-  /** Every entry under the root; none when the root does not exist yet. */
-  const listEntries = async (): Promise<Dirent[]> => {
+  /** Every entry under the root (or a folder of it); none when it does not exist yet. */
+  const listEntries = async (from = absoluteRoot): Promise<Dirent[]> => {
     try {
-      return await readdir(absoluteRoot, { recursive: true, withFileTypes: true });
+      return await readdir(from, { recursive: true, withFileTypes: true });
     } catch (error) {
       if (isMissing(error)) return [];
       throw wrap(`listing ${root}`, error, root);
@@ -97,6 +98,8 @@ export function createLocalStore(root: string): OutputStore {
       // link() fails when the name exists, so of two runs creating one object only one succeeds.
       if (replace) renamed = await rename(temp, full).then(() => true);
       else await link(temp, full);
+      // The state and the manifest are commits too: their new name must survive a power loss.
+      await syncDirectory(dirname(full));
       return true;
     } catch (error) {
       if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
@@ -135,7 +138,15 @@ export function createLocalStore(root: string): OutputStore {
       remove: (path) => unlinkObject(path),
     }),
     async list(prefix = "") {
-      const entries = await listEntries();
+      // Only the folder the prefix names is walked: the state's journal is listed on every run, and
+      // the output beside it may hold a hundred thousand files.
+      const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
+      let from = absoluteRoot;
+      if (folder !== "") {
+        from = locate(folder);
+        await checkNoLink(absoluteRoot, from, root, true);
+      }
+      const entries = await listEntries(from);
       const objects: StoredObject[] = [];
       for (const entry of entries) {
         // A link is not part of the output; isFile() is false for it, so nothing outside is listed.
@@ -228,6 +239,7 @@ function stageFile(
             // rename replaces an earlier file of a redone slice in one step.
             await rename(temp, full);
             await syncDirectory(dirname(full));
+            reachedCommitStep("commit-rename");
           } catch (error) {
             throw error instanceof SinkError ? error : wrap(`committing ${shown}`, error, root);
           }

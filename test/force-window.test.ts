@@ -1,0 +1,157 @@
+// `--force` over part of the output: the forced window's slices are redone and replace their files;
+// every other committed slice stays in the state and the manifest, so the manifest lists exactly the
+// files present, verify passes, and the next plain run has nothing to redo. After a pipeline change a
+// partial force is refused: it would leave two pipelines' files side by side.
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  SERVICE_FROM_ENV,
+  compareExactly,
+  dataFiles,
+  expectedRows,
+  listTree,
+  readJson,
+  readNdjsonRecords,
+  runCli,
+  testScope,
+  waitFor,
+  writePipeline,
+} from "./support/cli-harness.js";
+import type { Row, TestService } from "./support/cli-harness.js";
+import { readRunState } from "./support/run-state.js";
+
+const START = "2026-11-20T00:00:00Z";
+const END = "2026-11-20T06:00:00Z";
+const SLICES = 6;
+const scope = testScope();
+afterAll(scope.cleanUp);
+
+let service: TestService;
+let expected: Map<string, Row>;
+
+beforeAll(async () => {
+  service = await scope.startService({ seed: 41, density: 20 });
+  expected = await expectedRows(service.emulator, "/v3/jobs/query", [
+    { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
+  ]);
+});
+
+function pipeline(out: string, transforms: object[] = []): object {
+  return {
+    name: "force-window",
+    service: SERVICE_FROM_ENV,
+    source: {
+      kind: "jobs",
+      application: "atr",
+      app_type: ["ec2"],
+      domain: ["*"],
+      strategy: "pit",
+      page_size: 50,
+      window: { start: START, end: END, slice: "1h" },
+    },
+    transforms,
+    // A new run id names the forced slice's files anew, so its old files must be removed by name.
+    sinks: [{ format: "ndjson", to: out, path: "dt={date}/run={run_id}/part-{slice}-{seq}.{ext}" }],
+  };
+}
+
+async function manifestFiles(out: string): Promise<string[]> {
+  const manifest = await readJson(join(out, "_manifest.json"));
+  return (manifest.files as { path: string }[]).map((file) => file.path).sort();
+}
+
+describe("--force over one hour of a six-hour output", () => {
+  it("redoes that hour and keeps the other slices in the state and the manifest", async () => {
+    const dir = await scope.tempDir("force-window");
+    const out = join(dir, "out");
+    const file = await writePipeline(dir, pipeline(out));
+    const first = await runCli(["run", file], { env: service.env });
+    expect(first.code, first.stderr).toBe(0);
+    const before = dataFiles(await listTree(out));
+
+    const forced = await runCli(
+      ["run", file, "--force", "--start", "2026-11-20T02:00:00Z", "--end", "2026-11-20T03:00:00Z"],
+      { env: service.env },
+    );
+    expect(forced.code, forced.stderr).toBe(0);
+    const tree = await listTree(out);
+    const files = dataFiles(tree);
+    // The forced hour has new names; its old files are gone, every other file is untouched.
+    const hour = (path: string): boolean => path.includes("part-20261120T020000Z");
+    expect(files.filter((path) => !hour(path))).toEqual(before.filter((path) => !hour(path)));
+    expect(files.filter(hour)).not.toEqual(before.filter(hour));
+    expect(files.filter(hour).length).toBeGreaterThan(0);
+    expect(Object.keys((await readRunState(out))?.slices ?? {})).toHaveLength(SLICES);
+    expect(await manifestFiles(out)).toEqual(files);
+    expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
+    const verified = await runCli(["verify", file], { env: service.env });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+
+    // The next plain run over the whole window finds everything committed.
+    const requests = service.emulator.requestCount("/v3/jobs/query");
+    const again = await runCli(["run", file], { env: service.env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(service.emulator.requestCount("/v3/jobs/query")).toBe(requests);
+    expect(dataFiles(await listTree(out))).toEqual(files);
+    expect((await readJson(join(out, "_manifest.json"))).complete).toBe(true);
+  });
+
+  it("stopped midway, lists the old files it has not replaced yet: verify passes, and the rerun is exact", async () => {
+    const dir = await scope.tempDir("force-stopped");
+    const out = join(dir, "out");
+    const file = await writePipeline(dir, pipeline(out));
+    expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
+    const before = dataFiles(await listTree(out));
+
+    service.emulator.setFaults({ latencyMs: 30 });
+    const controller = new AbortController();
+    const forced = runCli(["run", file, "--force"], { env: service.env, signal: controller.signal });
+    try {
+      await waitFor(
+        async () => dataFiles(await listTree(out)).some((path) => !before.includes(path)),
+        "a slice redone under new names",
+      );
+      controller.abort();
+      expect((await forced).code).toBe(75);
+    } finally {
+      service.emulator.setFaults({});
+    }
+    const files = dataFiles(await listTree(out));
+    expect(files.some((path) => before.includes(path))).toBe(true);
+    expect(await manifestFiles(out)).toEqual(files);
+    const verified = await runCli(["verify", file], { env: service.env });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+
+    const rerun = await runCli(["run", file], { env: service.env });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
+    expect(await manifestFiles(out)).toEqual(dataFiles(await listTree(out)));
+  });
+
+  it("after a pipeline change is refused with exit 2 and nothing touched; forcing the whole output works", async () => {
+    const dir = await scope.tempDir("force-changed");
+    const out = join(dir, "out");
+    const file = await writePipeline(dir, pipeline(out));
+    expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
+    const before = await listTree(out);
+
+    await writePipeline(dir, pipeline(out, [{ add: { origin: { value: "mdq" } } }]));
+    const partial = await runCli(
+      ["run", file, "--force", "--start", "2026-11-20T02:00:00Z", "--end", "2026-11-20T03:00:00Z"],
+      { env: service.env },
+    );
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toMatch(
+      /5 committed slice\(s\) from 2026-11-20T00:00:00.000Z to 2026-11-20T06:00:00.000Z/,
+    );
+    expect(partial.stderr).toMatch(/outside the forced window/);
+    expect(await listTree(out)).toEqual(before);
+
+    const whole = await runCli(["run", file, "--force"], { env: service.env });
+    expect(whole.code, whole.stderr).toBe(0);
+    const shaped = new Map([...expected].map(([id, row]) => [id, { ...row, origin: "mdq" }]));
+    expect(compareExactly(await readNdjsonRecords(out), shaped)).toBeUndefined();
+    const verified = await runCli(["verify", file], { env: service.env });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  });
+});
