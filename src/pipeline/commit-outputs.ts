@@ -10,8 +10,20 @@ export interface SliceTotals {
   files: CommittedFile[];
 }
 
-/** Commits every sink's output, in the pipeline's order of sinks. */
-export async function commitOutputs(outputs: readonly SliceOutput[]): Promise<CommittedFile[]> {
+/**
+ * Commits every sink's output, in the pipeline's order of sinks. `fence` (the output lock's) is awaited
+ * first: when it throws, the run may no longer write, and the staged files are discarded instead.
+ */
+export async function commitOutputs(
+  outputs: readonly SliceOutput[],
+  fence?: () => Promise<void>,
+): Promise<CommittedFile[]> {
+  try {
+    await fence?.();
+  } catch (error) {
+    await Promise.allSettled(outputs.map((output) => output.discard()));
+    throw error;
+  }
   const files: CommittedFile[] = [];
   for (const [sink, output] of outputs.entries()) {
     await output.commit();

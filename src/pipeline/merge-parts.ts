@@ -112,6 +112,7 @@ export async function mergePartFiles(
   files: readonly CommittedFile[],
   merge: PartMerge,
   ctx: SliceContext,
+  fence?: () => Promise<void>,
 ): Promise<CommittedFile[]> {
   const sinks = merge.sinks();
   const outputs = [];
@@ -131,5 +132,5 @@ export async function mergePartFiles(
     await Promise.allSettled(outputs.map((output) => output.discard()));
     throw error;
   }
-  return commitOutputs(outputs);
+  return commitOutputs(outputs, fence);
 }

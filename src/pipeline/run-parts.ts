@@ -31,6 +31,8 @@ export interface RunPartsOptions {
   buildStages(): Omit<SliceWork, "source">;
   /** Folds the partitions' files into one per partition path once all are committed. */
   merge?: PartMerge | undefined;
+  /** Awaited right before each part's commit; throws once the run may no longer write. */
+  fence?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -101,7 +103,7 @@ export async function runParts(
               seen,
             },
           );
-          const files = await commitOutputs(result.outputs);
+          const files = await commitOutputs(result.outputs, options.fence);
           await options.state.commitPart(slice.id, part.id, {
             read: result.read,
             expected: result.expected ?? null,
@@ -130,7 +132,7 @@ export async function runParts(
     result.files.push(...entry.files);
   }
   if (options.merge !== undefined && needsMerge(result.files))
-    result.files = await mergeSlice(slice, result.files, options.merge, options.state, ctx);
+    result.files = await mergeSlice(slice, result.files, options.merge, options.state, ctx, options.fence);
   return result;
 }
 
@@ -145,10 +147,11 @@ async function mergeSlice(
   merge: PartMerge,
   state: StateStore,
   ctx: SliceContext,
+  fence: (() => Promise<void>) | undefined,
 ): Promise<CommittedFile[]> {
   let merged = state.mergedFiles(slice.id);
   if (merged === undefined) {
-    const written = await mergePartFiles(slice, files, merge, ctx);
+    const written = await mergePartFiles(slice, files, merge, ctx, fence);
     await state.recordMerge(slice.id, written);
     merged = written;
     ctx.log.info({ parts: files.length, files: written.length }, "Merged the partition files of the slice.");

@@ -88,6 +88,8 @@ export interface StateStoreOptions {
   fingerprint: string;
   /** Redo everything: ignore committed slices and a changed fingerprint. */
   force: boolean;
+  /** Awaited before each write of the state; throws once the run may no longer write (the lock's fence). */
+  fence?: () => Promise<void>;
 }
 
 /**
@@ -218,7 +220,10 @@ export class StateStore {
 
   save(): Promise<void> {
     const text = `${JSON.stringify({ ...this.#state, fingerprint: this.#options.fingerprint }, null, 2)}\n`;
-    this.#writing = this.#writing.then(() => this.#options.store.putObject(this.#options.path, text));
+    this.#writing = this.#writing.then(async () => {
+      await this.#options.fence?.();
+      await this.#options.store.putObject(this.#options.path, text);
+    });
     return this.#writing;
   }
 }

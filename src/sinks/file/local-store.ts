@@ -23,15 +23,33 @@ export function finalNameOf(temporaryName: string): string {
   return temporaryName.slice(1, temporaryName.lastIndexOf(TEMP_MARK));
 }
 
-/**
- * The temporary file sits in the final directory, so the commit is a rename within one file system
- * (atomic), and it is hidden, so readers globbing `*.parquet` never see a half-written file.
- */
-function temporaryPathFor(finalPath: string): string {
-  return join(dirname(finalPath), `.${basename(finalPath)}${TEMP_MARK}${randomBytes(6).toString("hex")}`);
+/** The writer tag a temporary name carries (`….tmp-WRITER-RANDOM`); undefined in older names. */
+export function writerOf(temporaryName: string): string | undefined {
+  const [writer, random] = temporaryName
+    .slice(temporaryName.lastIndexOf(TEMP_MARK) + TEMP_MARK.length)
+    .split("-");
+  return random === undefined ? undefined : writer;
 }
 
-export function createLocalStore(root: string): OutputStore {
+/**
+ * The temporary file sits in the final directory, so the commit is a rename within one file system
+ * (atomic), and it is hidden, so readers globbing `*.parquet` never see a half-written file. The
+ * writer's tag lets a leftover sweep tell a living run's file from a dead run's.
+ */
+function temporaryPathFor(finalPath: string, writer: string | undefined): string {
+  const tag = writer === undefined ? "" : `${writer}-`;
+  return join(
+    dirname(finalPath),
+    `.${basename(finalPath)}${TEMP_MARK}${tag}${randomBytes(6).toString("hex")}`,
+  );
+}
+
+export interface LocalStoreOptions {
+  /** The tag of the writing run (pipeline/writer-tag.ts), carried in temporary names. */
+  writer?: string;
+}
+
+export function createLocalStore(root: string, options: LocalStoreOptions = {}): OutputStore {
   const absoluteRoot = resolve(root);
   const locate = (path: string): string => {
     checkRelativePath(path);
@@ -65,7 +83,7 @@ export function createLocalStore(root: string): OutputStore {
   /** Writes `body` under a hidden temporary name beside `full`, durably; returns that name. */
   const writeTemporary = async (full: string, body: Uint8Array | string): Promise<string> => {
     await makeFoldersNoLink(absoluteRoot, full, root);
-    const temp = temporaryPathFor(full);
+    const temp = temporaryPathFor(full, options.writer);
     // "wx" is O_CREAT|O_EXCL: it never opens through a link planted under the temporary name.
     const handle = await open(temp, "wx");
     try {
@@ -122,7 +140,9 @@ export function createLocalStore(root: string): OutputStore {
       signal.throwIfAborted();
       const full = locate(path);
       await makeFoldersNoLink(absoluteRoot, full, root);
-      return stageFile(full, join(root, path), signal, () => checkNoLink(absoluteRoot, full, root));
+      return stageFile(full, join(root, path), signal, options.writer, () =>
+        checkNoLink(absoluteRoot, full, root),
+      );
     },
     async putObject(path, body) {
       await writeAtomically(path, body);
@@ -160,7 +180,7 @@ export function createLocalStore(root: string): OutputStore {
         if (!entry.isFile() || !isTemporaryName(entry.name)) continue;
         const directory = relative(absoluteRoot, entry.parentPath).split(sep).join("/");
         const finalPath = (directory === "" ? "" : `${directory}/`) + finalNameOf(entry.name);
-        if (!owns(finalPath)) continue;
+        if (!owns(finalPath, writerOf(entry.name))) continue;
         await checkNoLink(absoluteRoot, join(entry.parentPath, entry.name), root);
         await unlink(join(entry.parentPath, entry.name)).catch((error: unknown) => {
           if (!isMissing(error))
@@ -178,9 +198,10 @@ function stageFile(
   full: string,
   shown: string,
   signal: AbortSignal,
+  writer: string | undefined,
   checkPath: () => Promise<void>,
 ): Promise<StagedWriter> {
-  const temp = temporaryPathFor(full);
+  const temp = temporaryPathFor(full, writer);
   const hash = createHash("sha256");
   let bytes = 0;
   let written: WrittenObject | undefined;
