@@ -105,21 +105,26 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
     replace = true,
   ): Promise<boolean> => {
     const full = locate(path);
-    const temp = await writeTemporary(full, body).catch((error: unknown) => {
-      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
-    });
-    let renamed = false;
-    try {
-      await checkNoLink(absoluteRoot, full, root);
-      // link() fails when the name exists, so of two runs creating one object only one succeeds.
-      if (replace) renamed = await rename(temp, full).then(() => true);
-      else await link(temp, full);
-      return true;
-    } catch (error) {
-      if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
-    } finally {
-      if (!renamed) await unlink(temp).catch(() => undefined);
+    // The run that holds the lock sweeps the lock's leftover temporary files; one it swept while this
+    // run was writing it (two runs starting at once) is written again.
+    for (let attempt = 1; ; attempt++) {
+      const temp = await writeTemporary(full, body).catch((error: unknown) => {
+        throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
+      });
+      let renamed = false;
+      try {
+        await checkNoLink(absoluteRoot, full, root);
+        // link() fails when the name exists, so of two runs creating one object only one succeeds.
+        if (replace) renamed = await rename(temp, full).then(() => true);
+        else await link(temp, full);
+        return true;
+      } catch (error) {
+        if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        if (isMissing(error) && attempt < 3) continue;
+        throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
+      } finally {
+        if (!renamed) await unlink(temp).catch(() => undefined);
+      }
     }
   };
 
