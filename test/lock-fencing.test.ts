@@ -106,50 +106,59 @@ afterAll(async () => {
 });
 
 describe("a holder paused past its lease", () => {
-  it("commits nothing after another run took the lock over, exits 75, and keeps its temporary file from the new holder's sweep", async () => {
-    const out = join(dir, "paused");
-    // Frozen between two pages of a slice: one slice committed, the next one half-written.
-    const frozen = first.holdWhen(
-      async () => (await committedSlices(out)) >= 1 && temporaryFiles(await listTree(out)).length > 0,
-    );
-    const paused = spawnCli(["run", pipeline], { ...env(first, out), MDQ_LOCK_LEASE_MS: "1500" });
-    await frozen.reached;
-    paused.child.kill("SIGSTOP");
-    const before = await listTree(out);
-    const stateBefore = await readFile(join(out, STATE), "utf8");
-    const pausedHolder = await lockHolder(out);
-    expect(pausedHolder).toMatchObject({ pid: paused.child.pid });
-    const halfWritten = temporaryFiles(before);
-    expect(halfWritten).toHaveLength(1);
-    // Its pending request is answered; the answer waits in the socket of the stopped process.
-    frozen.release();
-    await waitFor(
-      async () => Date.parse(String((await lockHolder(out))?.lease_until)) < Date.now() - 100,
-      "the paused run's lease to run out",
-    );
+  const moments = [
+    { name: "between two pages of a slice", halfWritten: 1 },
+    { name: "between two slices", halfWritten: 0 },
+  ];
+  it.each(moments)(
+    "$name: commits nothing after another run took the lock over, exits 75, and keeps its temporary files from the new holder's sweep",
+    async ({ name, halfWritten: staged }) => {
+      const out = join(dir, `paused-${name.replaceAll(" ", "-")}`);
+      // Frozen at its next request once a slice is committed, with the next one half-written or not begun.
+      const frozen = first.holdWhen(
+        async () =>
+          (await committedSlices(out)) >= 1 && temporaryFiles(await listTree(out)).length === staged,
+      );
+      const paused = spawnCli(["run", pipeline], { ...env(first, out), MDQ_LOCK_LEASE_MS: "1500" });
+      await frozen.reached;
+      paused.child.kill("SIGSTOP");
+      const before = await listTree(out);
+      const stateBefore = await readFile(join(out, STATE), "utf8");
+      const pausedHolder = await lockHolder(out);
+      expect(pausedHolder).toMatchObject({ pid: paused.child.pid });
+      const halfWritten = temporaryFiles(before);
+      expect(halfWritten).toHaveLength(staged);
+      // Its pending request is answered; the answer waits in the socket of the stopped process.
+      frozen.release();
+      await waitFor(
+        async () => Date.parse(String((await lockHolder(out))?.lease_until)) < Date.now() - 100,
+        "the paused run's lease to run out",
+      );
 
-    // The next run takes the lock over and is held at its first request after its leftover sweep.
-    const taken = second.holdWhen(async () => (await lockHolder(out))?.pid !== paused.child.pid);
-    const next = spawnCli(["run", pipeline], env(second, out));
-    await taken.reached;
-    expect(await lockHolder(out)).toMatchObject({ pid: next.child.pid });
-    expect(next.stderr()).toContain("Took over the lock");
-    expect(temporaryFiles(await listTree(out))).toEqual(halfWritten);
+      // The next run takes the lock over and is held at its first request after its leftover sweep.
+      const taken = second.holdWhen(async () => (await lockHolder(out))?.pid !== paused.child.pid);
+      const next = spawnCli(["run", pipeline], env(second, out));
+      await taken.reached;
+      expect(await lockHolder(out)).toMatchObject({ pid: next.child.pid });
+      expect(next.stderr()).toContain("Took over the lock");
+      expect(temporaryFiles(await listTree(out))).toEqual(halfWritten);
 
-    paused.child.kill("SIGCONT");
-    expect(await paused.exited, paused.stderr()).toBe(75);
-    expect(paused.stderr()).toMatch(/lease on the output lock ran out|took over the lock/);
-    // Nothing committed, no state written after the pause; its own temporary file it removed itself.
-    expect(await readFile(join(out, STATE), "utf8")).toBe(stateBefore);
-    const after = await listTree(out);
-    expect(dataFiles(after)).toEqual(dataFiles(before));
-    expect(temporaryFiles(after)).toEqual([]);
-    expect(await lockHolder(out)).toMatchObject({ pid: next.child.pid });
+      paused.child.kill("SIGCONT");
+      expect(await paused.exited, paused.stderr()).toBe(75);
+      expect(paused.stderr()).toMatch(/lease on the output lock ran out|took over the lock/);
+      // Nothing committed, no state written after the pause; its own temporary file it removed itself.
+      expect(await readFile(join(out, STATE), "utf8")).toBe(stateBefore);
+      const after = await listTree(out);
+      expect(dataFiles(after)).toEqual(dataFiles(before));
+      expect(temporaryFiles(after)).toEqual([]);
+      expect(await lockHolder(out)).toMatchObject({ pid: next.child.pid });
 
-    taken.release();
-    expect(await next.exited, next.stderr()).toBe(0);
-    await expectExact(out);
-  }, 90_000);
+      taken.release();
+      expect(await next.exited, next.stderr()).toBe(0);
+      await expectExact(out);
+    },
+    90_000,
+  );
 });
 
 describe("runs racing for a stale lock", () => {
