@@ -182,6 +182,7 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   };
 
   const renewOnce = async (): Promise<boolean> => {
+    if (held.length === 0) return true;
     if (lost) return false;
     if (expired()) {
       loseToExpiry();
@@ -219,6 +220,8 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   return {
     renew,
     async fence() {
+      // Outputs without a lock (stdout) have no lease to run out.
+      if (held.length === 0) return;
       if (!lost && !expired() && monotonic() - renewedAt > leaseMs / 2)
         await renew().catch((error: unknown) =>
           options.log.warn(
