@@ -106,7 +106,8 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
   ): Promise<boolean> => {
     const full = locate(path);
     // The run that holds the lock sweeps the lock's leftover temporary files; one it swept while this
-    // run was writing it (two runs starting at once) is written again.
+    // run was creating the lock or its guard (two runs starting at once) is written again. A replace
+    // is not: the swept file may be a paused run's renewal, which must not land late.
     for (let attempt = 1; ; attempt++) {
       const temp = await writeTemporary(full, body).catch((error: unknown) => {
         throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
@@ -120,7 +121,7 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
         return true;
       } catch (error) {
         if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
-        if (isMissing(error) && attempt < 3) continue;
+        if (!replace && isMissing(error) && attempt < 3) continue;
         throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error);
       } finally {
         if (!renamed) await unlink(temp).catch(() => undefined);
