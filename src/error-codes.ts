@@ -80,9 +80,16 @@ export const ERROR_CATALOG = {
   OUTPUT_LOCK_LOST: {
     exit: "resumable",
     meaning:
-      "Another run took over this run's output lock while it ran (this run's lease had expired: the process was paused, or the host's clock jumped); this run stopped writing at once and left the output to that run.",
+      "This run's output lock lease ran out while it ran (the process was paused, or renewing failed), or another run took the lock over; this run stopped before its next commit or state write and left the output as it was.",
     action:
       "Make sure one run at a time writes an output (a schedule that does not overlap, a CronJob with concurrencyPolicy: Forbid); if the other run did not finish, run the command again.",
+  },
+  OUTPUT_LOCK_INVALID: {
+    exit: "failed",
+    meaning:
+      "The output's lock file cannot be read as a lock (not JSON, a missing field, a `lease_until` that is not a date), or its lease lies more than three lease periods ahead of this host's clock (the holder's clock is wrong); no run can tell whether its holder lives, so none takes it.",
+    action:
+      "Make sure no run is writing the output, then run the same command with `--break-lock`, which replaces such a lock (and only such a lock) with this run's.",
   },
   NETWORK_ERROR: {
     exit: "resumable",

@@ -161,6 +161,7 @@ describe("one run per output", () => {
       pid: process.pid,
       host: "batch-node-7",
       since: "2026-11-22T01:00:00.000Z",
+      lease_ms: 3_600_000,
     };
     await plantLock(out, { ...holder, lease_until: new Date(Date.now() + 3_600_000).toISOString() });
     const refused = await runCli(["run", pipeline], { env: env(out) });

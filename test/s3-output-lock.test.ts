@@ -33,8 +33,14 @@ function store(prefix: string, runId: string): OutputStore {
   });
 }
 
-function lock(prefix: string, runId: string, now: () => number) {
+function lock(
+  prefix: string,
+  runId: string,
+  now: () => number,
+  more: { monotonic?: () => number; breakLock?: boolean } = {},
+) {
   return lockOutputs({
+    ...more,
     stores: [store(prefix, runId)],
     path: lockObjectPath(),
     run: { pipelineName: "nightly", runId, startedAt: new Date() },
@@ -108,6 +114,50 @@ describe("the S3 output lock", () => {
     expect(await lockObject("nightly")).toMatchObject({ run_id: "run-b" });
     await second.release();
     expect(await lockObject("nightly")).toBeUndefined();
+  });
+
+  it("refuses a lock object that cannot be trusted, naming it and --break-lock, which replaces it by If-Match", async () => {
+    const now = () => Date.parse("2026-11-23T04:00:00Z");
+    for (const [prefix, body] of [
+      ["soon", JSON.stringify({ run_id: "r-x", pid: 7, host: "host-b", since: "", lease_until: "soon" })],
+      [
+        "future",
+        JSON.stringify({
+          run_id: "r-y",
+          pid: 7,
+          host: "host-b",
+          since: "",
+          lease_until: "2027-01-01T00:00:00Z",
+        }),
+      ],
+    ] as const) {
+      await s3.client.send(
+        new PutObjectCommand({ Bucket: BUCKET, Key: `${prefix}/${lockObjectPath()}`, Body: body }),
+      );
+      const refused = lock(prefix, "run-c", now);
+      await expect(refused).rejects.toMatchObject({ code: "OUTPUT_LOCK_INVALID" });
+      await expect(refused).rejects.toThrow(`the lock s3://${BUCKET}/${prefix}/${lockObjectPath()}`);
+      await expect(refused).rejects.toThrow("--break-lock");
+      const broken = await lock(prefix, "run-c", now, { breakLock: true });
+      expect(await lockObject(prefix)).toMatchObject({ run_id: "run-c", lease_ms: 120_000 });
+      await broken.release();
+      expect(await lockObject(prefix)).toBeUndefined();
+    }
+  });
+
+  it("fences on the monotonic clock: renews past half the lease, stops the run past the whole", async () => {
+    let wall = Date.parse("2026-11-23T05:00:00Z");
+    let monotonic = 0;
+    const held = await lock("fenced", "run-d", () => wall, { monotonic: () => monotonic });
+    monotonic += 70_000;
+    wall += 70_000;
+    await held.fence();
+    expect(await lockObject("fenced")).toMatchObject({ lease_until: "2026-11-23T05:03:10.000Z" });
+    monotonic += 120_000;
+    await expect(held.fence()).rejects.toMatchObject({ code: "OUTPUT_LOCK_LOST" });
+    expect(held.lost.aborted).toBe(true);
+    expect(await lockObject("fenced")).toMatchObject({ lease_until: "2026-11-23T05:03:10.000Z" });
+    await held.release();
   });
 
   it("lets one of many racing runs win", async () => {

@@ -16,11 +16,22 @@ export interface SliceTotals {
 /** Records, durably, the final names the renames are about to create. */
 export type RecordIntent = (files: readonly IntendedFile[]) => Promise<void>;
 
-/** Commits every sink's output, in the pipeline's order of sinks, once their final names are recorded. */
+/**
+ * Commits every sink's output, in the pipeline's order of sinks, once their final names are recorded.
+ * `fence` (the output lock's) is awaited first: when it throws, the run may no longer write, and the
+ * staged files are discarded instead.
+ */
 export async function commitOutputs(
   outputs: readonly SliceOutput[],
   recordIntent: RecordIntent,
+  fence?: () => Promise<void>,
 ): Promise<CommittedFile[]> {
+  try {
+    await fence?.();
+  } catch (error) {
+    await Promise.allSettled(outputs.map((output) => output.discard()));
+    throw error;
+  }
   const files: CommittedFile[] = [];
   for (const [sink, output] of outputs.entries()) {
     for (const file of output.files) {

@@ -185,9 +185,10 @@ export interface OutputStore {
   /**
    * Removes what a killed process left staged (hidden temporary files) for the final paths `owns`
    * accepts, and returns those paths. Only the caller knows which leftovers are its own: another shard
-   * may be writing beside it. Stores with nothing to leave behind omit it.
+   * may be writing beside it, or a paused run whose lock was taken over (`writer`, the tag of the run
+   * that wrote the file, when its name carries one). Stores with nothing to leave behind omit it.
    */
-  removeLeftovers?(owns: (path: string) => boolean): Promise<string[]>;
+  removeLeftovers?(owns: (path: string, writer?: string) => boolean): Promise<string[]>;
   /** Conditional writes for the output lock (pipeline/output-lock.ts); stdout has nothing to lock. */
   readonly conditional?: ConditionalObjects;
   close(): Promise<void>;

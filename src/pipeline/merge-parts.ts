@@ -114,6 +114,7 @@ export async function mergePartFiles(
   merge: PartMerge,
   ctx: SliceContext,
   recordIntent: RecordIntent,
+  fence?: () => Promise<void>,
 ): Promise<CommittedFile[]> {
   const sinks = merge.sinks();
   const outputs = [];
@@ -133,5 +134,5 @@ export async function mergePartFiles(
     await Promise.allSettled(outputs.map((output) => output.discard()));
     throw error;
   }
-  return commitOutputs(outputs, recordIntent);
+  return commitOutputs(outputs, recordIntent, fence);
 }

@@ -32,6 +32,8 @@ export interface RunPartsOptions {
   buildStages(): Omit<SliceWork, "source">;
   /** Folds the partitions' files into one per partition path once all are committed. */
   merge?: PartMerge | undefined;
+  /** Awaited right before each part's commit; throws once the run may no longer write. */
+  fence?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -105,8 +107,10 @@ export async function runParts(
               seen,
             },
           );
-          const files = await commitOutputs(result.outputs, (intended) =>
-            options.state.recordIntent(slice.id, intended),
+          const files = await commitOutputs(
+            result.outputs,
+            (intended) => options.state.recordIntent(slice.id, intended),
+            options.fence,
           );
           await options.state.commitPart(slice.id, part.id, {
             read: result.read,
@@ -136,7 +140,7 @@ export async function runParts(
     result.files.push(...entry.files);
   }
   if (options.merge !== undefined && needsMerge(result.files))
-    result.files = await mergeSlice(slice, result.files, options.merge, options.state, ctx);
+    result.files = await mergeSlice(slice, result.files, options.merge, options.state, ctx, options.fence);
   return result;
 }
 
@@ -151,11 +155,17 @@ async function mergeSlice(
   merge: PartMerge,
   state: StateStore,
   ctx: SliceContext,
+  fence: (() => Promise<void>) | undefined,
 ): Promise<CommittedFile[]> {
   let merged = state.mergedFiles(slice.id);
   if (merged === undefined) {
-    const written = await mergePartFiles(slice, files, merge, ctx, (intended) =>
-      state.recordIntent(slice.id, intended),
+    const written = await mergePartFiles(
+      slice,
+      files,
+      merge,
+      ctx,
+      (intended) => state.recordIntent(slice.id, intended),
+      fence,
     );
     await state.recordMerge(slice.id, written);
     merged = written;

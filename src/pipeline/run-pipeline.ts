@@ -21,12 +21,13 @@ import type { PreparedRun } from "./prepare-run.js";
 import { describeOutcome } from "./run-outcome.js";
 import type { PipelineOutcome, SliceTiming } from "./run-outcome.js";
 import { runSlices } from "./runner.js";
-import type { RunnerEvents } from "./runner.js";
+import type { RunOutcome, RunnerEvents } from "./runner.js";
 import type { Shard } from "./shard.js";
 import { buildSliceTasks } from "./slice-tasks.js";
 import { autoWorkerThreads, createWorkerPool } from "./worker-pool.js";
 import type { WorkerPool } from "./worker-pool.js";
 import { StateStore, stateObjectPath } from "./state.js";
+import { sparingWriters } from "./writer-tag.js";
 import { pinSchemas, resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import { recheckCommitted } from "../warehouse/recheck.js";
 import type { ChangedSlice } from "../warehouse/recheck.js";
@@ -61,6 +62,8 @@ export interface RunPipelineOptions {
   force?: boolean;
   /** Re-count the committed slices and redo those whose count changed (`--recheck`). */
   recheck?: boolean;
+  /** Replace an output lock that cannot be read or whose lease lies too far ahead (`--break-lock`). */
+  breakLock?: boolean;
   /** The pipeline file: a pinned schema committed next to it is read relative to it. */
   pipelineFile: string;
   events?: PipelineEvents;
@@ -118,7 +121,15 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     checkRequestBudget(prepared, log);
     for (const sink of pipeline.sinks)
       stores.push(await openOutputStore(sink, { run, stdout: options.stdout }));
-    lock = await lockOutputs({ stores, path: lockObjectPath(shard), run, log });
+    lock = await lockOutputs({
+      stores,
+      path: lockObjectPath(shard),
+      run,
+      log,
+      breakLock: options.breakLock === true,
+    });
+    // Every commit, state and manifest write goes through the lock's fence.
+    const fence = lock.fence;
     // Drift is decided before anything is written: a change the policy refuses fails the run here.
     const schemas = await resolvePipelineSchemas({
       pipeline,
@@ -142,6 +153,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       force: options.force === true,
       // A --force redoes the run's window (and shard); what is committed outside it stays.
       forceWindow: pipeline.source.window,
+      fence,
     });
     let rechecked: ChangedSlice[] | undefined;
     if (prepared.rechecking) {
@@ -157,7 +169,9 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       rechecked = recheck.changed;
     }
     const redo = new Set((rechecked ?? []).map((change) => change.slice.id));
-    await removeLeftovers(stores, shardPlan, state, shard, log, redo);
+    const spared = lock.spared;
+    const sweep = stores.map((store) => sparingWriters(store, spared));
+    await removeLeftovers(sweep, shardPlan, state, shard, log, redo);
     log.info(
       {
         pipeline: pipeline.name,
@@ -201,7 +215,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         elapsedMs: Date.now() - started,
       }),
     });
-    const outcome = await runSlices({
+    const sliced = await runSlices({
       tasks,
       concurrency: pipeline.limits.concurrency,
       maxAttemptsPerSlice: pipeline.limits.max_retries_per_slice + 1,
@@ -211,6 +225,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       log,
       // A lock another run took over stops the slices as a signal does: the output is not ours now.
       signal: AbortSignal.any([options.signal, lock.lost]),
+      fence,
       events: {
         sliceStarted: (slice, attempt) => {
           const timing = timings.get(slice.id);
@@ -241,9 +256,14 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     if (!lock.lost.aborted) await state.compact();
     const complete = tasks.every((task) => state.isCommitted(task.slice.id));
     const manifests: string[] = [];
+    const mayWrite = (): Promise<boolean> =>
+      fence().then(
+        () => true,
+        () => false,
+      );
     for (const [index, store] of stores.entries()) {
       const sink = pipeline.sinks[index];
-      if (sink === undefined || !keepsFiles(sink) || lock.lost.aborted) continue;
+      if (sink === undefined || !keepsFiles(sink) || !(await mayWrite())) continue;
       const manifest = buildManifest({
         state: state.state,
         sinkIndex: index,
@@ -258,7 +278,12 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       manifests.push(`${store.location}/${manifestObjectPath(shard)}`);
     }
     // The first successful run pins each sink's schema; a later one records what the policy changed.
-    if (outcome.status === "complete") await pinSchemas(pipeline, schemas, stores);
+    if (sliced.status === "complete" && (await mayWrite())) await pinSchemas(pipeline, schemas, stores);
+    // A lease that ran out after the last slice still stops the run: its manifest was not written.
+    const outcome: RunOutcome =
+      lock.lost.aborted && sliced.status === "complete"
+        ? { ...sliced, status: "stopped", error: lock.lost.reason }
+        : sliced;
     const result: PipelineOutcome = {
       rechecked,
       ...outcome,

@@ -49,6 +49,8 @@ export interface RunnerOptions {
   log: Logger;
   signal: AbortSignal;
   events?: RunnerEvents;
+  /** Awaited right before each commit; throws once the run may no longer write (the lock's fence). */
+  fence?: () => Promise<void>;
 }
 
 export type RunStatus = "complete" | "stopped" | "failed";
@@ -102,6 +104,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   const commit = async (task: SliceTask, totals: SliceTotals): Promise<void> => {
     // A redone slice replaces its files by name; remove those it wrote before and writes no more
     // (an earlier commit's, the pipeline's before a --force, an attempt's that failed midway).
+    await options.fence?.();
     const kept = new Set(totals.files.map((file) => `${file.sink}\u0000${file.path}`));
     for (const old of state.previousFiles(task.slice.id)) {
       if (kept.has(`${old.sink}\u0000${old.path}`)) continue;
@@ -125,6 +128,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       return runParts(task.slice, source, {
         ...runOptions,
         state,
+        fence: options.fence,
         merge: task.merge?.(),
         buildStages: () => {
           const { source: _unused, ...fresh } = task.build();
@@ -137,7 +141,11 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       read: result.read,
       expected: result.expected,
       duplicates: result.duplicates,
-      files: await commitOutputs(result.outputs, (files) => state.recordIntent(task.slice.id, files)),
+      files: await commitOutputs(
+        result.outputs,
+        (files) => state.recordIntent(task.slice.id, files),
+        options.fence,
+      ),
     };
   };
 

@@ -58,6 +58,8 @@ export interface StateStoreOptions {
   force: boolean;
   /** The window `--force` applies to; slices committed outside it stay committed. */
   forceWindow?: ForcedWindow | undefined;
+  /** Awaited before each write of the state; throws once the run may no longer write (the lock's fence). */
+  fence?: () => Promise<void>;
 }
 
 /**
@@ -282,8 +284,9 @@ export class StateStore {
     if (this.#journal.length > 0 || this.#sinceSave > 0) await this.save();
   }
 
-  /** Every write of the state, entry or whole object, passes here. */
-  #put(path: string, text: string): Promise<void> {
-    return this.#options.store.putObject(path, text);
+  /** Every write of the state, entry or whole object, passes here, behind the lock's fence. */
+  async #put(path: string, text: string): Promise<void> {
+    await this.#options.fence?.();
+    await this.#options.store.putObject(path, text);
   }
 }

@@ -86,14 +86,14 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     // that run's objects too, and one of the two writing them at once would leave a mixed result.
     const lock = await lockOutputs({ stores: [store], path: lockObjectPath(undefined), run, log });
     try {
-      await mergeDestination(store);
+      await mergeDestination(store, lock.fence);
     } finally {
       await lock.release().catch(() => undefined);
     }
   });
   return incomplete ? EXIT.resumable : EXIT.ok;
 
-  async function mergeDestination(store: OutputStore): Promise<void> {
+  async function mergeDestination(store: OutputStore, fence: () => Promise<void>): Promise<void> {
     const manifests: Manifest[] = [];
     for (let index = 0; index < count; index++) {
       const path = manifestObjectPath({ index, count });
@@ -124,6 +124,7 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     }
     const merged = mergeManifests(manifests, runId, new Date());
     const complete = merged.complete && manifests.length === count && stale.length === 0;
+    await fence();
     await writeManifest(store, { ...merged, complete });
     incomplete ||= !complete;
     io.stdout.write(

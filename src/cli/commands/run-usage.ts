@@ -13,6 +13,10 @@ Options:
   --recheck           re-count the committed slices with one date histogram and export again
                       those whose count changed (late data); with recheck.last_days also the
                       days before the window
+  --break-lock        replace an output lock that cannot be read, or whose lease lies more than
+                      three lease periods ahead of this host's clock (a holder with a wrong
+                      clock); refuses a lock whose lease still runs. Use only when no run is
+                      writing the output
   --shard I/N         run shard I of N (every N-th slice); see also --shard-count
   --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
                       AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)

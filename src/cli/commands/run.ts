@@ -25,6 +25,7 @@ const RUN_OPTIONS = {
   ...OBSERVABILITY_OPTIONS,
   force: { type: "boolean" },
   recheck: { type: "boolean" },
+  "break-lock": { type: "boolean" },
   shard: { type: "string" },
   "shard-count": { type: "string" },
 } as const;
@@ -56,6 +57,7 @@ export const runCommand: Command = async (argv, io) => {
       shard,
       force: values.force === true,
       recheck: values.recheck === true,
+      breakLock: values["break-lock"] === true,
       pipelineFile: file,
       events: observed.events({
         started: (run) => {

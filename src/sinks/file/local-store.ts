@@ -25,15 +25,33 @@ export function finalNameOf(temporaryName: string): string {
   return temporaryName.slice(1, temporaryName.lastIndexOf(TEMP_MARK));
 }
 
-/**
- * The temporary file sits in the final directory, so the commit is a rename within one file system
- * (atomic), and it is hidden, so readers globbing `*.parquet` never see a half-written file.
- */
-function temporaryPathFor(finalPath: string): string {
-  return join(dirname(finalPath), `.${basename(finalPath)}${TEMP_MARK}${randomBytes(6).toString("hex")}`);
+/** The writer tag a temporary name carries (`….tmp-WRITER-RANDOM`); undefined in older names. */
+export function writerOf(temporaryName: string): string | undefined {
+  const [writer, random] = temporaryName
+    .slice(temporaryName.lastIndexOf(TEMP_MARK) + TEMP_MARK.length)
+    .split("-");
+  return random === undefined ? undefined : writer;
 }
 
-export function createLocalStore(root: string): OutputStore {
+/**
+ * The temporary file sits in the final directory, so the commit is a rename within one file system
+ * (atomic), and it is hidden, so readers globbing `*.parquet` never see a half-written file. The
+ * writer's tag lets a leftover sweep tell a living run's file from a dead run's.
+ */
+function temporaryPathFor(finalPath: string, writer: string | undefined): string {
+  const tag = writer === undefined ? "" : `${writer}-`;
+  return join(
+    dirname(finalPath),
+    `.${basename(finalPath)}${TEMP_MARK}${tag}${randomBytes(6).toString("hex")}`,
+  );
+}
+
+export interface LocalStoreOptions {
+  /** The tag of the writing run (pipeline/writer-tag.ts), carried in temporary names. */
+  writer?: string;
+}
+
+export function createLocalStore(root: string, options: LocalStoreOptions = {}): OutputStore {
   const absoluteRoot = resolve(root);
   const locate = (path: string): string => {
     checkRelativePath(path);
@@ -67,7 +85,7 @@ export function createLocalStore(root: string): OutputStore {
   /** Writes `body` under a hidden temporary name beside `full`, durably; returns that name. */
   const writeTemporary = async (full: string, body: Uint8Array | string): Promise<string> => {
     await makeFoldersNoLink(absoluteRoot, full, root);
-    const temp = temporaryPathFor(full);
+    const temp = temporaryPathFor(full, options.writer);
     // "wx" is O_CREAT|O_EXCL: it never opens through a link planted under the temporary name.
     const handle = await open(temp, "wx");
     try {
@@ -89,23 +107,29 @@ export function createLocalStore(root: string): OutputStore {
     replace = true,
   ): Promise<boolean> => {
     const full = locate(path);
-    const temp = await writeTemporary(full, body).catch((error: unknown) => {
-      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
-    });
-    let renamed = false;
-    try {
-      await checkNoLink(absoluteRoot, full, root);
-      // link() fails when the name exists, so of two runs creating one object only one succeeds.
-      if (replace) renamed = await rename(temp, full).then(() => true);
-      else await link(temp, full);
-      // The state and the manifest are commits too: their new name must survive a power loss.
-      await syncDirectory(dirname(full));
-      return true;
-    } catch (error) {
-      if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
-      throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
-    } finally {
-      if (!renamed) await unlink(temp).catch(() => undefined);
+    // The run that holds the lock sweeps the lock's leftover temporary files; one it swept while this
+    // run was creating the lock or its guard (two runs starting at once) is written again. A replace
+    // is not: the swept file may be a paused run's renewal, which must not land late.
+    for (let attempt = 1; ; attempt++) {
+      const temp = await writeTemporary(full, body).catch((error: unknown) => {
+        throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
+      });
+      let renamed = false;
+      try {
+        await checkNoLink(absoluteRoot, full, root);
+        // link() fails when the name exists, so of two runs creating one object only one succeeds.
+        if (replace) renamed = await rename(temp, full).then(() => true);
+        else await link(temp, full);
+        // The state and the manifest are commits too: their new name must survive a power loss.
+        await syncDirectory(dirname(full));
+        return true;
+      } catch (error) {
+        if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        if (!replace && isMissing(error) && attempt < 3) continue;
+        throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
+      } finally {
+        if (!renamed) await unlink(temp).catch(() => undefined);
+      }
     }
   };
 
@@ -126,7 +150,9 @@ export function createLocalStore(root: string): OutputStore {
       signal.throwIfAborted();
       const full = locate(path);
       await makeFoldersNoLink(absoluteRoot, full, root);
-      return stageFile(full, join(root, path), root, signal, () => checkNoLink(absoluteRoot, full, root));
+      return stageFile(full, join(root, path), root, signal, options.writer, () =>
+        checkNoLink(absoluteRoot, full, root),
+      );
     },
     async putObject(path, body) {
       await writeAtomically(path, body);
@@ -172,7 +198,7 @@ export function createLocalStore(root: string): OutputStore {
         if (!entry.isFile() || !isTemporaryName(entry.name)) continue;
         const directory = relative(absoluteRoot, entry.parentPath).split(sep).join("/");
         const finalPath = (directory === "" ? "" : `${directory}/`) + finalNameOf(entry.name);
-        if (!owns(finalPath)) continue;
+        if (!owns(finalPath, writerOf(entry.name))) continue;
         await checkNoLink(absoluteRoot, join(entry.parentPath, entry.name), root);
         await unlink(join(entry.parentPath, entry.name)).catch((error: unknown) => {
           if (!isMissing(error))
@@ -191,9 +217,10 @@ function stageFile(
   shown: string,
   root: string,
   signal: AbortSignal,
+  writer: string | undefined,
   checkPath: () => Promise<void>,
 ): Promise<StagedWriter> {
-  const temp = temporaryPathFor(full);
+  const temp = temporaryPathFor(full, writer);
   const hash = createHash("sha256");
   let bytes = 0;
   let written: WrittenObject | undefined;
