@@ -23,6 +23,7 @@ import { runSlices } from "./runner.js";
 import type { RunnerEvents } from "./runner.js";
 import type { Shard } from "./shard.js";
 import { buildSliceTasks } from "./slice-tasks.js";
+import { committedToRedo, hasOpenSlice, strayOpenSlices } from "./open-slices.js";
 import { autoWorkerThreads, createWorkerPool } from "./worker-pool.js";
 import type { WorkerPool } from "./worker-pool.js";
 import { StateStore, stateObjectPath } from "./state.js";
@@ -142,6 +143,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       force: options.force === true,
     });
     let rechecked: ChangedSlice[] | undefined;
+    let decreased: ChangedSlice[] | undefined;
     if (prepared.rechecking) {
       const recheck = await recheckCommitted({
         slices: prepared.shardPlan,
@@ -150,11 +152,27 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         runId: run.runId,
         log,
         force: options.force === true,
+        onDecrease: pipeline.recheck.on_decrease,
       });
       shardPlan = recheck.slices;
       rechecked = recheck.changed;
+      decreased = recheck.decreased;
     }
-    const redo = new Set((rechecked ?? []).map((change) => change.slice.id));
+    // Open slices are redone until they settle, those this window no longer covers included.
+    shardPlan = [
+      ...shardPlan,
+      ...strayOpenSlices({
+        planned: shardPlan,
+        state: state.state,
+        query: pipeline.source,
+        now: pipeline.source.window.now,
+        settleMs: pipeline.source.window.settle_ms,
+      }),
+    ];
+    const redo = new Set([
+      ...(rechecked ?? []).map((change) => change.slice.id),
+      ...committedToRedo(shardPlan, state.state),
+    ]);
     await removeLeftovers(stores, shardPlan, state, shard, log, redo);
     log.info(
       {
@@ -228,7 +246,9 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         sliceRetried: (slice, error) => events?.sliceRetried?.(slice, error),
       },
     });
-    const complete = tasks.every((task) => state.state.slices[task.slice.id] !== undefined);
+    // An open slice anywhere in the output keeps its manifest from being complete until it settles.
+    const complete =
+      tasks.every((task) => state.state.slices[task.slice.id] !== undefined) && !hasOpenSlice(state.state);
     const manifests: string[] = [];
     for (const [index, store] of stores.entries()) {
       const sink = pipeline.sinks[index];
@@ -250,6 +270,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     if (outcome.status === "complete") await pinSchemas(pipeline, schemas, stores);
     const result: PipelineOutcome = {
       rechecked,
+      decreased,
       ...outcome,
       pipeline: pipeline.name,
       runId: run.runId,

@@ -8,6 +8,9 @@ Exports the pipeline's window. Committed slices of an earlier run are skipped (r
 Options:
   --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
   --end TIME          replace the window's end
+  --now TIME          decide the window and its open slices against this instant (ISO 8601 with
+                      a zone), like a scheduler's logical date: a rerun of a missed schedule
+                      exports what that schedule would have; default: the moment the run starts
   --force             redo every slice, even committed ones or after the pipeline changed
   --recheck           re-count the committed slices with one date histogram and export again
                       those whose count changed (late data); with recheck.last_days also the
