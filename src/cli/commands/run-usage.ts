@@ -13,8 +13,9 @@ Options:
                       exports what that schedule would have; default: the moment the run starts
   --force             redo every slice, even committed ones or after the pipeline changed
   --recheck           re-count the committed slices with one date histogram and export again
-                      those whose count changed (late data); with recheck.last_days also the
-                      days before the window
+                      those whose count rose (late data); a count that went down keeps the files
+                      and warns (recheck.on_decrease: replace exports them again); with
+                      recheck.last_days also the days before the window
   --shard I/N         run shard I of N (every N-th slice); see also --shard-count
   --shard-count N     the number of shards, with the index from JOB_COMPLETION_INDEX or
                       AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
