@@ -24,7 +24,7 @@ export interface LateRange {
 
 function instant(value: string | number, name: string): number {
   const ms = typeof value === "number" ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new Error(`${name}: "${String(value)}" is not a time`);
+  if (!Number.isFinite(ms)) throw new Error(`${name} "${String(value)}" is not a time`);
   return ms;
 }
 
