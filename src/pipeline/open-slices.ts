@@ -56,6 +56,28 @@ export function strayOpenSlices(input: StrayOpenInput): SlicePlan[] {
   return stray;
 }
 
+/**
+ * The slices a run does, with the open ones its window no longer covers, and the committed ones it
+ * must redo (open, or cut short by an earlier window).
+ */
+export function addOpenSlices(
+  planned: readonly SlicePlan[],
+  state: Readonly<RunState>,
+  source: SourceSpec & { window: { now: Date; settle_ms: number } },
+): { slices: SlicePlan[]; redo: Set<string> } {
+  const slices = [
+    ...planned,
+    ...strayOpenSlices({
+      planned,
+      state,
+      query: source,
+      now: source.window.now,
+      settleMs: source.window.settle_ms,
+    }),
+  ];
+  return { slices, redo: committedToRedo(slices, state) };
+}
+
 /** Whether the state holds a slice recorded as open: a manifest over it is not complete. */
 export function hasOpenSlice(state: Readonly<RunState>): boolean {
   return Object.values(state.slices).some((slice) => slice.open === true);

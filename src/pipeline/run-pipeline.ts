@@ -23,7 +23,7 @@ import { runSlices } from "./runner.js";
 import type { RunnerEvents } from "./runner.js";
 import type { Shard } from "./shard.js";
 import { buildSliceTasks } from "./slice-tasks.js";
-import { committedToRedo, hasOpenSlice, strayOpenSlices } from "./open-slices.js";
+import { addOpenSlices, hasOpenSlice } from "./open-slices.js";
 import { autoWorkerThreads, createWorkerPool } from "./worker-pool.js";
 import type { WorkerPool } from "./worker-pool.js";
 import { StateStore, stateObjectPath } from "./state.js";
@@ -159,20 +159,9 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       decreased = recheck.decreased;
     }
     // Open slices are redone until they settle, those this window no longer covers included.
-    shardPlan = [
-      ...shardPlan,
-      ...strayOpenSlices({
-        planned: shardPlan,
-        state: state.state,
-        query: pipeline.source,
-        now: pipeline.source.window.now,
-        settleMs: pipeline.source.window.settle_ms,
-      }),
-    ];
-    const redo = new Set([
-      ...(rechecked ?? []).map((change) => change.slice.id),
-      ...committedToRedo(shardPlan, state.state),
-    ]);
+    const toRun = addOpenSlices(shardPlan, state.state, pipeline.source);
+    shardPlan = toRun.slices;
+    const redo = new Set([...(rechecked ?? []).map((change) => change.slice.id), ...toRun.redo]);
     await removeLeftovers(stores, shardPlan, state, shard, log, redo);
     log.info(
       {
