@@ -138,6 +138,51 @@ describe("open slices", () => {
     expect(await exportedIds(out)).toEqual(await serviceIds("2026-03-10T00:00:00.000Z", second));
   });
 
+  // Regression: with `slice: 15m` the plan showed 195, 0, 0, 0 where the slices held 50, 48, 50, 47.
+  it("plans pipelines/serverless-logs.yaml at 02:43:57.692 with each quarter hour's own count", async () => {
+    const now = "2026-11-26T02:43:57.692Z";
+    emulator.setIndexedUntil(now);
+    try {
+      const env = { ...emulatorEnv(emulator), MDQ_OUT_DIR: join(workspace.dir, "serverless") };
+      const result = await runCli(["plan", "pipelines/serverless-logs.yaml", "--now", now, "--json"], {
+        env,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const plan = JSON.parse(result.stdout) as {
+        slices: { id: string; start: string; end: string; expected: number; open: boolean }[];
+      };
+      expect(plan.slices.map((slice) => slice.id)).toEqual([
+        "20261126T010000Z",
+        "20261126T011500Z",
+        "20261126T013000Z",
+        "20261126T014500Z",
+        "20261126T020000Z",
+        "20261126T021500Z",
+        "20261126T023000Z",
+      ]);
+      for (const slice of plan.slices) {
+        const count = emulator.expectedCount("/v2/logs/scroll", {
+          application: "eventops",
+          app_type: "serverless",
+          log_group: ["/aws/lambda/orders", "/aws/lambda/billing"],
+          tenant: ["*"],
+          stage: ["prod"],
+          start_time: slice.start,
+          end_time: slice.end,
+          size: 2000,
+        });
+        expect(slice.expected, slice.id).toBe(count);
+        expect(count).toBeGreaterThan(0);
+      }
+      expect(plan.slices.filter((slice) => slice.open).map((slice) => slice.id)).toEqual([
+        "20261126T021500Z",
+        "20261126T023000Z",
+      ]);
+    } finally {
+      emulator.setIndexedUntil(undefined);
+    }
+  });
+
   it("refuses a --now that is not an ISO timestamp with a zone, naming the flag (exit 2)", async () => {
     const file = await workspace.write("now.yaml", yaml(join(workspace.dir, "now")));
     const before = emulator.requestCount();
