@@ -68,6 +68,8 @@ transforms:
       start: new Date("2026-11-20T00:00:00Z"),
       end: new Date("2026-11-21T00:00:00Z"),
       slice_ms: 21_600_000,
+      settle_ms: 900_000,
+      now: new Date("2026-11-21T15:00:00Z"),
       expression: { start: "now-1d/d", end: "now/d", slice: "6h" },
     });
     expect(sliceWindow(pipeline.source.window.start, pipeline.source.window.end, 21_600_000)).toHaveLength(4);

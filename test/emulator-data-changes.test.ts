@@ -121,6 +121,48 @@ describe("emulator data changes", () => {
     expect(fields).toContainEqual({ name: "weird", type: "constructor" });
   });
 
+  it("loses records from the hours a range touches, never below none, over the control interface", async () => {
+    emulator = await startEmulator({ seed: 5, density: 6, control: true });
+    const token = await fetchToken(emulator);
+    const before = await hourlyCounts(emulator, token);
+    const streams = 3;
+    const lost = await control(emulator, "lost-records", {
+      kind: "jobs",
+      start: "2026-03-01T01:00:00Z",
+      end: "2026-03-01T01:30:00Z",
+      count: 1,
+    });
+    expect(lost.status).toBe(200);
+    emulator.loseRecords({
+      kind: "jobs",
+      start: "2026-03-01T03:00:00Z",
+      end: "2026-03-01T04:00:00Z",
+      count: 10_000,
+    });
+    const after = await hourlyCounts(emulator, token);
+    // The emptied last hour has no bucket: a histogram ends at the last record.
+    expect(after).toEqual(before.slice(0, 3).map((count, hour) => (hour === 1 ? count - streams : count)));
+    expect(emulator.expectedCount("jobs", { ...scope, ...window })).toBe(after.reduce((a, b) => a + b, 0));
+  });
+
+  it("leaves out records past the indexing horizon until it moves, over the control interface", async () => {
+    emulator = await startEmulator({ seed: 5, density: 6, control: true });
+    const token = await fetchToken(emulator);
+    const all = await hourlyCounts(emulator, token);
+    const cut = "2026-03-01T02:00:00Z";
+    expect((await control(emulator, "indexed-until", { until: cut })).status).toBe(200);
+    const held = await post(emulator, "/v3/jobs/query", { ...scope, ...window, size: 10_000 }, token);
+    const hits = (held.body["data"] as { hits: { _source: { "@timestamp": string } }[] }).hits;
+    expect(hits.length).toBe((all[0] ?? 0) + (all[1] ?? 0));
+    expect(hits.every((hit) => Date.parse(hit._source["@timestamp"]) < Date.parse(cut))).toBe(true);
+    expect((await hourlyCounts(emulator, token)).slice(0, 2)).toEqual(all.slice(0, 2));
+    expect((await control(emulator, "indexed-until", { until: null })).status).toBe(200);
+    expect(await hourlyCounts(emulator, token)).toEqual(all);
+    const refused = await control(emulator, "indexed-until", { until: "later" });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('indexed until \\"later\\" is not a time');
+  });
+
   it("serves no control interface unless asked", async () => {
     emulator = await startEmulator({ seed: 5, density: 6 });
     const answer = await control(emulator, "late-records", { kind: "jobs", start: 0, end: 1, count: 1 });

@@ -61,7 +61,8 @@ async function committedSlices(out: string): Promise<number> {
  * the run taking over folds a killed or paused run's entries into the object when it opens the state.
  */
 async function stateSnapshot(out: string): Promise<string> {
-  const { journal_seq: _folded, ...state } = (await readRunState(out)) ?? {};
+  const state: Record<string, unknown> = { ...(await readRunState(out)) };
+  delete state["journal_seq"];
   return JSON.stringify(state);
 }
 

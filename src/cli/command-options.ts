@@ -2,6 +2,7 @@
 // pipeline command takes (window overrides, log level).
 import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
+import { parseInstant } from "../config/date-math.js";
 import { ConfigError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
 import { didYouMean } from "../transforms/close-matches.js";
@@ -15,6 +16,12 @@ export const PIPELINE_OPTIONS = {
   debug: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies Options;
+
+/**
+ * `--now T`: the instant the run's relative window (`last-hour`, `now-1d/d`) and its open slices are
+ * decided against, like a scheduler's logical date; default the moment the command starts.
+ */
+export const NOW_OPTION = { now: { type: "string" } } as const satisfies Options;
 
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -70,4 +77,13 @@ export function windowOverrides(values: { start?: string | undefined; end?: stri
     ...(values.start !== undefined ? { start: values.start } : {}),
     ...(values.end !== undefined ? { end: values.end } : {}),
   };
+}
+
+/** The run's one "now": `--now` when given (refused unless an ISO timestamp with a zone), else the current time. */
+export function runNow(value: string | undefined, current: () => Date = () => new Date()): Date {
+  if (value === undefined) return current();
+  const parsed = parseInstant(value);
+  if (parsed.ok) return parsed.date;
+  const message = `--now "${JSON.stringify(value).slice(1, -1)}" ${parsed.reason}`;
+  throw new ConfigError(message, [{ path: "--now", message }]);
 }

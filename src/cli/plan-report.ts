@@ -39,7 +39,10 @@ export function formatPlan(prepared: PreparedRun, json: boolean): string {
           retrieval: slice.retrieval,
           expected: slice.expected ?? null,
           requests: slice.requests,
+          open: slice.open,
         })),
+        settle_seconds: pipeline.source.window.settle_ms / 1000,
+        now: pipeline.source.window.now.toISOString(),
         expected_records: expected ?? null,
         estimated_requests: requests,
         probe_requests: plan.probeRequests,
@@ -59,12 +62,19 @@ export function formatPlan(prepared: PreparedRun, json: boolean): string {
   ];
   for (const slice of shardPlan) {
     lines.push(
-      `  ${slice.slice.id.padEnd(18)}${slice.retrieval.padEnd(11)}${(slice.expected?.toLocaleString("en-US") ?? "?").padStart(12)}${String(slice.requests).padStart(10)}`,
+      `  ${slice.slice.id.padEnd(18)}${slice.retrieval.padEnd(11)}${(slice.expected?.toLocaleString("en-US") ?? "?").padStart(12)}${String(slice.requests).padStart(10)}` +
+        (slice.open ? "  open" : ""),
     );
   }
+  const open = shardPlan.filter((slice) => slice.open).length;
   lines.push(
     "",
     `  slices: ${shardPlan.length}; expected records: ${expected?.toLocaleString("en-US") ?? "unknown (no probe)"}`,
+    ...(open === 0
+      ? []
+      : [
+          `  open: ${open} slice${open === 1 ? "" : "s"} end after ${new Date(pipeline.source.window.now.getTime() - pipeline.source.window.settle_ms).toISOString()} (now minus window.settle): written but not complete, redone by the next run until settled`,
+        ]),
     `  requests: about ${requests.toLocaleString("en-US")} (+${plan.probeRequests} spent planning); quota left: ${plan.quotaRemaining?.toLocaleString("en-US") ?? "unknown"}` +
       (plan.quotaRemaining !== undefined && requests > plan.quotaRemaining - pipeline.limits.quota_reserve
         ? "  ⚠ more than the quota allows above the reserve"

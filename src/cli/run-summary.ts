@@ -11,9 +11,12 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
   const seconds = outcome.elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(outcome.records / seconds) : 0;
   const shard = outcome.shard === undefined ? "" : ` (shard ${outcome.shard.index}/${outcome.shard.count})`;
+  const open = outcome.slices.filter((slice) => slice.open).length;
   const status =
     outcome.status === "complete"
-      ? "complete"
+      ? open === 0
+        ? "complete"
+        : `done, ${open} open slice${open === 1 ? "" : "s"} to redo once settled`
       : outcome.status === "stopped"
         ? outcome.destinations.every((destination) => destination.stream)
           ? "stopped (stdout only: nothing to resume)"

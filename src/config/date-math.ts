@@ -54,6 +54,20 @@ export function resolveDateMath(text: string, now: Date): DateMathResult {
   return applyOperations(anchor, rest);
 }
 
+/**
+ * An instant written as an ISO 8601 timestamp with its zone (`2026-11-26T02:43:57Z`): what `--now`
+ * takes, like a scheduler's logical date. Date-math is refused: it would need a "now" of its own.
+ */
+export function parseInstant(text: string): DateMathResult {
+  const expression = text.trim();
+  if (!ISO_DATE_TIME.test(expression))
+    return {
+      ok: false,
+      reason: "is not an ISO 8601 timestamp with a zone, such as 2026-11-26T02:43:57Z",
+    };
+  return parseIso(expression);
+}
+
 function parseIso(text: string): DateMathResult {
   const date = new Date(ISO_DATE.test(text) ? `${text}T00:00:00Z` : text);
   if (Number.isNaN(date.getTime())) return { ok: false, reason: "is not a valid calendar date and time" };

@@ -1,5 +1,5 @@
-// The `source.window` schema: a word (`yesterday`) or { start, end, slice }, resolved to instants
-// against the `now` the loader injects, so "end after start" is checked before any request.
+// The `source.window` schema: a word (`yesterday`) or { start, end, slice, settle }, resolved to
+// instants against the `now` the loader injects, so "end after start" is checked before any request.
 import { z } from "zod";
 import { resolveDateMath, WINDOW_WORDS } from "./date-math.js";
 import { DURATION_PATTERN, parseDuration } from "./duration.js";
@@ -10,8 +10,30 @@ export interface Window {
   end: Date;
   /** Slice length in milliseconds, or "auto" (the planner picks from the probed counts). */
   slice_ms: number | "auto";
+  /**
+   * How long the service may take to make a record searchable: a slice ending after `now − settle`
+   * is open (written, never recorded as complete, redone by the next run).
+   */
+  settle_ms: number;
+  /** The instant the window was resolved against: the run's one "now" (`--now`, or its start). */
+  now: Date;
   /** The text as written, for v1 time_range, messages and the manifest. */
   expression: { start: string; end: string; slice: string };
+}
+
+/**
+ * The default `settle`: the service indexes within minutes, so a quarter of an hour covers its usual
+ * lag with room to spare, and is short enough that an hourly schedule settles the previous hour's
+ * slices on the next run (an hourly `last-hour` run at hh:43 leaves only its last quarter hours open).
+ */
+export const DEFAULT_SETTLE = "15m";
+
+/** A duration that may be zero (`0s`: the service is searchable at once). */
+const SETTLE_PATTERN = /^(0|[1-9][0-9]{0,5})(s|m|h|d|w)$/;
+
+/** Milliseconds of a `settle` the schema accepted: `0s` (any zero) is 0, otherwise a duration. */
+function settleMs(text: string): number {
+  return /^0[smhdw]$/.test(text) ? 0 : (parseDuration(text) ?? 0);
 }
 
 function pointSchema(now: Date, describe: string) {
@@ -44,6 +66,13 @@ export function createWindowSchema(now: Date) {
         .describe(
           "Slice length (15m, 1h, 1d, 1w), the unit of work, retry and commit; auto lets the planner choose. Default auto.",
         ),
+      settle: z
+        .string()
+        .regex(SETTLE_PATTERN, "expected a duration such as 0s, 5m, 15m, 1h")
+        .default(DEFAULT_SETTLE)
+        .describe(
+          "How long the service may take to make a record searchable (0s, 5m, 15m, 1h). A slice that ends after now minus settle is open: written, never recorded as complete, and redone by the next run until it has settled. Default 15m.",
+        ),
     })
     .superRefine((value, ctx) => {
       const start = resolveDateMath(value.start, now);
@@ -70,7 +99,8 @@ export function createWindowSchema(now: Date) {
   return z
     .union([word, range])
     .transform((value): Window => {
-      const spec = typeof value === "string" ? { ...WINDOW_WORDS[value], slice: "auto" } : value;
+      const spec =
+        typeof value === "string" ? { ...WINDOW_WORDS[value], slice: "auto", settle: DEFAULT_SETTLE } : value;
       // Both ends were checked above, so resolution cannot fail here.
       const start = resolveDateMath(spec.start, now);
       const end = resolveDateMath(spec.end, now);
@@ -78,8 +108,12 @@ export function createWindowSchema(now: Date) {
         start: start.ok ? start.date : new Date(Number.NaN),
         end: end.ok ? end.date : new Date(Number.NaN),
         slice_ms: spec.slice === "auto" ? "auto" : (parseDuration(spec.slice) ?? "auto"),
+        settle_ms: settleMs(spec.settle),
+        now,
         expression: { start: spec.start, end: spec.end, slice: spec.slice },
       };
     })
-    .describe("The time window exported: { start, end, slice }, or one of yesterday, today, last-hour.");
+    .describe(
+      "The time window exported: { start, end, slice, settle }, or one of yesterday, today, last-hour (settle 15m).",
+    );
 }

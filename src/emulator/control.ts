@@ -1,11 +1,12 @@
-// Changing what the service holds while it runs: its fields (a service upgrade) and late records.
+// Changing what the service holds while it runs: its fields (a service upgrade), late and lost
+// records, and how far it has indexed.
 // Tests call these directly; the standalone emulator exposes them over HTTP under /_emulator/ when
 // started with --control, so a pipeline can be tried against a service that changes between runs.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { FieldChanges } from "./field-changes.js";
 import { readBody, sendJson } from "./http-io.js";
-import { resolveLateRecords } from "./late-records.js";
+import { resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
 import type { LateRecords } from "./late-records.js";
 import type { GeneratedKind, ResolvedOptions } from "./options.js";
 
@@ -14,6 +15,10 @@ export interface EmulatorControl {
   changeFields(kind: GeneratedKind, changes: FieldChanges): void;
   /** Adds records to the hours a range touches, from now on. */
   addLateRecords(late: LateRecords): void;
+  /** Takes records from the hours a range touches (retention, a missing shard), from now on. */
+  loseRecords(lost: LateRecords): void;
+  /** Records at or after `until` are not searchable yet; undefined makes every record searchable. */
+  setIndexedUntil(until: string | number | undefined): void;
 }
 
 export const CONTROL_PREFIX = "/_emulator/";
@@ -44,10 +49,18 @@ export function createControl(options: ResolvedOptions): EmulatorControl {
     addLateRecords(late) {
       options.lateRecords = [...options.lateRecords, resolveLateRecords(late)];
     },
+    loseRecords(lost) {
+      options.lostRecords = [...options.lostRecords, resolveLateRecords(lost)];
+    },
+    setIndexedUntil(until) {
+      options.indexedUntil = resolveIndexedUntil(until);
+    },
   };
 }
 
-/** `POST /_emulator/fields` and `POST /_emulator/late-records`; JSON bodies as in docs/emulator.md. */
+const indexedBody = z.strictObject({ until: z.union([z.string(), z.number(), z.null()]) });
+
+/** `POST /_emulator/` fields, late-records, lost-records, indexed-until; JSON bodies as in docs/emulator.md. */
 export async function handleControl(
   control: EmulatorControl,
   pathname: string,
@@ -78,10 +91,18 @@ export async function handleControl(
       const parsed = lateBody.safeParse(body);
       if (!parsed.success) return invalid(parsed.error);
       control.addLateRecords(parsed.data);
+    } else if (action === "lost-records") {
+      const parsed = lateBody.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error);
+      control.loseRecords(parsed.data);
+    } else if (action === "indexed-until") {
+      const parsed = indexedBody.safeParse(body);
+      if (!parsed.success) return invalid(parsed.error);
+      control.setIndexedUntil(parsed.data.until ?? undefined);
     } else {
       return sendJson(res, 404, {
         error: "not_found",
-        details: `no control ${pathname}; fields or late-records`,
+        details: `no control ${pathname}; fields, late-records, lost-records or indexed-until`,
       });
     }
   } catch (error) {

@@ -1,6 +1,7 @@
 // Records ingested late: extra records in the hours of a time range, as if the service received them
-// after a client had already exported that range. Counts, histograms, pages and batch exports all
-// include them from the moment they are added.
+// after a client had already exported that range; records lost (fewer in those hours); and the
+// indexing horizon, past which records are not searchable yet. Counts, histograms, pages and batch
+// exports all follow each change from the moment it is made.
 import type { GeneratedKind } from "./options.js";
 import { HOUR_MS } from "./generator.js";
 
@@ -23,14 +24,14 @@ export interface LateRange {
 
 function instant(value: string | number, name: string): number {
   const ms = typeof value === "number" ? value : Date.parse(value);
-  if (!Number.isFinite(ms)) throw new Error(`late records: ${name} "${String(value)}" is not a time`);
+  if (!Number.isFinite(ms)) throw new Error(`${name} "${String(value)}" is not a time`);
   return ms;
 }
 
 /** Checks one range; throws naming the value and what is allowed. */
 export function resolveLateRecords(late: LateRecords): LateRange {
-  const startMs = instant(late.start, "start");
-  const endMs = instant(late.end, "end");
+  const startMs = instant(late.start, "late records: start");
+  const endMs = instant(late.end, "late records: end");
   if (endMs <= startMs)
     throw new Error(`late records: end "${String(late.end)}" is not after start "${String(late.start)}"`);
   if (!Number.isInteger(late.count) || late.count < 1)
@@ -49,4 +50,9 @@ export function lateCount(ranges: readonly LateRange[], kind: GeneratedKind, hou
   for (const range of ranges)
     if (range.kind === kind && range.startMs < to && range.endMs > from) extra += range.count;
   return extra;
+}
+
+/** The indexing horizon in milliseconds; throws naming the value when it is not a time. */
+export function resolveIndexedUntil(value: string | number | undefined): number | undefined {
+  return value === undefined ? undefined : instant(value, "indexed until");
 }

@@ -2,7 +2,7 @@
 // docs/emulator.md; faults are off unless asked for.
 import type { OperationPath } from "../api/wire/operations.js";
 import type { FieldChanges } from "./field-changes.js";
-import { resolveLateRecords } from "./late-records.js";
+import { resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
 import type { LateRange, LateRecords } from "./late-records.js";
 
 /** Milliseconds since the epoch; tests inject their own to move time without sleeping. */
@@ -84,6 +84,16 @@ export interface EmulatorOptions {
   fieldChanges?: Partial<Record<GeneratedKind, FieldChanges>>;
   /** Extra records in the hours of time ranges (data ingested late). Default none. */
   lateRecords?: readonly LateRecords[];
+  /**
+   * Records gone from the hours of time ranges (retention expired, a shard missing): `count` fewer
+   * per stream and hour, never below none. Default none.
+   */
+  lostRecords?: readonly LateRecords[];
+  /**
+   * Records at or after this instant (ISO 8601 or ms) are not searchable yet, as if the service were
+   * still indexing them: every operation leaves them out until it moves. Default: all are.
+   */
+  indexedUntil?: string | number | undefined;
   /** Serve POST /_emulator/fields and /_emulator/late-records (unauthenticated: local use). Default false. */
   control?: boolean;
   clock?: Clock;
@@ -122,6 +132,10 @@ export interface ResolvedOptions {
   fieldChanges: Partial<Record<GeneratedKind, FieldChanges>>;
   /** Grown at run time by `addLateRecords` (and the control interface). */
   lateRecords: LateRange[];
+  /** Grown at run time by `loseRecords` (and the control interface). */
+  lostRecords: LateRange[];
+  /** Moved at run time by `setIndexedUntil` (and the control interface); undefined: everything. */
+  indexedUntil: number | undefined;
   control: boolean;
   clock: Clock;
   recordIds: RecordIds;
@@ -195,6 +209,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     faults: { ...NO_FAULTS, ...options.faults },
     fieldChanges: { ...options.fieldChanges },
     lateRecords: (options.lateRecords ?? []).map(resolveLateRecords),
+    lostRecords: (options.lostRecords ?? []).map(resolveLateRecords),
+    indexedUntil: resolveIndexedUntil(options.indexedUntil),
     control: options.control ?? false,
     clock: options.clock ?? Date.now,
     recordIds: options.recordIds ?? "unique",

@@ -33,6 +33,8 @@ export interface QueryPlan {
   recordIds: RecordIds;
   /** Late records of the kind, added to the hour buckets they fall in. */
   late: readonly LateRange[];
+  /** Lost records of the kind, taken from the hour buckets they fall in. */
+  lost: readonly LateRange[];
   filter: Predicate | undefined;
   projection: Projection | undefined;
   size: number;
@@ -108,6 +110,8 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
   } else {
     scopes = expand(body["domain"], options.domains).map((domain) => [domain]);
   }
+  // Records the service has not indexed yet are left out by every operation.
+  if (options.indexedUntil !== undefined) endMs = Math.max(startMs, Math.min(endMs, options.indexedUntil));
   const firstHour = Math.floor(startMs / HOUR_MS);
   const lastHour = Math.ceil(endMs / HOUR_MS);
   return {
@@ -122,6 +126,7 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
     fieldChanges: options.fieldChanges[kind],
     recordIds: options.recordIds,
     late: options.lateRecords.filter((range) => range.kind === kind),
+    lost: options.lostRecords.filter((range) => range.kind === kind),
     filter: compileFilters(filters, now),
     projection: compileProjection(body["fields"] as string[] | undefined),
     size: typeof body["size"] === "number" ? body["size"] : 100,

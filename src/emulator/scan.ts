@@ -29,10 +29,13 @@ export interface EmulatedHit {
 /** Called per record in the window that passes the filter; return false to stop. */
 export type Visit = (source: Source, ts: number, position: number, index: string, id: string) => boolean;
 
-/** Records of a stream in an hour: the generated ones plus those ingested late. */
+/** Records of a stream in an hour: the generated ones plus those ingested late, less those lost. */
 function planBucketCount(plan: QueryPlan, stream: Stream, hour: number): number {
-  const count = bucketCount(stream, plan.density, hour) + lateCount(plan.late, plan.kind, hour);
-  return Math.min(MAX_PER_BUCKET - 1, count);
+  const count =
+    bucketCount(stream, plan.density, hour) +
+    lateCount(plan.late, plan.kind, hour) -
+    lateCount(plan.lost, plan.kind, hour);
+  return Math.max(0, Math.min(MAX_PER_BUCKET - 1, count));
 }
 
 export function scan(plan: QueryPlan, after: number, visit: Visit): void {

@@ -138,6 +138,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     ...input,
     fieldChanges: options.fieldChanges,
     lateRecords: options.lateRecords.map((range) => ({ ...range, start: range.startMs, end: range.endMs })),
+    lostRecords: options.lostRecords.map((range) => ({ ...range, start: range.startMs, end: range.endMs })),
+    indexedUntil: options.indexedUntil,
     clock: options.clock,
   });
   return {
@@ -159,6 +161,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     openContexts: () => state.contexts.size(),
     changeFields: control.changeFields,
     addLateRecords: control.addLateRecords,
+    loseRecords: control.loseRecords,
+    setIndexedUntil: control.setIndexedUntil,
     expectedHits: (target, body) => expectedHits(target, body, currentOptions()),
     expectedCount: (target, body) => expectedCount(target, body, currentOptions()),
   };

@@ -22,6 +22,7 @@ function result(id: string, status: SliceResult["status"], attempts: number): Sl
     bytes: 0,
     attempts,
     durationMs: undefined,
+    open: false,
   };
 }
 

@@ -31,6 +31,8 @@ export interface RunMetrics {
   readonly observer: RunObserver;
   /** Slices this process has to do, skipped ones included. */
   setSlicesPlanned(count: number): void;
+  /** A re-check found the service now counts fewer records in `count` committed slices (files kept). */
+  recheckDecreased(count: number): void;
   /** Sets the run's duration and exit code; a complete run also its success timestamp. */
   finish(exitCode: number): void;
 }
@@ -112,6 +114,11 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
     help: "Slices this process has to do (its shard's), those done by an earlier run included.",
     registers,
   });
+  const decreases = new Counter({
+    name: "mdq_export_recheck_decreases_total",
+    help: "Committed slices a re-check found the service now has fewer records in than were exported; their files are kept.",
+    registers,
+  });
   // Series that would read 0 before they mean anything are created when first set: a quota of 0 would
   // page someone, and a success timestamp of 0 pushed by a failed run would replace the last real one.
   let quota: Gauge | undefined;
@@ -147,6 +154,7 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
     registry,
     observer,
     setSlicesPlanned: (count) => slicesPlanned.set(count),
+    recheckDecreased: (count) => decreases.inc(count),
     finish(exitCode) {
       if (finishedAt !== undefined) return;
       finishedAt = now();

@@ -183,6 +183,13 @@ export function createRunObservability(
               manifest: outcome.destinations[sink.index]?.manifest ?? null,
             }));
             if (outcome.error !== undefined) details.error = errorSummary(outcome.error);
+            const decreased = outcome.decreased ?? [];
+            details.recheckDecreases = decreased.map((change) => ({
+              slice: change.slice.id,
+              committed: change.committed,
+              service: change.service,
+            }));
+            metrics?.recheckDecreased(decreased.length);
           },
         );
       return { options: { run, log: runLog, observer }, events };

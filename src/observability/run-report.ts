@@ -65,6 +65,18 @@ export interface RunReport {
   quota: TallySnapshot["quota"];
   batch_wait_seconds: number;
   manifests: string[];
+  /** Committed slices a re-check found the service now has fewer records in; their files were kept. */
+  recheck_decreases: RecheckDecrease[];
+  /** Things that did not stop the run but need a person, one sentence each. */
+  warnings: string[];
+}
+
+export interface RecheckDecrease {
+  slice: string;
+  /** Records the slice held when it was committed. */
+  committed: number;
+  /** Records the service counted at the re-check. */
+  service: number;
 }
 
 export interface RunReportInput {
@@ -80,6 +92,7 @@ export interface RunReportInput {
   slices: readonly Omit<SliceReport, "outcome" | "duration_seconds">[];
   sinks: readonly Omit<SinkReport, "rows" | "bytes">[];
   tally: TallySnapshot;
+  recheckDecreases?: readonly RecheckDecrease[];
 }
 
 function outcomeOf(exitCode: number): ReportOutcome {
@@ -136,6 +149,11 @@ export function buildRunReport(input: RunReportInput): RunReport {
     quota: tally.quota,
     batch_wait_seconds: tally.batch_wait_seconds,
     manifests: sinks.flatMap((sink) => (sink.manifest === null ? [] : [sink.manifest])),
+    recheck_decreases: [...(input.recheckDecreases ?? [])],
+    warnings: (input.recheckDecreases ?? []).map(
+      (decrease) =>
+        `${decrease.slice}: the service now has fewer records than were exported (${decrease.committed} → ${decrease.service}); the files are kept`,
+    ),
   };
 }
 

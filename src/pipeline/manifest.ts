@@ -24,8 +24,10 @@ export interface ManifestSlice {
   duplicates: number;
   written: number;
   files: number;
-  /** Re-checks that found the service's count changed and redid the slice, oldest first. */
+  /** Re-checks that found the service's count changed, oldest first (and what each did). */
   rechecks?: Recheck[];
+  /** Written while the service may still be indexing it: the next run redoes it (see `window.settle`). */
+  open?: true;
 }
 
 export interface Manifest {
@@ -84,6 +86,7 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
       duplicates: slice.duplicates,
       written,
       files: own.length,
+      ...(slice.open === true ? { open: true as const } : {}),
       ...(options.state.rechecks[id] === undefined ? {} : { rechecks: options.state.rechecks[id] }),
     });
     for (const file of own) {

@@ -29,7 +29,11 @@ describe("chooseSliceMs", () => {
   it("takes the longest slice under which no slice passes the limit", () => {
     const start = new Date("2026-11-20T00:00:00Z");
     const end = new Date("2026-11-21T00:00:00Z");
-    const counts = new Map(Array.from({ length: 24 }, (_, hour) => [start.getTime() + hour * HOUR, 1000]));
+    const counts = {
+      counts: new Map(Array.from({ length: 24 }, (_, hour) => [start.getTime() + hour * HOUR, 1000])),
+      intervalMs: HOUR,
+      requests: 1,
+    };
     expect(chooseSliceMs(counts, start, end, 100_000)).toBe(24 * HOUR);
     expect(chooseSliceMs(counts, start, end, 10_000)).toBe(6 * HOUR);
     expect(chooseSliceMs(counts, start, end, 500)).toBe(HOUR);
@@ -39,7 +43,13 @@ describe("chooseSliceMs", () => {
 describe("planRun against the emulator", () => {
   let emulator: RunningEmulator;
   let client: ServiceClient;
-  const window = { start: new Date("2026-11-20T00:00:00Z"), end: new Date("2026-11-20T03:00:00Z") };
+  // Long settled: no slice is open.
+  const window = {
+    start: new Date("2026-11-20T00:00:00Z"),
+    end: new Date("2026-11-20T03:00:00Z"),
+    settle_ms: 15 * 60_000,
+    now: new Date("2026-11-25T00:00:00Z"),
+  };
 
   beforeAll(async () => {
     // Dense enough that some hours of logs pass the spec's 100,000 recommendation for scroll.
@@ -86,6 +96,58 @@ describe("planRun against the emulator", () => {
     }
     expect(new Set(plan.slices.map((slice) => slice.retrieval))).toEqual(new Set(["scroll", "batch"]));
     expect(plan.quotaRemaining).toBeGreaterThan(0);
+  });
+
+  // Regression: the probe counted per hour whatever the slice, so 15m slices of an hour of 195 records
+  // were planned as 195, 0, 0, 0, and a re-check found three of them changed on every run.
+  it("counts 15-minute slices at their own grain, each as a query of the slice returns", async () => {
+    const plan = await planRun({
+      client,
+      query: query({ kind: "jobs", api: "v3", app_type: ["ec2", "kubernetes"], strategy: "auto" }),
+      window: {
+        ...window,
+        start: new Date("2026-11-20T00:10:00Z"),
+        end: new Date("2026-11-20T01:20:00Z"),
+        slice_ms: 15 * 60_000,
+      },
+      sliceWindow,
+    });
+    expect(plan.slices.map((slice) => slice.slice.id)).toEqual([
+      "20261120T001000Z",
+      "20261120T001500Z",
+      "20261120T003000Z",
+      "20261120T004500Z",
+      "20261120T010000Z",
+      "20261120T011500Z",
+    ]);
+    for (const slice of plan.slices) {
+      const body = {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        start_time: slice.slice.start.toISOString(),
+        end_time: slice.slice.end.toISOString(),
+      };
+      expect(slice.expected, slice.slice.id).toBe(emulator.expectedCount("/v3/jobs/query", body));
+      expect(slice.expected).toBeGreaterThan(0);
+    }
+  });
+
+  it("marks the slices that end after now minus settle as open", async () => {
+    const plan = await planRun({
+      client,
+      query: query({ kind: "jobs", api: "v3", app_type: ["ec2"], strategy: "pit" }),
+      window: {
+        ...window,
+        end: new Date("2026-11-20T02:43:57.692Z"),
+        now: new Date("2026-11-20T02:43:57.692Z"),
+        slice_ms: 15 * 60_000,
+      },
+      sliceWindow,
+    });
+    const open = plan.slices.filter((slice) => slice.open).map((slice) => slice.slice.id);
+    // 02:15–02:30 ends after 02:28:57.692; 02:00–02:15 does not.
+    expect(open).toEqual(["20261120T021500Z", "20261120T023000Z"]);
   });
 
   it("spends no request on a probe when the strategy and slice are fixed", async () => {

@@ -1,10 +1,12 @@
 // The planner: cuts the window into slices, probes how many records each holds (one date histogram
-// over the whole window), picks the retrieval style per slice, and estimates the requests the run
-// will cost against the quota left.
+// over the whole window at the slice's grain), picks the retrieval style per slice, tells which
+// slices are still open (after `now − settle`), and estimates the requests against the quota left.
 import type { ServiceClient } from "../api/client.js";
 import type { Slice } from "./contracts.js";
 import type { Retrieval } from "../kinds/data-kind.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
+import { probeCounts } from "./probe-counts.js";
+import type { ProbedCounts } from "./probe-counts.js";
 import { KINDS } from "./registry.js";
 
 export interface SlicePlan {
@@ -14,6 +16,11 @@ export interface SlicePlan {
   expected: number | undefined;
   /** Requests the slice is expected to cost. */
   requests: number;
+  /**
+   * The slice ends after `now − settle`: the service may still be indexing it, so it is written but
+   * recorded as open, and redone by the next run until it has settled.
+   */
+  open: boolean;
 }
 
 export interface Plan {
@@ -30,12 +37,6 @@ const HOUR_MS = 3_600_000;
 const AUTO_SLICE_MS = [24 * HOUR_MS, 6 * HOUR_MS, HOUR_MS];
 /** Status polls a batch export is expected to need. */
 const BATCH_POLLS = 2;
-
-/** Whether a source can be probed with an aggregation (v1 logs and billing cannot). */
-export function canProbe(source: SourceSpec): boolean {
-  const kind = KINDS[source.kind];
-  return kind.aggregation !== undefined && kind.strategies(source.api).includes("aggs");
-}
 
 function retrievalFor(source: SourceSpec, expected: number | undefined): Retrieval {
   const kind = KINDS[source.kind];
@@ -65,52 +66,40 @@ function requestsFor(query: SourceSpec, retrieval: Retrieval, expected: number |
   }
 }
 
-/** Counts per hour over the window with one aggregation per request set; undefined if not probeable. */
-export async function probeHourlyCounts(
-  client: ServiceClient,
-  query: SourceSpec,
-  start: Date,
-  end: Date,
-  signal?: AbortSignal,
-): Promise<{ counts: Map<number, number>; requests: number } | undefined> {
-  const aggregation = KINDS[query.kind].aggregation;
-  if (aggregation === undefined || !canProbe(query)) return undefined;
-  const aggs = { per_hour: { date_histogram: { field: "@timestamp", fixed_interval: "1h" } } };
-  const bounds = { start_time: start.toISOString(), end_time: end.toISOString() };
-  const counts = new Map<number, number>();
-  const sets = aggregation.sets(query);
-  for (const appType of sets) {
-    const aggregations = await aggregation.send(client, query, { aggs, bounds, appType, signal });
-    const buckets = (aggregations as { per_hour?: { buckets?: { key: number; doc_count: number }[] } })
-      .per_hour?.buckets;
-    for (const bucket of buckets ?? [])
-      counts.set(bucket.key, (counts.get(bucket.key) ?? 0) + bucket.doc_count);
-  }
-  return { counts, requests: sets.length };
-}
-
-function sumCounts(counts: Map<number, number>, start: Date, end: Date): number {
+/** Records of a slice: the buckets that overlap it (a clipped slice lies inside one bucket). */
+function sumCounts(probe: ProbedCounts, start: Date, end: Date): number {
   let sum = 0;
-  for (const [key, count] of counts) if (key >= start.getTime() && key < end.getTime()) sum += count;
+  for (const [key, count] of probe.counts)
+    if (key + probe.intervalMs > start.getTime() && key < end.getTime()) sum += count;
   return sum;
 }
 
 /** The longest automatic slice length under which no slice exceeds the paging limit. */
-export function chooseSliceMs(counts: Map<number, number>, start: Date, end: Date, limit: number): number {
+export function chooseSliceMs(probe: ProbedCounts, start: Date, end: Date, limit: number): number {
   for (const length of AUTO_SLICE_MS) {
     let fits = true;
     for (let at = start.getTime(); at < end.getTime() && fits; at += length) {
-      fits = sumCounts(counts, new Date(at), new Date(Math.min(at + length, end.getTime()))) <= limit;
+      fits = sumCounts(probe, new Date(at), new Date(Math.min(at + length, end.getTime()))) <= limit;
     }
     if (fits) return length;
   }
   return HOUR_MS;
 }
 
+/** The retrieval and request estimate of one slice, from its count when the probe gave one. */
+export function planSlice(
+  query: SourceSpec,
+  slice: Slice,
+  expected: number | undefined,
+): Omit<SlicePlan, "open"> {
+  const retrieval = retrievalFor(query, expected);
+  return { slice, retrieval, expected, requests: requestsFor(query, retrieval, expected) };
+}
+
 export interface PlanOptions {
   client: ServiceClient;
   query: SourceSpec;
-  window: { start: Date; end: Date; slice_ms: number | "auto" };
+  window: { start: Date; end: Date; slice_ms: number | "auto"; settle_ms: number; now: Date };
   /** Cuts `[start, end)` into slices of `sliceMs` (config/ owns the naming). */
   sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
   /** Probe even when strategy and slice are fixed (`plan` shows the counts). */
@@ -127,8 +116,10 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
     !single &&
     query.strategy !== "aggs" &&
     (options.alwaysProbe === true || query.strategy === "auto" || window.slice_ms === "auto");
+  // Counted at the slice's own grain; `slice: auto` picks among whole hours, so hours suffice there.
+  const intervalMs = window.slice_ms === "auto" ? HOUR_MS : window.slice_ms;
   const probe = needsProbe
-    ? await probeHourlyCounts(client, query, window.start, window.end, options.signal)
+    ? await probeCounts(client, query, { start: window.start, end: window.end, intervalMs }, options.signal)
     : undefined;
   let slices: Slice[];
   if (single) {
@@ -147,14 +138,16 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
       window.slice_ms !== "auto"
         ? window.slice_ms
         : probe !== undefined
-          ? chooseSliceMs(probe.counts, window.start, window.end, KINDS[query.kind].pagingLimit)
+          ? chooseSliceMs(probe, window.start, window.end, KINDS[query.kind].pagingLimit)
           : 24 * HOUR_MS;
     slices = options.sliceWindow(window.start, window.end, sliceMs);
   }
+  // A v1 time_range is resolved by the service against its own clock, so its last minutes cannot be
+  // held back: settle does not apply. Its end moves with every run, so every run redoes it anyway.
+  const settledBefore = single ? Number.POSITIVE_INFINITY : window.now.getTime() - window.settle_ms;
   const planned = slices.map((slice): SlicePlan => {
-    const expected = probe === undefined ? undefined : sumCounts(probe.counts, slice.start, slice.end);
-    const retrieval = retrievalFor(query, expected);
-    return { slice, retrieval, expected, requests: requestsFor(query, retrieval, expected) };
+    const expected = probe === undefined ? undefined : sumCounts(probe, slice.start, slice.end);
+    return { ...planSlice(query, slice, expected), open: slice.end.getTime() > settledBefore };
   });
   const expectedRecords =
     probe === undefined || query.strategy === "aggs"

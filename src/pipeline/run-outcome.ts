@@ -17,6 +17,8 @@ export interface SliceResult {
   end: string;
   retrieval: Plan["slices"][number]["retrieval"];
   status: "committed" | "skipped" | "pending";
+  /** Written while the service may still be indexing it: redone by the next run until it settles. */
+  open: boolean;
   /** Records read from the service (for a skipped slice, what the earlier run read). */
   read: number;
   expected: number | null;
@@ -50,6 +52,8 @@ export interface PipelineOutcome extends RunOutcome {
   pipeline: string;
   /** A re-checking run: the committed slices whose count changed and were exported again. */
   rechecked: readonly ChangedSlice[] | undefined;
+  /** A re-checking run: committed slices the service now counts fewer records in, whose files were kept. */
+  decreased?: readonly ChangedSlice[] | undefined;
   runId: string;
   shard: Shard | undefined;
   /** Where the service is, for messages: the base URL, or "embedded emulator (seed N)". */
@@ -98,6 +102,7 @@ function sliceResult(input: OutcomeInput, slicePlan: Plan["slices"][number]): Sl
     end: slice.end.toISOString(),
     retrieval,
     status: committed === undefined ? "pending" : input.committedNow.has(slice.id) ? "committed" : "skipped",
+    open: committed?.open === true,
     read: committed?.read ?? 0,
     expected: committed?.expected ?? slicePlan.expected ?? null,
     duplicates: committed?.duplicates ?? 0,

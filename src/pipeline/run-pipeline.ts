@@ -24,6 +24,7 @@ import { runSlices } from "./runner.js";
 import type { RunOutcome, RunnerEvents } from "./runner.js";
 import type { Shard } from "./shard.js";
 import { buildSliceTasks } from "./slice-tasks.js";
+import { addOpenSlices, hasOpenSlice } from "./open-slices.js";
 import { autoWorkerThreads, createWorkerPool } from "./worker-pool.js";
 import type { WorkerPool } from "./worker-pool.js";
 import { StateStore, stateObjectPath } from "./state.js";
@@ -156,6 +157,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       fence,
     });
     let rechecked: ChangedSlice[] | undefined;
+    let decreased: ChangedSlice[] | undefined;
     if (prepared.rechecking) {
       const recheck = await recheckCommitted({
         slices: prepared.shardPlan,
@@ -164,11 +166,16 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         runId: run.runId,
         log,
         force: options.force === true,
+        onDecrease: pipeline.recheck.on_decrease,
       });
       shardPlan = recheck.slices;
       rechecked = recheck.changed;
+      decreased = recheck.decreased;
     }
-    const redo = new Set((rechecked ?? []).map((change) => change.slice.id));
+    // Open slices are redone until they settle, those this window no longer covers included.
+    const toRun = addOpenSlices(shardPlan, state.state, pipeline.source);
+    shardPlan = toRun.slices;
+    const redo = new Set([...(rechecked ?? []).map((change) => change.slice.id), ...toRun.redo]);
     const spared = lock.spared;
     const sweep = stores.map((store) => sparingWriters(store, spared));
     await removeLeftovers(sweep, shardPlan, state, shard, log, redo);
@@ -254,7 +261,9 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         log,
       );
     if (!lock.lost.aborted) await state.compact();
-    const complete = tasks.every((task) => state.isCommitted(task.slice.id));
+    // An open slice anywhere in the output keeps its manifest from being complete until it settles.
+    const complete =
+      tasks.every((task) => state.isCommitted(task.slice.id)) && !hasOpenSlice(state.state);
     const manifests: string[] = [];
     const mayWrite = (): Promise<boolean> =>
       fence().then(
@@ -286,6 +295,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
         : sliced;
     const result: PipelineOutcome = {
       rechecked,
+      decreased,
       ...outcome,
       pipeline: pipeline.name,
       runId: run.runId,

@@ -23,8 +23,10 @@ export interface SliceTask {
   slice: Slice;
   /** Builds the stages for one attempt at the slice (fresh source, transforms and sinks). */
   build(): SliceStages;
-  /** Redo the slice even when committed (a re-check found its count changed). */
+  /** Redo the slice even when committed (a re-check found its count changed, or it is open). */
   redo?: boolean;
+  /** The slice ends after `now − settle`: it is committed as open, to be redone by the next run. */
+  open?: boolean;
   /** How a batch export's partition files are merged into the slice's; without it they stay as written. */
   merge?(): PartMerge;
 }
@@ -118,6 +120,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
       expected: totals.expected ?? null,
       duplicates: totals.duplicates,
       files: totals.files,
+      ...(task.open === true ? { open: true as const } : {}),
     });
   };
 

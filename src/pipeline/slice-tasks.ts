@@ -25,7 +25,7 @@ export interface SliceTaskDeps {
   slices: PreparedRun["shardPlan"];
   /** Each sink's pinned schema: its files' columns, and how rows are renamed into them. */
   schemas: readonly ResolvedSinkSchema[];
-  /** Committed slices to redo (a re-check found their count changed). */
+  /** Committed slices to redo (a re-check found their count changed, or they are open). */
   redo: ReadonlySet<string>;
   /** Threads the sinks' encoders may use. */
   workers?: WorkerPool;
@@ -56,6 +56,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
     redo: deps.redo.has(slicePlan.slice.id),
+    open: slicePlan.open,
     merge: () => merge,
     build: () => ({
       source: createSource(pipeline.source, slicePlan.retrieval, {

@@ -29,6 +29,8 @@ const sliceSchema = z.object({
   expected: z.number().int().nullable(),
   duplicates: z.number().int(),
   files: z.array(fileSchema),
+  /** Written while the service may still be indexing it (after `now − settle`): redone by the next run. */
+  open: z.literal(true).optional(),
 });
 
 /** A part of a slice (a batch partition) committed before the slice as a whole. */
@@ -57,6 +59,8 @@ const recheckSchema = z.object({
   committed: z.number().int(),
   /** Records the service counted at the re-check. */
   service: z.number().int(),
+  /** What the re-check did: exported the slice again, or kept its files (a decrease); absent: exported. */
+  action: z.enum(["exported", "kept"]).optional(),
 });
 
 /**

@@ -1,5 +1,7 @@
-// Late data re-checked: one date histogram re-counts the committed slices, and exactly the slices
-// whose count at the service differs from what was committed are exported again.
+// Late data re-checked: one date histogram re-counts the committed slices. A slice whose count at the
+// service rose is exported again; one whose count went down keeps its files (retention, a partial
+// shard result or an index outage must not delete what was exported) and is reported, unless the
+// pipeline says `on_decrease: replace`.
 import { z } from "zod";
 import type { Logger } from "../logger.js";
 import type { Slice } from "../pipeline/contracts.js";
@@ -14,7 +16,13 @@ export const recheckSchema = z
       .max(366)
       .default(0)
       .describe(
-        "On every run, also re-check the committed slices of this many days before the window's start (one date histogram), and export again those whose count at the service changed. 0: only with --recheck, over the window.",
+        "On every run, also re-check the committed slices of this many days before the window's start (one date histogram), and export again those whose count at the service rose. 0: only with --recheck, over the window.",
+      ),
+    on_decrease: z
+      .enum(["keep", "replace"])
+      .default("keep")
+      .describe(
+        "When the service now counts fewer records in a committed slice than were exported (retention expired, a partial result, an index outage): keep the files and warn (keep), or export the slice again, removing what the service no longer returns (replace). Default keep.",
       ),
   })
   .describe("Re-checking committed slices for records the service received late.");
@@ -28,9 +36,12 @@ export interface ChangedSlice {
   service: number;
 }
 
+/** `the service now has fewer records than were exported`: the words of the warning, everywhere. */
+export const DECREASE_WARNING = "the service now has fewer records than were exported";
+
 /**
  * The committed slices the histogram counts differently. A slice not committed, or not counted (the
- * kind cannot be probed), is not a re-check's business.
+ * kind cannot be probed), or still open (it is redone anyway), is not a re-check's business.
  * @example findChangedSlices(plan.slices, (id) => state.state.slices[id]?.read)
  */
 export function findChangedSlices(
@@ -61,19 +72,24 @@ export interface RecheckPlanInput<P extends { slice: Slice; expected: number | u
 }
 
 export interface RecheckPlan<P> {
-  /** What the run does: the window's slices, and the earlier ones that changed. */
+  /** What the run does: the window's slices, and the earlier ones exported again. */
   slices: P[];
   /** Committed slices to export again (within the window or before it). */
   changed: ChangedSlice[];
+  /** Committed slices the service now counts fewer records in, whose files are kept. */
+  decreased: ChangedSlice[];
   /** Committed slices the histogram counted. */
   checked: number;
 }
 
 /** Chooses the slices of a re-checking run from a plan that counted every slice. */
 export function planRecheck<P extends { slice: Slice; expected: number | undefined }>(
-  input: RecheckPlanInput<P>,
+  input: RecheckPlanInput<P> & { onDecrease: RecheckConfig["on_decrease"] },
 ): RecheckPlan<P> {
-  const changed = findChangedSlices(input.slices, input.committedRead);
+  const differing = findChangedSlices(input.slices, input.committedRead);
+  const isKept = (change: ChangedSlice): boolean =>
+    change.service < change.committed && input.onDecrease === "keep";
+  const changed = differing.filter((change) => !isKept(change));
   const changedIds = new Set(changed.map((change) => change.slice.id));
   const slices = input.slices.filter(
     (plan) => plan.slice.start.getTime() >= input.windowStart.getTime() || changedIds.has(plan.slice.id),
@@ -81,7 +97,7 @@ export function planRecheck<P extends { slice: Slice; expected: number | undefin
   const checked = input.slices.filter(
     (plan) => plan.expected !== undefined && input.committedRead(plan.slice.id) !== undefined,
   ).length;
-  return { slices, changed, checked };
+  return { slices, changed, decreased: differing.filter(isKept), checked };
 }
 
 export interface RecheckRunInput<P extends { slice: Slice; expected: number | undefined }> {
@@ -93,44 +109,74 @@ export interface RecheckRunInput<P extends { slice: Slice; expected: number | un
   log: Logger;
   /** `--force` redoes every slice anyway: nothing counts as committed. */
   force: boolean;
+  onDecrease: RecheckConfig["on_decrease"];
 }
 
 /**
  * Decides a re-checking run's slices and records each change in the state (the history of
- * re-exports) before the slice is redone.
+ * re-checks) before the slice is redone. A decrease kept is recorded once, not on every run that
+ * finds it again, and warned about on every run.
  */
 export async function recheckCommitted<P extends { slice: Slice; expected: number | undefined }>(
   input: RecheckRunInput<P>,
 ): Promise<RecheckPlan<P>> {
+  const { state, log } = input;
   const recheck = planRecheck({
     slices: input.slices,
     windowStart: input.windowStart,
-    committedRead: (id) => (input.force ? undefined : input.state.state.slices[id]?.read),
+    onDecrease: input.onDecrease,
+    committedRead: (id) => {
+      const committed = state.state.slices[id];
+      return input.force || committed?.open === true ? undefined : committed?.read;
+    },
   });
-  for (const change of recheck.changed) {
-    await input.state.recordRecheck(change.slice.id, {
+  const record = (change: ChangedSlice, action: "exported" | "kept") =>
+    state.recordRecheck(change.slice.id, {
       checked_at: new Date().toISOString(),
       run_id: input.runId,
       committed: change.committed,
       service: change.service,
+      action,
     });
-    input.log.info(
+  for (const change of recheck.changed) {
+    await record(change, "exported");
+    log.info(
       { slice: change.slice.id, committed: change.committed, service: change.service },
       "Re-check: the service's count changed; the slice is exported again.",
     );
   }
-  input.log.info(
-    { checked: recheck.checked, changed: recheck.changed.length },
+  for (const change of recheck.decreased) {
+    const last = state.state.rechecks[change.slice.id]?.at(-1);
+    const known =
+      last?.action === "kept" && last.committed === change.committed && last.service === change.service;
+    if (!known) await record(change, "kept");
+    log.warn(
+      { slice: change.slice.id, committed: change.committed, service: change.service },
+      `Re-check: ${DECREASE_WARNING}; the files are kept (recheck.on_decrease: replace, or --force over the slice, exports it again).`,
+    );
+  }
+  log.info(
+    { checked: recheck.checked, changed: recheck.changed.length, decreased: recheck.decreased.length },
     "Re-checked the committed slices.",
   );
   return recheck;
 }
 
-/** The summary line of a re-checking run. */
-export function formatRecheck(changed: readonly ChangedSlice[]): string {
-  return `Re-checked committed slices: ${
-    changed.length === 0
-      ? "none changed"
-      : `${changed.length} changed and exported again: ${changed.map(describeChangedSlice).join(", ")}`
-  }\n`;
+/** The summary lines of a re-checking run. */
+export function formatRecheck(
+  changed: readonly ChangedSlice[],
+  decreased: readonly ChangedSlice[] = [],
+): string {
+  const lines = [
+    `Re-checked committed slices: ${
+      changed.length === 0
+        ? "none changed"
+        : `${changed.length} changed and exported again: ${changed.map(describeChangedSlice).join(", ")}`
+    }`,
+  ];
+  if (decreased.length > 0)
+    lines.push(
+      `Warning: ${DECREASE_WARNING} in ${decreased.length} slice${decreased.length === 1 ? "" : "s"}; their files are kept: ${decreased.map(describeChangedSlice).join(", ")}`,
+    );
+  return `${lines.join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 // The emulator command's flags that change the data it serves: fields added, removed or retyped per
-// kind, and records ingested late. Each names the flag, the value and what is allowed when wrong.
+// kind, records ingested late or lost, and how far the service has indexed. Each names the flag, the value and what is allowed when wrong.
 import type { MappingType } from "../../api/wire/fields.js";
 import type { FieldChanges } from "../../emulator/field-changes.js";
 import { resolveLateRecords } from "../../emulator/late-records.js";
@@ -23,6 +23,8 @@ export interface DataChangeFlags {
   removeField?: readonly string[] | undefined;
   retypeField?: readonly string[] | undefined;
   lateRecords?: readonly string[] | undefined;
+  lostRecords?: readonly string[] | undefined;
+  indexedUntil?: string | undefined;
 }
 
 function kindOf(flag: string, value: string, kind: string | undefined): GeneratedKind {
@@ -51,15 +53,15 @@ function fieldFlag(
 }
 
 /** `jobs:2026-11-20T10:00:00Z/2026-11-20T11:00:00Z:25`: the times hold `:`, so kind and count are split off the ends. */
-function lateFlag(value: string): LateRecords {
+function lateFlag(value: string, flag = "late-records"): LateRecords {
   const first = value.indexOf(":");
   const last = value.lastIndexOf(":");
   const range = value.slice(first + 1, last).split("/");
   const count = Number(value.slice(last + 1));
   if (first < 0 || last === first || range.length !== 2)
-    throw new Error(`--late-records: "${value}" is not KIND:START/END:COUNT`);
+    throw new Error(`--${flag}: "${value}" is not KIND:START/END:COUNT`);
   const late = {
-    kind: kindOf("late-records", value, value.slice(0, first)),
+    kind: kindOf(flag, value, value.slice(0, first)),
     start: range[0] ?? "",
     end: range[1] ?? "",
     count,
@@ -67,7 +69,7 @@ function lateFlag(value: string): LateRecords {
   try {
     resolveLateRecords(late);
   } catch (error) {
-    throw new Error(`--late-records: "${value}": ${(error as Error).message}`, { cause: error });
+    throw new Error(`--${flag}: "${value}": ${(error as Error).message}`, { cause: error });
   }
   return late;
 }
@@ -75,7 +77,7 @@ function lateFlag(value: string): LateRecords {
 /** The options the flags ask for; none when no flag is given. */
 export function parseDataChanges(
   flags: DataChangeFlags,
-): Pick<EmulatorOptions, "fieldChanges" | "lateRecords"> {
+): Pick<EmulatorOptions, "fieldChanges" | "lateRecords" | "lostRecords" | "indexedUntil"> {
   const changes: Partial<
     Record<
       GeneratedKind,
@@ -96,9 +98,15 @@ export function parseDataChanges(
     of(kind).retype[name] = type as MappingType;
   }
   const fieldChanges: Partial<Record<GeneratedKind, FieldChanges>> = changes;
-  const lateRecords = (flags.lateRecords ?? []).map(lateFlag);
+  const lateRecords = (flags.lateRecords ?? []).map((value) => lateFlag(value));
+  const lostRecords = (flags.lostRecords ?? []).map((value) => lateFlag(value, "lost-records"));
+  const until = flags.indexedUntil;
+  if (until !== undefined && !Number.isFinite(Date.parse(until)))
+    throw new Error(`--indexed-until: "${until}" is not a time (ISO 8601, such as 2026-11-20T10:43:57Z)`);
   return {
     ...(Object.keys(fieldChanges).length > 0 ? { fieldChanges } : {}),
     ...(lateRecords.length > 0 ? { lateRecords } : {}),
+    ...(lostRecords.length > 0 ? { lostRecords } : {}),
+    ...(until === undefined ? {} : { indexedUntil: until }),
   };
 }

@@ -70,6 +70,26 @@ describe("emulator command", () => {
     );
   });
 
+  it("maps --lost-records and --indexed-until", () => {
+    expect(
+      parseEmulatorArgs([
+        "--lost-records",
+        "jobs:2026-11-20T10:00:00Z/2026-11-20T11:00:00Z:5",
+        "--indexed-until",
+        "2026-11-20T10:43:57Z",
+      ]),
+    ).toMatchObject({
+      lostRecords: [{ kind: "jobs", start: "2026-11-20T10:00:00Z", end: "2026-11-20T11:00:00Z", count: 5 }],
+      indexedUntil: "2026-11-20T10:43:57Z",
+    });
+    expect(() =>
+      parseEmulatorArgs(["--lost-records", "job:2026-11-20T10:00:00Z/2026-11-20T11:00:00Z:5"]),
+    ).toThrow(/--lost-records: .* does not start with a kind/);
+    expect(() => parseEmulatorArgs(["--indexed-until", "soon"])).toThrow(
+      '--indexed-until: "soon" is not a time',
+    );
+  });
+
   it("prints its URL and credentials, serves tokens, and stops when the signal aborts", async () => {
     const stdout = new PassThrough();
     const stderr = new PassThrough();

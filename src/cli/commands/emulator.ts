@@ -44,8 +44,11 @@ Options:
   --remove-field K:NAME    kind K's mappings and records lose a field; repeatable
   --retype-field K:NAME:TYPE  kind K's field changes type (values converted); repeatable
   --late-records K:START/END:N  N more records per stream in each hour START..END touches; repeatable
-  --control                serve POST /_emulator/fields and /_emulator/late-records to change the
-                           data while it runs (no authentication: keep it on 127.0.0.1)
+  --lost-records K:START/END:N  N fewer records per stream in each hour START..END touches; repeatable
+  --indexed-until TIME     records at or after TIME are not searchable yet (still being indexed)
+  --control                serve POST /_emulator/fields, late-records, lost-records and
+                           indexed-until to change the data while it runs (no authentication: keep
+                           it on 127.0.0.1)
   --report-requests        on stop, print the requests received per path as one JSON line on stderr
   -h, --help               this text
 `;
@@ -102,6 +105,8 @@ export function parseEmulatorArgs(
       "remove-field": { type: "string", multiple: true },
       "retype-field": { type: "string", multiple: true },
       "late-records": { type: "string", multiple: true },
+      "lost-records": { type: "string", multiple: true },
+      "indexed-until": { type: "string" },
       control: { type: "boolean" },
       "report-requests": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -159,6 +164,8 @@ export function parseEmulatorArgs(
       removeField: values["remove-field"],
       retypeField: values["retype-field"],
       lateRecords: values["late-records"],
+      lostRecords: values["lost-records"],
+      indexedUntil: values["indexed-until"],
     }),
     control: values.control === true ? true : undefined,
   };

@@ -4,8 +4,10 @@ import { loadPipeline } from "../../config/load-pipeline.js";
 import { prepareRun } from "../../pipeline/prepare-run.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import {
+  NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
+  runNow,
   requirePipelineFile,
   windowOverrides,
 } from "../command-options.js";
@@ -19,11 +21,14 @@ import { driftLines, SchemaDriftError } from "../../warehouse/schema-drift.js";
 export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
 
 Plans the run without exporting: asks the service for the kind's mappings and (for strategy or
-slice auto) one date histogram of the window that counts every slice, then prints the slices, the retrieval style of each,
-the records expected, the requests the run will cost and the quota left.
+slice auto) one date histogram of the window that counts every slice at the slice's own interval,
+then prints the slices, the retrieval style of each, the records expected, which slices are still
+open (they end after now minus window.settle), the requests the run will cost and the quota left.
 
 Options:
   --start TIME, --end TIME   replace the window (as for run)
+  --now TIME                 the instant relative windows and open slices are decided against
+                             (ISO 8601 with a zone; default: now), as for run
   --shard I/N                plan one shard only
   --json                     print the plan as JSON
   --log-level LEVEL          default warn (MDQ_LOG_LEVEL)
@@ -35,6 +40,7 @@ export const planCommand: Command = async (argv, io) => {
     argv,
     {
       ...PIPELINE_OPTIONS,
+      ...NOW_OPTION,
       ...LOG_FORMAT_OPTION,
       json: { type: "boolean" },
       shard: { type: "string" },
@@ -51,6 +57,7 @@ export const planCommand: Command = async (argv, io) => {
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
   const pipeline = await loadPipeline(file, {
     env: io.env,
+    now: runNow(values.now),
     overrides: windowOverrides(values),
     onWarning: (issue) => log.warn({ path: issue.path, line: issue.line }, issue.message),
   });

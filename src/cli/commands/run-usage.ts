@@ -8,11 +8,15 @@ Exports the pipeline's window. Committed slices of an earlier run are skipped (r
 Options:
   --start TIME        replace the window's start (ISO 8601, date-math such as now-7d/d, or yesterday)
   --end TIME          replace the window's end
+  --now TIME          decide the window and its open slices against this instant (ISO 8601 with
+                      a zone), like a scheduler's logical date: a rerun of a missed schedule
+                      exports what that schedule would have; default: the moment the run starts
   --force             redo every slice of the window (--start/--end), even committed ones or after
                       the pipeline changed; slices committed outside the window are kept
   --recheck           re-count the committed slices with one date histogram and export again
-                      those whose count changed (late data); with recheck.last_days also the
-                      days before the window
+                      those whose count rose (late data); a count that went down keeps the files
+                      and warns (recheck.on_decrease: replace exports them again); with
+                      recheck.last_days also the days before the window
   --break-lock        replace an output lock that cannot be read, or whose lease lies more than
                       three lease periods ahead of this host's clock (a holder with a wrong
                       clock); refuses a lock whose lease still runs. Use only when no run is

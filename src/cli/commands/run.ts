@@ -6,8 +6,10 @@ import { runPipeline } from "../../pipeline/run-pipeline.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import {
+  NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
+  runNow,
   requirePipelineFile,
   windowOverrides,
 } from "../command-options.js";
@@ -18,9 +20,12 @@ import { exitCodeOf } from "../report-error.js";
 import { formatRunSummary } from "../run-summary.js";
 import { RUN_USAGE } from "./run-usage.js";
 import { formatRecheck } from "../../warehouse/recheck.js";
+import { formatDuration } from "../../config/duration.js";
+import type { PipelineOutcome } from "../../pipeline/run-outcome.js";
 
 const RUN_OPTIONS = {
   ...PIPELINE_OPTIONS,
+  ...NOW_OPTION,
   ...LOG_FORMAT_OPTION,
   ...OBSERVABILITY_OPTIONS,
   force: { type: "boolean" },
@@ -30,6 +35,16 @@ const RUN_OPTIONS = {
   "shard-count": { type: "string" },
 } as const;
 
+/** The line that says which slices are open: written, not complete, redone by the next run. */
+function formatOpenSlices(outcome: PipelineOutcome, settleMs: number): string {
+  const open = outcome.slices.filter((slice) => slice.open).map((slice) => slice.id);
+  if (open.length === 0) return "";
+  return (
+    `Open: ${open.length} slice${open.length === 1 ? "" : "s"} end${open.length === 1 ? "s" : ""} after now minus window.settle (${settleMs === 0 ? "0s" : formatDuration(settleMs)}): ` +
+    `${open.join(", ")}; written, not yet complete, and redone by the next run until settled\n`
+  );
+}
+
 export const runCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(argv, RUN_OPTIONS, RUN_USAGE);
   if (values.help === true) {
@@ -37,6 +52,7 @@ export const runCommand: Command = async (argv, io) => {
     return EXIT.ok;
   }
   const file = requirePipelineFile(positionals, RUN_USAGE);
+  const now = runNow(values.now);
   const log = commandLogger(values, io, io.isTTY ? "warn" : "info");
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
   const observability = createRunObservability(values, io.env, log, io.stdout);
@@ -45,6 +61,7 @@ export const runCommand: Command = async (argv, io) => {
   try {
     const pipeline = await loadPipeline(file, {
       env: io.env,
+      now,
       overrides: windowOverrides(values),
       onWarning: observability.loadWarning,
     });
@@ -66,8 +83,11 @@ export const runCommand: Command = async (argv, io) => {
       }),
     }).finally(() => progress?.stop());
     const stdoutTaken = observability.reportsToStdout || outcome.destinations.some((d) => d.stream);
-    const recheck = outcome.rechecked === undefined ? "" : formatRecheck(outcome.rechecked);
-    (stdoutTaken ? io.stderr : io.stdout).write(formatRunSummary(outcome) + recheck);
+    const recheck =
+      outcome.rechecked === undefined ? "" : formatRecheck(outcome.rechecked, outcome.decreased);
+    (stdoutTaken ? io.stderr : io.stdout).write(
+      formatRunSummary(outcome) + recheck + formatOpenSlices(outcome, pipeline.source.window.settle_ms),
+    );
     if (outcome.status === "failed") throw outcome.error;
     return await observability.finish(outcome.status === "complete" ? EXIT.ok : EXIT.resumable);
   } catch (error) {
