@@ -4,7 +4,7 @@
 import type { ByteWriter } from "hyparquet-writer";
 import type { Encoding, PageHeader } from "hyparquet";
 import { writePageHeader } from "hyparquet-writer/src/datapage.js";
-import { snappyCompress } from "hyparquet-writer/src/snappy.js";
+import { snappyCompress } from "./parquet-snappy.js";
 import { PageBytes, appendHybrid } from "./parquet-bytes.js";
 
 export type Codec = "SNAPPY" | "UNCOMPRESSED";
@@ -19,6 +19,7 @@ export interface WrittenPage {
   uncompressedSize: number;
 }
 
+/** A view, valid until the next page is compressed. */
 const compress = (codec: Codec, bytes: Uint8Array): Uint8Array =>
   codec === "SNAPPY" ? snappyCompress(bytes) : bytes;
 
