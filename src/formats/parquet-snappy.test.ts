@@ -8,8 +8,8 @@ function samples(): Uint8Array[] {
   let seed = 7;
   const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const text = Array.from({ length: 5000 }, (_, i) => `job-${i % 97} state=${["done", "failed"][i % 2]};`);
-  const noise = Uint8Array.from({ length: 200_000 }, () => Math.floor(random() * 256));
-  const sizes = [0, 1, 14, 15, 16, 60, 61, 255, 256, 65_535, 65_536, 65_537, 300_000];
+  const noise = Uint8Array.from({ length: 70_000 }, () => Math.floor(random() * 256));
+  const sizes = [0, 1, 14, 15, 16, 60, 61, 255, 256, 65_535, 65_536, 65_537, 100_000];
   const mixed = sizes.map((size) =>
     Uint8Array.from({ length: size }, (_, i) => (random() < 0.3 ? Math.floor(random() * 256) : i % 251)),
   );

@@ -32,6 +32,11 @@ function emitLiteral(input: Uint8Array, from: number, length: number): void {
     out[at++] = (59 + bytes) << 2;
     for (let i = 0; i < bytes; i++) out[at++] = (value >>> (i * 8)) & 0xff;
   }
+  // Short literals (most of them) are copied byte by byte: a subarray per literal is garbage.
+  if (length <= 32) {
+    for (let i = from; i < from + length; i++) out[at++] = input[i] as number;
+    return;
+  }
   out.set(input.subarray(from, from + length), at);
   at += length;
 }
