@@ -37,13 +37,14 @@ export function writeColumnChunk(
   const physical = physicalTypes[column.type];
   const rows = values.length;
   const levels = new Uint8Array(rows);
-  const present: ParquetValue[] = [];
+  let nulls = 0;
   for (let i = 0; i < rows; i++) {
     const value = values[i];
-    if (value === null || value === undefined) continue;
-    levels[i] = 1;
-    present.push(value);
+    if (value === null || value === undefined) nulls++;
+    else levels[i] = 1;
   }
+  // A column without nulls is its own list of values present; only one with nulls is copied.
+  const present = nulls === 0 ? values : values.filter((value) => value !== null && value !== undefined);
   const start = out.offset;
   const pages: WrittenPage[] = [];
   let dictionaryOffset: bigint | undefined;
