@@ -4,7 +4,7 @@
 // Run after `npm run build`: node bench/parquet-real-rows.js [--rows 200000] [--batch 1000]
 //   [--row-group 100000]. PARQUETJS_LITE=/path/to/node_modules/parquetjs-lite adds parquetjs-lite (not
 //   a dependency; install it somewhere temporarily). Prints a markdown table.
-import { createWriteStream } from "node:fs";
+import { createWriteStream, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compareWriters, measureWriter } from "./writer-comparison.js";
@@ -21,7 +21,7 @@ const ROW_GROUP = option("row-group", 100_000);
 /** Pages of real job rows: what the point-in-time source yields, `BATCH` at a time. */
 async function* pages() {
   const { expectedHits } = await import("../dist/emulator/expected-hits.js");
-  const { hitsToRows } = await import("../dist/sources/source-query.js");
+  const { hitsToRows } = await import("../dist/kinds/source-spec.js");
   const hours = 48;
   const body = {
     application: "atr",
@@ -53,14 +53,100 @@ async function columns() {
   return columnsFromMappings(mappingFields("jobs"));
 }
 
-async function runOurs(file) {
+async function runOurs(file, pageVersion = 1) {
   const { parquetFormat } = await import("../dist/formats/parquet.js");
   const out = createWriteStream(file);
-  const encoder = parquetFormat.createEncoder(await columns(), { rowGroupRows: ROW_GROUP });
+  const encoder = parquetFormat.createEncoder(await columns(), { rowGroupRows: ROW_GROUP, pageVersion });
   const write = (chunks) => chunks.forEach((chunk) => out.write(chunk));
   for await (const rows of pages()) write(await encoder.encode(rows));
   write(await encoder.finish());
   await new Promise((resolve) => out.end(resolve));
+}
+
+/** The rows alone, nothing written: what every other line's time includes. */
+async function runRowsOnly(file) {
+  let count = 0;
+  for await (const rows of pages()) count += rows.length;
+  writeFileSync(file, String(count));
+}
+
+/** The same column values as ours, row groups as ours, encoded by hyparquet-writer 0.17 (V2 pages). */
+async function runHyparquetWriter(file) {
+  const { ByteWriter, ParquetWriter } = await import("hyparquet-writer");
+  const { parquetSchema, DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet.js");
+  const { ColumnBuffers } = await import("../dist/formats/parquet-column-buffers.js");
+  const cols = await columns();
+  const out = new ByteWriter();
+  const writer = new ParquetWriter({ writer: out, schema: parquetSchema(cols), codec: "SNAPPY" });
+  const buffers = new ColumnBuffers(cols);
+  const flush = () => {
+    if (buffers.rows === 0) return;
+    const values = buffers.take();
+    writer.write({
+      columnData: cols.map((c, i) => ({ name: c.name, data: values[i] })),
+      rowGroupSize: ROW_GROUP,
+    });
+  };
+  for await (const rows of pages()) {
+    buffers.append(rows, 0, rows.length);
+    if (buffers.rows >= ROW_GROUP || buffers.bytes >= DEFAULT_ROW_GROUP_BYTES) flush();
+  }
+  flush();
+  writer.finish();
+  writeFileSync(file, out.getBytes());
+}
+
+/** arrow-rs through parquet-wasm: the same values as Arrow columns, one record batch per row group. */
+async function runParquetWasm(file) {
+  const arrow = await import("apache-arrow");
+  const wasm = await import("parquet-wasm");
+  const { DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet.js");
+  const { ColumnBuffers } = await import("../dist/formats/parquet-column-buffers.js");
+  const cols = await columns();
+  const types = {
+    string: () => new arrow.Utf8(),
+    json: () => new arrow.Utf8(),
+    double: () => new arrow.Float64(),
+    int64: () => new arrow.Int64(),
+    int32: () => new arrow.Int32(),
+    boolean: () => new arrow.Bool(),
+    timestamp: () => new arrow.TimestampMillisecond("UTC"),
+  };
+  const buffers = new ColumnBuffers(cols);
+  const tables = [];
+  const flush = () => {
+    if (buffers.rows === 0) return;
+    const values = buffers.take();
+    const vectors = {};
+    cols.forEach((c, i) => (vectors[c.name] = arrow.vectorFromArray(values[i], types[c.type]())));
+    tables.push(new arrow.Table(vectors));
+  };
+  for await (const rows of pages()) {
+    buffers.append(rows, 0, rows.length);
+    if (buffers.rows >= ROW_GROUP || buffers.bytes >= DEFAULT_ROW_GROUP_BYTES) flush();
+  }
+  flush();
+  const table = tables.length === 1 ? tables[0] : tables[0].concat(...tables.slice(1));
+  const props = new wasm.WriterPropertiesBuilder().setCompression(wasm.Compression.SNAPPY).build();
+  const bytes = wasm.writeParquet(wasm.Table.fromIPCStream(arrow.tableToIPC(table, "stream")), props);
+  writeFileSync(file, bytes);
+}
+
+/** DuckDB's native writer fed the rows as NDJSON staged on disk (read_json, then COPY). */
+async function runDuckDb(file) {
+  const { DuckDBInstance } = await import("@duckdb/node-api");
+  const staged = `${file}.ndjson`;
+  const out = createWriteStream(staged);
+  for await (const rows of pages()) out.write(rows.map((row) => JSON.stringify(row)).join("\n") + "\n");
+  await new Promise((resolve) => out.end(resolve));
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  await connection.run(
+    `COPY (SELECT * FROM read_json('${staged}', format = 'newline_delimited')) TO '${file}' (FORMAT parquet)`,
+  );
+  connection.closeSync();
+  instance.closeSync();
+  rmSync(staged);
 }
 
 async function runParquetjsLite(file) {
@@ -106,7 +192,15 @@ async function runParquetjsLite(file) {
   await writer.close();
 }
 
-const WRITERS = { "mdq-export parquet (hyparquet-writer)": runOurs, "parquetjs-lite": runParquetjsLite };
+const WRITERS = {
+  "rows only (no writer)": runRowsOnly,
+  "mdq-export parquet (own encoder, V1 pages)": (file) => runOurs(file, 1),
+  "mdq-export parquet, page_version 2": (file) => runOurs(file, 2),
+  "hyparquet-writer 0.17 (V2 pages)": runHyparquetWriter,
+  "parquet-wasm 0.8 (arrow-rs)": runParquetWasm,
+  "duckdb 1.5 (NDJSON staged, COPY)": runDuckDb,
+  "parquetjs-lite": runParquetjsLite,
+};
 
 if (args[0] === "--child") {
   const [, name, file] = args;

@@ -156,8 +156,8 @@ How to read them and what bounds them: [docs/performance.md](../docs/performance
 - Date: ${data.date}; whole run: ${fmt(data.totalSeconds)} s.
 - Machine: ${data.machine.cpu}, ${data.machine.cores} cores, Node ${data.machine.node}, ${data.machine.platform}
 - Each program runs in its own process; CPU s and peak RSS are that process's own (getrusage at exit,
-  all threads). The ceiling pages the same queries with undici (keep-alive), parses each page with
-  \`JSON.parse\` and discards it. The emulator runs in its own process, on the same two cores.
+  all threads). The ceiling pages the same queries with node:http (keep-alive), parses each page with
+  one \`JSON.parse\` and discards it. The emulator runs in its own process, on the same two cores.
 
 ## Targets (issue 13)
 

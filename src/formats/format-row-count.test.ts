@@ -31,6 +31,6 @@ describe("a format counts the rows of its files", () => {
     expect(ndjsonFormat.settings({ format: "ndjson", gzip: true })).toEqual({ gzip: true });
     expect(
       parquetFormat.settings({ format: "parquet", compression: "uncompressed", row_group_rows: 2000 }),
-    ).toEqual({ compression: "uncompressed", rowGroupRows: 2000 });
+    ).toEqual({ compression: "uncompressed", rowGroupRows: 2000, pageVersion: 1 });
   });
 });

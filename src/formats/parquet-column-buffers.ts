@@ -1,7 +1,7 @@
 // A row group's values, column by column, read from rows and coerced to each column's Parquet type.
 import type { Batch, Column, Row } from "../pipeline/contracts.js";
-import { coercers } from "./coerce-value.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
+import { parquetCoercers } from "./parquet-coercers.js";
 import { createColumnReader } from "./column-value.js";
 import type { ColumnReader } from "./column-value.js";
 
@@ -26,7 +26,7 @@ export class ColumnBuffers {
     this.names = columns.map((column) => column.name);
     this.buffers = columns.map((column) => ({
       read: createColumnReader(column),
-      coerce: coercers[column.type],
+      coerce: parquetCoercers[column.type],
       values: [],
       isText: column.type === "string" || column.type === "json",
     }));

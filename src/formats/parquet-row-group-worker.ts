@@ -2,13 +2,12 @@
 // bytes and footer metadata out. Bytes cross the thread boundary both ways by transfer, not copy: the
 // records' objects and values are made and dropped here, so their garbage is this thread's too.
 import { Tinypool, markMovable } from "tinypool";
-import type { Column, Row } from "../pipeline/contracts.js";
+import type { Row } from "../pipeline/contracts.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
 import { encodeRowGroup } from "./parquet-row-group.js";
 import type { RowGroupFile } from "./parquet-row-group.js";
 
 export interface LinesTask extends RowGroupFile {
-  columns: Column[];
   /** The row group's records, one JSON per line, each line ending in `\n`. */
   lines: Uint8Array;
   /** Records in `lines`, checked. */
@@ -39,7 +38,7 @@ export function encodeLinesInWorker(task: LinesTask): object {
     throw new Error(`a row group of ${task.rows} records arrived with ${buffers.rows} lines`);
   }
   const sizeHint = buffers.bytes;
-  const encoded = encodeRowGroup({ ...task, names: buffers.names, values: buffers.take(), sizeHint });
+  const encoded = encodeRowGroup({ ...task, values: buffers.take(), sizeHint });
   const movable = {
     [Tinypool.transferableSymbol]: encoded.bytes.buffer,
     [Tinypool.valueSymbol]: encoded,

@@ -1,22 +1,25 @@
 // One Parquet row group encoded on its own, from column values to bytes and footer metadata, so it can
 // be encoded in a worker thread while the main thread reads the next one (see parquet.ts).
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import type { SchemaElement } from "hyparquet-writer";
+import { ByteWriter } from "hyparquet-writer";
+import type { ParquetWriter } from "hyparquet-writer";
+import type { ColumnChunk } from "hyparquet";
+import type { Column } from "../pipeline/contracts.js";
 import type { ParquetValue } from "./coerce-value.js";
+import { writeColumnChunk } from "./parquet-column-chunk.js";
+import type { Codec, PageVersion } from "./parquet-pages.js";
 
 export type RowGroupMeta = ParquetWriter["row_groups"][number];
 export type ColumnIndexes = ParquetWriter["pendingIndexes"][number];
 
-/** The file a row group is for: its schema and codec. */
+/** The file a row group is for: its columns, codec and data page version. */
 export interface RowGroupFile {
-  /** The file's schema: its root element and one per column. */
-  schema: SchemaElement[];
-  codec: "SNAPPY" | "UNCOMPRESSED";
+  columns: Column[];
+  codec: Codec;
+  pageVersion: PageVersion;
 }
 
 export interface RowGroupTask extends RowGroupFile {
-  /** Column names and their values, one array per column, all of the same length. */
-  names: string[];
+  /** One array of values per column, in the order of `columns`, all of the same length. */
   values: ParquetValue[][];
   /** About the bytes of the values, to size the output buffer once. */
   sizeHint: number;
@@ -30,33 +33,35 @@ export interface EncodedRowGroup {
   indexes: ColumnIndexes[];
 }
 
-export const CREATED_BY = "mdq-export (hyparquet-writer)";
+export const CREATED_BY = "mdq-export";
 
 /**
- * Encodes `task` as hyparquet-writer writes a row group into a whole file: the same bytes and the same
- * metadata, with offsets counted from the row group's start (see `placeRowGroup`), so row groups can be
- * encoded before the ones in front of them have their size.
+ * Encodes `task` as a row group starting at offset 0: its bytes, its footer entry and its page indexes,
+ * so row groups can be encoded before the ones in front of them have their size (see `placeRowGroup`).
  */
 export function encodeRowGroup(task: RowGroupTask): EncodedRowGroup {
   const rows = task.values[0]?.length ?? 0;
+  if (rows === 0) throw new Error("a row group needs at least one row");
   // Snappy pages of our rows come to about a third of the values' size; a larger row group grows it.
   const writer = new ByteWriter(Math.max(1 << 16, Math.ceil(task.sizeHint / 2)));
-  const parquet = new ParquetWriter({
-    writer,
-    schema: task.schema,
-    codec: task.codec,
-    createdBy: CREATED_BY,
+  const columns: ColumnChunk[] = [];
+  const indexes: ColumnIndexes[] = [];
+  task.columns.forEach((column, index) => {
+    const values = task.values[index];
+    if (values?.length !== rows) throw new Error(`column ${column.name} has other rows than the first`);
+    const encoded = writeColumnChunk(writer, column, values, task.codec, task.pageVersion);
+    columns.push(encoded.chunk);
+    indexes.push(encoded);
   });
-  // The constructor wrote the file's magic bytes, which are not part of a row group.
-  writer.index = 0;
-  writer.offset = 0;
-  void parquet.write({
-    columnData: task.names.map((name, index) => ({ name, data: task.values[index] as ParquetValue[] })),
-    rowGroupSize: rows,
-  });
-  const rowGroup = parquet.row_groups[0];
-  if (rowGroup === undefined) throw new Error("a row group needs at least one row");
-  return { bytes: new Uint8Array(writer.buffer, 0, writer.index), rowGroup, indexes: parquet.pendingIndexes };
+  let uncompressed = 0n;
+  for (const chunk of columns) uncompressed += chunk.meta_data?.total_uncompressed_size ?? 0n;
+  const rowGroup: RowGroupMeta = {
+    columns,
+    total_byte_size: uncompressed,
+    num_rows: BigInt(rows),
+    total_compressed_size: BigInt(writer.offset),
+  };
+  return { bytes: new Uint8Array(writer.buffer, 0, writer.index), rowGroup, indexes };
 }
 
 /**

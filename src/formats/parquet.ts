@@ -9,8 +9,9 @@ import { ColumnBuffers } from "./parquet-column-buffers.js";
 import type { LinesTask } from "./parquet-row-group-worker.js";
 import type { EncoderContext, Format } from "./format.js";
 import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
-import type { EncodedRowGroup } from "./parquet-row-group.js";
+import type { EncodedRowGroup, RowGroupFile } from "./parquet-row-group.js";
 import { countParquetRows } from "./parquet-footer.js";
+import type { Codec, PageVersion } from "./parquet-pages.js";
 import { joinParquetFiles } from "./parquet-join.js";
 
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;
@@ -32,6 +33,17 @@ const parquetOptions = {
     .min(1000)
     .default(DEFAULT_ROW_GROUP_ROWS)
     .describe("Rows per Parquet row group (warehouse readers like 100k to 1M)."),
+  parquet: z
+    .strictObject({
+      page_version: z
+        .literal([1, 2])
+        .default(1)
+        .describe(
+          "Data page layout: 1 (DATA_PAGE, which every engine reads) or 2 (DATA_PAGE_V2, which Spark before 3.3, Presto C++, StarRocks and fastparquet cannot read or misread).",
+        ),
+    })
+    .optional()
+    .describe("How Parquet pages are laid out."),
 };
 
 export interface ParquetSettings {
@@ -41,6 +53,8 @@ export interface ParquetSettings {
   rowGroupRows?: number;
   /** About this many bytes of values buffered also end a row group (tests lower it). */
   rowGroupBytes?: number;
+  /** Data page layout: 1 (DATA_PAGE, the default) or 2 (DATA_PAGE_V2). */
+  pageVersion?: PageVersion;
 }
 
 export const parquetFormat: Format<ParquetSettings> = {
@@ -50,8 +64,8 @@ export const parquetFormat: Format<ParquetSettings> = {
   // A reader needs the footer at the end before it can read anything.
   streams: false,
   settings: (sink) => {
-    const { compression, row_group_rows } = z.object(parquetOptions).parse(sink);
-    return { compression, rowGroupRows: row_group_rows };
+    const { compression, row_group_rows, parquet } = z.object(parquetOptions).parse(sink);
+    return { compression, rowGroupRows: row_group_rows, pageVersion: parquet?.page_version ?? 1 };
   },
   extension: () => "parquet",
   contentType: () => "application/vnd.apache.parquet",
@@ -66,20 +80,35 @@ export function parquetSchema(columns: readonly Column[]): SchemaElement[] {
   return [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)];
 }
 
-const codecOf = (settings: ParquetSettings): "SNAPPY" | "UNCOMPRESSED" =>
+const codecOf = (settings: ParquetSettings): Codec =>
   settings.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY";
 
-/** Every column is OPTIONAL: the service omits fields freely, so any value may be null. */
+/**
+ * Every column is OPTIONAL: the service omits fields freely, so any value may be null. Text and
+ * timestamps carry both the logical type, which current readers go by, and the converted type, which
+ * older readers know.
+ */
 export function schemaElementFor(column: Column): SchemaElement {
   const base = { name: column.name, repetition_type: "OPTIONAL" } as const;
+  const text = {
+    ...base,
+    type: "BYTE_ARRAY",
+    converted_type: "UTF8",
+    logical_type: { type: "STRING" },
+  } as const;
   const byType: Record<ColumnType, SchemaElement> = {
-    string: { ...base, type: "BYTE_ARRAY", converted_type: "UTF8" },
-    json: { ...base, type: "BYTE_ARRAY", converted_type: "UTF8" },
+    string: text,
+    json: text,
     double: { ...base, type: "DOUBLE" },
     int64: { ...base, type: "INT64" },
     int32: { ...base, type: "INT32" },
     boolean: { ...base, type: "BOOLEAN" },
-    timestamp: { ...base, type: "INT64", converted_type: "TIMESTAMP_MILLIS" },
+    timestamp: {
+      ...base,
+      type: "INT64",
+      converted_type: "TIMESTAMP_MILLIS",
+      logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" },
+    },
   };
   return byType[column.type];
 }
@@ -149,8 +178,9 @@ function createParquetEncoder(
   const rowGroupLineBytes = 2 * rowGroupBytes;
   const schema = parquetSchema(columns);
   const codec = codecOf(options);
-  const file = new FileBytes(1 << 10);
-  const parquet = new ParquetWriter({ writer: file, schema, codec, createdBy: CREATED_BY });
+  const bytes = new FileBytes(1 << 10);
+  const parquet = new ParquetWriter({ writer: bytes, schema, codec, createdBy: CREATED_BY });
+  const file: RowGroupFile = { columns: [...columns], codec, pageVersion: options.pageVersion ?? 1 };
   const encodeInWorker = context.workers?.runner<LinesTask, EncodedRowGroup>(
     ROW_GROUP_WORKER,
     "encodeLinesInWorker",
@@ -164,8 +194,8 @@ function createParquetEncoder(
   const inFlight: Promise<EncodedRowGroup>[] = [];
 
   const adopt = (encoded: EncodedRowGroup): void => {
-    placeRowGroup(encoded, file.offset);
-    file.adopt(encoded.bytes);
+    placeRowGroup(encoded, bytes.offset);
+    bytes.adopt(encoded.bytes);
     parquet.row_groups.push(encoded.rowGroup);
     parquet.num_rows += encoded.rowGroup.num_rows;
     parquet.pendingIndexes.push(...encoded.indexes);
@@ -179,15 +209,7 @@ function createParquetEncoder(
   const writeRowGroup = async (): Promise<void> => {
     if (buffers.rows > 0) {
       const sizeHint = buffers.bytes;
-      adopt(
-        encodeRowGroup({
-          schema,
-          codec,
-          names: buffers.names,
-          values: buffers.take(),
-          sizeHint,
-        }),
-      );
+      adopt(encodeRowGroup({ ...file, values: buffers.take(), sizeHint }));
     }
     if (lineRows === 0 || encodeInWorker === undefined) return;
     while (inFlight.length >= ROW_GROUPS_IN_FLIGHT) await adoptOldest();
@@ -198,13 +220,7 @@ function createParquetEncoder(
       joined.set(part, at);
       at += part.length;
     }
-    const task: LinesTask = {
-      schema,
-      codec,
-      columns: [...columns],
-      lines: joined,
-      rows: lineRows,
-    };
+    const task: LinesTask = { ...file, lines: joined, rows: lineRows };
     lines = [];
     lineRows = 0;
     lineBytes = 0;
@@ -242,16 +258,16 @@ function createParquetEncoder(
 
   return {
     async encode(batch: Batch) {
-      if (batch.length === 0) return file.take();
+      if (batch.length === 0) return bytes.take();
       inWorker ??= encodeInWorker !== undefined && batch.json !== undefined;
       await (inWorker ? appendLines(batch) : appendRows(batch));
-      return file.take();
+      return bytes.take();
     },
     async finish() {
       await writeRowGroup();
       while (inFlight.length > 0) await adoptOldest();
       await parquet.finish();
-      return file.take();
+      return bytes.take();
     },
   };
 }

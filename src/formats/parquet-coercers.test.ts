@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { coercers } from "./coerce-value.js";
+import { int64Coercer, timestampCoercer } from "./parquet-coercers.js";
+
+describe("timestamps read digit by digit", () => {
+  it("give what the timestamp coercer gives, for every form and edge", () => {
+    const samples: unknown[] = [
+      "2026-11-21T10:00:00.123Z",
+      "2026-11-21T10:00:00Z",
+      "2026-02-28T23:59:59.999Z",
+      "2026-02-29T00:00:00.000Z",
+      "2026-02-30T00:00:00.000Z",
+      "2024-02-29T12:00:00.000Z",
+      "2026-04-31T00:00:00Z",
+      "2026-03-01T24:00:00.000Z",
+      "2026-13-01T00:00:00.000Z",
+      "2026-00-10T00:00:00.000Z",
+      "2026-03-01T23:60:00.000Z",
+      "2026-03-01T23:59:60.000Z",
+      "0099-01-01T00:00:00.000Z",
+      "0100-01-01T00:00:00.000Z",
+      "2026-03-01T10:00:00.123+01:00",
+      "2026-03-01 10:00:00.123Z",
+      "2026-03-01T10:00:00,123Z",
+      "2026-0a-01T10:00:00.123Z",
+      "2026-03-01T10:00:00.12aZ",
+      "+02026-03-01T10:00:00Z",
+      "1763719200000",
+      1763719200000,
+      "",
+      null,
+      undefined,
+      true,
+    ];
+    for (let day = 1; day <= 31; day++)
+      samples.push(
+        `2026-01-${String(day).padStart(2, "0")}T${String(day % 24).padStart(2, "0")}:07:09.0${day}Z`,
+      );
+    for (const sample of samples)
+      expect(timestampCoercer(sample), String(sample)).toBe(coercers.timestamp(sample));
+  });
+});
+
+describe("int64 values", () => {
+  it("are the int64 coercer's, as numbers within 2^53 and bigints beyond", () => {
+    const samples: unknown[] = [
+      0,
+      -0,
+      1,
+      -1,
+      2 ** 53 - 1,
+      2 ** 53,
+      -(2 ** 53),
+      1.9,
+      -1.9,
+      2 ** 63,
+      1e300,
+      NaN,
+    ];
+    samples.push(
+      "42",
+      " 7 ",
+      "-9007199254740993",
+      "9223372036854775807",
+      "9223372036854775808",
+      "1e3",
+      "x",
+      "",
+    );
+    samples.push(5n, 2n ** 60n, 2n ** 64n, null, undefined, true, {});
+    for (const sample of samples) {
+      const expected = coercers.int64(sample);
+      const got = int64Coercer(sample);
+      expect(got === null ? null : BigInt(got as number | bigint), String(sample)).toBe(expected);
+      if (typeof got === "number") expect(Number.isSafeInteger(got) && !Object.is(got, -0)).toBe(true);
+      if (typeof got === "bigint")
+        expect(got > BigInt(Number.MAX_SAFE_INTEGER) || got < -BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
+    }
+  });
+});

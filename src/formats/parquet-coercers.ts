@@ -1,0 +1,79 @@
+// The coercers of coerce-value.ts, two of them made cheaper for the Parquet encoder and giving the same
+// values. int64: a whole number within 2^53 stays a number (the encoder writes it as INT64 without a
+// bigint, which is an allocation per value); beyond, a bigint as before, so each value has one form.
+// Timestamps as the service sends them, read to epoch milliseconds without Date.parse: the fixed ISO
+// 8601 form `2026-11-21T10:00:00.123Z` (or without the fraction) is read digit by digit, which costs a
+// tenth of Date.parse. Anything else, and any date Date.parse would read differently (days 29 to 31,
+// which it rolls over into the next month; hour 24; years before 100, which Date.UTC moves), goes to
+// the column's coercer, so the value is always what the coercer gives.
+import type { ColumnType } from "../pipeline/contracts.js";
+import { coercers } from "./coerce-value.js";
+import type { Coercer, ParquetValue } from "./coerce-value.js";
+
+const coerceTimestamp = coercers.timestamp;
+const coerceInt64 = coercers.int64;
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** `coercers.int64`, with values within 2^53 as numbers. */
+export function int64Coercer(value: unknown): ParquetValue {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return value === 0 ? 0 : value;
+  const coerced = coerceInt64(value);
+  return typeof coerced === "bigint" && coerced >= -SAFE && coerced <= SAFE ? Number(coerced) : coerced;
+}
+
+/** The number of `length` digits at `at`, or -1 when one of them is not a digit. */
+function digits(text: string, at: number, length: number): number {
+  let value = 0;
+  for (let i = at; i < at + length; i++) {
+    const code = text.charCodeAt(i) - 48;
+    if (code < 0 || code > 9) return -1;
+    value = value * 10 + code;
+  }
+  return value;
+}
+
+/** `coercers.timestamp`, read faster for ISO text in UTC. */
+export function timestampCoercer(value: unknown): ParquetValue {
+  if (typeof value !== "string" || (value.length !== 24 && value.length !== 20))
+    return coerceTimestamp(value);
+  if (
+    value.charCodeAt(value.length - 1) !== 90 || // Z
+    value.charCodeAt(4) !== 45 ||
+    value.charCodeAt(7) !== 45 || // -
+    value.charCodeAt(10) !== 84 || // T
+    value.charCodeAt(13) !== 58 ||
+    value.charCodeAt(16) !== 58 || // :
+    (value.length === 24 && value.charCodeAt(19) !== 46) // .
+  )
+    return coerceTimestamp(value);
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 2);
+  const day = digits(value, 8, 2);
+  const hour = digits(value, 11, 2);
+  const minute = digits(value, 14, 2);
+  const second = digits(value, 17, 2);
+  const millis = value.length === 24 ? digits(value, 20, 3) : 0;
+  if (
+    year < 100 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > 28 ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59 ||
+    millis < 0
+  )
+    return coerceTimestamp(value);
+  return Date.UTC(year, month - 1, day, hour, minute, second, millis);
+}
+
+/** Per column type, what the encoder's column buffers coerce with. */
+export const parquetCoercers: Readonly<Record<ColumnType, Coercer>> = {
+  ...coercers,
+  int64: int64Coercer,
+  timestamp: timestampCoercer,
+};
