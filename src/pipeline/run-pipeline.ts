@@ -262,8 +262,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       );
     if (!lock.lost.aborted) await state.compact();
     // An open slice anywhere in the output keeps its manifest from being complete until it settles.
-    const complete =
-      tasks.every((task) => state.isCommitted(task.slice.id)) && !hasOpenSlice(state.state);
+    const complete = tasks.every((task) => state.isCommitted(task.slice.id)) && !hasOpenSlice(state.state);
     const manifests: string[] = [];
     const mayWrite = (): Promise<boolean> =>
       fence().then(
