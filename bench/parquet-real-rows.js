@@ -49,7 +49,7 @@ async function* pages() {
 
 async function columns() {
   const { mappingFields } = await import("../dist/emulator/mappings.js");
-  const { columnsFromMappings } = await import("../dist/formats/columns-from-mappings.js");
+  const { columnsFromMappings } = await import("../dist/core/columns-from-mappings.js");
   return columnsFromMappings(mappingFields("jobs"));
 }
 

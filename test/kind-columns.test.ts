@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateRequest } from "../src/api/wire/operations.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { createSilentLogger } from "../src/logger.js";
-import type { Batch, SliceContext } from "../src/pipeline/contracts.js";
+import type { Batch, SliceContext } from "../src/core/contracts.js";
 import { reportUnknownFields, unknownFields } from "../src/pipeline/report-unknown-fields.js";
 import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
 import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";

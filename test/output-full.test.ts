@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SinkError } from "../src/errors.js";
-import type { RunInfo } from "../src/pipeline/contracts.js";
+import type { RunInfo } from "../src/core/contracts.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { s3OptionsSchema } from "../src/sinks/s3/s3-options.js";
 import { outputFull, outputFullCode } from "../src/sinks/output-full.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column } from "../src/pipeline/contracts.js";
+import type { Batch, Column } from "../src/core/contracts.js";
 import {
   REPO_ROOT,
   SERVICE_FROM_ENV,

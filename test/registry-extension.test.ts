@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as Registry from "../src/pipeline/registry.js";
 import type { Format } from "../src/formats/format.js";
 import type { Destination } from "../src/sinks/destination.js";
-import type { OutputStore } from "../src/pipeline/contracts.js";
+import type { OutputStore } from "../src/core/contracts.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { startTestEmulator } from "./support/export-checks.js";
 import type { Manifest } from "../src/pipeline/manifest.js";

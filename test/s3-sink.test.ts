@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/pipeline/contracts.js";
+import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { SinkError } from "../src/errors.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/pipeline/contracts.js";
+import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { sinkSchema } from "../src/sinks/schema.js";

@@ -2,7 +2,7 @@
 import { PassThrough } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Batch, Row, RunInfo, SliceContext } from "../src/pipeline/contracts.js";
+import type { Batch, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { sinkSchema } from "../src/sinks/schema.js";

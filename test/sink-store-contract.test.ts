@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column, OutputStore, RunInfo, SliceContext } from "../src/pipeline/contracts.js";
+import type { Batch, Column, OutputStore, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink, rowCounterOf } from "../src/sinks/sink.js";
 import { sinkSchema } from "../src/sinks/schema.js";

@@ -25,8 +25,8 @@ import { HttpStatusError } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { describeUrl } from "./redact.js";
 import type { HitConsumer } from "./paging/hit-stream.js";
-import { NO_OBSERVER } from "../observability/run-observer.js";
-import type { RunObserver } from "../observability/run-observer.js";
+import { NO_OBSERVER } from "../core/run-observer.js";
+import type { RunObserver } from "../core/run-observer.js";
 import { observeTransport, retryReasonOf } from "./observed-transport.js";
 
 export interface ServiceClientOptions {

@@ -1,6 +1,6 @@
 // Counts every request that leaves the client — service operations, token requests, partition
 // downloads — by operation and status, at the one place they all pass: the HTTP transport.
-import type { RetryReason, RunObserver } from "../observability/run-observer.js";
+import type { RetryReason, RunObserver } from "../core/run-observer.js";
 import type { ApiError } from "../errors.js";
 import type { HttpTransport } from "./http-transport.js";
 

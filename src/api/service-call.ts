@@ -23,7 +23,7 @@ import { classifyRateLimit } from "./rate-limit.js";
 import { describeUrl } from "./redact.js";
 import { decodeHitStream, HitConsumerError, MalformedBodyError } from "./paging/hit-stream.js";
 import type { HitConsumer } from "./paging/hit-stream.js";
-import type { RunObserver } from "../observability/run-observer.js";
+import type { RunObserver } from "../core/run-observer.js";
 import { retryReasonOf } from "./observed-transport.js";
 
 /** The request body an operation takes, as its wire schema types it. */

@@ -5,7 +5,7 @@ import type { ParseArgsConfig } from "node:util";
 import { parseInstant } from "../config/date-math.js";
 import { ConfigError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
-import { didYouMean } from "../transforms/close-matches.js";
+import { didYouMean } from "../core/close-matches.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 

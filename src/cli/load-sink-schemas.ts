@@ -4,7 +4,7 @@ import { loadPipeline } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { Logger } from "../logger.js";
-import type { Column, OutputStore } from "../pipeline/contracts.js";
+import type { Column, OutputStore } from "../core/contracts.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";

@@ -5,7 +5,7 @@ import { realpathSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { ERROR_CODES, hasCode, StoppedError } from "../errors.js";
-import { didYouMean } from "../transforms/close-matches.js";
+import { didYouMean } from "../core/close-matches.js";
 import { EXIT } from "./io.js";
 import type { CliIO, Command } from "./io.js";
 import { reportError } from "./report-error.js";

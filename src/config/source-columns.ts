@@ -1,8 +1,8 @@
 // The columns a source's rows carry before transforms, known offline from the kind's field table (the
 // run asks the service's mappings instead): what config/ checks the transforms against.
 import { tableMappings } from "../kinds/hit-columns.js";
-import { columnsFromMappings } from "../formats/columns-from-mappings.js";
-import type { Column } from "../pipeline/contracts.js";
+import { columnsFromMappings } from "../core/columns-from-mappings.js";
+import type { Column } from "../core/contracts.js";
 import { KINDS } from "../pipeline/registry.js";
 import type { SourceConfig } from "./source-schema.js";
 

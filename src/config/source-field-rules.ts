@@ -1,7 +1,7 @@
 // Field-name rules of `source`: `fields`, filter fields and aggregation fields must be fields the
 // kind has (from the spec's table), with close matches offered for misspellings.
 import type { z } from "zod";
-import { didYouMean } from "../transforms/close-matches.js";
+import { didYouMean } from "../core/close-matches.js";
 import { tableMappings } from "../kinds/hit-columns.js";
 import { KINDS } from "../pipeline/registry.js";
 import { filterFields } from "./query-filter-schema.js";

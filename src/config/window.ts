@@ -1,6 +1,6 @@
 // Export windows: resolving `start`/`end` to instants against `now`, and cutting `[start, end)` into
 // slices, the unit of work, retry and commit.
-import type { Slice } from "../pipeline/contracts.js";
+import type { Slice } from "../core/contracts.js";
 import { resolveDateMath } from "./date-math.js";
 import { parseDuration } from "./duration.js";
 

@@ -1,7 +1,7 @@
 // Turns zod's issues into messages a pipeline author can act on: what was found, what is allowed,
 // and a close match for misspellings (`"scrol" is not one of auto, scroll, pit, batch, aggs`).
 import type { z } from "zod";
-import { didYouMean } from "../transforms/close-matches.js";
+import { didYouMean } from "../core/close-matches.js";
 import type { PathSegment } from "./yaml-source.js";
 
 type Issue = z.core.$ZodIssue;

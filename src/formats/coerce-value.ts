@@ -1,5 +1,5 @@
 // Coerces a record value to a column type for Parquet: a sensible conversion, or null, never a throw.
-import type { ColumnType } from "../pipeline/contracts.js";
+import type { ColumnType } from "../core/contracts.js";
 
 /** A value as hyparquet-writer takes it for the column's physical type. */
 export type ParquetValue = string | number | bigint | boolean | null;

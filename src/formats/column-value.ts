@@ -1,5 +1,5 @@
 // Reads a column's value from a row: by key, or, for rows still nested, by dotted path.
-import type { Column, Row } from "../pipeline/contracts.js";
+import type { Column, Row } from "../core/contracts.js";
 
 /** Reads one column of a row; prepared once per schema so the per-row work is a key lookup. */
 export type ColumnReader = (row: Row) => unknown;

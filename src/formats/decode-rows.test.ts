@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Batch } from "../pipeline/contracts.js";
+import type { Batch } from "../core/contracts.js";
 import { decodeRows } from "./decode-rows.js";
 import { encodeLines } from "./ndjson.js";
 

@@ -3,8 +3,8 @@
 import { createGunzip } from "node:zlib";
 import { Readable } from "node:stream";
 import { parquetReadObjects } from "hyparquet";
-import { NdjsonLines } from "../api/paging/ndjson-lines.js";
-import type { Batch, Column, Row, RowJson } from "../pipeline/contracts.js";
+import { NdjsonLines } from "../core/ndjson-lines.js";
+import type { Batch, Column, Row, RowJson } from "../core/contracts.js";
 
 export interface DecodeRowsOptions {
   format: "parquet" | "ndjson";

@@ -1,7 +1,7 @@
 // The contract of an output format: its options on a sink, how rows of known columns become the
 // bytes of one file, and how `verify` counts the rows of such a file again.
 import type { z } from "zod";
-import type { Column, RowEncoder } from "../pipeline/contracts.js";
+import type { Column, RowEncoder } from "../core/contracts.js";
 import type { WorkerPool } from "../pipeline/worker-pool.js";
 
 /** What the run lends an encoder beside its columns and settings. */

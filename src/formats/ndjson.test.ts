@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Batch, Row } from "../pipeline/contracts.js";
+import type { Batch, Row } from "../core/contracts.js";
 import { ndjsonFormat } from "./ndjson.js";
 
 async function encodeAll(batches: Batch[], gzip: boolean): Promise<Buffer> {

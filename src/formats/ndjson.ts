@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import type { Gzip } from "node:zlib";
 import { z } from "zod";
-import type { Batch, RowEncoder } from "../pipeline/contracts.js";
+import type { Batch, RowEncoder } from "../core/contracts.js";
 import type { Format } from "./format.js";
 
 const ndjsonOptions = {

@@ -6,7 +6,7 @@
 // tenth of Date.parse. Anything else, and any date Date.parse would read differently (days 29 to 31,
 // which it rolls over into the next month; hour 24; years before 100, which Date.UTC moves), goes to
 // the column's coercer, so the value is always what the coercer gives.
-import type { ColumnType } from "../pipeline/contracts.js";
+import type { ColumnType } from "../core/contracts.js";
 import { coercers } from "./coerce-value.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 

@@ -1,5 +1,5 @@
 // A row group's values, column by column, read from rows and coerced to each column's Parquet type.
-import type { Batch, Column, Row } from "../pipeline/contracts.js";
+import type { Batch, Column, Row } from "../core/contracts.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { createColumnReader } from "./column-value.js";

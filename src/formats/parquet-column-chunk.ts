@@ -2,7 +2,7 @@
 // the column repeats itself, then data pages, with the chunk's statistics and offset index.
 import type { ByteWriter } from "hyparquet-writer";
 import type { ColumnChunk, Encoding, OffsetIndex } from "hyparquet";
-import type { ColumnType } from "../pipeline/contracts.js";
+import type { ColumnType } from "../core/contracts.js";
 import type { ParquetValue } from "./coerce-value.js";
 import { PageBytes, appendHybrid, bitWidthOf } from "./parquet-bytes.js";
 import { physicalTypes } from "./parquet-physical.js";

@@ -1,7 +1,7 @@
 // Each column type's Parquet physical type: how its values are written PLAIN, how big they are, whether a
 // dictionary can pay, and their statistics (min and max as the footer writer takes them).
 import type { ParquetType } from "hyparquet";
-import type { ColumnType } from "../pipeline/contracts.js";
+import type { ColumnType } from "../core/contracts.js";
 import type { ParquetValue } from "./coerce-value.js";
 import type { PageBytes } from "./parquet-bytes.js";
 

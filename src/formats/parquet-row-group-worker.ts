@@ -2,7 +2,7 @@
 // bytes and footer metadata out. Bytes cross the thread boundary both ways by transfer, not copy: the
 // records' objects and values are made and dropped here, so their garbage is this thread's too.
 import { Tinypool, markMovable } from "tinypool";
-import type { Row } from "../pipeline/contracts.js";
+import type { Row } from "../core/contracts.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
 import { encodeRowGroup } from "./parquet-row-group.js";
 import type { RowGroupFile } from "./parquet-row-group.js";

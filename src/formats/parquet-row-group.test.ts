@@ -1,7 +1,7 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { parquetMetadata, parquetReadObjects, readOffsetIndex } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import type { Column, Row } from "../pipeline/contracts.js";
+import type { Column, Row } from "../core/contracts.js";
 import type { ParquetValue } from "./coerce-value.js";
 import { encodeLines } from "./ndjson.js";
 import { parquetFormat, parquetSchema } from "./parquet.js";

@@ -3,7 +3,7 @@
 import { ByteWriter } from "hyparquet-writer";
 import type { ParquetWriter } from "hyparquet-writer";
 import type { ColumnChunk } from "hyparquet";
-import type { Column } from "../pipeline/contracts.js";
+import type { Column } from "../core/contracts.js";
 import type { ParquetValue } from "./coerce-value.js";
 import { writeColumnChunk } from "./parquet-column-chunk.js";
 import type { Codec, PageVersion } from "./parquet-pages.js";

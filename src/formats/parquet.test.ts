@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column, Row } from "../pipeline/contracts.js";
+import type { Batch, Column, Row } from "../core/contracts.js";
 import { parquetFormat } from "./parquet.js";
 import type { ParquetSettings } from "./parquet.js";
 

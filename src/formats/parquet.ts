@@ -2,7 +2,7 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { z } from "zod";
 import type { SchemaElement } from "hyparquet-writer";
-import type { Batch, Column, ColumnType, RowEncoder } from "../pipeline/contracts.js";
+import type { Batch, Column, ColumnType, RowEncoder } from "../core/contracts.js";
 import { SinkError } from "../errors.js";
 import { encodeLines } from "./ndjson.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";

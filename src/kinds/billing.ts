@@ -3,7 +3,7 @@
 import type { ServiceClient } from "../api/client.js";
 import { BILLING_FIELDS } from "../api/wire/fields.js";
 import type { FieldSpec } from "../api/wire/fields.js";
-import type { Batch, Source } from "../pipeline/contracts.js";
+import type { Batch, Source } from "../core/contracts.js";
 import type { SourceShape } from "../config/source-schema.js";
 import { checkV1Window } from "./check-v1-window.js";
 import type { DataKindComponent, ReportIssue } from "./data-kind.js";

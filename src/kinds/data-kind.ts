@@ -5,8 +5,8 @@
 import type { ServiceClient } from "../api/client.js";
 import type { SourceShape } from "../config/source-schema.js";
 import type { DataKind, FieldSpec } from "../api/wire/fields.js";
-import type { MappingField } from "../formats/columns-from-mappings.js";
-import type { Column, PartitionedSource, Source } from "../pipeline/contracts.js";
+import type { MappingField } from "../core/columns-from-mappings.js";
+import type { Column, PartitionedSource, Source } from "../core/contracts.js";
 import type { BatchSourceOptions } from "../sources/batch.js";
 import type { ApiVersion, AppType, Application, SourceSpec, Strategy } from "./source-spec.js";
 

@@ -1,8 +1,8 @@
 // The columns of rows made from hits: `_id` and `_index` beside the kind's mapped `_source` fields,
 // narrowed to the projected `fields`.
 import type { FieldSpec } from "../api/wire/fields.js";
-import type { MappingField } from "../formats/columns-from-mappings.js";
-import type { Column } from "../pipeline/contracts.js";
+import type { MappingField } from "../core/columns-from-mappings.js";
+import type { Column } from "../core/contracts.js";
 import type { SourceSpec } from "./source-spec.js";
 
 /** The hit's own keys, which every record row carries first. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { columnsFromMappings } from "../formats/columns-from-mappings.js";
+import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import { mappingsPerAppType } from "./mappings-per-app-type.js";
 
 describe("mappingsPerAppType", () => {

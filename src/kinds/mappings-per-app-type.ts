@@ -1,6 +1,6 @@
 // Kinds whose mappings depend on the app type (logs, metrics) ask once per app type the source can
 // return and join the answers: a field any of them maps is a column.
-import type { MappingField } from "../formats/columns-from-mappings.js";
+import type { MappingField } from "../core/columns-from-mappings.js";
 import { byName } from "./hit-columns.js";
 
 /**

@@ -10,7 +10,7 @@ import { hitToRow, hitsToRows } from "./source-spec.js";
 import type { HitLike } from "./source-spec.js";
 import { rowJson } from "./row-json.js";
 import { encodeLines } from "../formats/ndjson.js";
-import type { RowJson } from "../pipeline/contracts.js";
+import type { RowJson } from "../core/contracts.js";
 
 const hit = (source: Record<string, unknown>): HitLike => ({ _id: 'a"1', _index: "jobs-x", _source: source });
 const bytes = (value: unknown): Uint8Array => Buffer.from(JSON.stringify(value));

@@ -1,6 +1,6 @@
 // A row's JSON spliced from the service's own bytes: `{"_id":…,"_index":…,` and then the hit's
 // `_source` bytes as they came, so an NDJSON output writes the record without serialising it again.
-import type { RowJson } from "../pipeline/contracts.js";
+import type { RowJson } from "../core/contracts.js";
 import type { HitLike } from "./source-spec.js";
 
 /** Array-index keys (`"0"`, `"17"`): JSON.stringify writes them first, whatever order the bytes had. */

@@ -6,7 +6,7 @@ import { aggsSchema, filtersSchema } from "../api/wire/common.js";
 import type { DataKind } from "../api/wire/fields.js";
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
-import type { Batch, Row, RowJson, Slice } from "../pipeline/contracts.js";
+import type { Batch, Row, RowJson, Slice } from "../core/contracts.js";
 import { rowJson } from "./row-json.js";
 
 export const APPLICATIONS = ["atr", "klewer", "eventops", "quasar"] as const;

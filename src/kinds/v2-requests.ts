@@ -3,7 +3,7 @@
 // operations, so a filtered aggregation is sent as the spec's own route: one `filter` aggregation
 // wrapping the user's `aggs`, unwrapped again before the rows are made.
 import type { Aggregations } from "../api/wire/aggs.js";
-import type { Slice } from "../pipeline/contracts.js";
+import type { Slice } from "../core/contracts.js";
 import type { AggregationRequest } from "./data-kind.js";
 import {
   applicationFor,

@@ -1,7 +1,7 @@
 // Request bodies the v3 kinds (jobs, tickets, metrics) share: the initial query of a slice and the
 // aggs request. v3 takes every app type in one array and is strict about unknown fields.
 import { DOMAIN_APP_TYPES } from "../api/wire/common.js";
-import type { Slice } from "../pipeline/contracts.js";
+import type { Slice } from "../core/contracts.js";
 import type { AggregationRequest } from "./data-kind.js";
 import { applicationFor, appTypesFor, queryOptions, wireAggs, wireFilters } from "./source-spec.js";
 import type { SourceSpec } from "./source-spec.js";

@@ -6,7 +6,7 @@ import { ApiError, ERROR_CODES, hasCode } from "../errors.js";
 import { retryReasonOf } from "../api/observed-transport.js";
 import type { PipelineEvents } from "../pipeline/run-pipeline.js";
 import type { PipelineOutcome } from "../pipeline/run-outcome.js";
-import type { RetryReason, RunObserver } from "./run-observer.js";
+import type { RetryReason, RunObserver } from "../core/run-observer.js";
 
 /** Why a slice starts again from its start, for the retries metric. */
 export function sliceRetryReason(error: unknown): RetryReason {

@@ -2,7 +2,7 @@
 // `shard` when sharded). Served on --metrics-port and pushed to a Pushgateway; dashboards and alerts
 // in deploy/ are written against these names.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { RetryReason, RunObserver, SliceOutcome } from "./run-observer.js";
+import type { RetryReason, RunObserver, SliceOutcome } from "../core/run-observer.js";
 
 const RETRY_REASONS: readonly RetryReason[] = [
   "429",

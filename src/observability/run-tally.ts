@@ -1,6 +1,6 @@
 // The counts of one run kept as plain numbers, for the run report: what the metrics count, plus how
 // each slice ended and the quota before and after.
-import type { RetryReason, RunObserver, SliceOutcome } from "./run-observer.js";
+import type { RetryReason, RunObserver, SliceOutcome } from "../core/run-observer.js";
 
 export interface SliceTally {
   outcome: SliceOutcome;

@@ -1,7 +1,7 @@
 // Makes a slice's (or a part's) staged files visible and lists them as the state records them. The
 // final names are recorded first (`recordIntent`), so a crash between a rename and the state's record
 // of it leaves no file the next run does not know to remove (see docs/operations.md).
-import type { SliceOutput } from "./contracts.js";
+import type { SliceOutput } from "../core/contracts.js";
 import type { CommittedFile, IntendedFile } from "./state.js";
 import { reachedCommitStep } from "./test-hook.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Batch } from "./contracts.js";
+import type { Batch } from "../core/contracts.js";
 import { deduplicateById } from "./deduplicate.js";
 
 async function* batches(...items: Batch[]): AsyncGenerator<Batch> {

@@ -3,7 +3,7 @@
 // together: the service's ids are unique within an index only, so two documents of two indices with
 // one `_id` are two records. The parts of a batch slice share one `seen` set, so a record is dropped
 // whichever partition brought it first.
-import type { Batch, Row, SliceStats } from "./contracts.js";
+import type { Batch, Row, SliceStats } from "../core/contracts.js";
 
 /**
  * The key a record is de-duplicated by: `(_index, _id)`, the index prefixed by its length so no two

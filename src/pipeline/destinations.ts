@@ -4,7 +4,7 @@ import type { Pipeline } from "../config/pipeline-schema.js";
 import { EtlError } from "../errors.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
-import type { OutputStore } from "./contracts.js";
+import type { OutputStore } from "../core/contracts.js";
 import type { Manifest } from "./manifest.js";
 import { newRunInfo } from "./prepare-run.js";
 

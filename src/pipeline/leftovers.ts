@@ -1,7 +1,7 @@
 // What a killed process left behind, and which of it this run may remove: hidden temporary files,
 // and the final files of a commit it left midway.
 import type { Logger } from "../logger.js";
-import type { OutputStore } from "./contracts.js";
+import type { OutputStore } from "../core/contracts.js";
 import { manifestObjectPath, successMarkerPath } from "./manifest.js";
 import type { Plan } from "./plan.js";
 import type { Shard } from "./shard.js";

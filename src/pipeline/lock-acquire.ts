@@ -3,7 +3,7 @@
 // lock file that cannot be read, or whose lease lies too far ahead, is refused with the way to break it.
 import { EtlError, OutputLockedError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { ConditionalObjects } from "./contracts.js";
+import type { ConditionalObjects } from "../core/contracts.js";
 import {
   MAX_LEASES_AHEAD,
   describeHolder,

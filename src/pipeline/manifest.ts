@@ -1,6 +1,6 @@
 // The manifest each destination gets at the end of a run: every committed file with rows, bytes and
 // checksum, and per slice the count the service reported beside the count read and written.
-import type { OutputStore } from "./contracts.js";
+import type { OutputStore } from "../core/contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
 import type { Recheck, RunState } from "./state.js";

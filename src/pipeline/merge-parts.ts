@@ -2,7 +2,15 @@
 // path (more only when the rolling limits ask). Partitions still commit one by one, so a stopped run
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
-import type { Batch, Column, OutputStore, Sink, Slice, SliceContext, SliceOutput } from "./contracts.js";
+import type {
+  Batch,
+  Column,
+  OutputStore,
+  Sink,
+  Slice,
+  SliceContext,
+  SliceOutput,
+} from "../core/contracts.js";
 import { decodeRows } from "../formats/decode-rows.js";
 import { JoinMismatchError } from "../formats/parquet-join.js";
 import type { FileJoin } from "../sinks/sink.js";

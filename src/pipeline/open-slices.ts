@@ -1,7 +1,7 @@
 // Slices the service may not have finished indexing. A slice that ended after `now − settle` is
 // written but recorded as open, and every later run redoes it until it has settled — also when the
 // later run's window no longer covers it, so an open slice is never silently left as it was.
-import type { Slice } from "./contracts.js";
+import type { Slice } from "../core/contracts.js";
 import { planSlice } from "./plan.js";
 import type { SlicePlan } from "./plan.js";
 import type { SourceSpec } from "../kinds/source-spec.js";

@@ -1,10 +1,10 @@
 // The columns of a pipeline's output: the kind's fields from the service's mappings (or the
 // aggregation's buckets), narrowed to the projected `fields`, then reshaped by the transforms.
 import type { ServiceClient } from "../api/client.js";
-import { columnsFromMappings } from "../formats/columns-from-mappings.js";
+import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../sources/aggregation.js";
-import type { Column } from "./contracts.js";
+import type { Column } from "../core/contracts.js";
 import { KINDS, transformColumns } from "./registry.js";
 import type { TransformStep } from "./registry.js";
 

@@ -9,7 +9,7 @@ import { hostname } from "node:os";
 import { performance } from "node:perf_hooks";
 import { ConfigError, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { OutputStore, RunInfo } from "./contracts.js";
+import type { OutputStore, RunInfo } from "../core/contracts.js";
 import { acquireLock } from "./lock-acquire.js";
 import type { HeldLock } from "./lock-acquire.js";
 import { describeHolder, readLockRecord } from "./lock-record.js";

@@ -2,7 +2,7 @@
 // over the whole window at the slice's grain), picks the retrieval style per slice, tells which
 // slices are still open (after `now − settle`), and estimates the requests against the quota left.
 import type { ServiceClient } from "../api/client.js";
-import type { Slice } from "./contracts.js";
+import type { Slice } from "../core/contracts.js";
 import type { Retrieval } from "../kinds/data-kind.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { probeCounts } from "./probe-counts.js";

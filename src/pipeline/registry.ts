@@ -33,7 +33,7 @@ import type {
   Transform,
   TransformComponent,
   TransformDeps,
-} from "./contracts.js";
+} from "../core/contracts.js";
 
 /** Transforms by their YAML key (`- rename: {...}`); the pipeline schema is built from this table. */
 export const TRANSFORMS = {

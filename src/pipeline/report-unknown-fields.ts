@@ -1,6 +1,6 @@
 // Reports record fields that no output column holds. A columnar sink writes only its columns, so such
 // a field would vanish from the files without a word; the run names it instead (once per slice).
-import type { Batch, Column, Row, SliceContext, Transform } from "./contracts.js";
+import type { Batch, Column, Row, SliceContext, Transform } from "../core/contracts.js";
 
 /**
  * The column names as a tree of their dotted parts (`atr` → `domain_name`), so a record is walked

@@ -3,7 +3,7 @@
 // to an exit code; observers (metrics, run reports) read the same record.
 import type { ChangedSlice } from "../warehouse/recheck.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import type { OutputStore } from "./contracts.js";
+import type { OutputStore } from "../core/contracts.js";
 import { keepsFiles } from "./destinations.js";
 import type { Plan } from "./plan.js";
 import type { RunOutcome } from "./runner.js";

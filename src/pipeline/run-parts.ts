@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import pLimit from "p-limit";
 import type { Logger } from "../logger.js";
-import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "./contracts.js";
+import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "../core/contracts.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { SliceTotals } from "./commit-outputs.js";
 import { runSlice } from "./run-slice.js";

@@ -11,7 +11,7 @@ import type {
   Slice,
   Source,
   Transform,
-} from "./contracts.js";
+} from "../core/contracts.js";
 import { deduplicateById } from "./deduplicate.js";
 import { fanOut } from "./fan-out.js";
 import { prefetch } from "./prefetch.js";

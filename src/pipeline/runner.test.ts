@@ -7,7 +7,7 @@ import { createSilentLogger } from "../logger.js";
 import { createLocalStore } from "../sinks/file/local-store.js";
 import { sinkSchema } from "../sinks/schema.js";
 import { createSink } from "../sinks/sink.js";
-import type { Batch, OutputStore, PartitionedSource, RunInfo, Slice, Source } from "./contracts.js";
+import type { Batch, OutputStore, PartitionedSource, RunInfo, Slice, Source } from "../core/contracts.js";
 import { runSlices } from "./runner.js";
 import type { SliceTask } from "./runner.js";
 import { StateStore } from "./state.js";

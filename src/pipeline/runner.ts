@@ -4,8 +4,8 @@
 import pLimit from "p-limit";
 import { ApiError, ERROR_CODES, EtlError, hasCode, spentRetryBudget, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { isPartitionedSource } from "./contracts.js";
-import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "./contracts.js";
+import { isPartitionedSource } from "../core/contracts.js";
+import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "../core/contracts.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { SliceTotals } from "./commit-outputs.js";
 import { runParts } from "./run-parts.js";

@@ -5,7 +5,7 @@ import { createServiceClient } from "../api/client.js";
 import { describeUrl } from "../api/redact.js";
 import type { ServiceConfig } from "../config/service-schema.js";
 import type { Logger } from "../logger.js";
-import type { RunObserver } from "../observability/run-observer.js";
+import type { RunObserver } from "../core/run-observer.js";
 
 export interface Session {
   client: ServiceClient;

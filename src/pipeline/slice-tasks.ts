@@ -3,7 +3,7 @@
 // transform chain, and one sink per destination.
 import type { Logger } from "../logger.js";
 import { createFileJoin, createSink } from "../sinks/sink.js";
-import type { Column, OutputStore, RunInfo, Sink } from "./contracts.js";
+import type { Column, OutputStore, RunInfo, Sink } from "../core/contracts.js";
 import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
 import { createPartMerge } from "./merge-parts.js";

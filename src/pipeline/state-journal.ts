@@ -3,7 +3,7 @@
 // later entries, writes the state object again (compaction) and removes the entries it folded in.
 import pLimit from "p-limit";
 import { EtlError } from "../errors.js";
-import type { OutputStore } from "./contracts.js";
+import type { OutputStore } from "../core/contracts.js";
 import { journalEntrySchema, PER_SLICE_KEYS, RECHECK_HISTORY_LIMIT } from "./state-schema.js";
 import type { JournalEntry, RunState } from "./state-schema.js";
 

@@ -3,7 +3,7 @@
 // writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
 // written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
 import { ConfigError } from "../errors.js";
-import type { OutputStore } from "./contracts.js";
+import type { OutputStore } from "../core/contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
 import { journalEntrySchema, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";

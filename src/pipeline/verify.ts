@@ -2,7 +2,7 @@
 // SHA-256 the manifest holds, and no data file that the manifest does not list.
 import { createHash } from "node:crypto";
 import type { Hash } from "node:crypto";
-import type { OutputStore } from "./contracts.js";
+import type { OutputStore } from "../core/contracts.js";
 import type { Manifest } from "./manifest.js";
 import { SUCCESS_MARKER } from "./manifest.js";
 import { STATE_DIRECTORY } from "./state.js";

@@ -1,7 +1,7 @@
 // The contract of a destination (where a sink's files go) and how the `to` of a sink picks one.
 import type { Logger } from "../logger.js";
 import type { z } from "zod";
-import type { OutputStore, RunInfo } from "../pipeline/contracts.js";
+import type { OutputStore, RunInfo } from "../core/contracts.js";
 import type { Writable } from "node:stream";
 import type { S3Client } from "@aws-sdk/client-s3";
 

@@ -1,5 +1,5 @@
 // One file a sink is writing: an encoder feeding a staged writer, with the counts that drive rolling.
-import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../pipeline/contracts.js";
+import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
 import { EtlError, SinkError } from "../errors.js";
 import type { WorkerPool } from "../pipeline/worker-pool.js";

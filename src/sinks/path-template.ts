@@ -1,6 +1,6 @@
 // Output names from a template: slice times, sequence and record values, never escaping the root.
 import { createHash } from "node:crypto";
-import type { Row } from "../pipeline/contracts.js";
+import type { Row } from "../core/contracts.js";
 import { createColumnReader } from "../formats/column-value.js";
 import type { ColumnReader } from "../formats/column-value.js";
 import { SinkError } from "../errors.js";

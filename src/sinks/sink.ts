@@ -12,7 +12,7 @@ import type {
   SliceOutput,
   StagedFile,
   StagedWriter,
-} from "../pipeline/contracts.js";
+} from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
 import { FORMATS } from "../pipeline/registry.js";
 import { SinkError } from "../errors.js";

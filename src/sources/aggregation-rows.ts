@@ -1,6 +1,6 @@
 // Turns an aggregation response into flat rows: one row per bucket path, with the bucket keys as
 // columns (named after their aggregation) and doc_count and metric values beside them.
-import type { Column, Row } from "../pipeline/contracts.js";
+import type { Column, Row } from "../core/contracts.js";
 
 type AggDefinition = Readonly<Record<string, unknown>>;
 type Aggs = Readonly<Record<string, AggDefinition>>;

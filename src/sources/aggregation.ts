@@ -1,6 +1,6 @@
 // The aggregation source: one aggs request per request set of a slice (the kind sends it), its
 // response turned into one row per bucket path with the slice's bounds beside it.
-import type { Batch, Column, Source } from "../pipeline/contracts.js";
+import type { Batch, Column, Source } from "../core/contracts.js";
 import type { AggregationRequest } from "../kinds/data-kind.js";
 import type { AppType } from "../kinds/source-spec.js";
 import { timeBounds } from "../kinds/source-spec.js";

@@ -6,7 +6,7 @@ import type { ServiceClient } from "../api/client.js";
 import { awaitBatchReady } from "../api/paging/batch-status.js";
 import type { BatchExportQuery } from "../api/paging/batch-status.js";
 import { readPartition } from "../api/paging/read-partition.js";
-import type { Batch, PartitionedSource, Row, Slice, SourcePart } from "../pipeline/contracts.js";
+import type { Batch, PartitionedSource, Row, Slice, SourcePart } from "../core/contracts.js";
 import { hitToRow } from "../kinds/source-spec.js";
 
 export interface BatchResume {

@@ -2,7 +2,7 @@
 // app_type) and yields each page's hits as rows. When every query reported its total, their sum is the
 // slice's expected count.
 import type { Page } from "../api/paging/page.js";
-import type { Batch, SliceContext, Source } from "../pipeline/contracts.js";
+import type { Batch, SliceContext, Source } from "../core/contracts.js";
 import { hitsToRows } from "../kinds/source-spec.js";
 
 type HitPage = Page<{ _id: string; _index: string; _source: Readonly<Record<string, unknown>> }>;

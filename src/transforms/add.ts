@@ -1,6 +1,6 @@
 // `add`: sets fields to a constant or to run metadata (export time, slice bounds, pipeline, run id).
 import { z } from "zod";
-import type { Column, ColumnType, SliceContext, TransformComponent } from "../pipeline/contracts.js";
+import type { Column, ColumnType, SliceContext, TransformComponent } from "../core/contracts.js";
 import { columnsAt } from "./columns.js";
 import { fieldPathSchema } from "./field-schema.js";
 import { writeField } from "./field-path.js";

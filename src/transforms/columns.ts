@@ -1,7 +1,7 @@
 // Column bookkeeping shared by transforms' `columns()`: which columns a field path names, and the
 // problem reported when it names none.
-import type { Column } from "../pipeline/contracts.js";
-import { didYouMean } from "./close-matches.js";
+import type { Column } from "../core/contracts.js";
+import { didYouMean } from "../core/close-matches.js";
 
 /** Columns named by `path`: the column itself, or every column under it (`job` → `job.id`, `job.name`). */
 export function columnsAt(columns: readonly Column[], path: string): Column[] {

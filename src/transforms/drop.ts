@@ -1,6 +1,6 @@
 // `drop`: removes the listed fields (a path removes its whole subtree); the rest pass unchanged.
 import { z } from "zod";
-import type { TransformComponent } from "../pipeline/contracts.js";
+import type { TransformComponent } from "../core/contracts.js";
 import { columnsAt, isUnder, missingFieldMessage } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
 import { removeField } from "./field-path.js";

@@ -1,6 +1,6 @@
 // Reading and writing a field named by a dotted path, on nested rows (before `flatten`) and flat rows
 // (after it) alike: a literal key `job.id` wins, otherwise the path walks nested objects.
-import type { Row } from "../pipeline/contracts.js";
+import type { Row } from "../core/contracts.js";
 
 type Obj = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 // `filter`: keeps the rows for which a condition holds; the others are dropped from the batch.
-import type { TransformComponent } from "../pipeline/contracts.js";
+import type { TransformComponent } from "../core/contracts.js";
 import { columnsAt, missingFieldMessage } from "./columns.js";
 import { compileCondition, conditionFields, conditionSchema } from "./condition.js";
 import { mapRows } from "./map-rows.js";

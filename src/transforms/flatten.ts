@@ -1,7 +1,7 @@
 // `flatten`: turns nested objects into top-level columns joined by a separator (`job.id` or `job_id`).
 // Arrays are values, not structure, so they stay as they are.
 import { z } from "zod";
-import type { Row, TransformComponent } from "../pipeline/contracts.js";
+import type { Row, TransformComponent } from "../core/contracts.js";
 import { isPlainObject, setOwnField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
 

@@ -1,5 +1,5 @@
 // Lifts a per-row function to a transform over batches: one output batch per input batch, no buffering.
-import type { Batch, Row, SliceContext, Transform } from "../pipeline/contracts.js";
+import type { Batch, Row, SliceContext, Transform } from "../core/contracts.js";
 
 /** A row mapper; returning undefined drops the row (how `filter` keeps only matches). */
 export type RowMapper = (row: Row, ctx: SliceContext) => Row | undefined;

@@ -1,7 +1,7 @@
 // `redact`: replaces field values by a keyed hash (joinable, not reversible) or by a mask.
 import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
-import type { Column, TransformComponent } from "../pipeline/contracts.js";
+import type { Column, TransformComponent } from "../core/contracts.js";
 import { columnsAt, isUnder, missingFieldMessage } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
 import { readField, writeField } from "./field-path.js";

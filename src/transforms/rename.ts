@@ -1,6 +1,6 @@
 // `rename`: moves fields to new names, `{ from: to }`; renaming a path moves its whole subtree.
 import { z } from "zod";
-import type { Column, TransformComponent } from "../pipeline/contracts.js";
+import type { Column, TransformComponent } from "../core/contracts.js";
 import { columnsAt, isUnder, missingFieldMessage } from "./columns.js";
 import { fieldPathSchema } from "./field-schema.js";
 import { readField, removeField, writeField } from "./field-path.js";

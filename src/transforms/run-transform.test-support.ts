@@ -1,5 +1,5 @@
 // Test support: runs a transform over given batches with a fixed slice and run, collecting the output.
-import type { Batch, Row, SliceContext, Transform } from "../pipeline/contracts.js";
+import type { Batch, Row, SliceContext, Transform } from "../core/contracts.js";
 import type { Logger } from "../logger.js";
 
 export const RUN = {

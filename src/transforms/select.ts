@@ -1,6 +1,6 @@
 // `select`: keeps only the listed fields (a path keeps its whole subtree), in the order listed.
 import { z } from "zod";
-import type { Column, Row, TransformComponent } from "../pipeline/contracts.js";
+import type { Column, Row, TransformComponent } from "../core/contracts.js";
 import { columnsAt, missingFieldMessage } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
 import { isPlainObject, ownField, readField, setOwnField } from "./field-path.js";

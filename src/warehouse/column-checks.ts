@@ -2,7 +2,7 @@
 // written or pinned: field names within bounds (checked before naming, so no name costs more than
 // its length), no two columns with one name after naming, and no control character in a name.
 import { EtlError } from "../errors.js";
-import type { Column } from "../pipeline/contracts.js";
+import type { Column } from "../core/contracts.js";
 import { collisionMessage, columnCollisions } from "./column-names.js";
 import type { ColumnNamingRules } from "./column-names.js";
 import type { SchemaColumn } from "./output-schema.js";

@@ -2,7 +2,7 @@
 // so a sink with `column_names: snake_case` writes `job_execution_time_elapsed` for
 // `job.execution_time.elapsed` and `timestamp` for `@timestamp`. A sink's `column_name_overrides`
 // names single columns itself, which is how two fields that would share a name are told apart.
-import type { Column } from "../pipeline/contracts.js";
+import type { Column } from "../core/contracts.js";
 import { showName } from "./show-name.js";
 
 /** How a sink names its columns: as the rows carry them, or made safe for every warehouse. */

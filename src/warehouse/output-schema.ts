@@ -1,6 +1,6 @@
 // The schema a sink writes: each column's name (after `column_names`), type, nullability and the
 // source field it comes from. `mdq-export schema` prints it; the first run pins it (pinned-schema.ts).
-import type { Column, ColumnType } from "../pipeline/contracts.js";
+import type { Column, ColumnType } from "../core/contracts.js";
 import { columnName } from "./column-names.js";
 import type { ColumnNaming, ColumnNamingRules } from "./column-names.js";
 

@@ -2,7 +2,7 @@
 // successful run (or committed next to the pipeline), read back by every later run to compare.
 import { z } from "zod";
 import { EtlError } from "../errors.js";
-import type { ColumnType } from "../pipeline/contracts.js";
+import type { ColumnType } from "../core/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
 import { hasControlCharacter, showName } from "./show-name.js";
 

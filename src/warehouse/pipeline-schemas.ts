@@ -6,7 +6,7 @@ import { dirname, resolve } from "node:path";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { escapeControl } from "../api/redact.js";
 import { ConfigError, EtlError } from "../errors.js";
-import type { Column, OutputStore, Sink } from "../pipeline/contracts.js";
+import type { Column, OutputStore, Sink } from "../core/contracts.js";
 import { transformColumns } from "../pipeline/registry.js";
 import type { StepProblem } from "../pipeline/registry.js";
 import { mapRows } from "../transforms/map-rows.js";

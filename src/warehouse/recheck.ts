@@ -4,7 +4,7 @@
 // pipeline says `on_decrease: replace`.
 import { z } from "zod";
 import type { Logger } from "../logger.js";
-import type { Slice } from "../pipeline/contracts.js";
+import type { Slice } from "../core/contracts.js";
 import type { StateStore } from "../pipeline/state.js";
 
 export const recheckSchema = z

@@ -4,7 +4,7 @@
 // result is the schema to write, which becomes the new pin.
 import { EtlError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import type { ColumnType } from "../pipeline/contracts.js";
+import type { ColumnType } from "../core/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
 import { escapedName, showName } from "./show-name.js";
 import { DEFAULT_KEEP_REMOVED_DAYS } from "./warehouse-options.js";

@@ -1,6 +1,6 @@
 // Decides what one sink writes: the schema the transforms produce, compared with the pinned one under
 // the sink's drift policy. The result names the encoder's columns and, when names change, maps rows.
-import type { Column, Row } from "../pipeline/contracts.js";
+import type { Column, Row } from "../core/contracts.js";
 import { createColumnReader } from "../formats/column-value.js";
 import { setOwnField } from "../transforms/field-path.js";
 import {

@@ -8,7 +8,7 @@ import { createGunzip } from "node:zlib";
 import { ApiError } from "../../errors.js";
 import { showServerText } from "../redact.js";
 import { JsonArraySplitter } from "./json-array-splitter.js";
-import { NdjsonLines } from "./ndjson-lines.js";
+import { NdjsonLines } from "../../core/ndjson-lines.js";
 
 export type PartitionRecord = Record<string, unknown>;
 

@@ -3,7 +3,7 @@
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { ConfigError } from "../../errors.js";
 import { serviceSchema } from "../../config/service-schema.js";
-import { mappingTypeToColumnType } from "../../formats/columns-from-mappings.js";
+import { mappingTypeToColumnType } from "../../core/columns-from-mappings.js";
 import type { DataKind } from "../../api/wire/fields.js";
 import { KINDS } from "../../pipeline/registry.js";
 import { parseCommandArgs } from "../command-options.js";

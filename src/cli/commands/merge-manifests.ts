@@ -7,7 +7,7 @@ import { manifestObjectPath, writeManifest } from "../../pipeline/manifest.js";
 import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
 import { newRunInfo } from "../../pipeline/prepare-run.js";
 import { lockObjectPath, lockOutputs } from "../../pipeline/output-lock.js";
-import type { OutputStore } from "../../pipeline/contracts.js";
+import type { OutputStore } from "../../core/contracts.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
 import { EXIT } from "../io.js";

@@ -6,7 +6,7 @@ import { forEachDestination, readManifest } from "../../pipeline/destinations.js
 import { manifestObjectPath } from "../../pipeline/manifest.js";
 import { resolveShard } from "../../pipeline/shard.js";
 import type { Shard } from "../../pipeline/shard.js";
-import type { OutputStore } from "../../pipeline/contracts.js";
+import type { OutputStore } from "../../core/contracts.js";
 import { verifyExport } from "../../pipeline/verify.js";
 import { rowCounterOf } from "../../sinks/sink.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";

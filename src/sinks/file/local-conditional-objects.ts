@@ -3,7 +3,7 @@
 // one stale lock only one succeeds. A guard a killed process left is broken under a claim file taken
 // the same way, so of two runs that find it stale only one breaks it.
 import { createHash, randomBytes } from "node:crypto";
-import type { ConditionalObjects } from "../../pipeline/contracts.js";
+import type { ConditionalObjects } from "../../core/contracts.js";
 
 export interface LocalObjectPrimitives {
   read(path: string): Promise<Uint8Array | undefined>;

@@ -5,7 +5,7 @@ import type { Dirent } from "node:fs";
 import { link, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../../pipeline/contracts.js";
+import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../../core/contracts.js";
 import { SinkError } from "../../errors.js";
 import { outputFull, outputFullCode } from "../output-full.js";
 import { checkRelativePath } from "../path-template.js";

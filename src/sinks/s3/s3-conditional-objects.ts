@@ -3,7 +3,7 @@
 // runs on two hosts creating or taking over one lock only one succeeds.
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sdk/client-s3";
 import type { S3Client } from "@aws-sdk/client-s3";
-import type { ConditionalObjects } from "../../pipeline/contracts.js";
+import type { ConditionalObjects } from "../../core/contracts.js";
 import { describeS3Error } from "./s3-errors.js";
 import type { S3Target } from "./s3-errors.js";
 

@@ -8,7 +8,7 @@ import {
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import type { CompletedPart, CreateMultipartUploadCommandInput, S3Client } from "@aws-sdk/client-s3";
-import type { StagedWriter, WrittenObject } from "../../pipeline/contracts.js";
+import type { StagedWriter, WrittenObject } from "../../core/contracts.js";
 import { SinkError } from "../../errors.js";
 import { describeS3Error } from "./s3-errors.js";
 import type { S3Target } from "./s3-errors.js";

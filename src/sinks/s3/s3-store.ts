@@ -7,7 +7,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import type { CreateMultipartUploadCommandInput, S3ClientConfig } from "@aws-sdk/client-s3";
-import type { OutputStore, RunInfo, StoredObject } from "../../pipeline/contracts.js";
+import type { OutputStore, RunInfo, StoredObject } from "../../core/contracts.js";
 import type { S3Options } from "./s3-options.js";
 import { s3OptionsSchema } from "./s3-options.js";
 import { checkRelativePath } from "../path-template.js";

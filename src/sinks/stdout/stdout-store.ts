@@ -1,7 +1,7 @@
 // Standard output as an output store: bytes pass straight through; there is nothing to commit or list.
 import { createHash } from "node:crypto";
 import type { Writable } from "node:stream";
-import type { OutputStore, StagedWriter } from "../../pipeline/contracts.js";
+import type { OutputStore, StagedWriter } from "../../core/contracts.js";
 import { SinkError } from "../../errors.js";
 
 /**

@@ -1,6 +1,6 @@
 // Athena / Glue: CREATE EXTERNAL TABLE over the S3 prefix with typed partition columns and partition
 // projection for the template's date and hour, so new partitions are queryable without MSCK REPAIR.
-import type { ColumnType } from "../../pipeline/contracts.js";
+import type { ColumnType } from "../../core/contracts.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
 import { requireSafeNames, sqlString } from "./table-layout.js";
 import { nestedFields } from "./record-paths.js";

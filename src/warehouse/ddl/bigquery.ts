@@ -1,6 +1,6 @@
 // BigQuery: an external table over Cloud Storage with Hive partitioning; the partition columns are
 // declared with their types (`WITH PARTITION COLUMNS`) instead of being inferred as text.
-import type { ColumnType } from "../../pipeline/contracts.js";
+import type { ColumnType } from "../../core/contracts.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
 import { requireSafeNames, sqlString } from "./table-layout.js";
 import { nestedFields } from "./record-paths.js";

@@ -1,6 +1,6 @@
 // DuckDB: a view over read_parquet/read_json_objects with Hive partitioning, each column cast to its
 // pinned type and the partition columns typed, so `hour` is an integer and `dt` a date.
-import type { ColumnType } from "../../pipeline/contracts.js";
+import type { ColumnType } from "../../core/contracts.js";
 import type { SchemaColumn } from "../output-schema.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
 import { sqlString } from "./table-layout.js";

@@ -1,5 +1,5 @@
 // Turns the service's field mappings (search-engine types) into output columns.
-import type { Column, ColumnType } from "../pipeline/contracts.js";
+import type { Column, ColumnType } from "./contracts.js";
 
 /** One entry of a v3 mappings response. */
 export interface MappingField {
