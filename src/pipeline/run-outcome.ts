@@ -1,7 +1,7 @@
 // What a run of a pipeline reports when it ends: its status and counts, every slice of this run
 // (or shard), what each destination holds, and the manifests written. The CLI prints it and maps it
 // to an exit code; observers (metrics, run reports) read the same record.
-import type { ChangedSlice } from "../warehouse/recheck.js";
+import type { ChangedSlice } from "./recheck.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { OutputStore } from "../core/contracts.js";
 import { keepsFiles } from "./destinations.js";

@@ -30,8 +30,8 @@ import type { WorkerPool } from "./worker-pool.js";
 import { StateStore, stateObjectPath } from "./state.js";
 import { sparingWriters } from "./writer-tag.js";
 import { pinSchemas, resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
-import { recheckCommitted } from "../warehouse/recheck.js";
-import type { ChangedSlice } from "../warehouse/recheck.js";
+import { recheckCommitted } from "./recheck.js";
+import type { ChangedSlice } from "./recheck.js";
 import { logDrift } from "../warehouse/schema-drift.js";
 
 /** The counts of a run in progress, read as often as an observer likes. */

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Logger } from "../logger.js";
 import type { Slice } from "../core/contracts.js";
-import type { StateStore } from "../pipeline/state.js";
+import type { StateStore } from "./state.js";
 
 export const recheckSchema = z
   .strictObject({
