@@ -31,7 +31,7 @@ import { readParquet } from "./support/read-output.js";
 import { readRunState } from "./support/run-state.js";
 
 import type * as ParquetModule from "../src/formats/parquet.js";
-import type * as PoolModule from "../src/pipeline/worker-pool.js";
+import type * as PoolModule from "../src/core/worker-pool.js";
 import type * as SourceSpecModule from "../src/kinds/source-spec.js";
 
 /** The compiled module: only compiled code can start a worker thread here. */

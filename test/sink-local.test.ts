@@ -11,7 +11,7 @@ import { createSink } from "../src/sinks/sink.js";
 import { sinkSchema } from "../src/sinks/schema.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { hitsToRows } from "../src/kinds/source-spec.js";
-import type { WorkerPool } from "../src/pipeline/worker-pool.js";
+import type { WorkerPool } from "../src/core/worker-pool.js";
 
 const run: RunInfo = {
   pipelineName: "local",

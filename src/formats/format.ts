@@ -2,7 +2,7 @@
 // bytes of one file, and how `verify` counts the rows of such a file again.
 import type { z } from "zod";
 import type { Column, RowEncoder } from "../core/contracts.js";
-import type { WorkerPool } from "../pipeline/worker-pool.js";
+import type { WorkerPool } from "../core/worker-pool.js";
 
 /** What the run lends an encoder beside its columns and settings. */
 export interface EncoderContext {

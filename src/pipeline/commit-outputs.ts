@@ -3,7 +3,7 @@
 // of it leaves no file the next run does not know to remove (see docs/operations.md).
 import type { SliceOutput } from "../core/contracts.js";
 import type { CommittedFile, IntendedFile } from "./state.js";
-import { reachedCommitStep } from "./test-hook.js";
+import { reachedCommitStep } from "../core/test-hook.js";
 
 /** A slice's (or part's) counts and committed files, as the state records them. */
 export interface SliceTotals {

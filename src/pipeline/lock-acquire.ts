@@ -12,7 +12,7 @@ import {
   showLockValue,
 } from "./lock-record.js";
 import type { LockRecord } from "./lock-record.js";
-import { writerTag } from "./writer-tag.js";
+import { writerTag } from "../core/writer-tag.js";
 
 export interface HeldLock {
   objects: ConditionalObjects;

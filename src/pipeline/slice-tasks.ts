@@ -12,7 +12,7 @@ import { createSource, createTransformChain } from "./registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
-import type { WorkerPool } from "./worker-pool.js";
+import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface SliceTaskDeps {
   prepared: PreparedRun;

@@ -28,7 +28,7 @@ import {
 } from "./state-journal.js";
 import { applyForce } from "./state-force.js";
 import type { ForcedWindow } from "./state-force.js";
-import { reachedCommitStep } from "./test-hook.js";
+import { reachedCommitStep } from "../core/test-hook.js";
 
 export { STATE_DIRECTORY } from "./state-schema.js";
 export type {

@@ -2,7 +2,7 @@
 import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
 import { EtlError, SinkError } from "../errors.js";
-import type { WorkerPool } from "../pipeline/worker-pool.js";
+import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface OutputFile {
   readonly path: string;

@@ -21,7 +21,7 @@ import type { TemplateValues } from "./path-template.js";
 import { openOutputFile } from "./output-file.js";
 import type { OutputFile } from "./output-file.js";
 import type { SinkConfig } from "./schema.js";
-import type { WorkerPool } from "../pipeline/worker-pool.js";
+import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface SinkDeps {
   store: OutputStore;

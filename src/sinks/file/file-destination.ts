@@ -1,6 +1,6 @@
 // `to: ./out/jobs`: a local directory, written through temporary files renamed on commit.
 import type { Destination } from "../destination.js";
-import { writerTag } from "../../pipeline/writer-tag.js";
+import { writerTag } from "../../core/writer-tag.js";
 import { createLocalStore } from "./local-store.js";
 
 export const fileDestination: Destination = {

@@ -9,7 +9,7 @@ import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../
 import { SinkError } from "../../errors.js";
 import { outputFull, outputFullCode } from "../output-full.js";
 import { checkRelativePath } from "../path-template.js";
-import { reachedCommitStep } from "../../pipeline/test-hook.js";
+import { reachedCommitStep } from "../../core/test-hook.js";
 import { createLocalConditionalObjects } from "./local-conditional-objects.js";
 import { checkNoLink, makeFoldersNoLink } from "./no-link-path.js";
 

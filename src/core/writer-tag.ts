@@ -1,7 +1,7 @@
 // Which run wrote a temporary file: a short tag of the run id in the file's name, so a run that took
 // over an output removes what dead runs left and never what a paused, still living one is writing.
 import { createHash } from "node:crypto";
-import type { OutputStore } from "../core/contracts.js";
+import type { OutputStore } from "./contracts.js";
 
 /** Twelve hex digits of the run id's hash: safe in any file name, and unique enough among runs. */
 export function writerTag(runId: string): string {
