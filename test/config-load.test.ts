@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadPipeline, parsePipeline } from "../src/config/load-pipeline.js";
-import { createTransformChain, transformColumns } from "../src/pipeline/registry.js";
+import { createTransformChain, transformColumns } from "../src/components/registry.js";
 import { sourceColumns } from "../src/config/source-columns.js";
 import { sliceWindow } from "../src/config/window.js";
 import { ConfigError } from "../src/errors.js";

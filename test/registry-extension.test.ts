@@ -4,7 +4,7 @@
 // that knew the formats or destinations by name (schema, sink, store choice, verify) would refuse them.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type * as Registry from "../src/pipeline/registry.js";
+import type * as Registry from "../src/components/registry.js";
 import type { Format } from "../src/formats/format.js";
 import type { Destination } from "../src/sinks/destination.js";
 import type { OutputStore } from "../src/core/contracts.js";
@@ -18,7 +18,7 @@ import type { Workspace } from "./support/cli-harness.js";
 /** The bytes the `mem://` destination holds, by `to` and path; shared with the mocked registry. */
 const memory = vi.hoisted(() => ({ objects: new Map<string, Uint8Array>(), labels: [] as string[] }));
 
-vi.mock("../src/pipeline/registry.js", async (importOriginal) => {
+vi.mock("../src/components/registry.js", async (importOriginal) => {
   const original = await importOriginal<typeof Registry>();
   const { z } = await import("zod");
   const text = new TextEncoder();

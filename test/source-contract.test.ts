@@ -13,7 +13,7 @@ import { isPartitionedSource } from "../src/core/contracts.js";
 import type { Batch, PartitionedSource, SliceContext, Source } from "../src/core/contracts.js";
 import type { Retrieval } from "../src/kinds/data-kind.js";
 import type { SourceSpec } from "../src/kinds/source-spec.js";
-import { createSource } from "../src/pipeline/registry.js";
+import { createSource } from "../src/components/registry.js";
 
 const slice = {
   index: 0,

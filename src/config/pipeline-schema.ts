@@ -2,7 +2,7 @@
 // transforms refer only to fields the source returns. `now` is injected so windows resolve offline.
 import { z } from "zod";
 import { sinkSchema } from "../sinks/schema.js";
-import { TRANSFORMS, transformColumns } from "../pipeline/registry.js";
+import { TRANSFORMS, transformColumns } from "../components/registry.js";
 import { limitsSchema } from "./limits-schema.js";
 import { serviceSchema } from "./service-schema.js";
 import { sourceColumns } from "./source-columns.js";

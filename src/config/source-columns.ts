@@ -3,7 +3,7 @@
 import { tableMappings } from "../kinds/hit-columns.js";
 import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { Column } from "../core/contracts.js";
-import { KINDS } from "../pipeline/registry.js";
+import { KINDS } from "../components/registry.js";
 import type { SourceConfig } from "./source-schema.js";
 
 /**

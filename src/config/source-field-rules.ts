@@ -3,7 +3,7 @@
 import type { z } from "zod";
 import { didYouMean } from "../core/close-matches.js";
 import { tableMappings } from "../kinds/hit-columns.js";
-import { KINDS } from "../pipeline/registry.js";
+import { KINDS } from "../components/registry.js";
 import { filterFields } from "./query-filter-schema.js";
 import type { SourceShape } from "./source-schema.js";
 

@@ -7,7 +7,7 @@ import { V3_MAX_SIZE } from "../api/wire/common.js";
 import type { SourceScope } from "../kinds/data-kind.js";
 import { appTypeList } from "../kinds/source-spec.js";
 import type { ApiVersion, AppType } from "../kinds/source-spec.js";
-import { KINDS } from "../pipeline/registry.js";
+import { KINDS } from "../components/registry.js";
 import { checkSourceFields } from "./source-field-rules.js";
 import type { SourceShape } from "./source-schema.js";
 import { checkStrategy } from "./source-strategy-rules.js";

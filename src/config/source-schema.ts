@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
 import { APP_TYPES, APPLICATIONS, appTypeList, STRATEGIES } from "../kinds/source-spec.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
-import { KINDS } from "../pipeline/registry.js";
+import { KINDS } from "../components/registry.js";
 import { queryFilterSchema } from "./query-filter-schema.js";
 import type { QueryFilter } from "./query-filter-schema.js";
 import { checkSource } from "./source-rules.js";

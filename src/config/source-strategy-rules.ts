@@ -2,7 +2,7 @@
 // aggregations only with strategy aggs.
 import type { z } from "zod";
 import type { ApiVersion } from "../kinds/source-spec.js";
-import { KINDS } from "../pipeline/registry.js";
+import { KINDS } from "../components/registry.js";
 import type { SourceShape } from "./source-schema.js";
 
 type Ctx = z.RefinementCtx;

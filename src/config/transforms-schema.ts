@@ -1,8 +1,8 @@
 // The `transforms` schema, built from the registry: each entry is a single-key map whose key names
 // the stage (`- rename: {...}`), so a new transform in the registry extends pipelines by itself.
 import { z } from "zod";
-import { TRANSFORMS } from "../pipeline/registry.js";
-import type { TransformStep, TransformType } from "../pipeline/registry.js";
+import { TRANSFORMS } from "../components/registry.js";
+import type { TransformStep, TransformType } from "../components/registry.js";
 import { requireExactlyOne } from "./strict-keys.js";
 
 const TYPES = Object.keys(TRANSFORMS) as TransformType[];

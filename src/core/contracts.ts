@@ -115,7 +115,7 @@ export interface TransformDeps {
 }
 
 /**
- * A transform as registered in `pipeline/registry.ts`: the YAML key, its zod schema and its factory.
+ * A transform as registered in `components/registry.ts`: the YAML key, its zod schema and its factory.
  * @example
  * export const renameTransform: TransformComponent<typeof renameSchema> = {
  *   type: "rename", summary: "Renames fields.", schema: renameSchema,

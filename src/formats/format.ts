@@ -15,7 +15,7 @@ export type SinkFields = Readonly<Record<string, unknown>>;
 
 /**
  * A file format; any destination takes any format (stdout only those that `streams`). Registered in
- * `FORMATS` (pipeline/registry.ts) under its `type`, the YAML `format` value.
+ * `FORMATS` (components/registry.ts) under its `type`, the YAML `format` value.
  * @example
  * const settings = ndjsonFormat.settings({ gzip: true });
  * const encoder = ndjsonFormat.createEncoder(columns, settings);

@@ -1,6 +1,6 @@
 // The data kind component: everything the exporter knows about one kind of data the service offers
 // (API version, applications and app types, strategies and their limits, mappings, request bodies,
-// record and column shapes). pipeline/registry.ts lists the kinds; config, plan, fields and the runner
+// record and column shapes). components/registry.ts lists the kinds; config, plan, fields and the runner
 // read them there.
 import type { ServiceClient } from "../api/client.js";
 import type { SourceShape } from "../config/source-schema.js";

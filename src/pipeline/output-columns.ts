@@ -5,8 +5,8 @@ import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../sources/aggregation.js";
 import type { Column } from "../core/contracts.js";
-import { KINDS, transformColumns } from "./registry.js";
-import type { TransformStep } from "./registry.js";
+import { KINDS, transformColumns } from "../components/registry.js";
+import type { TransformStep } from "../components/registry.js";
 
 /** Columns rows carry as they leave the source. */
 export async function sourceColumnsFromService(

@@ -7,7 +7,7 @@ import type { Retrieval } from "../kinds/data-kind.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { probeCounts } from "./probe-counts.js";
 import type { ProbedCounts } from "./probe-counts.js";
-import { KINDS } from "./registry.js";
+import { KINDS } from "../components/registry.js";
 
 export interface SlicePlan {
   slice: Slice;

@@ -5,7 +5,7 @@
 import type { ServiceClient } from "../api/client.js";
 import { ApiError } from "../errors.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
-import { KINDS } from "./registry.js";
+import { KINDS } from "../components/registry.js";
 
 /**
  * Buckets asked for in one request. The spec sets no limit, but search engines refuse more than

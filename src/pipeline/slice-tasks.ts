@@ -8,7 +8,7 @@ import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
-import { createSource, createTransformChain } from "./registry.js";
+import { createSource, createTransformChain } from "../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";

@@ -27,7 +27,7 @@ export interface DestinationDeps {
 
 /**
  * A destination; any format goes to any destination, except that a `stream` destination takes only
- * formats that stream. Registered in `DESTINATIONS` (pipeline/registry.ts) under its `type`, which is
+ * formats that stream. Registered in `DESTINATIONS` (components/registry.ts) under its `type`, which is
  * also the YAML key of its options on a sink (`s3: { region: ... }`).
  */
 export interface Destination<Options = unknown> {

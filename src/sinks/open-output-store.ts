@@ -1,6 +1,6 @@
 // Opens the output store of a sink: the destination its `to` names, with that destination's options.
 import type { OutputStore } from "../core/contracts.js";
-import { DESTINATIONS } from "../pipeline/registry.js";
+import { DESTINATIONS } from "../components/registry.js";
 import { SinkError } from "../errors.js";
 import type { Destination, DestinationDeps } from "./destination.js";
 import { pickDestination } from "./pick-destination.js";

@@ -3,7 +3,7 @@
 // destination's under its own key (`s3:`).
 import { z } from "zod";
 import type { Format } from "../formats/format.js";
-import { DESTINATIONS, FORMATS } from "../pipeline/registry.js";
+import { DESTINATIONS, FORMATS } from "../components/registry.js";
 import type { Destination } from "./destination.js";
 import { compilePathTemplate } from "./path-template.js";
 import { pickDestination } from "./pick-destination.js";

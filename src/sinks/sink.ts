@@ -14,7 +14,7 @@ import type {
   StagedWriter,
 } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
-import { FORMATS } from "../pipeline/registry.js";
+import { FORMATS } from "../components/registry.js";
 import { SinkError } from "../errors.js";
 import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
 import type { TemplateValues } from "./path-template.js";

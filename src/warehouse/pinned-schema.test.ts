@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatPinnedSchema, parsePinnedSchema } from "./pinned-schema.js";
 import { outputSchema, withSourceFields } from "./output-schema.js";
-import { transformColumns } from "../pipeline/registry.js";
+import { transformColumns } from "../components/registry.js";
 
 describe("pinned schema document", () => {
   const columns = outputSchema(

@@ -8,7 +8,7 @@ import { loadPipeline } from "../../config/load-pipeline.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { ConfigError } from "../../errors.js";
 import { createLogger } from "../../logger.js";
-import { FORMATS } from "../../pipeline/registry.js";
+import { FORMATS } from "../../components/registry.js";
 import { snakeCaseName } from "../../warehouse/column-names.js";
 import { DIALECTS, generateDdl } from "../../warehouse/ddl/ddl.js";
 import type { Dialect } from "../../warehouse/ddl/ddl.js";

@@ -5,7 +5,7 @@ import { ConfigError } from "../../errors.js";
 import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../core/columns-from-mappings.js";
 import type { DataKind } from "../../api/wire/fields.js";
-import { KINDS } from "../../pipeline/registry.js";
+import { KINDS } from "../../components/registry.js";
 import { parseCommandArgs } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
