@@ -146,6 +146,3 @@ function roundDown(date: Date, unit: MathUnit): Date {
       return new Date(Date.UTC(y, mo, d, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()));
   }
 }
-
-/** The only time_range form v1 operations (v1 logs, billing) accept: `now-<n><unit>/<unit>`. */
-export const V1_TIME_RANGE = /^now-[1-9]\d*[yMwdhHms]\/[yMwdhHms]$/;

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
 import { APP_TYPES, APPLICATIONS, appTypeList, STRATEGIES } from "../kinds/source-spec.js";
-import type { SourceSpec } from "../kinds/source-spec.js";
+import type { SourceSection, SourceSpec } from "../kinds/source-spec.js";
 import { KINDS } from "../components/registry.js";
 import { queryFilterSchema } from "./query-filter-schema.js";
 import type { QueryFilter } from "./query-filter-schema.js";
@@ -84,7 +84,7 @@ function createSourceShapeSchema(now: Date) {
       .boolean()
       .optional()
       .describe("jobs, tickets, metrics: also query the EU region. Default true; false is faster."),
-  });
+  }) satisfies z.ZodType<SourceSection>;
 }
 
 export function createSourceSchema(now: Date) {

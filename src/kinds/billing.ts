@@ -4,11 +4,10 @@ import type { ServiceClient } from "../api/client.js";
 import { BILLING_FIELDS } from "../api/wire/fields.js";
 import type { FieldSpec } from "../api/wire/fields.js";
 import type { Batch, Source } from "../core/contracts.js";
-import type { SourceShape } from "../config/source-schema.js";
+import type { SourceSection, SourceSpec } from "./source-spec.js";
 import { checkV1Window } from "./check-v1-window.js";
 import type { DataKindComponent, ReportIssue } from "./data-kind.js";
 import { tableMappings } from "./hit-columns.js";
-import type { SourceSpec } from "./source-spec.js";
 
 /**
  * The summary's fields: the spec's table, then the window the summary covers, which the service sends
@@ -33,7 +32,7 @@ function createBillingSource(source: SourceSpec, client: ServiceClient): Source 
 }
 
 /** Billing is one summary per named domain over a date-math window: it takes nothing else. */
-function checkBillingSource(source: SourceShape, report: ReportIssue): void {
+function checkBillingSource(source: SourceSection, report: ReportIssue): void {
   if (source.application !== undefined)
     report(["application"], "billing takes no application: its query is scoped by domain only");
   if (source.app_type !== undefined) report(["app_type"], "billing takes no app_type");

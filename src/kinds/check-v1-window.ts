@@ -1,11 +1,13 @@
 // The window rule of v1 operations (v1 logs, billing): they take one `time_range`
 // (`now-<n><unit>/<unit>`), up to now, unsliced.
-import { V1_TIME_RANGE } from "../config/date-math.js";
-import type { SourceShape } from "../config/source-schema.js";
+import type { SourceSection } from "./source-spec.js";
 import type { ReportIssue } from "./data-kind.js";
 
+/** The only time_range form v1 operations (v1 logs, billing) accept: `now-<n><unit>/<unit>`. */
+export const V1_TIME_RANGE = /^now-[1-9]\d*[yMwdhHms]\/[yMwdhHms]$/;
+
 /** Reports a window a v1 operation cannot take; `what` names the source in the messages. */
-export function checkV1Window(source: SourceShape, what: string, report: ReportIssue): void {
+export function checkV1Window(source: SourceSection, what: string, report: ReportIssue): void {
   const { expression } = source.window;
   if (!V1_TIME_RANGE.test(expression.start)) {
     report(

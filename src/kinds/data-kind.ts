@@ -3,12 +3,11 @@
 // record and column shapes). components/registry.ts lists the kinds; config, plan, fields and the runner
 // read them there.
 import type { ServiceClient } from "../api/client.js";
-import type { SourceShape } from "../config/source-schema.js";
+import type { ApiVersion, AppType, Application, SourceSection, SourceSpec, Strategy } from "./source-spec.js";
 import type { DataKind, FieldSpec } from "../api/wire/fields.js";
 import type { MappingField } from "../core/columns-from-mappings.js";
 import type { Column, PartitionedSource, Source } from "../core/contracts.js";
 import type { BatchSourceOptions } from "../sources/batch.js";
-import type { ApiVersion, AppType, Application, SourceSpec, Strategy } from "./source-spec.js";
 
 /** How a slice is read: the planner picks one per slice among those the kind offers. */
 export type Retrieval = "scroll" | "pit" | "batch" | "aggs" | "billing";
@@ -83,11 +82,11 @@ export interface DataKindComponent {
   /** Columns of the rows the source yields, from the mapped fields (narrowed to `fields`). */
   columns(mapped: readonly Column[], source: Pick<SourceSpec, "fields">): Column[];
   /** The scope a source names when it is not its domains (serverless logs: log group, tenant, stage). */
-  scope?(source: SourceShape, api: ApiVersion): SourceScope | undefined;
+  scope?(source: SourceSection, api: ApiVersion): SourceScope | undefined;
   /** False when `fields`, `filters` and `aggs` name no record fields (billing: one summary per domain). */
   selectsFields?: false;
   /** Rules of `source` only this kind has; config/ runs them offline after the shared ones. */
-  checkSource?(source: SourceShape, api: ApiVersion, report: ReportIssue): void;
+  checkSource?(source: SourceSection, api: ApiVersion, report: ReportIssue): void;
 }
 
 /** What the mappings call reads of a source (`fields --kind` builds one without a pipeline). */

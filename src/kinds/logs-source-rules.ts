@@ -1,22 +1,21 @@
 // Rules of a logs `source`: serverless logs are scoped by log_group, tenant and stage instead of
 // domain and come from eventops only (eventops logs are always serverless); v1 takes a single scope
 // value and a date-math window.
-import type { SourceShape } from "../config/source-schema.js";
+import type { ApiVersion, SourceSection } from "./source-spec.js";
 import { checkV1Window } from "./check-v1-window.js";
 import type { ReportIssue, SourceScope } from "./data-kind.js";
 import { appTypeList } from "./source-spec.js";
-import type { ApiVersion } from "./source-spec.js";
 
 const SERVERLESS_SCOPE = ["log_group", "tenant", "stage"] as const;
 
 /** Serverless logs: v1 eventops, or v2 app_type serverless. */
-function isServerless(source: SourceShape, api: ApiVersion): boolean {
+function isServerless(source: SourceSection, api: ApiVersion): boolean {
   return api === "v1"
     ? source.application === "eventops"
     : appTypeList(source.app_type).includes("serverless");
 }
 
-export function logsScope(source: SourceShape, api: ApiVersion): SourceScope | undefined {
+export function logsScope(source: SourceSection, api: ApiVersion): SourceScope | undefined {
   if (!isServerless(source, api)) return undefined;
   return {
     keys: SERVERLESS_SCOPE,
@@ -25,7 +24,7 @@ export function logsScope(source: SourceShape, api: ApiVersion): SourceScope | u
   };
 }
 
-export function checkLogsSource(source: SourceShape, api: ApiVersion, report: ReportIssue): void {
+export function checkLogsSource(source: SourceSection, api: ApiVersion, report: ReportIssue): void {
   const appTypes = appTypeList(source.app_type);
   if (appTypes.includes("serverless") && appTypes.length > 1) {
     report(

@@ -43,6 +43,22 @@ export interface SourceSpec {
   includes_eu: boolean;
 }
 
+/**
+ * The `source` section as written, before defaults and normalisation: what a kind's own rules
+ * (`checkSource`, `scope`) read. Kinds own this shape and config/'s schema is checked to produce it,
+ * so a kind never depends on the schema that lists the kinds.
+ */
+export interface SourceSection extends Omit<
+  SourceSpec,
+  "api" | "app_type" | "page_size" | "filters" | "includes_eu"
+> {
+  api?: "v1" | "v2" | undefined;
+  app_type?: AppType | AppType[] | undefined;
+  page_size?: number | undefined;
+  filters?: readonly object[] | undefined;
+  includes_eu?: boolean | undefined;
+}
+
 /** `app_type` as written (one, a list, or none) as the list the exporter runs. */
 export function appTypeList(appType: AppType | AppType[] | undefined): AppType[] {
   if (appType === undefined) return [];
