@@ -5,9 +5,9 @@ import { didYouMean } from "../core/close-matches.js";
 import { tableMappings } from "../kinds/hit-columns.js";
 import { KINDS } from "../components/registry.js";
 import { filterFields } from "./query-filter-schema.js";
-import type { SourceShape } from "./source-schema.js";
+import type { SourceSection } from "../kinds/source-spec.js";
 
-export function checkSourceFields(source: SourceShape, ctx: z.RefinementCtx): void {
+export function checkSourceFields(source: SourceSection, ctx: z.RefinementCtx): void {
   // Names usable in fields, filters and aggs: every field plus its multi-field companions.
   const known = tableMappings(KINDS[source.kind].fields).map((field) => field.name);
   const check = (field: string, path: (string | number)[], where: string) => {

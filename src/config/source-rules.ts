@@ -6,10 +6,9 @@ import type { DataKind } from "../api/wire/fields.js";
 import { V3_MAX_SIZE } from "../api/wire/common.js";
 import type { SourceScope } from "../kinds/data-kind.js";
 import { appTypeList } from "../kinds/source-spec.js";
-import type { ApiVersion, AppType } from "../kinds/source-spec.js";
+import type { ApiVersion, AppType, SourceSection } from "../kinds/source-spec.js";
 import { KINDS } from "../components/registry.js";
 import { checkSourceFields } from "./source-field-rules.js";
-import type { SourceShape } from "./source-schema.js";
 import { checkStrategy } from "./source-strategy-rules.js";
 
 type Ctx = z.RefinementCtx;
@@ -23,7 +22,7 @@ function issue(ctx: Ctx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: "custom", path, message });
 }
 
-export function checkSource(source: SourceShape, ctx: Ctx): void {
+export function checkSource(source: SourceSection, ctx: Ctx): void {
   const kind = KINDS[source.kind];
   const api = kind.apiVersion(source.api);
   const appTypes = appTypeList(source.app_type);
@@ -48,7 +47,7 @@ export function checkSource(source: SourceShape, ctx: Ctx): void {
   kind.checkSource?.(source, api, (path, message) => issue(ctx, path, message));
 }
 
-function checkApplication(source: SourceShape, ctx: Ctx): void {
+function checkApplication(source: SourceSection, ctx: Ctx): void {
   const allowed = KINDS[source.kind].applications;
   // A kind without applications says what it takes instead (its checkSource).
   if (allowed.length === 0) return;
@@ -63,7 +62,7 @@ function checkApplication(source: SourceShape, ctx: Ctx): void {
   }
 }
 
-function checkAppTypes(source: SourceShape, appTypes: AppType[], api: ApiVersion, ctx: Ctx): void {
+function checkAppTypes(source: SourceSection, appTypes: AppType[], api: ApiVersion, ctx: Ctx): void {
   const allowed = KINDS[source.kind].appTypes(api);
   if (allowed.length === 0) return;
   if (appTypes.length === 0 && api !== "v1") {
@@ -84,7 +83,7 @@ function checkAppTypes(source: SourceShape, appTypes: AppType[], api: ApiVersion
   });
 }
 
-function checkScope(source: SourceShape, api: ApiVersion, ctx: Ctx): void {
+function checkScope(source: SourceSection, api: ApiVersion, ctx: Ctx): void {
   const scope: SourceScope = KINDS[source.kind].scope?.(source, api) ?? {
     keys: ["domain"],
     required: `is required for ${source.kind}: a list of domains, or ["*"]`,

@@ -27,9 +27,7 @@ export type SourceConfig = SourceSpec & { window: Window; filters: QueryFilter[]
 
 const KIND_NAMES = Object.keys(KINDS) as [DataKind, ...DataKind[]];
 
-/** The `source` section as written, before normalisation: what its rules check. */
-export type SourceShape = z.output<ReturnType<typeof createSourceShapeSchema>>;
-
+/** The `source` section as written, before normalisation: the shape the kinds' rules check. */
 function createSourceShapeSchema(now: Date) {
   return z.strictObject({
     kind: z

@@ -1,9 +1,8 @@
 // Rules of `source` about how it is retrieved: the strategies each kind (and API version) offers, and
 // aggregations only with strategy aggs.
 import type { z } from "zod";
-import type { ApiVersion } from "../kinds/source-spec.js";
+import type { ApiVersion, SourceSection } from "../kinds/source-spec.js";
 import { KINDS } from "../components/registry.js";
-import type { SourceShape } from "./source-schema.js";
 
 type Ctx = z.RefinementCtx;
 
@@ -11,7 +10,7 @@ function issue(ctx: Ctx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: "custom", path, message });
 }
 
-export function checkStrategy(source: SourceShape, api: ApiVersion, ctx: Ctx): void {
+export function checkStrategy(source: SourceSection, api: ApiVersion, ctx: Ctx): void {
   const offered = KINDS[source.kind].strategies(api);
   if (!offered.includes(source.strategy)) {
     issue(
