@@ -1,4 +1,6 @@
-// Lint rules: the recommended sets, plus the few that STYLE.md asks for.
+// Lint rules: the recommended sets, plus the project's own: no `any`, type-only imports marked as
+// such, named exports only. The layering of src/ is checked by dependency-cruiser in `npm run lint`
+// (.dependency-cruiser.cjs, drawn in docs/ARCHITECTURE.md).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
@@ -13,13 +15,20 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-restricted-syntax": [
         "error",
-        { selector: "ExportDefaultDeclaration", message: "Use named exports only (STYLE.md §7)." },
+        {
+          selector: "ExportDefaultDeclaration",
+          message: "Use named exports only, so every import names what it takes.",
+        },
       ],
     },
   },
   {
     files: ["eslint.config.js", "vitest.config.ts"],
     rules: { "no-restricted-syntax": "off" },
+  },
+  {
+    files: ["**/*.cjs"],
+    languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
   {
     files: ["bench/**/*.js"],

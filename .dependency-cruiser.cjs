@@ -1,0 +1,164 @@
+// The floor plan of src/, checked by `npm run lint` (docs/ARCHITECTURE.md draws the same diagram).
+// A folder may import its own files, the folders below it and the bottom (core/ and the files at the
+// top of src/: errors, error codes, logger); folders of one layer do not import each other. Anything
+// else fails the lint, and so does any import circle, type-only imports included.
+
+/** Top to bottom; the folders of one entry are peers. */
+const LAYERS = [
+  ["cli"],
+  ["observability"],
+  ["pipeline"],
+  ["config"],
+  ["warehouse"],
+  ["components"],
+  ["kinds"],
+  ["sources", "transforms", "sinks"],
+  ["api", "formats"],
+];
+
+/** The bottom: shared vocabulary and helpers, importing nothing above it. */
+const BOTTOM = "^src/(core/|[^/]+\\.ts$)";
+
+/**
+ * Known back-arrows: imports against the layering that the code has today, each allowed by name so
+ * that lint fails on any new one. Removing an entry once its import is gone keeps the list honest.
+ */
+const KNOWN_BACK_ARROWS = [
+  {
+    name: "config-reads-recheck-schema",
+    from: "^src/config/pipeline-schema\\.ts$",
+    to: "^src/pipeline/recheck\\.ts$",
+    why: "the `recheck` section's schema lives beside the re-check it configures",
+  },
+  {
+    name: "warehouse-reads-pipeline-config",
+    from: "^src/warehouse/pipeline-schemas\\.ts$",
+    to: "^src/config/pipeline-schema\\.ts$",
+    why: "resolving the sinks' schemas takes the parsed pipeline, a config type",
+  },
+  {
+    name: "sink-schema-reads-warehouse",
+    from: "^src/sinks/schema\\.ts$",
+    to: "^src/warehouse/(column-names|warehouse-options)\\.ts$",
+    why: "the sink section's schema (config vocabulary kept in sinks/) embeds the warehouse options",
+  },
+  {
+    name: "sinks-read-component-tables",
+    from: "^src/sinks/(schema|sink|open-output-store)\\.ts$",
+    to: "^src/components/registry\\.ts$",
+    why: "the sink schema, the sink and the store opener look formats and destinations up in the tables instead of receiving them",
+  },
+  {
+    name: "sources-read-kind-vocabulary",
+    from: "^src/sources/(batch|paged|aggregation)\\.ts$",
+    to: "^src/kinds/(source-spec|data-kind)\\.ts$",
+    why: "the source spec, the hit-to-row helpers and the aggregation request are kept in kinds/",
+  },
+];
+
+/** Known circles: each module of one, with the imports that close it. Any other circle fails. */
+const KNOWN_CIRCLES = [
+  {
+    name: "row-json-and-source-spec",
+    why: "the hit type and the row JSON splice refer to each other",
+    edges: [
+      ["^src/kinds/source-spec\\.ts$", "^src/kinds/row-json\\.ts$"],
+      ["^src/kinds/row-json\\.ts$", "^src/kinds/source-spec\\.ts$"],
+    ],
+  },
+  {
+    name: "emulator-options-and-generators",
+    why: "the emulator's options type the generators that read them",
+    edges: [
+      ["^src/emulator/options\\.ts$", "^src/emulator/(field-changes|late-records)\\.ts$"],
+      ["^src/emulator/field-changes\\.ts$", "^src/emulator/records\\.ts$"],
+      ["^src/emulator/records\\.ts$", "^src/emulator/streams\\.ts$"],
+      ["^src/emulator/streams\\.ts$", "^src/emulator/options\\.ts$"],
+      ["^src/emulator/late-records\\.ts$", "^src/emulator/(generator|options)\\.ts$"],
+      ["^src/emulator/generator\\.ts$", "^src/emulator/(records-logs|records|streams)\\.ts$"],
+      ["^src/emulator/records-logs\\.ts$", "^src/emulator/records\\.ts$"],
+    ],
+  },
+];
+
+const TESTS = "\\.test\\.ts$|\\.test-support\\.ts$";
+
+const folders = (list) => `^src/(${list.join("|")})/`;
+
+const layerRules = LAYERS.flatMap((layer, index) =>
+  layer.map((folder) => ({
+    comment: `${folder}/ imports itself, ${
+      LAYERS.slice(index + 1)
+        .flat()
+        .join(", ") || "nothing else"
+    } and the bottom`,
+    from: { path: `^src/${folder}/`, pathNot: TESTS },
+    to: {
+      path: [
+        `^src/${folder}/`,
+        BOTTOM,
+        ...(index + 1 < LAYERS.length ? [folders(LAYERS.slice(index + 1).flat())] : []),
+      ],
+    },
+  })),
+);
+
+// Only cli/ and pipeline/ (the embedded service) start the emulator; it shares the wire schemas
+// with the client and nothing else, so the two cannot drift apart.
+const emulatorRules = [
+  {
+    comment: "cli/ and pipeline/ start the embedded emulator",
+    from: { path: "^src/(cli|pipeline)/" },
+    to: { path: "^src/emulator/" },
+  },
+  {
+    comment: "the emulator imports only the wire schemas and the bottom",
+    from: { path: "^src/emulator/", pathNot: TESTS },
+    to: { path: ["^src/emulator/", "^src/api/wire/", BOTTOM] },
+  },
+];
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+module.exports = {
+  allowed: [
+    { comment: "packages and Node built-ins", from: {}, to: { pathNot: "^src/" } },
+    {
+      comment: "the bottom imports only the bottom",
+      from: { path: BOTTOM, pathNot: TESTS },
+      to: { path: BOTTOM },
+    },
+    ...layerRules,
+    ...emulatorRules,
+    { comment: "tests sit above everything: they wire real components", from: { path: TESTS }, to: {} },
+    ...KNOWN_BACK_ARROWS.map(({ name, from, to, why }) => ({
+      comment: `known back-arrow ${name}: ${why}`,
+      from: { path: from },
+      to: { path: to },
+    })),
+  ],
+  allowedSeverity: "error",
+  forbidden: [
+    {
+      name: "no-circular",
+      comment: "A circle of imports, type-only ones included, makes the layers meaningless.",
+      severity: "error",
+      from: { pathNot: KNOWN_CIRCLES.flatMap((circle) => circle.edges.map(([from]) => from)) },
+      to: { circular: true },
+    },
+    ...KNOWN_CIRCLES.flatMap(({ name, edges }) =>
+      edges.map(([from, to]) => ({
+        name: "no-circular",
+        comment: `known circle ${name}: only its own imports may close it`,
+        severity: "error",
+        from: { path: from },
+        to: { circular: true, pathNot: to },
+      })),
+    ),
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^dist/" },
+  },
+};
