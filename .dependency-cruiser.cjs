@@ -139,6 +139,13 @@ module.exports = {
   allowedSeverity: "error",
   forbidden: [
     {
+      name: "not-to-unresolvable",
+      comment: "An import the cruiser cannot resolve would pass the layering unseen.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
       name: "no-circular",
       comment: "A circle of imports, type-only ones included, makes the layers meaningless.",
       severity: "error",

@@ -1,0 +1,114 @@
+// The floor plan lint enforces (.dependency-cruiser.cjs): run on small scratch trees, the same
+// command `npm run lint` runs passes a tree that follows the layers and fails one import against them.
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const repo = resolve(import.meta.dirname, "..");
+const depcruise = join(repo, "node_modules", ".bin", "depcruise");
+const config = join(repo, ".dependency-cruiser.cjs");
+
+const tsconfig = {
+  compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", strict: true },
+  include: ["src"],
+};
+
+let scratch: string | undefined;
+
+afterEach(async () => {
+  if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  scratch = undefined;
+});
+
+/** Writes `files` (path under src/ → source) to a scratch tree and lints its layering. */
+async function lintTree(files: Record<string, string>): Promise<{ failed: boolean; output: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "layering-"));
+  scratch = dir;
+  await writeFile(join(dir, "tsconfig.json"), JSON.stringify(tsconfig));
+  for (const [path, source] of Object.entries(files)) {
+    await mkdir(dirname(join(dir, "src", path)), { recursive: true });
+    await writeFile(join(dir, "src", path), source);
+  }
+  try {
+    const { stdout } = await run(depcruise, ["src", "--config", config], { cwd: dir });
+    return { failed: false, output: stdout };
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    return { failed: true, output: stdout + stderr };
+  }
+}
+
+const contracts = "export type Row = Record<string, unknown>;\n";
+
+describe("the layering lint", { timeout: 30_000 }, () => {
+  it("passes imports that run down the layers", async () => {
+    const result = await lintTree({
+      "core/contracts.ts": contracts,
+      "formats/ndjson.ts": 'import type { Row } from "../core/contracts.js";\nexport type Line = Row;\n',
+      "sinks/sink.ts": 'import type { Line } from "../formats/ndjson.js";\nexport type Out = Line;\n',
+      "pipeline/run.ts": 'import type { Out } from "../sinks/sink.js";\nexport type Run = Out;\n',
+      "emulator/server.ts": 'import type { Wire } from "../api/wire/ops.js";\nexport type S = Wire;\n',
+      "api/wire/ops.ts": "export type Wire = string;\n",
+    });
+    expect(result.output).toContain("no dependency violations found");
+    expect(result.failed).toBe(false);
+  });
+
+  it("fails a type-only import that points up the layers", async () => {
+    const result = await lintTree({
+      "core/contracts.ts": contracts,
+      "pipeline/run-outcome.ts":
+        'import type { Row } from "../core/contracts.js";\nexport type Outcome = Row;\n',
+      "formats/ndjson.ts":
+        'import type { Outcome } from "../pipeline/run-outcome.js";\nexport type Line = Outcome;\n',
+    });
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain("not-in-allowed: src/formats/ndjson.ts → src/pipeline/run-outcome.ts");
+  });
+
+  it("fails an import between peers and a new one from a file with a known back-arrow", async () => {
+    const result = await lintTree({
+      "sources/paged.ts": "export const paged = 1;\n",
+      "transforms/add.ts": 'import { paged } from "../sources/paged.js";\nexport const add = paged;\n',
+      "components/registry.ts": "export const KINDS = {};\n",
+      "pipeline/state.ts": "export const state = 1;\n",
+      "sinks/schema.ts":
+        'import { KINDS } from "../components/registry.js";\nimport { state } from "../pipeline/state.js";\nexport const schema = [KINDS, state];\n',
+    });
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain("not-in-allowed: src/transforms/add.ts → src/sources/paged.ts");
+    expect(result.output).toContain("not-in-allowed: src/sinks/schema.ts → src/pipeline/state.ts");
+    expect(result.output).not.toContain("src/sinks/schema.ts → src/components/registry.ts");
+  });
+
+  it("fails an emulator import beyond the wire schemas", async () => {
+    const result = await lintTree({
+      "api/client.ts": "export type Client = string;\n",
+      "emulator/server.ts": 'import type { Client } from "../api/client.js";\nexport type S = Client;\n',
+    });
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain("not-in-allowed: src/emulator/server.ts → src/api/client.ts");
+  });
+
+  it("fails an import it cannot resolve, which would otherwise pass the layering unseen", async () => {
+    const result = await lintTree({
+      "formats/ndjson.ts":
+        'import type { Outcome } from "../pipeline/missing.js";\nexport type Line = Outcome;\n',
+    });
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain("not-to-unresolvable: src/formats/ndjson.ts → ../pipeline/missing.js");
+  });
+
+  it("fails a circle of type-only imports inside one folder", async () => {
+    const result = await lintTree({
+      "core/a.ts": 'import type { B } from "./b.js";\nexport type A = { b?: B };\n',
+      "core/b.ts": 'import type { A } from "./a.js";\nexport type B = { a?: A };\n',
+    });
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain("no-circular");
+  });
+});
