@@ -25,12 +25,6 @@ const BOTTOM = "^src/(core/|[^/]+\\.ts$)";
  */
 const KNOWN_BACK_ARROWS = [
   {
-    name: "config-reads-recheck-schema",
-    from: "^src/config/pipeline-schema\\.ts$",
-    to: "^src/pipeline/recheck\\.ts$",
-    why: "the `recheck` section's schema lives beside the re-check it configures",
-  },
-  {
     name: "warehouse-reads-pipeline-config",
     from: "^src/warehouse/pipeline-schemas\\.ts$",
     to: "^src/config/pipeline-schema\\.ts$",

@@ -8,7 +8,7 @@ import { serviceSchema } from "./service-schema.js";
 import { sourceColumns } from "./source-columns.js";
 import { createSourceSchema } from "./source-schema.js";
 import { transformsSchema } from "./transforms-schema.js";
-import { recheckSchema } from "../pipeline/recheck.js";
+import { recheckSchema } from "./recheck-schema.js";
 import { collisionMessage, columnCollisions, namingRules } from "../warehouse/column-names.js";
 
 export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;

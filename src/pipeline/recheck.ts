@@ -2,32 +2,10 @@
 // service rose is exported again; one whose count went down keeps its files (retention, a partial
 // shard result or an index outage must not delete what was exported) and is reported, unless the
 // pipeline says `on_decrease: replace`.
-import { z } from "zod";
 import type { Logger } from "../logger.js";
 import type { Slice } from "../core/contracts.js";
+import type { RecheckConfig } from "../config/recheck-schema.js";
 import type { StateStore } from "./state.js";
-
-export const recheckSchema = z
-  .strictObject({
-    last_days: z
-      .number()
-      .int()
-      .min(0)
-      .max(366)
-      .default(0)
-      .describe(
-        "On every run, also re-check the committed slices of this many days before the window's start (one date histogram), and export again those whose count at the service rose. 0: only with --recheck, over the window.",
-      ),
-    on_decrease: z
-      .enum(["keep", "replace"])
-      .default("keep")
-      .describe(
-        "When the service now counts fewer records in a committed slice than were exported (retention expired, a partial result, an index outage): keep the files and warn (keep), or export the slice again, removing what the service no longer returns (replace). Default keep.",
-      ),
-  })
-  .describe("Re-checking committed slices for records the service received late.");
-
-export type RecheckConfig = z.infer<typeof recheckSchema>;
 
 /** A committed slice whose count at the service is not what was committed. */
 export interface ChangedSlice {
