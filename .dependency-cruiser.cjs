@@ -53,14 +53,6 @@ const KNOWN_BACK_ARROWS = [
 /** Known circles: each module of one, with the imports that close it. Any other circle fails. */
 const KNOWN_CIRCLES = [
   {
-    name: "row-json-and-source-spec",
-    why: "the hit type and the row JSON splice refer to each other",
-    edges: [
-      ["^src/kinds/source-spec\\.ts$", "^src/kinds/row-json\\.ts$"],
-      ["^src/kinds/row-json\\.ts$", "^src/kinds/source-spec\\.ts$"],
-    ],
-  },
-  {
     name: "emulator-options-and-generators",
     why: "the emulator's options type the generators that read them",
     edges: [

@@ -7,7 +7,7 @@ import { pointInTimePaging } from "../api/paging/point-in-time.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import type { Page } from "../api/paging/page.js";
 import { hitToRow, hitsToRows } from "./source-spec.js";
-import type { HitLike } from "./source-spec.js";
+import type { HitLike } from "./row-json.js";
 import { rowJson } from "./row-json.js";
 import { encodeLines } from "../formats/ndjson.js";
 import type { RowJson } from "../core/contracts.js";

@@ -1,7 +1,13 @@
 // A row's JSON spliced from the service's own bytes: `{"_id":…,"_index":…,` and then the hit's
 // `_source` bytes as they came, so an NDJSON output writes the record without serialising it again.
 import type { RowJson } from "../core/contracts.js";
-import type { HitLike } from "./source-spec.js";
+
+/** A service hit as rows are made from it: its identity and its `_source`. */
+export interface HitLike {
+  _id: string;
+  _index: string;
+  _source: Readonly<Record<string, unknown>>;
+}
 
 /** Array-index keys (`"0"`, `"17"`): JSON.stringify writes them first, whatever order the bytes had. */
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;

@@ -8,6 +8,7 @@ import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
 import type { Batch, Row, RowJson, Slice } from "../core/contracts.js";
 import { rowJson } from "./row-json.js";
+import type { HitLike } from "./row-json.js";
 
 export const APPLICATIONS = ["atr", "klewer", "eventops", "quasar"] as const;
 export type Application = (typeof APPLICATIONS)[number];
@@ -151,12 +152,6 @@ export function queryOptions(
     ...(filters !== undefined ? { filters } : {}),
     ...(source.fields !== undefined ? { fields: source.fields } : {}),
   };
-}
-
-export interface HitLike {
-  _id: string;
-  _index: string;
-  _source: Readonly<Record<string, unknown>>;
 }
 
 /**
