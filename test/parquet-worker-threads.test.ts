@@ -90,7 +90,7 @@ const byId = (rows: Row[]): Row[] => [...rows].sort((a, b) => String(a._id).loca
 describe("the compiled encoder with a pool of worker threads", () => {
   it("sends each row group of spliced rows to a worker and writes the rows the thread writes", async () => {
     const { parquetFormat } = await compiled<typeof ParquetModule>("formats/parquet.js");
-    const { createWorkerPool } = await compiled<typeof PoolModule>("pipeline/worker-pool.js");
+    const { createWorkerPool } = await compiled<typeof PoolModule>("core/worker-pool.js");
     const { hitsToRows } = await compiled<typeof SourceSpecModule>("kinds/source-spec.js");
     const columns: Column[] = [
       { name: "_id", type: "string" },
