@@ -1,7 +1,9 @@
 // The floor plan of src/, checked by `npm run lint` (docs/ARCHITECTURE.md draws the same diagram).
 // A folder may import its own files, the folders below it and the bottom (core/ and the files at the
-// top of src/: errors, error codes, logger); folders of one layer do not import each other. Anything
-// else fails the lint, and so does any import circle, type-only imports included.
+// top of src/: errors, error codes, logger); folders of one layer do not import each other; the
+// emulator imports only the wire schemas and the bottom; tests may import anything. Any other import
+// fails the lint, and so does any import circle, type-only imports included, and any import the
+// cruiser cannot resolve (it could not be placed). test/layering-rules.test.ts runs these rules.
 
 /** Top to bottom; the folders of one entry are peers. */
 const LAYERS = [
