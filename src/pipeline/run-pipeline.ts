@@ -154,6 +154,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       force: options.force === true,
       // A --force redoes the run's window (and shard); what is committed outside it stays.
       forceWindow: pipeline.source.window,
+      planned: shardPlan.map((plan) => plan.slice),
       fence,
     });
     let rechecked: ChangedSlice[] | undefined;
