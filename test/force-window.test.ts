@@ -159,7 +159,8 @@ describe("--force over one hour of a six-hour output", () => {
 // Slices are matched with the state by id (their start). A window cut on another grid planned ids
 // that overlapped committed slices: `run --start 00:30` exported 00:30–01:00 again beside slice 00:00,
 // `--force` over 02:30–03:30 left the old files of 02:00 and 03:00 beside the new ones, and a slice
-// length changed from 1h to 3h wrote hours 01:00 and 02:00 twice; each exited 0 and verify passed.
+// length changed from 1h to 3h wrote hours 01:00 and 02:00 twice, and `--force` over 04:00–04:30
+// dropped 04:30–05:00 with the manifest complete; each exited 0 and verify passed.
 describe("a window off the committed slice grid", () => {
   it("is refused with exit 2 before anything is written, naming both slices", async () => {
     const dir = await scope.tempDir("grid");
@@ -178,6 +179,12 @@ describe("a window off the committed slice grid", () => {
         argv: ["--force", "--start", "2026-11-20T02:30:00Z", "--end", "2026-11-20T03:30:00Z"],
         planned: "20261120T023000Z",
         committed: "20261120T020000Z",
+      },
+      {
+        // Same id, half the range: the forced redo would drop 04:30–05:00 and still say complete.
+        argv: ["--force", "--start", "2026-11-20T04:00:00Z", "--end", "2026-11-20T04:30:00Z"],
+        planned: "20261120T040000Z",
+        committed: "20261120T040000Z",
       },
     ];
     for (const attempt of attempts) {

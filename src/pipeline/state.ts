@@ -109,7 +109,7 @@ export class StateStore {
       applyEntry(state, entry);
       state.journal_seq = seq;
     }
-    checkSliceGrid(state, options.planned ?? [], options.store.location);
+    checkSliceGrid(state, options.planned ?? [], options.store.location, options.force);
     if (options.force) {
       applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
     } else if (state.fingerprint !== options.fingerprint) {
