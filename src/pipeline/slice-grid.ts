@@ -8,17 +8,43 @@ import { ConfigError } from "../errors.js";
 import type { Slice } from "./contracts.js";
 import type { RunState } from "./state-schema.js";
 
-function overlaps(slice: Pick<Slice, "start" | "end">, committed: { start: string; end: string }): boolean {
-  return (
-    Date.parse(committed.start) < slice.end.getTime() && Date.parse(committed.end) > slice.start.getTime()
-  );
+interface CommittedRange {
+  id: string;
+  start: number;
+  end: number;
 }
 
 /** Whether a forced slice replaces only part of what its committed namesake holds. */
-function narrows(slice: Pick<Slice, "start" | "end">, committed: { start: string; end: string }): boolean {
-  return (
-    Date.parse(committed.start) < slice.start.getTime() || Date.parse(committed.end) > slice.end.getTime()
-  );
+function narrows(slice: Pick<Slice, "start" | "end">, committed: CommittedRange): boolean {
+  return committed.start < slice.start.getTime() || committed.end > slice.end.getTime();
+}
+
+/** Committed slices by start, each with the latest end up to it, so a lookup stops early. */
+function byStart(state: Readonly<RunState>): { ranges: CommittedRange[]; reach: number[] } {
+  const ranges = Object.entries(state.slices)
+    .map(([id, slice]) => ({ id, start: Date.parse(slice.start), end: Date.parse(slice.end) }))
+    .sort((a, b) => a.start - b.start);
+  const reach: number[] = [];
+  for (const range of ranges) reach.push(Math.max(reach.at(-1) ?? -Infinity, range.end));
+  return { ranges, reach };
+}
+
+/** The committed slices overlapping one planned slice (a backfill checks tens of thousands against as many). */
+function overlapping(index: { ranges: CommittedRange[]; reach: number[] }, slice: Slice): CommittedRange[] {
+  const { ranges, reach } = index;
+  let low = 0;
+  let high = ranges.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((ranges[middle]?.start ?? Infinity) < slice.end.getTime()) low = middle + 1;
+    else high = middle;
+  }
+  const found: CommittedRange[] = [];
+  for (let at = low - 1; at >= 0 && (reach[at] ?? -Infinity) > slice.start.getTime(); at--) {
+    const range = ranges[at];
+    if (range !== undefined && range.end > slice.start.getTime()) found.push(range);
+  }
+  return found;
 }
 
 /**
@@ -32,17 +58,19 @@ export function checkSliceGrid(
   location: string,
   force: boolean,
 ): void {
+  if (planned.length === 0) return;
+  const index = byStart(state);
   for (const slice of planned) {
-    for (const [id, committed] of Object.entries(state.slices)) {
-      if (!overlaps(slice, committed)) continue;
-      if (id === slice.id && !(force && narrows(slice, committed))) continue;
+    for (const committed of overlapping(index, slice)) {
+      if (committed.id === slice.id && !(force && narrows(slice, committed))) continue;
       const effect =
-        id === slice.id
+        committed.id === slice.id
           ? "forcing it would remove the records of the rest of that slice from the output"
           : "exporting it would write those records twice";
+      const range = `${new Date(committed.start).toISOString()} to ${new Date(committed.end).toISOString()}`;
       const message =
-        `slice ${slice.id} (${slice.start.toISOString()} to ${slice.end.toISOString()}) overlaps slice ${id} ` +
-        `(${committed.start} to ${committed.end}) already committed in ${location}: ${effect}. Start and end ` +
+        `slice ${slice.id} (${slice.start.toISOString()} to ${slice.end.toISOString()}) overlaps slice ${committed.id} ` +
+        `(${range}) already committed in ${location}: ${effect}. Start and end ` +
         "the window (--start/--end, --force included) on the boundaries of the committed slices, and keep the " +
         "slice length the output was written with (or write to a new destination)";
       throw new ConfigError(message, [{ path: "--start/--end", message }]);
