@@ -152,6 +152,8 @@ describe("a reader that closes stdout early says only what is true", () => {
       "Run stopped: the reader of stdout closed it. A pipeline that writes only to stdout keeps no state, so there is nothing to resume",
     );
     expect(cli.stderr()).toContain("stopped (stdout only: nothing to resume)");
+    // Regression: the summary went on "(N cut short, redone by the next run)".
+    expect(cli.stderr()).not.toContain("redone by the next run");
   });
 
   it("run with a file sink beside stdout says the committed slices are kept and a rerun exports the rest", async () => {

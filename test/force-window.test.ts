@@ -155,3 +155,54 @@ describe("--force over one hour of a six-hour output", () => {
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   });
 });
+
+// Slices are matched with the state by id (their start). A window cut on another grid planned ids
+// that overlapped committed slices: `run --start 00:30` exported 00:30–01:00 again beside slice 00:00,
+// `--force` over 02:30–03:30 left the old files of 02:00 and 03:00 beside the new ones, and a slice
+// length changed from 1h to 3h wrote hours 01:00 and 02:00 twice, and `--force` over 04:00–04:30
+// dropped 04:30–05:00 with the manifest complete; each exited 0 and verify passed.
+describe("a window off the committed slice grid", () => {
+  it("is refused with exit 2 before anything is written, naming both slices", async () => {
+    const dir = await scope.tempDir("grid");
+    const out = join(dir, "out");
+    const file = await writePipeline(dir, pipeline(out));
+    expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
+    const before = await listTree(out);
+
+    const attempts: { argv: string[]; planned: string; committed: string }[] = [
+      {
+        argv: ["--start", "2026-11-20T00:30:00Z", "--end", "2026-11-20T01:30:00Z"],
+        planned: "20261120T003000Z",
+        committed: "20261120T000000Z",
+      },
+      {
+        argv: ["--force", "--start", "2026-11-20T02:30:00Z", "--end", "2026-11-20T03:30:00Z"],
+        planned: "20261120T023000Z",
+        committed: "20261120T020000Z",
+      },
+      {
+        // Same id, half the range: the forced redo would drop 04:30–05:00 and still say complete.
+        argv: ["--force", "--start", "2026-11-20T04:00:00Z", "--end", "2026-11-20T04:30:00Z"],
+        planned: "20261120T040000Z",
+        committed: "20261120T040000Z",
+      },
+    ];
+    for (const attempt of attempts) {
+      const result = await runCli(["run", file, ...attempt.argv], { env: service.env });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`slice ${attempt.planned}`);
+      expect(result.stderr).toContain(`overlaps slice ${attempt.committed}`);
+      expect(result.stderr).toMatch(/boundaries of the committed slices/);
+      expect(await listTree(out)).toEqual(before);
+    }
+
+    const longer = pipeline(out) as { source: { window: { slice: string } } };
+    longer.source.window.slice = "3h";
+    await writePipeline(dir, longer);
+    const relengthened = await runCli(["run", file], { env: service.env });
+    expect(relengthened.code, relengthened.stderr).toBe(2);
+    expect(relengthened.stderr).toMatch(/overlaps slice 20261120T0[12]0000Z/);
+    expect(await listTree(out)).toEqual(before);
+    expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
+  });
+});

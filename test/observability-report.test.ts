@@ -1,6 +1,6 @@
 // The run report (--report) has the same keys whatever the outcome — done, stopped (exit 75), failed —
 // and its counts equal the manifest and the requests the emulator received; log lines carry the run
-// id and the pipeline, and their level comes from MDQ_LOG_LEVEL.
+// id and the pipeline once each, and their level comes from MDQ_LOG_LEVEL.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -167,6 +167,11 @@ describe("logs", () => {
       const runId = lines.find((line) => line.msg === "Run started.")?.run_id;
       expect(runId).toMatch(/^logs-level-/);
       for (const line of lines) expect(line).toMatchObject({ run_id: runId, pipeline: "logs-level" });
+      // Each key once: collectors such as Elasticsearch refuse a line that repeats one.
+      for (const raw of result.stderr.split("\n").filter((line) => line !== "")) {
+        expect(raw.split('"run_id":').length - 1, raw).toBe(1);
+        expect(raw.split('"pipeline":').length - 1, raw).toBe(1);
+      }
       const quiet = await runCli(["run", file, "--force"], {
         env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "error" },
       });

@@ -12,13 +12,14 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
   const rate = seconds > 0 ? Math.round(outcome.records / seconds) : 0;
   const shard = outcome.shard === undefined ? "" : ` (shard ${outcome.shard.index}/${outcome.shard.count})`;
   const open = outcome.slices.filter((slice) => slice.open).length;
+  const streamOnly = outcome.destinations.every((destination) => destination.stream);
   const status =
     outcome.status === "complete"
       ? open === 0
         ? "complete"
         : `done, ${open} open slice${open === 1 ? "" : "s"} to redo once settled`
       : outcome.status === "stopped"
-        ? outcome.destinations.every((destination) => destination.stream)
+        ? streamOnly
           ? "stopped (stdout only: nothing to resume)"
           : "stopped, resumable"
         : "failed";
@@ -27,7 +28,8 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
   const cutShort = stoppedByStop
     ? outcome.slices.filter((slice) => slice.status === "pending" && slice.attempts > 0).length
     : 0;
-  const left = cutShort > 0 ? ` (${cutShort} cut short, redone by the next run)` : "";
+  // Without state, a rerun starts the window over: nothing is "redone" of this run.
+  const left = cutShort > 0 ? ` (${cutShort} cut short${streamOnly ? "" : ", redone by the next run"})` : "";
   const lines = [
     `${outcome.pipeline}${shard}: ${status} — ${outcome.committed} slices exported, ${outcome.skipped} already done, ` +
       `${outcome.remaining} left${left}; ${outcome.records.toLocaleString("en-US")} records in ${seconds.toFixed(1)}s (${rate.toLocaleString("en-US")} rec/s)`,

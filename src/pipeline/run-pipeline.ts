@@ -154,6 +154,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       force: options.force === true,
       // A --force redoes the run's window (and shard); what is committed outside it stays.
       forceWindow: pipeline.source.window,
+      planned: shardPlan.map((plan) => plan.slice),
       fence,
     });
     let rechecked: ChangedSlice[] | undefined;
@@ -181,8 +182,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     await removeLeftovers(sweep, shardPlan, state, shard, log, redo);
     log.info(
       {
-        pipeline: pipeline.name,
-        run_id: run.runId,
+        ...unbound(log, { pipeline: pipeline.name, run_id: run.runId }),
         service: session.describe,
         slices: shardPlan.length,
         expected: prepared.plan.expectedRecords,
@@ -335,10 +335,16 @@ function encodeThreads(pipeline: Pipeline): number {
   return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
 }
 
+/** The fields the logger does not already carry: a key twice in one line is refused by collectors. */
+function unbound(log: Logger, fields: Record<string, string>): Record<string, string> {
+  const bound = log.bindings();
+  return Object.fromEntries(Object.entries(fields).filter(([key]) => !Object.hasOwn(bound, key)));
+}
+
 function logEnd(outcome: PipelineOutcome, log: Logger, keepsState: boolean): void {
   if (outcome.status === "complete") {
     log.info(
-      { run_id: outcome.runId, records: outcome.records, slices: outcome.slices.length },
+      { ...unbound(log, { run_id: outcome.runId }), records: outcome.records, slices: outcome.slices.length },
       "Run complete.",
     );
   } else if (outcome.status === "stopped") {

@@ -3,7 +3,7 @@
 // writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
 // written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
 import { ConfigError } from "../errors.js";
-import type { OutputStore } from "../core/contracts.js";
+import type { OutputStore, Slice } from "../core/contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
 import { journalEntrySchema, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";
@@ -29,6 +29,7 @@ import {
 import { applyForce } from "./state-force.js";
 import type { ForcedWindow } from "./state-force.js";
 import { reachedCommitStep } from "../core/test-hook.js";
+import { checkSliceGrid } from "./slice-grid.js";
 
 export { STATE_DIRECTORY } from "./state-schema.js";
 export type {
@@ -58,6 +59,8 @@ export interface StateStoreOptions {
   force: boolean;
   /** The window `--force` applies to; slices committed outside it stay committed. */
   forceWindow?: ForcedWindow | undefined;
+  /** The slices the run plans; one overlapping a committed slice of another id is refused. */
+  planned?: readonly Slice[];
   /** Awaited before each write of the state; throws once the run may no longer write (the lock's fence). */
   fence?: () => Promise<void>;
 }
@@ -106,6 +109,7 @@ export class StateStore {
       applyEntry(state, entry);
       state.journal_seq = seq;
     }
+    checkSliceGrid(state, options.planned ?? [], options.store.location, options.force);
     if (options.force) {
       applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
     } else if (state.fingerprint !== options.fingerprint) {
