@@ -288,8 +288,9 @@ export const ERROR_CATALOG = {
   },
   MANIFEST_UNREADABLE: {
     exit: "failed",
-    meaning: "A manifest is not valid JSON (written by something else, or damaged).",
-    action: "Rerun the pipeline (or the shard) that writes it.",
+    meaning:
+      "A manifest is not valid JSON, or not a manifest this version writes (a field missing or of the wrong type; the message names the file, the field and the value found): written by something else, or damaged.",
+    action: "Rerun the pipeline (or the shard) that writes it, or move the file away.",
   },
   RECONCILIATION_FAILED: {
     exit: "failed",
