@@ -216,12 +216,12 @@ export function isApiError(error: unknown): error is ApiError {
   return isEtlError(error) && typeof (error as { retryable?: unknown }).retryable === "boolean";
 }
 
-/** A `ConfigError`, with the issues it lists: `CONFIG_INVALID` is raised by nothing else. */
+/** A `ConfigError`, with the issues it lists. */
 export function isConfigError(error: unknown): error is ConfigError {
-  return hasCode(error, "CONFIG_INVALID");
+  return hasCode(error, "CONFIG_INVALID") && Array.isArray((error as { issues?: unknown }).issues);
 }
 
-/** A `SinkError`: an output error already described, which callers pass on as it is. */
+/** A `SinkError`, an output error already described; `OUTPUT_FULL` is also a stop (`isStopped`). */
 export function isSinkError(error: unknown): error is SinkError {
   const code = errorCode(error);
   return code !== undefined && (/^(SINK|S3)_/.test(code) || code === "OUTPUT_FULL");
