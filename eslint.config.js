@@ -4,6 +4,36 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// The product's error classes: callers match on their codes (src/errors.ts), never on the class.
+const ERROR_CLASSES = [
+  "EtlError",
+  "ConfigError",
+  "RequestValidationError",
+  "ApiError",
+  "AuthError",
+  "PermissionError",
+  "QuotaExhaustedError",
+  "RetriesSpentError",
+  "PagingContextLostError",
+  "BatchExportError",
+  "SinkError",
+  "ReconciliationError",
+  "StoppedError",
+  "OutputLockedError",
+  "HttpStatusError",
+  "SchemaDriftError",
+  "JoinMismatchError",
+];
+const ERRORS_BY_CODE = {
+  selector: `BinaryExpression[operator='instanceof'][right.name=/^(${ERROR_CLASSES.join("|")})$/]`,
+  message:
+    "Match the product's errors on their code (hasCode, isApiError, isSinkError… in src/errors.ts), never on the class.",
+};
+const NAMED_EXPORTS = {
+  selector: "ExportDefaultDeclaration",
+  message: "Use named exports only, so every import names what it takes.",
+};
+
 export default tseslint.config(
   { ignores: ["dist/", "out/", "coverage/", "node_modules/", "bench/results/", ".test-servers/"] },
   js.configs.recommended,
@@ -13,14 +43,14 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "error",
       "@typescript-eslint/consistent-type-imports": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
-      "no-restricted-syntax": [
-        "error",
-        {
-          selector: "ExportDefaultDeclaration",
-          message: "Use named exports only, so every import names what it takes.",
-        },
-      ],
+      "no-restricted-syntax": ["error", NAMED_EXPORTS],
     },
+  },
+  {
+    // Tests may still assert the class a function throws.
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts"],
+    rules: { "no-restricted-syntax": ["error", NAMED_EXPORTS, ERRORS_BY_CODE] },
   },
   {
     files: ["eslint.config.js", "vitest.config.ts"],

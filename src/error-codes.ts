@@ -183,6 +183,12 @@ export const ERROR_CATALOG = {
     meaning: "An output file is not a readable file of its format.",
     action: "Rerun the slice with `--force`, or remove the file and run again.",
   },
+  SINK_JOIN_MISMATCH: {
+    exit: "failed",
+    meaning:
+      "A batch slice's partition files cannot be joined whole (other columns, or a column chunk without metadata); the merge reads them row by row instead, so this code is logged, never the end of a run.",
+    action: "Nothing: the slice's file is still written, only more slowly.",
+  },
   S3_NO_SUCH_BUCKET: {
     exit: "failed",
     meaning: "The bucket named in an `s3://` destination does not exist.",
@@ -282,8 +288,9 @@ export const ERROR_CATALOG = {
   },
   MANIFEST_UNREADABLE: {
     exit: "failed",
-    meaning: "A manifest is not valid JSON (written by something else, or damaged).",
-    action: "Rerun the pipeline (or the shard) that writes it.",
+    meaning:
+      "A manifest is not valid JSON, or not a manifest this version writes (a field missing or of the wrong type; the message names the file, the field and the value found): written by something else, or damaged.",
+    action: "Rerun the pipeline (or the shard) that writes it, or move the file away.",
   },
   RECONCILIATION_FAILED: {
     exit: "failed",

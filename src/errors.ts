@@ -1,6 +1,8 @@
 // The error family of mdq-export: one base with a stable `code` (listed in error-codes.ts and
 // docs/errors.md), subclassed by who must act. Callers match on the code with `hasCode`, never on the
-// message or on class chains. Only cli/ turns errors into text.
+// message or on class chains (lint refuses `instanceof` on these classes): where a caller needs a
+// class's data, a guard below recognises it by its codes, or by the verdict it carries (`isApiError`).
+// Only cli/ turns errors into text.
 import { ERROR_CATALOG } from "./error-codes.js";
 import type { ErrorCode } from "./error-codes.js";
 
@@ -131,9 +133,14 @@ export class RetriesSpentError extends ApiError {
 /** Whether `error`, or an error it wraps, ended because an operation spent its retry budget. */
 export function spentRetryBudget(error: unknown): boolean {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
-    if (cause instanceof RetriesSpentError) return true;
+    if (isRetriesSpent(cause)) return true;
   }
   return false;
+}
+
+/** A `RetriesSpentError`: an API error that counts the attempts it spent. */
+export function isRetriesSpent(error: unknown): error is RetriesSpentError {
+  return isApiError(error) && typeof (error as { attempts?: unknown }).attempts === "number";
 }
 
 /** A scroll or point-in-time context is gone; the caller restarts its slice from the start. */
@@ -154,9 +161,12 @@ export class BatchExportError extends ApiError {
   }
 }
 
+/** The codes a `SinkError` carries: the output's own (`SINK_…`, `S3_…`) and a full output. */
+export type SinkCode = Extract<ErrorCode, `SINK_${string}` | `S3_${string}`> | "OUTPUT_FULL";
+
 /** Writing output failed: disk, S3, or a format encoder. */
 export class SinkError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions & { code?: ErrorCode } = {}) {
+  constructor(message: string, options: EtlErrorOptions & { code?: SinkCode } = {}) {
     super(options.code ?? "SINK_FAILED", message, options);
   }
 }
@@ -168,21 +178,58 @@ export class ReconciliationError extends EtlError {
   }
 }
 
+/** The codes a `StoppedError` carries: the run stopped and can be resumed. */
+export const STOP_CODES = [
+  "STOPPED",
+  "OUTPUT_CLOSED",
+  "OUTPUT_FULL",
+  "OUTPUT_LOCKED",
+  "OUTPUT_LOCK_LOST",
+] as const satisfies readonly ErrorCode[];
+
 /** The run was stopped (signal); it can be resumed. */
 export class StoppedError extends EtlError {
-  constructor(
-    message: string,
-    options: EtlErrorOptions & {
-      code?: "STOPPED" | "OUTPUT_CLOSED" | "OUTPUT_FULL" | "OUTPUT_LOCKED" | "OUTPUT_LOCK_LOST";
-    } = {},
-  ) {
+  constructor(message: string, options: EtlErrorOptions & { code?: (typeof STOP_CODES)[number] } = {}) {
     super(options.code ?? "STOPPED", message, options);
   }
 }
 
 /** The stable code of an error the product raised, or undefined for anything else. */
 export function errorCode(error: unknown): ErrorCode | undefined {
+  // The one class check of the family: every guard below starts from it.
+  // eslint-disable-next-line no-restricted-syntax
   return error instanceof EtlError && error.code in ERROR_CATALOG ? error.code : undefined;
+}
+
+/** An error the product raised on purpose (it carries a listed code), as opposed to a defect. */
+export function isEtlError(error: unknown): error is EtlError {
+  return errorCode(error) !== undefined;
+}
+
+/**
+ * An error of the service or the way to it: its codes are many (and a spent retry budget keeps the
+ * last one's), so it is recognised by the verdict only it carries, whether the service may answer
+ * next time.
+ * @example if (isApiError(error) && error.retryable) return EXIT.resumable;
+ */
+export function isApiError(error: unknown): error is ApiError {
+  return isEtlError(error) && typeof (error as { retryable?: unknown }).retryable === "boolean";
+}
+
+/** A `ConfigError`, with the issues it lists. */
+export function isConfigError(error: unknown): error is ConfigError {
+  return hasCode(error, "CONFIG_INVALID") && Array.isArray((error as { issues?: unknown }).issues);
+}
+
+/** A `SinkError`, an output error already described; `OUTPUT_FULL` is also a stop (`isStopped`). */
+export function isSinkError(error: unknown): error is SinkError {
+  const code = errorCode(error);
+  return code !== undefined && (/^(SINK|S3)_/.test(code) || code === "OUTPUT_FULL");
+}
+
+/** A `StoppedError`: the run stopped and can be resumed. */
+export function isStopped(error: unknown): error is StoppedError {
+  return hasCode(error, ...STOP_CODES);
 }
 
 /**

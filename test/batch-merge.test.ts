@@ -5,9 +5,15 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 const PIPELINE = join(import.meta.dirname, "..", "pipelines", "logs-backfill-batch.yaml");
@@ -17,7 +23,7 @@ let emulator: RunningEmulator;
 let workspace: Workspace;
 beforeAll(async () => {
   // The default density: about 60,000 logs in the week over ec2 and kubernetes.
-  emulator = await startTestEmulator({ density: 60 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 60 })).emulator;
   workspace = await createWorkspace("mdq-merge-");
 });
 afterAll(async () => {

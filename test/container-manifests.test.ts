@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { parsePipeline } from "../src/config/load-pipeline.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { REPO_ROOT, emulatorEnv, runCli } from "./support/cli-harness.js";
-import { startTestEmulator } from "./support/export-checks.js";
+import { emulatorEnv, EXPORT_EMULATOR, REPO_ROOT, runCli, startTestService } from "./support/cli-harness.js";
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -59,7 +58,7 @@ beforeAll(async () => {
   observability = await load("observability-configmap.yaml");
   serviceAccount = await load("serviceaccount.yaml");
   secretsDir = await mkdtemp(join(tmpdir(), "mdq-k8s-secrets-"));
-  emulator = await startTestEmulator({ density: 1 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 1 })).emulator;
 });
 afterAll(async () => {
   await rm(secretsDir, { recursive: true, force: true });

@@ -4,9 +4,16 @@ import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { checkCompleteExport } from "./support/export-checks.js";
 import { listAllFiles, listDataFiles } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 const COMMANDS = [
@@ -25,7 +32,7 @@ let emulator: RunningEmulator;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
   workspace = await createWorkspace();
 });
 

@@ -2,9 +2,15 @@
 // and column of the problem, and send nothing at all to the service (not even a token request).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { startTestEmulator } from "./support/export-checks.js";
 import { listAllFiles } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 /** Answers the valid base definition. */
@@ -14,8 +20,8 @@ let untouched: RunningEmulator;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  untouched = await startTestEmulator();
+  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
+  untouched = (await startTestService(EXPORT_EMULATOR)).emulator;
   workspace = await createWorkspace();
 });
 

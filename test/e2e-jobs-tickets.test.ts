@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { byId, checkCompleteExport } from "./support/export-checks.js";
 import {
   countBy,
   flattenRecord,
@@ -13,7 +13,14 @@ import {
   sliceStartOf,
 } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 const START = "2026-03-10T00:00:00.000Z";
@@ -23,7 +30,7 @@ let emulator: RunningEmulator;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
   workspace = await createWorkspace();
 });
 

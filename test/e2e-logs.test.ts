@@ -2,41 +2,38 @@
 // serverless eventops scope; real YAML through main() against an emulator on port 0, the output read
 // back with DuckDB and line parsing and compared with the emulator's hits for the same query.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/emulator/server.js";
-import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { describe, expect } from "vitest";
+import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { countBy, hitRecord, HOUR_MS, parquetRowOf, sliceStartOf } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
+import type { EmulatorFixtures } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00.000Z";
 const END = "2026-03-10T04:00:00.000Z";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
+const it = useEmulator();
 
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  workspace = await createWorkspace();
-});
-
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
-
-async function runPipeline(name: string, yaml: string): Promise<{ stderr: string }> {
+async function runPipeline(
+  { service, workspace }: EmulatorFixtures,
+  name: string,
+  yaml: string,
+): Promise<{ stderr: string }> {
   const file = await workspace.write(`${name}.yaml`, yaml);
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: emulatorEnv(emulator) });
+  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
   expect(result.code, result.stderr).toBe(0);
   return { stderr: result.stderr };
 }
 
 describe("logs, v2", () => {
-  it("scroll over two app types to NDJSON: every log of both once, whole records equal (awkward text included)", async () => {
+  it("scroll over two app types to NDJSON: every log of both once, whole records equal (awkward text included)", async ({
+    service,
+    workspace,
+  }) => {
     const out = join(workspace.dir, "logs-scroll");
     const { stderr } = await runPipeline(
+      { service, workspace },
       "logs-scroll",
       `name: e2e-logs-scroll
 ${REMOTE_SERVICE_YAML}
@@ -58,7 +55,7 @@ sinks:
     for (const appType of ["ec2", "kubernetes"]) {
       hits.push(
         ...(await collect(
-          emulator.expectedHits("logs", {
+          service.emulator.expectedHits("logs", {
             application: "atr",
             app_type: appType,
             domain: ["alpha.example", "bravo.example"],
@@ -77,10 +74,14 @@ sinks:
     for (const hit of hits) expect(lines.get(hit._id)).toEqual(hitRecord(hit));
   });
 
-  it("batch to gzip NDJSON with a query filter and projected fields: the batch export's logs, once each", async () => {
+  it("batch to gzip NDJSON with a query filter and projected fields: the batch export's logs, once each", async ({
+    service,
+    workspace,
+  }) => {
     const out = join(workspace.dir, "logs-batch");
     const fields = ["@timestamp", "level", "message", "atr.domain_name", "response.status_code"];
     await runPipeline(
+      { service, workspace },
       "logs-batch",
       `name: e2e-logs-batch
 ${REMOTE_SERVICE_YAML}
@@ -102,7 +103,7 @@ sinks:
 `,
     );
     const hits = await collect(
-      emulator.expectedHits("/v2/logs/batch", {
+      service.emulator.expectedHits("/v2/logs/batch", {
         application: "klewer",
         app_type: "kubernetes",
         domain: ["*"],
@@ -123,9 +124,13 @@ sinks:
     for (const hit of hits) expect(lines.get(hit._id)).toEqual(hitRecord(hit));
   });
 
-  it("aggregations over two app types to Parquet: per slice, app type and level, doc_count as counted from the hits (regression: the app types' buckets were rows with the same keys)", async () => {
+  it("aggregations over two app types to Parquet: per slice, app type and level, doc_count as counted from the hits (regression: the app types' buckets were rows with the same keys)", async ({
+    service,
+    workspace,
+  }) => {
     const out = join(workspace.dir, "logs-aggs");
     await runPipeline(
+      { service, workspace },
       "logs-aggs",
       `name: e2e-logs-aggs
 ${REMOTE_SERVICE_YAML}
@@ -146,7 +151,7 @@ sinks:
     const counts = new Map<string, number>();
     for (const appType of ["ec2", "kubernetes"]) {
       const hits = await collect(
-        emulator.expectedHits("logs", {
+        service.emulator.expectedHits("logs", {
           application: "quasar",
           app_type: appType,
           domain: ["*"],
@@ -182,9 +187,13 @@ sinks:
     expect(actual).toEqual(Object.fromEntries(counts));
   });
 
-  it("serverless eventops scope (auto strategy) to Parquet with redact (hash): every log of the log groups, tenants and stages", async () => {
+  it("serverless eventops scope (auto strategy) to Parquet with redact (hash): every log of the log groups, tenants and stages", async ({
+    service,
+    workspace,
+  }) => {
     const out = join(workspace.dir, "logs-serverless");
     await runPipeline(
+      { service, workspace },
       "logs-serverless",
       `name: e2e-logs-serverless
 ${REMOTE_SERVICE_YAML}
@@ -206,7 +215,7 @@ sinks:
 `,
     );
     const hits = await collect(
-      emulator.expectedHits("logs", {
+      service.emulator.expectedHits("logs", {
         application: "eventops",
         app_type: "serverless",
         log_group: ["*"],
@@ -241,9 +250,13 @@ sinks:
 });
 
 describe("logs, v1 (deprecated)", () => {
-  it("scroll to Parquet: the logs of the date-math range, a deprecation warning, values equal", async () => {
+  it("scroll to Parquet: the logs of the date-math range, a deprecation warning, values equal", async ({
+    service,
+    workspace,
+  }) => {
     const out = join(workspace.dir, "logs-v1-scroll");
     const { stderr } = await runPipeline(
+      { service, workspace },
       "logs-v1-scroll",
       `name: e2e-logs-v1-scroll
 ${REMOTE_SERVICE_YAML}
@@ -263,7 +276,7 @@ sinks:
     );
     expect(stderr).toContain("deprecated");
     const hits = await collect(
-      emulator.expectedHits("/v1/logs/scroll", {
+      service.emulator.expectedHits("/v1/logs/scroll", {
         application: "atr",
         time_range: "now-3h/h",
         app_type: "ec2",
@@ -279,9 +292,13 @@ sinks:
     for (const hit of hits) expect(rows.get(hit._id)).toEqual(parquetRowOf(hitRecord(hit), table.types));
   });
 
-  it("batch with eventops scope to NDJSON: the batch export's logs of one log group, tenant and stage (regression: the mappings were asked for eventops with app_type ec2, a 400)", async () => {
+  it("batch with eventops scope to NDJSON: the batch export's logs of one log group, tenant and stage (regression: the mappings were asked for eventops with app_type ec2, a 400)", async ({
+    service,
+    workspace,
+  }) => {
     const out = join(workspace.dir, "logs-v1-batch");
     await runPipeline(
+      { service, workspace },
       "logs-v1-batch",
       `name: e2e-logs-v1-batch
 ${REMOTE_SERVICE_YAML}
@@ -300,7 +317,7 @@ sinks:
 `,
     );
     const hits = await collect(
-      emulator.expectedHits("/v1/logs/batch", {
+      service.emulator.expectedHits("/v1/logs/batch", {
         application: "eventops",
         time_range: "now-2h/h",
         log_group: "/aws/lambda/orders",

@@ -4,10 +4,17 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { flattenRecord, hitRecord, HOUR_MS, parquetRowOf, sliceStartOf } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 const START = "2026-03-10T00:00:00.000Z";
@@ -19,8 +26,10 @@ let jsonArrayEmulator: RunningEmulator;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
-  jsonArrayEmulator = await startTestEmulator({ partitionFormat: "json-array", batchPartitionSeconds: 1800 });
+  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
+  jsonArrayEmulator = (
+    await startTestService({ ...EXPORT_EMULATOR, partitionFormat: "json-array", batchPartitionSeconds: 1800 })
+  ).emulator;
   workspace = await createWorkspace();
 });
 

@@ -3,27 +3,18 @@
 // fields only and dropped logLevel; billing Parquet lacked the window_start/window_end its NDJSON had).
 // A field no column holds is reported, never dropped without a word.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { validateRequest } from "../src/api/wire/operations.js";
-import type { RunningEmulator } from "../src/emulator/server.js";
 import { createSilentLogger } from "../src/logger.js";
 import type { Batch, SliceContext } from "../src/core/contracts.js";
 import { reportUnknownFields, unknownFields } from "../src/pipeline/report-unknown-fields.js";
-import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { checkCompleteExport } from "./support/export-checks.js";
 import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
+import type { EmulatorFixtures } from "./support/use-emulator.js";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-beforeAll(async () => {
-  emulator = await startTestEmulator();
-  workspace = await createWorkspace();
-});
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+const it = useEmulator();
 
 /** Every dotted leaf path of a record (`atr.domain_name`, `regex.extractions.logLevel`). */
 function leafPaths(record: Readonly<Record<string, unknown>>, at = ""): string[] {
@@ -34,13 +25,17 @@ function leafPaths(record: Readonly<Record<string, unknown>>, at = ""): string[]
   );
 }
 
-async function exportBoth(name: string, source: string): Promise<{ stderr: string; out: string }> {
+async function exportBoth(
+  { service, workspace }: EmulatorFixtures,
+  name: string,
+  source: string,
+): Promise<{ stderr: string; out: string }> {
   const out = join(workspace.dir, name);
   const file = await workspace.write(
     `${name}.yaml`,
     `name: ${name}\n${REMOTE_SERVICE_YAML}\nsource:\n${source}sinks:\n  - format: parquet\n    to: ${out}/parquet\n  - format: ndjson\n    to: ${out}/ndjson\n`,
   );
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: emulatorEnv(emulator) });
+  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
   expect(result.code).toBe(0);
   return { stderr: result.stderr, out };
 }
@@ -58,8 +53,12 @@ async function expectSameColumns(out: string): Promise<Record<string, string>> {
 }
 
 describe("columns cover every app type and field the query can return", () => {
-  it("v1 logs without app_type (ec2 and caas) keep logLevel, which only containers carry", async () => {
+  it("v1 logs without app_type (ec2 and caas) keep logLevel, which only containers carry", async ({
+    service,
+    workspace,
+  }) => {
     const { stderr, out } = await exportBoth(
+      { service, workspace },
       "v1-logs-any-app-type",
       "  kind: logs\n  api: v1\n  application: atr\n  domain: [alpha.example]\n  window: { start: now-3h/h }\n",
     );
@@ -68,8 +67,12 @@ describe("columns cover every app type and field the query can return", () => {
     expect(stderr).not.toContain("no output column");
   });
 
-  it("billing Parquet carries window_start and window_end like its NDJSON", async () => {
+  it("billing Parquet carries window_start and window_end like its NDJSON", async ({
+    service,
+    workspace,
+  }) => {
     const { out } = await exportBoth(
+      { service, workspace },
       "billing-window",
       "  kind: billing\n  domain: [alpha.example]\n  window: { start: now-7d/d }\n",
     );

@@ -8,15 +8,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { repeatedIds, startTestEmulator } from "./support/export-checks.js";
+import { repeatedIds } from "./support/export-checks.js";
 import { collect, listDataFiles, readManifest, readNdjson } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;
 beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 40 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 40 })).emulator;
   workspace = await createWorkspace("mdq-open-");
 });
 afterAll(async () => {

@@ -8,12 +8,19 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { snakeCaseName } from "../src/warehouse/column-names.js";
-import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { checkCompleteExport } from "./support/export-checks.js";
 import { flattenRecord, parquetRowOf } from "./support/expected-rows.js";
 import { PARQUET_READERS, pagesOf, readWith } from "./support/parquet-readers.js";
 import type { Rows } from "./support/parquet-readers.js";
 import { listDataFiles, readNdjson } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 const START = "2026-03-10T00:00:00.000Z";
@@ -23,7 +30,7 @@ const WINDOW = `{ start: "${START}", end: "${END}", slice: 2h }`;
 let emulator: RunningEmulator;
 let workspace: Workspace;
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
   workspace = await createWorkspace("parquet-readers");
 });
 afterAll(async () => {

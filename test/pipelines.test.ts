@@ -6,9 +6,15 @@ import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
-import { checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { checkCompleteExport } from "./support/export-checks.js";
 import { readNdjson, readParquet, valueAnywhere, viewColumnCounts } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
@@ -43,7 +49,7 @@ let s3: TestS3Server;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 2 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 2 })).emulator;
   s3 = await startS3Server();
   workspace = await createWorkspace("pipelines");
 });

@@ -5,11 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { startTestEmulator } from "./support/export-checks.js";
 import { answerToken, startHostileService } from "./support/hostile-service.js";
 import type { HostileService } from "./support/hostile-service.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 type Bucket = Record<string, unknown>;
@@ -22,7 +27,7 @@ let proxy: HostileService;
 let spoil: Spoil | undefined;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 5 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 5 })).emulator;
   workspace = await createWorkspace("mdq-probe-hostile-");
   // The emulator behind a proxy that rewrites the histogram's buckets as the test says.
   proxy = await startHostileService(async ({ path, body, req }, res) => {

@@ -2,41 +2,23 @@
 // kubernetes indices (and every day's index) reuse the same ids, and an export holds every record once
 // by `(_index, _id)` — none dropped as a duplicate of another index's, none counted twice.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/emulator/server.js";
-import { startTestEmulator } from "./support/export-checks.js";
+import { describe, expect } from "vitest";
 import { jobsPitSource } from "./support/jobs-pipeline.js";
 import { readManifest } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  readNdjsonRecords,
-  runCli,
-  SERVICE_FROM_ENV,
-  writePipeline,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { readNdjsonRecords, runCli, SERVICE_FROM_ENV, writePipeline } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00Z";
 const END = "2026-03-10T04:00:00Z";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 6, recordIds: "per_index" });
-  workspace = await createWorkspace("mdq-per-index-");
-});
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+const it = useEmulator({ density: 6, recordIds: "per_index" });
 
 const key = (row: { _index?: unknown; _id?: unknown }): string => `${String(row._index)} ${String(row._id)}`;
 
 describe("records of two indices with one _id", () => {
-  it("are two records: all exported once, the count reconciled", async () => {
+  it("are two records: all exported once, the count reconciled", async ({ service, workspace }) => {
     const truth: string[] = [];
-    for await (const hit of emulator.expectedHits("/v3/jobs/query", {
+    for await (const hit of service.emulator.expectedHits("/v3/jobs/query", {
       application: "atr",
       app_type: ["ec2", "kubernetes"],
       domain: ["*"],
@@ -56,7 +38,7 @@ describe("records of two indices with one _id", () => {
       source: jobsPitSource(START, END, 40),
       sinks: [{ format: "ndjson", to: out, path: "part-{slice}-{seq}.{ext}" }],
     });
-    const result = await runCli(["run", file], { env: emulatorEnv(emulator) });
+    const result = await runCli(["run", file], { env: service.env });
     expect(result.code, result.stderr).toBe(0);
     const written = (await readNdjsonRecords(out)).map(key);
     expect(written).toHaveLength(truth.length);

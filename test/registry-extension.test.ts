@@ -9,10 +9,16 @@ import type { Format } from "../src/formats/format.js";
 import type { Destination } from "../src/sinks/destination.js";
 import type { OutputStore } from "../src/core/contracts.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { startTestEmulator } from "./support/export-checks.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 import { listDataFiles, readNdjson } from "./support/read-output.js";
-import { createWorkspace, emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 /** The bytes the `mem://` destination holds, by `to` and path; shared with the mocked registry. */
@@ -113,7 +119,7 @@ let emulator: RunningEmulator;
 let workspace: Workspace;
 
 beforeAll(async () => {
-  emulator = await startTestEmulator();
+  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
   workspace = await createWorkspace("mdq-registry-");
 });
 

@@ -102,6 +102,26 @@ describe("verify", () => {
     expect(result.stdout).toContain("stray-20261120T000000Z-0000.bin");
   });
 
+  // Regression: the manifest was trusted as parsed; a file's row count given as text was checked as if
+  // it were a count.
+  it("stops on a manifest that is not one, naming the file, the field and the value", async () => {
+    const path = join(dir, "ndjson", "_manifest.json");
+    const manifest = JSON.parse(await readFile(path, "utf8")) as { files: { rows: unknown }[] };
+    const second = manifest.files[1];
+    if (second === undefined) throw new Error("the export has fewer than two files");
+    second.rows = "many\r";
+    await writeFile(path, JSON.stringify(manifest));
+    const result = await verify();
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(
+      `${join(dir, "ndjson")}/_manifest.json is not a manifest this version writes`,
+    );
+    expect(result.stderr).toContain(
+      'files[1].rows: Invalid input: expected number, received string (found "many\\r")',
+    );
+    expect(result.stderr).toContain("rerun the pipeline");
+  });
+
   it("names a file that grew", async () => {
     const path = await firstDataFile("parquet");
     await appendFile(path, "tail");

@@ -7,7 +7,6 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { hitRecord } from "./support/expected-rows.js";
-import { startTestEmulator } from "./support/export-checks.js";
 import {
   asColumnValue,
   collect,
@@ -17,14 +16,20 @@ import {
   viewColumnCounts,
 } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;
 beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 4 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 4 })).emulator;
   workspace = await createWorkspace("mdq-ddl-");
 });
 afterAll(async () => {

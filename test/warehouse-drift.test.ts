@@ -5,17 +5,22 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { startTestEmulator } from "./support/export-checks.js";
 import { listDataFiles, readManifest, readParquet } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;
 let runs = 0;
 beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 3 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 3 })).emulator;
   workspace = await createWorkspace("mdq-drift-");
 });
 beforeEach(() => emulator.changeFields("jobs", {}));

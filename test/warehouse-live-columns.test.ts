@@ -7,17 +7,23 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { startTestEmulator } from "./support/export-checks.js";
 import { listAllFiles, listDataFiles, readParquet } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import { createWorkspace, emulatorEnv, expectedRows, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  expectedRows,
+  EXPORT_EMULATOR,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;
 let runs = 0;
 beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 3 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 3 })).emulator;
   workspace = await createWorkspace("mdq-live-columns-");
 });
 beforeEach(() => emulator.changeFields("jobs", {}));

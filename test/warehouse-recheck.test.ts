@@ -7,16 +7,22 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import { byId, checkCompleteExport, startTestEmulator } from "./support/export-checks.js";
+import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { collect, listDataFiles, readManifest, readNdjson, readParquet } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import {
+  createWorkspace,
+  emulatorEnv,
+  EXPORT_EMULATOR,
+  runCli,
+  startTestService,
+} from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let emulator: RunningEmulator;
 let workspace: Workspace;
 beforeAll(async () => {
-  emulator = await startTestEmulator({ density: 5 });
+  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 5 })).emulator;
   workspace = await createWorkspace("mdq-recheck-");
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 // The error for a response the client did not expect, carrying a redacted excerpt of its body.
-import { ApiError } from "../errors.js";
+import { ApiError, hasCode } from "../errors.js";
 import { showServerText } from "./redact.js";
 
 export interface HttpStatusErrorDetails {
@@ -13,7 +13,7 @@ export interface HttpStatusErrorDetails {
  * The service answered `status`; `detail` is the body's message (or its first characters), already
  * redacted. Paging reads it to tell a lost scroll or point in time from other client errors.
  * @example
- * if (error instanceof HttpStatusError && error.status === 413) size = Math.floor(size / 2);
+ * if (isHttpStatusError(error) && error.status === 413) size = Math.floor(size / 2);
  */
 export class HttpStatusError extends ApiError {
   override readonly status: number;
@@ -50,4 +50,15 @@ export function describeErrorBody(text: string, secrets: Iterable<string>): stri
     // Not JSON: fall through to the raw text.
   }
   return showServerText(text.trim(), secrets);
+}
+
+/**
+ * An `HttpStatusError`, with its status and Retry-After: its codes, and the body excerpt only it
+ * carries (an error that spent its retries keeps the code but not the excerpt).
+ */
+export function isHttpStatusError(error: unknown): error is HttpStatusError {
+  return (
+    hasCode(error, "HTTP_STATUS", "PAYLOAD_TOO_LARGE") &&
+    typeof (error as { detail?: unknown }).detail === "string"
+  );
 }

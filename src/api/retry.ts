@@ -1,11 +1,12 @@
 // The one retry loop of the product: retryable ApiErrors are retried with full-jitter backoff (or
 // Retry-After when longer), bounded by the policy's attempts and elapsed time, and abortable. The error
 // that spends the budget comes out as a RetriesSpentError, so no outer loop retries it again.
-import { ApiError, RetriesSpentError, spentRetryBudget } from "../errors.js";
+import type { ApiError } from "../errors.js";
+import { isApiError, RetriesSpentError, spentRetryBudget } from "../errors.js";
 import type { Clock } from "./clock.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import { backoffDelay } from "./retry-policy.js";
-import { HttpStatusError } from "./http-status-error.js";
+import { isHttpStatusError } from "./http-status-error.js";
 
 export interface RetryContext {
   policy: RetryPolicy;
@@ -45,10 +46,10 @@ export async function runWithRetries<T>(
       return await attempt(attemptNumber);
     } catch (error) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
-      if (!(error instanceof ApiError) || !error.retryable || spentRetryBudget(error)) throw error;
+      if (!isApiError(error) || !error.retryable || spentRetryBudget(error)) throw error;
       if (attemptNumber >= ctx.policy.maxAttempts)
         throw giveUp(ctx, error, "attempts", attemptNumber, started);
-      const retryAfter = error instanceof HttpStatusError ? (error.retryAfterMs ?? 0) : 0;
+      const retryAfter = isHttpStatusError(error) ? (error.retryAfterMs ?? 0) : 0;
       const delayMs = Math.max(backoffDelay(attemptNumber, ctx.policy, ctx.random), retryAfter);
       if (ctx.clock.now() + delayMs - started > ctx.policy.maxElapsedMs) {
         throw giveUp(ctx, error, "time", attemptNumber, started);

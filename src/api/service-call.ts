@@ -4,7 +4,7 @@
 // of the operation, it is not retried on its own inside each attempt.
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
-import { ApiError, AuthError, PermissionError, QuotaExhaustedError } from "../errors.js";
+import { ApiError, AuthError, isApiError, PermissionError, QuotaExhaustedError } from "../errors.js";
 import { OPERATIONS } from "./wire/operations.js";
 import type { OperationPath } from "./wire/operations.js";
 import { assertValidRequest } from "./request-validation.js";
@@ -148,7 +148,7 @@ async function sendOnce<P extends OperationPath>(
     if (call.signal?.aborted === true) throw call.signal.reason;
     // The consumer's own failure, or a hit that breaks the wire schema: not the network's doing.
     if (error instanceof HitConsumerError) throw error;
-    if (error instanceof ApiError && !error.retryable) throw error;
+    if (isApiError(error) && !error.retryable) throw error;
     const answered = status !== undefined && status >= 200 && status < 300;
     if (answered && error instanceof ResponseBoundError && error.code === "RESPONSE_TOO_LARGE")
       throw responseTooLarge(call.path, status ?? 200, error);

@@ -2,7 +2,8 @@
 // code comes from the error's stable code (error-codes.ts); an error without one is a failure.
 import type { Writable } from "node:stream";
 import { ERROR_CATALOG } from "../error-codes.js";
-import { ApiError, ConfigError, errorCode } from "../errors.js";
+import type { ConfigError } from "../errors.js";
+import { errorCode, isApiError, isConfigError } from "../errors.js";
 import { EXIT } from "./io.js";
 
 function where(issue: ConfigError["issues"][number]): string {
@@ -47,14 +48,14 @@ const EXIT_OF = { invalid: EXIT.invalid, resumable: EXIT.resumable, failed: EXIT
 export function exitCodeOf(error: unknown): number {
   // A retryable ApiError that reaches here has spent its retry budget: the service stayed unreachable
   // or kept failing (even before the first slice, while planning), so the same command later resumes.
-  if (error instanceof ApiError && error.retryable) return EXIT.resumable;
+  if (isApiError(error) && error.retryable) return EXIT.resumable;
   const code = errorCode(error);
   return code === undefined ? EXIT.failed : EXIT_OF[ERROR_CATALOG[code].exit];
 }
 
 /** Writes the error and returns its exit code. */
 export function reportError(error: unknown, stderr: Writable, debug: boolean): number {
-  if (error instanceof ConfigError) {
+  if (isConfigError(error)) {
     if (error.issues.length === 0 || error.issues.every((issue) => issue.path === "arguments")) {
       stderr.write(`error: ${error.message}\n`);
     } else {

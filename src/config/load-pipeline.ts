@@ -1,7 +1,7 @@
 // Loading a pipeline file: read it defensively, interpolate ${ENV}, validate with the schema, and
 // report every problem with file, line and column. The only way code outside config/ gets a Pipeline.
 import { readFile, stat } from "node:fs/promises";
-import { ConfigError } from "../errors.js";
+import { ConfigError, isConfigError } from "../errors.js";
 import type { ConfigIssue } from "../errors.js";
 import { interpolate, formatPath, pathKey } from "./interpolate.js";
 import type { Env } from "./interpolate.js";
@@ -64,7 +64,7 @@ async function readPipelineFile(file: string): Promise<string> {
     }
     text = await readFile(file, "utf8");
   } catch (error) {
-    if (error instanceof ConfigError) throw error;
+    if (isConfigError(error)) throw error;
     const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
     throw new ConfigError(
       `${file}: cannot read the pipeline file (${reason})`,

@@ -1,25 +1,9 @@
-// Export windows: resolving `start`/`end` to instants against `now`, and cutting `[start, end)` into
-// slices, the unit of work, retry and commit.
+// Export windows: cutting `[start, end)` into slices, the unit of work, retry and commit.
 import type { Slice } from "../core/contracts.js";
-import { resolveDateMath } from "./date-math.js";
 import { parseDuration } from "./duration.js";
 
 /** More slices than this is almost always a typo (a year in 1m slices); the plan would be unusable. */
 export const MAX_SLICES = 50_000;
-
-export interface ResolvedWindow {
-  start: Date;
-  end: Date;
-}
-
-/** Resolves both ends; throws with the offending text when one is not a point in time. */
-export function resolveWindow(start: string, end: string, now: Date): ResolvedWindow {
-  const from = resolveDateMath(start, now);
-  if (!from.ok) throw new RangeError(`window start "${start}": ${from.reason}`);
-  const to = resolveDateMath(end, now);
-  if (!to.ok) throw new RangeError(`window end "${end}": ${to.reason}`);
-  return { start: from.date, end: to.date };
-}
 
 /**
  * `20261121T000000Z`: the slice start in UTC, compact, sortable and safe in file names.

@@ -32,8 +32,3 @@ export function createRandom(seed: number): Random {
 export function pick<T>(random: Random, values: readonly T[]): T {
   return values[Math.floor(random() * values.length)] as T;
 }
-
-/** Whether a draw falls under `rate` (0..1). */
-export function chance(random: Random, rate: number): boolean {
-  return rate > 0 && random() < rate;
-}

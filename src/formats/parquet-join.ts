@@ -9,7 +9,11 @@ import { CREATED_BY, placeRowGroup } from "./parquet-row-group.js";
 import type { ColumnIndexes, RowGroupMeta } from "./parquet-row-group.js";
 
 /** A file to join was written with other columns: the caller merges row by row instead. */
-export class JoinMismatchError extends SinkError {}
+export class JoinMismatchError extends SinkError {
+  constructor(message: string) {
+    super(message, { code: "SINK_JOIN_MISMATCH" });
+  }
+}
 
 const MAGIC = new Uint8Array([0x50, 0x41, 0x52, 0x31]);
 

@@ -2,7 +2,7 @@
 // duration from the first attempt; slices started again and why; at the end, the slices an earlier
 // run committed (skipped), those that gave up (failed) and those the run's stop cut short (stopped:
 // a signal, a lost lock, the quota; the next run redoes them, and no alert on failures should fire).
-import { ApiError, ERROR_CODES, hasCode } from "../errors.js";
+import { ERROR_CODES, hasCode, isApiError } from "../errors.js";
 import { retryReasonOf } from "../api/observed-transport.js";
 import type { PipelineEvents } from "../pipeline/run-pipeline.js";
 import type { PipelineOutcome } from "../pipeline/run-outcome.js";
@@ -11,7 +11,7 @@ import type { RetryReason, RunObserver } from "../core/run-observer.js";
 /** Why a slice starts again from its start, for the retries metric. */
 export function sliceRetryReason(error: unknown): RetryReason {
   if (hasCode(error, ERROR_CODES.PAGING_CONTEXT_LOST)) return "context_lost";
-  if (error instanceof ApiError) return retryReasonOf(error);
+  if (isApiError(error)) return retryReasonOf(error);
   return "reconciliation";
 }
 

@@ -1,11 +1,11 @@
 // The destinations of a pipeline as the commands that read them back (verify, merge-manifests) open
 // them: every file or S3 sink in order, one at a time, closed after use. stdout keeps nothing to read.
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { EtlError } from "../errors.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
 import type { OutputStore } from "../core/contracts.js";
-import type { Manifest } from "./manifest.js";
+import type { Manifest } from "./manifest-schema.js";
+import { parseManifest } from "./manifest-schema.js";
 import { newRunInfo } from "./prepare-run.js";
 
 /** Whether the sink's destination keeps files (and so state and a manifest); a stream (stdout) does not. */
@@ -33,15 +33,9 @@ export async function forEachDestination(
   }
 }
 
-/** The manifest at `path`, or undefined when the destination has none. */
+/** The manifest at `path`, checked against its schema, or undefined when the destination has none. */
 export async function readManifest(store: OutputStore, path: string): Promise<Manifest | undefined> {
   const bytes = await store.getObject(path);
   if (bytes === undefined) return undefined;
-  try {
-    return JSON.parse(Buffer.from(bytes).toString("utf8")) as Manifest;
-  } catch (error) {
-    throw new EtlError("MANIFEST_UNREADABLE", `${store.location}/${path} is not a manifest (not JSON)`, {
-      cause: error,
-    });
-  }
+  return parseManifest(Buffer.from(bytes).toString("utf8"), `${store.location}/${path}`);
 }

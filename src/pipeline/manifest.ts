@@ -1,52 +1,14 @@
 // The manifest each destination gets at the end of a run: every committed file with rows, bytes and
 // checksum, and per slice the count the service reported beside the count read and written.
 import type { OutputStore } from "../core/contracts.js";
+import type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
-import type { Recheck, RunState } from "./state.js";
+import type { RunState } from "./state.js";
+
+export type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
 
 export const SUCCESS_MARKER = "_SUCCESS";
-
-export interface ManifestFile {
-  path: string;
-  slice: string;
-  rows: number;
-  bytes: number;
-  sha256: string;
-}
-
-export interface ManifestSlice {
-  id: string;
-  start: string;
-  end: string;
-  expected: number | null;
-  read: number;
-  duplicates: number;
-  written: number;
-  files: number;
-  /** Re-checks that found the service's count changed, oldest first (and what each did). */
-  rechecks?: Recheck[];
-  /** Written while the service may still be indexing it: the next run redoes it (see `window.settle`). */
-  open?: true;
-}
-
-export interface Manifest {
-  version: 1;
-  pipeline: string;
-  fingerprint: string;
-  run_id: string;
-  generated_at: string;
-  destination: string;
-  format: string;
-  /** The window this run exported; shards of one backfill share it. */
-  window: { start: string; end: string };
-  complete: boolean;
-  totals: { slices: number; files: number; rows: number; bytes: number; expected: number | null };
-  slices: ManifestSlice[];
-  files: ManifestFile[];
-  /** The sink's pinned schema: every file's columns, in order (see docs/warehouse.md). */
-  schema?: readonly { name: string; type: string; nullable: boolean; source: string | null }[];
-}
 
 export function manifestObjectPath(shard?: Shard): string {
   return `_manifest${shardSuffix(shard)}.json`;

@@ -12,13 +12,12 @@ import type {
   SliceOutput,
 } from "../core/contracts.js";
 import { decodeRows } from "../formats/decode-rows.js";
-import { JoinMismatchError } from "../formats/parquet-join.js";
 import type { FileJoin } from "../sinks/sink.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { RecordIntent } from "./commit-outputs.js";
 import type { CommittedFile } from "./state.js";
-import { SinkError } from "../errors.js";
+import { ERROR_CODES, hasCode, SinkError } from "../errors.js";
 
 /** What the composition gives the merge: reading a committed file back, and fresh sinks. */
 export interface PartMerge {
@@ -107,7 +106,7 @@ async function joinFiles(
   try {
     return await join.join(fileBytes(files, merge), rows, ctx);
   } catch (error) {
-    if (error instanceof JoinMismatchError) {
+    if (hasCode(error, ERROR_CODES.SINK_JOIN_MISMATCH) && error instanceof Error) {
       ctx.log.info({ slice: ctx.slice.id, reason: error.message }, "Partition files are merged row by row.");
       return undefined;
     }

@@ -2,7 +2,15 @@
 // whole (a batch export's slice partition by partition), retried from its start when the service
 // loses its place, and checkpointed once committed.
 import pLimit from "p-limit";
-import { ApiError, ERROR_CODES, EtlError, hasCode, spentRetryBudget, StoppedError } from "../errors.js";
+import {
+  ERROR_CODES,
+  EtlError,
+  hasCode,
+  isApiError,
+  isStopped,
+  spentRetryBudget,
+  StoppedError,
+} from "../errors.js";
 import type { Logger } from "../logger.js";
 import { isPartitionedSource } from "../core/contracts.js";
 import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "../core/contracts.js";
@@ -72,7 +80,7 @@ export function isSliceRetryable(error: unknown): boolean {
   // An operation that spent its retry budget stops the run: restarting the slice would multiply it.
   if (spentRetryBudget(error)) return false;
   // Whether the service may answer next time is the API error's to say, whatever its code.
-  if (error instanceof ApiError) return error.retryable;
+  if (isApiError(error)) return error.retryable;
   return false;
 }
 
@@ -86,9 +94,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   // The caller's reason when it says why (stdout closed); a signal otherwise.
   const onAbort = (): void =>
     controller.abort(
-      options.signal.reason instanceof StoppedError
-        ? options.signal.reason
-        : new StoppedError("stopped by a signal"),
+      isStopped(options.signal.reason) ? options.signal.reason : new StoppedError("stopped by a signal"),
     );
   if (options.signal.aborted) onAbort();
   else options.signal.addEventListener("abort", onAbort, { once: true });

@@ -52,7 +52,7 @@ const batchSchema = z.object({
 });
 
 /** A re-check that found the service's count of a committed slice changed, so the slice was redone. */
-const recheckSchema = z.object({
+export const recheckSchema = z.object({
   checked_at: z.string(),
   run_id: z.string(),
   /** Records the slice held when it was committed. */

@@ -1,7 +1,7 @@
 // One file a sink is writing: an encoder feeding a staged writer, with the counts that drive rolling.
 import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
-import { EtlError, SinkError } from "../errors.js";
+import { isEtlError, SinkError } from "../errors.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface OutputFile {
@@ -61,7 +61,7 @@ async function withContext<T>(path: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof EtlError) throw error;
+    if (isEtlError(error)) throw error;
     throw new SinkError(`encoding ${path} failed`, { code: "SINK_ENCODE_FAILED", cause: error });
   }
 }

@@ -43,12 +43,6 @@ export function readField(row: Readonly<Obj>, path: string): Found {
   return NOT_FOUND;
 }
 
-/** The value at `path`, or undefined when absent. */
-export function getField(row: Readonly<Obj>, path: string): unknown {
-  const result = readField(row, path);
-  return result.found ? result.value : undefined;
-}
-
 /**
  * A copy of `row` without `path`; the same row when the field is absent. Only the objects on the
  * path are copied, so untouched subtrees are shared, not cloned; parents left empty are removed.

@@ -42,10 +42,26 @@ export function emulatorEnv(emulator: RunningEmulator): Record<string, string> {
 
 export interface TestService {
   emulator: RunningEmulator;
+  /** The `${MDQ_*}` variables of `SERVICE_FROM_ENV` for a CLI run against `emulator`. */
   env: Record<string, string>;
   close(): Promise<void>;
 }
 
+/** The instant the export tests' emulators take as now (v1 date-math and billing resolve against it). */
+export const EMULATOR_NOW = Date.parse("2026-03-12T10:30:00Z");
+
+/**
+ * The emulator of the export tests: a fixed clock, batch partitions ready at the first poll, no
+ * faults. Spread it under a test's own options: `startTestService({ ...EXPORT_EMULATOR, density: 4 })`.
+ */
+export const EXPORT_EMULATOR = {
+  seed: 11,
+  density: 8,
+  batchReadyAfterPolls: 0,
+  clock: () => EMULATOR_NOW,
+} as const satisfies EmulatorOptions;
+
+/** An emulator on port 0, and the environment a CLI run needs to reach it. */
 export async function startTestService(options: EmulatorOptions = {}): Promise<TestService> {
   const emulator = await startEmulator(options);
   return { emulator, env: emulatorEnv(emulator), close: () => emulator.close() };

@@ -3,24 +3,8 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { startEmulator } from "../../src/emulator/server.js";
-import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
 import type { Manifest } from "../../src/pipeline/manifest.js";
 import { listDataFiles, readManifest } from "./read-output.js";
-
-/** The instant the test emulators take as now (v1 date-math and billing resolve against it). */
-export const EMULATOR_NOW = Date.parse("2026-03-12T10:30:00Z");
-
-/** An emulator on port 0 with a fixed clock, batch partitions ready at the first poll, and no faults. */
-export function startTestEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({
-    seed: 11,
-    density: 8,
-    batchReadyAfterPolls: 0,
-    clock: () => EMULATOR_NOW,
-    ...options,
-  });
-}
 
 export interface CheckedExport {
   manifest: Manifest;

@@ -6,7 +6,7 @@ import { BatchExportError } from "../../errors.js";
 import { logsPartitionSchema, workloadsPartitionSchema } from "../wire/hits.js";
 import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-call.js";
-import { HttpStatusError } from "../http-status-error.js";
+import { isHttpStatusError } from "../http-status-error.js";
 import { describeUrl, escapeControl } from "../redact.js";
 
 /** Which batch to export, with its create request. */
@@ -144,7 +144,7 @@ function uniquePartitions(partitions: readonly PartitionState[]): PartitionState
 }
 
 function isTokenGone(kind: BatchExportQuery["kind"], error: unknown): boolean {
-  if (!(error instanceof HttpStatusError)) return false;
+  if (!isHttpStatusError(error)) return false;
   return error.status === 404 || error.status === 410 || (kind === "v1-logs" && error.status === 401);
 }
 

@@ -2,7 +2,7 @@
 // on in batches, so memory is bounded by the batch size, not the page size. The envelope (total,
 // cursor, quota) comes back with the hits array emptied, for the operation's wire schema to check.
 import type { z } from "zod";
-import { ApiError } from "../../errors.js";
+import { ApiError, isApiError } from "../../errors.js";
 import { hitSchema, v3HitSchema } from "../wire/hits.js";
 import { HitScanner } from "./hit-scanner.js";
 import type { ScannedElement } from "./hit-scanner.js";
@@ -157,7 +157,7 @@ export async function decodeHitStream(
     try {
       scanner.push(chunk);
     } catch (error) {
-      if (error instanceof ApiError || error instanceof MalformedBodyError) throw error;
+      if (isApiError(error) || error instanceof MalformedBodyError) throw error;
       throw new MalformedBodyError("the body is not JSON", { cause: error });
     }
     if (batch.hits.length >= batchSize) await handOn();

@@ -2,11 +2,12 @@
 // floor), and on a continuation request a lost scroll or point-in-time context becomes its own error.
 // A body over the client's byte cap counts as a 413 where the cursor stays put (point in time, first
 // requests); where the server already moved its cursor, the page is gone and the error says so.
-import { ApiError, PagingContextLostError } from "../../errors.js";
+import { ApiError, ERROR_CODES, hasCode, isApiError, PagingContextLostError } from "../../errors.js";
 import type { ServiceClient } from "../client.js";
 import type { RequestOf, ResponseOf } from "../service-call.js";
 import type { OperationPath } from "../wire/operations.js";
-import { HttpStatusError } from "../http-status-error.js";
+import type { HttpStatusError } from "../http-status-error.js";
+import { isHttpStatusError } from "../http-status-error.js";
 import type { HitConsumer } from "./hit-stream.js";
 
 const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
@@ -17,7 +18,7 @@ const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cu
  * message speaks of the scroll, the point in time or the context.
  */
 export function isContextLost(error: unknown): error is HttpStatusError {
-  if (!(error instanceof HttpStatusError)) return false;
+  if (!isHttpStatusError(error)) return false;
   if (error.status === 404 || error.status === 410) return true;
   return [400, 409, 422].includes(error.status) && CONTEXT_WORDS.test(error.detail);
 }
@@ -36,8 +37,8 @@ export interface PageRequestOptions {
 
 /** A 413 from the service, or a 2xx body over the client's cap when the same cursor can be asked again. */
 function isTooLarge(error: unknown, cursorMoved: boolean): error is ApiError {
-  if (error instanceof HttpStatusError) return error.status === 413;
-  return error instanceof ApiError && error.code === "RESPONSE_TOO_LARGE" && !cursorMoved;
+  if (isHttpStatusError(error)) return error.status === 413;
+  return isApiError(error) && hasCode(error, ERROR_CODES.RESPONSE_TOO_LARGE) && !cursorMoved;
 }
 
 /**
@@ -65,7 +66,7 @@ export async function requestPage<P extends OperationPath>(
       if (options.isContinuation && isContextLost(error)) {
         throw new PagingContextLostError(path, { status: error.status, cause: error });
       }
-      if (error instanceof ApiError && error.code === "RESPONSE_LOST") {
+      if (isApiError(error) && hasCode(error, ERROR_CODES.RESPONSE_LOST)) {
         throw new PagingContextLostError(path, { status: error.status, cause: error });
       }
       if (!isTooLarge(error, !idempotent) || options.halving === undefined) throw error;

@@ -1,12 +1,20 @@
 // Reading a batch export's partitions (the batch itself is awaited in batch-status.ts): each partition
 // is downloaded, decoded by content, and fetched again from where it broke; the batch source commits
 // partition by partition, so a rerun skips those already written.
-import { ApiError, BatchExportError, RetriesSpentError, spentRetryBudget } from "../../errors.js";
+import {
+  BatchExportError,
+  ERROR_CODES,
+  hasCode,
+  isApiError,
+  isRetriesSpent,
+  RetriesSpentError,
+  spentRetryBudget,
+} from "../../errors.js";
 import { toNetworkError } from "../network-error.js";
 import type { ServiceClient } from "../client.js";
 import { backoffDelay } from "../retry-policy.js";
 import { sanitizeError, showServerText } from "../redact.js";
-import { HttpStatusError } from "../http-status-error.js";
+import { isHttpStatusError } from "../http-status-error.js";
 import { readPartitions } from "./batch-status.js";
 import type { BatchExportQuery, PartitionState } from "./batch-status.js";
 import { ResponseBoundError } from "../bounded-body.js";
@@ -60,13 +68,13 @@ export async function* readPartition(
         const message = `batch partition file larger than ${error.limit} bytes (service.limits.max_partition_bytes)`;
         throw wrapPartitionError(partition, kind, partitionUnbounded(message), client.secrets());
       }
-      if (error instanceof HttpStatusError && [400, 401, 403, 404].includes(error.status) && refreshes < 2) {
+      if (isHttpStatusError(error) && [400, 401, 403, 404].includes(error.status) && refreshes < 2) {
         refreshes += 1;
         const fresh = (await readPartitions(client, kind, token, signal)).find((p) => p.id === partition.id);
         url = fresh?.url;
         continue;
       }
-      const retryable = !(error instanceof ApiError) || error.retryable;
+      const retryable = !isApiError(error) || error.retryable;
       // A download whose connection attempts spent the budget is not asked again here either.
       if (!retryable || spentRetryBudget(error))
         throw wrapPartitionError(partition, kind, error, client.secrets());
@@ -90,13 +98,13 @@ function wrapPartitionError(
   error: unknown,
   secrets: readonly string[],
 ): Error {
-  if (error instanceof BatchExportError) return error;
+  if (hasCode(error, ERROR_CODES.BATCH_EXPORT_FAILED) && !isRetriesSpent(error)) return error as Error;
   // Parse errors quote the partition's bytes: shown redacted, escaped and short.
   const what = error instanceof Error ? showServerText(error.message, secrets) : "unknown failure";
   return new BatchExportError(`batch partition ${partition.id} could not be read: ${what}`, {
     operation: kind,
     // A broken download is worth another slice attempt; a partition that breaks a bound is not.
-    retryable: !(error instanceof ApiError) || error.retryable,
-    cause: error instanceof ApiError ? error : sanitizeError(error, secrets),
+    retryable: !isApiError(error) || error.retryable,
+    cause: isApiError(error) ? error : sanitizeError(error, secrets),
   });
 }

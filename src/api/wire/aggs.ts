@@ -4,10 +4,9 @@ import { z } from "zod";
 import { dslQuerySchema } from "./query-dsl.js";
 import type { DslQuery } from "./query-dsl.js";
 
-export const METRIC_AGGREGATIONS = ["avg", "min", "max", "sum", "value_count", "cardinality"] as const;
-export type MetricAggregation = (typeof METRIC_AGGREGATIONS)[number];
-export const BUCKET_AGGREGATIONS = ["terms", "date_histogram", "filter"] as const;
-export const AGGREGATION_KINDS = [...BUCKET_AGGREGATIONS, ...METRIC_AGGREGATIONS];
+const METRIC_AGGREGATIONS = ["avg", "min", "max", "sum", "value_count", "cardinality"] as const;
+const BUCKET_AGGREGATIONS = ["terms", "date_histogram", "filter"] as const;
+const AGGREGATION_KINDS = [...BUCKET_AGGREGATIONS, ...METRIC_AGGREGATIONS];
 
 export interface TermsAggregation {
   field: string;
@@ -43,8 +42,8 @@ export interface Aggregation {
 export type Aggregations = Record<string, Aggregation>;
 
 /** Fixed intervals (`30m`, `1h`, `1d`) and calendar intervals (`hour`, `1d`, `week`, `month`...). */
-export const INTERVAL_PATTERN = /^(\d+)(ms|s|m|h|d)$/;
-export const CALENDAR_INTERVALS = [
+const INTERVAL_PATTERN = /^(\d+)(ms|s|m|h|d)$/;
+const CALENDAR_INTERVALS = [
   "minute",
   "1m",
   "hour",
@@ -63,7 +62,7 @@ export const CALENDAR_INTERVALS = [
 
 const fieldOnly = z.looseObject({ field: z.string({ error: "must name a field" }) });
 
-export const aggregationSchema: z.ZodType<Aggregation> = z.lazy(() =>
+const aggregationSchema: z.ZodType<Aggregation> = z.lazy(() =>
   z
     .strictObject(
       {

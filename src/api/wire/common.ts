@@ -21,7 +21,7 @@ export function formatProblem(problem: WireProblem): string {
 }
 
 /** ISO 8601 UTC timestamp with or without fractional seconds, `Z` suffix. */
-export const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
 
 export const timestampSchema = z
   .string()
@@ -29,7 +29,7 @@ export const timestampSchema = z
   .refine((value) => !Number.isNaN(Date.parse(value)), { error: "is not a valid date" });
 
 /** v1 date-math: now-<n><unit>/<unit>. */
-export const TIME_RANGE_PATTERN = /^now-(\d+)([yMwdhHms])\/([yMwdhHms])$/;
+const TIME_RANGE_PATTERN = /^now-(\d+)([yMwdhHms])\/([yMwdhHms])$/;
 
 export const timeRangeSchema = z
   .string()

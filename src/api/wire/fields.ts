@@ -3,8 +3,6 @@
 
 export type DataKind = "logs" | "workloads" | "jobs" | "tickets" | "metrics" | "billing";
 
-export const DATA_KINDS: readonly DataKind[] = ["logs", "workloads", "jobs", "tickets", "metrics", "billing"];
-
 /** Search-engine field types the mappings operations report. */
 export type MappingType = "keyword" | "text" | "date" | "float" | "boolean" | "long" | "integer" | "alias";
 

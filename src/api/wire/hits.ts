@@ -5,7 +5,7 @@ import { z } from "zod";
  * A document's `_source`: any JSON object. Checked, not rebuilt: `z.record` would copy every key of
  * every record (a third of the time spent parsing a page); a parsed JSON object's keys are strings anyway.
  */
-export const sourceSchema = z.custom<Record<string, unknown>>(
+const sourceSchema = z.custom<Record<string, unknown>>(
   (value) => typeof value === "object" && value !== null && !Array.isArray(value),
   { message: "expected a JSON object" },
 );
@@ -30,8 +30,6 @@ export const v3HitSchema = z.looseObject({
 export type Hit = z.infer<typeof hitSchema>;
 export type V3Hit = z.infer<typeof v3HitSchema>;
 
-export const PARTITION_STATUSES = ["completed", "processing", "pending", "failed"] as const;
-
 const partitionBase = {
   start_time: z.string(),
   end_time: z.string(),
@@ -43,6 +41,3 @@ const partitionBase = {
 
 export const logsPartitionSchema = z.looseObject({ ...partitionBase, log_count: z.number().int() });
 export const workloadsPartitionSchema = z.looseObject({ ...partitionBase, workload_count: z.number().int() });
-
-export type LogsPartition = z.infer<typeof logsPartitionSchema>;
-export type WorkloadsPartition = z.infer<typeof workloadsPartitionSchema>;

@@ -77,8 +77,6 @@ export const OPERATIONS = {
 
 export type OperationPath = keyof typeof OPERATIONS;
 
-export const OPERATION_PATHS = Object.keys(OPERATIONS) as OperationPath[];
-
 export function isOperationPath(path: string): path is OperationPath {
   return Object.hasOwn(OPERATIONS, path);
 }

@@ -31,7 +31,7 @@ export type DslQuery =
   | { match_phrase: Record<string, DslValue | { query: DslValue }> }
   | { match_all: Record<string, never> };
 
-export const DSL_KINDS = ["term", "terms", "range", "exists", "bool", "match", "match_phrase", "match_all"];
+const DSL_KINDS = ["term", "terms", "range", "exists", "bool", "match", "match_phrase", "match_all"];
 
 const valueSchema = z.union([z.string(), z.number(), z.boolean()], {
   error: "must be a string, number or boolean",

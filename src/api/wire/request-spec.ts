@@ -41,7 +41,7 @@ function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Turns zod issues into problems that name the field, the value and what is allowed. */
-export function issuesToProblems(body: unknown, issues: readonly z.core.$ZodIssue[]): WireProblem[] {
+function issuesToProblems(body: unknown, issues: readonly z.core.$ZodIssue[]): WireProblem[] {
   const problems: WireProblem[] = [];
   for (const issue of issues) {
     const path = issue.path.map(String);

@@ -57,9 +57,6 @@ export const v1QueryRequest = defineRequest(
 
 const remaining = z.number().int();
 
-/** v1 error body (400, 401). */
-export const v1ErrorBody = z.looseObject({ status_code: z.number().int(), detail: z.string() });
-
 export const v1LogsScrollResponse = z.looseObject({
   logs: z.array(hitSchema),
   scroll_id: z.string().nullable(),
@@ -73,7 +70,7 @@ export const v1LogsBatchResponse = z.looseObject({
   daily_requests_remaining: remaining,
 });
 
-export const v1BatchLinkSchema = z.looseObject({
+const v1BatchLinkSchema = z.looseObject({
   presigned_url: z.string(),
   time_range: z.string(),
   ready: z.boolean(),
@@ -85,7 +82,7 @@ export const v1BatchUrlsResponse = z.looseObject({
   daily_requests_remaining: remaining.optional(),
 });
 
-export const billingSummarySchema = z.looseObject({
+const billingSummarySchema = z.looseObject({
   ticket_count: z.number().int(),
   domain: z.string(),
   time_range: z.string(),

@@ -157,7 +157,7 @@ export const v2WorkloadsBatchStatusRequest = defineRequest(
 );
 
 /** The meta every v2 response carries. */
-export const v2MetaSchema = z.looseObject({
+const v2MetaSchema = z.looseObject({
   api_version: z.literal("v2"),
   time_range: z.looseObject({ start: z.string().nullable(), end: z.string().nullable() }),
   rate_limit: z.looseObject({ daily_remaining: z.number().int() }),
@@ -196,7 +196,3 @@ export const v2AggsResponse = z.looseObject({
   data: z.looseObject({ aggregations: z.record(z.string(), z.unknown()), total_documents: z.number().int() }),
   meta: v2MetaSchema,
 });
-
-/** Error bodies the spec shows for workloads batch status. */
-export const v2StatusErrorBody = z.looseObject({ error: z.string(), details: z.string() });
-export const v2NotFoundBody = z.looseObject({ message: z.string() });

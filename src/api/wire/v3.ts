@@ -141,12 +141,12 @@ function aggsRequest(applications: readonly [string, ...string[]]) {
 export const v3PitAggsRequest = aggsRequest(ATR_ONLY);
 export const v3MetricsAggsRequest = aggsRequest(METRIC_APPLICATIONS);
 
-export const v3MetaSchema = z.looseObject({
+const v3MetaSchema = z.looseObject({
   trace_id: z.string(),
   rate_limit: z.looseObject({ daily_remaining: z.number().int() }),
 });
 
-export const mappingFieldSchema = z.looseObject({ name: z.string(), type: z.string() });
+const mappingFieldSchema = z.looseObject({ name: z.string(), type: z.string() });
 
 export const v3MappingsResponse = z.looseObject({
   data: z.looseObject({ fields: z.array(mappingFieldSchema), field_count: z.number().int() }),

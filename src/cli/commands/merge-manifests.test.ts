@@ -93,6 +93,25 @@ describe("merge-manifests", () => {
     await expect(stat(join(dir, "out", "_SUCCESS"))).resolves.toBeDefined();
   });
 
+  // Regression: a shard manifest whose counts were text was merged (the totals concatenated as strings)
+  // and _SUCCESS written.
+  it("stops on a shard manifest that is not one, naming the file and the field", async () => {
+    for (const index of [0, 2]) await writeShard(index, windowA);
+    const broken = manifest(1, windowA);
+    await writeFile(
+      join(dir, "out", "_manifest.shard-1-of-3.json"),
+      JSON.stringify({ ...broken, files: [{ ...broken.files[0], rows: "2\u001b[2J" }] }),
+    );
+    const { code, stderr } = await merge();
+    expect(code).toBe(1);
+    expect(stderr).toContain("_manifest.shard-1-of-3.json is not a manifest this version writes");
+    expect(stderr).toContain("files[0].rows");
+    expect(stderr).toContain('(found "2\\u001b[2J")');
+    expect(stderr).not.toContain("\u001b");
+    await expect(stat(join(dir, "out", "_manifest.json"))).rejects.toThrow();
+    await expect(stat(join(dir, "out", "_SUCCESS"))).rejects.toThrow();
+  });
+
   // Regression: a shard manifest left by an earlier backfill over another window made the merge complete.
   it("refuses a shard manifest from another window", async () => {
     await writeShard(0, windowA);

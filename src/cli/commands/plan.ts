@@ -16,7 +16,8 @@ import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { formatPlan } from "../plan-report.js";
 import { readSinkSchemas } from "../load-sink-schemas.js";
-import { driftLines, SchemaDriftError } from "../../warehouse/schema-drift.js";
+import { ERROR_CODES, hasCode } from "../../errors.js";
+import { driftLines } from "../../warehouse/schema-drift.js";
 
 export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
 
@@ -72,7 +73,7 @@ export const planCommand: Command = async (argv, io) => {
         driftLines(schema.changes).map((line) => `${schema.where}: ${line}`),
       );
     } catch (error) {
-      if (!(error instanceof SchemaDriftError)) throw error;
+      if (!hasCode(error, ERROR_CODES.SCHEMA_DRIFT) || !(error instanceof Error)) throw error;
       (values.json === true ? io.stderr : io.stdout).write(
         `Schema drift the policy refuses: ${error.message}\n`,
       );

@@ -5,7 +5,7 @@ import { lintPipeline, loadPipeline } from "../../config/load-pipeline.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { locate, parseYamlSource } from "../../config/yaml-source.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
-import { ConfigError } from "../../errors.js";
+import { ConfigError, isConfigError } from "../../errors.js";
 import type { ConfigIssue } from "../../errors.js";
 import { parseCommandArgs } from "../command-options.js";
 import { EXIT } from "../io.js";
@@ -75,7 +75,7 @@ async function readPin(pipeline: Pipeline, index: number, file: string): ReturnT
   try {
     return await readCommittedPin(pipeline, index, file);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!isConfigError(error)) throw error;
     const source = parseYamlSource(await readFile(file, "utf8"), file);
     const at = locate(source, ["sinks", index, "schema", "pinned"]);
     const issues = error.issues.map((issue) => ({ ...issue, file, ...at }));

@@ -6,7 +6,7 @@ import { link, open, readFile, readdir, rename, stat, unlink } from "node:fs/pro
 import type { FileHandle } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../../core/contracts.js";
-import { SinkError } from "../../errors.js";
+import { isSinkError, SinkError } from "../../errors.js";
 import { outputFull, outputFullCode } from "../output-full.js";
 import { checkRelativePath } from "../path-template.js";
 import { reachedCommitStep } from "../../core/test-hook.js";
@@ -112,7 +112,7 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
     // is not: the swept file may be a paused run's renewal, which must not land late.
     for (let attempt = 1; ; attempt++) {
       const temp = await writeTemporary(full, body).catch((error: unknown) => {
-        throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
+        throw isSinkError(error) ? error : wrap(`writing ${join(root, path)}`, error, root);
       });
       let renamed = false;
       try {
@@ -126,7 +126,7 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
       } catch (error) {
         if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
         if (!replace && isMissing(error) && attempt < 3) continue;
-        throw error instanceof SinkError ? error : wrap(`writing ${join(root, path)}`, error, root);
+        throw isSinkError(error) ? error : wrap(`writing ${join(root, path)}`, error, root);
       } finally {
         if (!renamed) await unlink(temp).catch(() => undefined);
       }
@@ -268,7 +268,7 @@ function stageFile(
             await syncDirectory(dirname(full));
             reachedCommitStep("commit-rename");
           } catch (error) {
-            throw error instanceof SinkError ? error : wrap(`committing ${shown}`, error, root);
+            throw isSinkError(error) ? error : wrap(`committing ${shown}`, error, root);
           }
           settled = true;
         },

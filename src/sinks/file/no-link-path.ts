@@ -3,7 +3,7 @@
 // or delete files outside the root.
 import { lstat, mkdir, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
-import { SinkError } from "../../errors.js";
+import { isSinkError, SinkError } from "../../errors.js";
 import { outputFull, outputFullCode } from "../output-full.js";
 
 /** The folders between the root (excluded: the user chose it) and `full` (excluded). */
@@ -79,7 +79,7 @@ async function makeRoot(absoluteRoot: string, shownRoot: string): Promise<void> 
         throw new SinkError(`${path} is not a folder`, { code: "SINK_PATH_INVALID" });
       break;
     } catch (error) {
-      if (error instanceof SinkError) throw error;
+      if (isSinkError(error)) throw error;
       if (errnoOf(error) !== "ENOENT" || dirname(path) === path) throw folderError(shownRoot, error);
       missing.unshift(path);
     }

@@ -1,6 +1,6 @@
 // Turns S3 SDK failures into SinkErrors that name the bucket and key and say what to do.
-import { SinkError } from "../../errors.js";
-import type { ErrorCode } from "../../errors.js";
+import { isSinkError, SinkError } from "../../errors.js";
+import type { SinkCode } from "../../errors.js";
 import { describeUrl, escapeControl, redactText, urlCredentials } from "../../api/redact.js";
 import { outputFull, outputFullCode } from "../output-full.js";
 
@@ -59,7 +59,7 @@ function redactedCause(e: SdkErrorShape, name: string, message: string): Error {
 
 /** `action` is a verb phrase such as "uploading part 3 of"; the message continues with the object. */
 export function describeS3Error(action: string, target: S3Target, error: unknown): Error {
-  if (isAbortError(error) || error instanceof SinkError) return error as Error;
+  if (isAbortError(error) || isSinkError(error)) return error as Error;
   const e = (typeof error === "object" && error !== null ? error : {}) as SdkErrorShape;
   const name = e.Code ?? e.name ?? "";
   const status = e.$metadata?.httpStatusCode;
@@ -68,7 +68,7 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
   const endpointSecrets = target.endpoint === undefined ? [] : urlCredentials(target.endpoint);
   const message = escapeControl(redactText(e.message ?? String(error), endpointSecrets));
   const where = `s3://${target.bucket}/${target.key}`;
-  const fail = (code: ErrorCode, why: string): SinkError =>
+  const fail = (code: SinkCode, why: string): SinkError =>
     new SinkError(`${action} ${where} failed: ${why}`, { code, cause: redactedCause(e, name, message) });
 
   if (name === "NoSuchBucket") {
