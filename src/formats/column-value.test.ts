@@ -26,3 +26,25 @@ describe("createColumnReader", () => {
     expect(createColumnReader({ name: "job.constructor", type: "string" })(carried)).toBe("also");
   });
 });
+
+describe("createColumnReader, keys no object inherits", () => {
+  it("gives what an own-key walk gives, for flat, nested, missing and non-object steps", () => {
+    const rows: Record<string, unknown>[] = [
+      { "job.id": "flat", job: { id: "nested" } },
+      { job: { id: "nested" } },
+      { job: { id: 0 } },
+      { job: { id: null } },
+      { job: ["x"] },
+      { job: "text" },
+      { job: null },
+      {},
+      { "job.id": undefined, job: { id: "hidden by the own key" } },
+      Object.assign(Object.create(null) as Record<string, unknown>, { job: { id: "no prototype" } }),
+    ];
+    const expected = ["flat", "nested", 0, null, undefined, undefined, undefined, undefined, undefined];
+    const read = createColumnReader({ name: "job.id", type: "string" });
+    expect(rows.map(read)).toEqual([...expected, "no prototype"]);
+    expect(createColumnReader({ name: "job", type: "json" })({ job: 1 })).toBe(1);
+    expect(createColumnReader({ name: "length", type: "int64" })({ job: 1 })).toBeUndefined();
+  });
+});

@@ -41,6 +41,18 @@ describe("timestamps read digit by digit", () => {
   });
 });
 
+describe("timestamps of the same day in a row", () => {
+  it("give the coercer's value whichever day came before, before 1970 and up to year 9999", () => {
+    const days = ["2026-03-01", "2026-03-02", "1969-12-31", "1970-01-01", "9999-12-28", "0100-01-01"];
+    const times = ["00:00:00.000", "23:59:59.999", "12:34:56.789", "00:00:01"];
+    const samples: string[] = [];
+    for (const day of [...days, ...days.reverse()])
+      for (const time of times) samples.push(`${day}T${time}Z`, `${days[0]}T${time}Z`, `${day}T${time}Z`);
+    for (const sample of samples)
+      expect(timestampCoercer(sample), sample).toBe(coercers.timestamp(sample));
+  });
+});
+
 describe("int64 values", () => {
   it("are the int64 coercer's, as numbers within 2^53 and bigints beyond", () => {
     const samples: unknown[] = [

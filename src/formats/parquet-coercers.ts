@@ -68,7 +68,21 @@ export function timestampCoercer(value: unknown): ParquetValue {
     millis < 0
   )
     return coerceTimestamp(value);
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  return dayStart(year, month, day) + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
+}
+
+/** The last day read and its first millisecond: a row group's timestamps mostly share a few days. */
+let lastDay = -1;
+let lastDayStart = 0;
+
+/** `Date.UTC(year, month - 1, day)`, computed once per day in a row; the time of day is added exactly. */
+function dayStart(year: number, month: number, day: number): number {
+  const key = (year * 100 + month) * 100 + day;
+  if (key !== lastDay) {
+    lastDayStart = Date.UTC(year, month - 1, day);
+    lastDay = key;
+  }
+  return lastDayStart;
 }
 
 /** Per column type, what the encoder's column buffers coerce with. */

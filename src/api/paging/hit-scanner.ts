@@ -94,6 +94,11 @@ export class HitScanner {
     const length = bytes.length;
     let i = this.pos;
     while (i < length) {
+      if (this.arrayDepth > 0 && this.depth >= this.arrayDepth + 2) {
+        i = this.skipInside(bytes, i);
+        if (this.depth >= this.arrayDepth + 2) break; // the window ends inside it
+        continue;
+      }
       const c = bytes[i] as number;
       if (c === QUOTE) {
         let j = i + 1;
@@ -122,6 +127,50 @@ export class HitScanner {
       i++;
     }
     this.pos = i;
+  }
+
+  /**
+   * Inside a hit's `_source` (or any value of a hit's own key) no key matters: only brackets, strings
+   * and whitespace do, so this tighter loop reads those bytes, most of a hit, until the value closes
+   * (handed to `close`, which notes where `_source` ends) or the window ends. Returns where it stopped.
+   */
+  private skipInside(bytes: Buffer, from: number): number {
+    const floor = this.arrayDepth + 2;
+    const length = bytes.length;
+    let depth = this.depth;
+    let compact = this.compact;
+    let i = from;
+    while (i < length) {
+      const c = bytes[i] as number;
+      if (c === QUOTE) {
+        let j = i + 1;
+        for (;;) {
+          while (j < length && bytes[j] !== QUOTE && bytes[j] !== BACKSLASH) j++;
+          if (j >= length || bytes[j] === QUOTE) break;
+          j += 2; // an escape: skip the escaped character
+        }
+        if (j >= length) break; // the string continues in the next chunk: read it again then
+        i = j + 1;
+        continue;
+      }
+      if (c === 0x7b || c === 0x5b) {
+        depth++;
+      } else if (c === 0x7d || c === 0x5d) {
+        if (depth === floor) {
+          this.depth = depth;
+          this.compact = compact;
+          this.close(i);
+          return i + 1;
+        }
+        depth--;
+      } else if (isSpace(c)) {
+        compact = false;
+      }
+      i++;
+    }
+    this.depth = depth;
+    this.compact = compact;
+    return i;
   }
 
   private readKey(bytes: Buffer, from: number, to: number): void {

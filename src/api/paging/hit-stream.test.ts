@@ -58,6 +58,27 @@ describe("decodeHitStream", () => {
     });
   }
 
+  it("finds each _source's bytes, and spaces only inside one, whatever cuts the chunks", async () => {
+    const hit = (id: string, source: string): string =>
+      `{"_index":"jobs","_id":"${id}","_score":null,"_source":${source},"sort":[1,"${id}"]}`;
+    const sources = [
+      "{}",
+      '{"_source":{"_source":[]},"x":"}]\\\\"}',
+      '{"a":{"b":[{"c":"d"}]},"e":[[],{}]}',
+      '{"a":{"b": 1}}',
+      '{"a":"tab\\t","b":[1,2]}',
+    ];
+    const body = `{"data":{"hits":[${sources.map((source, i) => hit(`h${i}`, source)).join(",")}],"total":5}}`;
+    for (const size of [1, 3, 11, 1 << 20]) {
+      const { batches } = await decode(body, size);
+      const handed = batches.flatMap((b) => b.sources).map((s) => s && Buffer.from(s).toString("utf8"));
+      expect(handed, `chunks of ${size}`).toEqual(sources.map((source, i) => (i === 3 ? undefined : source)));
+      expect(batches.flatMap((b) => b.hits).map((h) => (h as { _source: unknown })._source)).toEqual(
+        sources.map((source) => JSON.parse(source) as unknown),
+      );
+    }
+  });
+
   it("bounds a batch by the batch size when the body comes at once", async () => {
     const { batches } = await decode(page(hits), 1 << 20, 23);
     expect(batches.map((b) => b.hits.length)).toEqual([23]);
