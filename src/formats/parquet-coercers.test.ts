@@ -48,8 +48,7 @@ describe("timestamps of the same day in a row", () => {
     const samples: string[] = [];
     for (const day of [...days, ...days.reverse()])
       for (const time of times) samples.push(`${day}T${time}Z`, `${days[0]}T${time}Z`, `${day}T${time}Z`);
-    for (const sample of samples)
-      expect(timestampCoercer(sample), sample).toBe(coercers.timestamp(sample));
+    for (const sample of samples) expect(timestampCoercer(sample), sample).toBe(coercers.timestamp(sample));
   });
 });
 
