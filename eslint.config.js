@@ -34,6 +34,15 @@ const NAMED_EXPORTS = {
   message: "Use named exports only, so every import names what it takes.",
 };
 
+// Formats are components: outside formats/ and the component table, code asks a format what it can
+// do (columnar, table, decodeRows...) instead of testing its name. The emulator's "ndjson" is the
+// service's partition format, not an output format.
+const FORMAT_NAMES = {
+  selector: "Literal[value=/^(ndjson|parquet)$/]",
+  message:
+    "Do not test an output format by name outside src/formats/: ask the Format for a capability (columnar, usesWorkers, table, decodeRows) instead.",
+};
+
 export default tseslint.config(
   { ignores: ["dist/", "out/", "coverage/", "node_modules/", "bench/results/", ".test-servers/"] },
   js.configs.recommended,
@@ -51,6 +60,17 @@ export default tseslint.config(
     files: ["src/**/*.ts"],
     ignores: ["src/**/*.test.ts"],
     rules: { "no-restricted-syntax": ["error", NAMED_EXPORTS, ERRORS_BY_CODE] },
+  },
+  {
+    files: ["src/**/*.ts"],
+    ignores: [
+      "src/**/*.test.ts",
+      "src/formats/**",
+      "src/components/**",
+      "src/emulator/**",
+      "src/cli/commands/emulator.ts",
+    ],
+    rules: { "no-restricted-syntax": ["error", NAMED_EXPORTS, ERRORS_BY_CODE, FORMAT_NAMES] },
   },
   {
     files: ["eslint.config.js", "vitest.config.ts"],

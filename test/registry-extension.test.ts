@@ -1,7 +1,8 @@
 // Adding a format and a destination is a registry entry and nothing else: this test registers a
 // throwaway TSV format and an in-memory `mem://` destination by replacing the registry's tables only,
-// then validates, runs and verifies a pipeline through them against the emulator over HTTP. Any code
-// that knew the formats or destinations by name (schema, sink, store choice, verify) would refuse them.
+// then validates, runs and verifies a pipeline through them against the emulator over HTTP, in paged
+// and batch slices. Any code that knew the formats or destinations by name (schema, sink, store choice,
+// merge, verify, ddl) would refuse them, or read a TSV file as NDJSON.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type * as Registry from "../src/components/registry.js";
@@ -34,6 +35,9 @@ vi.mock("../src/components/registry.js", async (importOriginal) => {
     summary: "Tab-separated values, one JSON value per cell.",
     options: { tsv_header: z.boolean().default(true).describe("Write the column names first.") },
     streams: true,
+    // Only the columns are written: a field without one is dropped, as in Parquet.
+    columnar: true,
+    usesWorkers: false,
     settings: (sink) => ({ header: sink.tsv_header !== false }),
     extension: () => "tsv",
     contentType: () => "text/tab-separated-values",
@@ -49,6 +53,18 @@ vi.mock("../src/components/registry.js", async (importOriginal) => {
         },
         finish: async () => [],
       };
+    },
+    async *decodeRows(chunks, columns, settings) {
+      const parts: Uint8Array[] = [];
+      for await (const chunk of chunks) parts.push(chunk);
+      const lines = Buffer.concat(parts).toString("utf8").split("\n").slice(0, -1);
+      const rows = (settings.header ? lines.slice(1) : lines).map((line) => {
+        const cells = line.split("\t");
+        return Object.fromEntries(
+          columns.map((column, index) => [column.name, JSON.parse(cells[index] ?? "null") as unknown]),
+        );
+      });
+      if (rows.length > 0) yield rows;
     },
     async countRows(chunks, settings) {
       let lines = 0;
@@ -149,6 +165,27 @@ sinks:
 `;
 }
 
+/** A day of logs by batch export: each slice's partitions (hours × app types) are merged into one file. */
+function batchPipeline(out: string): string {
+  return `name: registry-extension-batch
+${REMOTE_SERVICE_YAML}
+source:
+  kind: logs
+  application: atr
+  app_type: [ec2, kubernetes]
+  domain: ["*"]
+  window: { start: "2026-03-10T00:00:00Z", end: "2026-03-11T00:00:00Z", slice: 1d }
+  strategy: batch
+transforms:
+  - flatten: { separator: _ }
+sinks:
+  - format: tsv
+    to: mem://exports/logs
+  - format: ndjson
+    to: ${out}
+`;
+}
+
 function parseTsv(bytes: Uint8Array): Record<string, unknown>[] {
   const [header = "", ...lines] = Buffer.from(bytes).toString("utf8").trimEnd().split("\n");
   const names = header.split("\t");
@@ -221,5 +258,36 @@ describe("a format and a destination added through the registry alone", () => {
     const rerun = await runCli(["run", again], { env });
     expect(rerun.code).toBe(0);
     expect(memory.labels).toContain("second");
+  });
+
+  it("merges a batch slice's partition files through the format's own decoder, and ddl refuses a format no warehouse reads", async () => {
+    const out = `${workspace.dir}/batch-ndjson`;
+    const file = await workspace.write("batch.yaml", batchPipeline(out));
+    const env = emulatorEnv(emulator);
+    const run = await runCli(["run", file], { env });
+    expect(run.stderr).not.toMatch(/"level":(50|60)/);
+    expect(run.code).toBe(0);
+    const merges = run.logs.filter((line) => String(line.msg).startsWith("Merged the partition files"));
+    expect(merges.length).toBe(1);
+
+    // One file for the day, not one per partition, holding the rows the built-in format holds.
+    const tsvFiles = [...memory.objects.keys()].filter(
+      (name) => name.startsWith("mem://exports/logs/") && name.endsWith(".tsv"),
+    );
+    expect(tsvFiles).toHaveLength(1);
+    const tsvRows = parseTsv(memory.objects.get(tsvFiles[0] ?? "") ?? new Uint8Array(0));
+    const ndjsonRows = await readNdjson(out, await listDataFiles(out));
+    expect(ndjsonRows.length).toBeGreaterThan(100);
+    const byId = (rows: Record<string, unknown>[]) => rows.map((row) => [row._id, row["@timestamp"]]).sort();
+    expect(byId(tsvRows)).toEqual(byId(ndjsonRows));
+    expect((await runCli(["verify", file], { env })).code).toBe(0);
+
+    const ddl = await runCli(["ddl", file, "--dialect", "duckdb", "--sink", "1"], { env });
+    expect(ddl.code).toBe(2);
+    expect(ddl.stdout).toBe("");
+    expect(ddl.stderr).toContain('no warehouse reads format "tsv"');
+    const ndjsonDdl = await runCli(["ddl", file, "--dialect", "duckdb", "--sink", "2"], { env });
+    expect(ndjsonDdl.code).toBe(0);
+    expect(ndjsonDdl.stdout).toContain("read_json_objects(");
   });
 });

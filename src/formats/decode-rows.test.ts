@@ -1,7 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { Batch } from "../core/contracts.js";
-import { decodeRows } from "./decode-rows.js";
+import { ndjsonRows } from "./decode-rows.js";
 import { encodeLines } from "./ndjson.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
@@ -25,9 +25,7 @@ const file = Buffer.from(`${lines.join("\n")}\n`);
 describe("decoding an NDJSON file for a merge", () => {
   it("parses rows and keeps each line's bytes, whatever the chunks cut, so writing them again copies them", async () => {
     for (const size of [1, 7, 100, file.length]) {
-      const batches = await collect(
-        decodeRows(chunked(file, size), { format: "ndjson", columns: [], batchRows: 2 }),
-      );
+      const batches = await collect(ndjsonRows(chunked(file, size), false, 2));
       expect(batches.map((batch) => batch.length)).toEqual([2, 1]);
       expect(batches.flat().map((row) => row._id)).toEqual(["a", "b", "c"]);
       expect(batches[0]?.[0]).toEqual({ _id: "a", msg: "café", n: 1 });
@@ -37,14 +35,12 @@ describe("decoding an NDJSON file for a merge", () => {
 
   it("reads gzip, and a last line without its newline", async () => {
     const gz = gzipSync(file.subarray(0, file.length - 1));
-    const batches = await collect(decodeRows(chunked(gz, 64), { format: "ndjson", gzip: true, columns: [] }));
+    const batches = await collect(ndjsonRows(chunked(gz, 64), true));
     expect(Buffer.concat(batches.map((batch) => encodeLines(batch)))).toEqual(file);
   });
 
   it("refuses a line that is not JSON", async () => {
     const bad = Buffer.from('{"_id":"a"}\n{"_id":\n');
-    await expect(collect(decodeRows(chunked(bad, 5), { format: "ndjson", columns: [] }))).rejects.toThrow(
-      SyntaxError,
-    );
+    await expect(collect(ndjsonRows(chunked(bad, 5), false))).rejects.toThrow(SyntaxError);
   });
 });

@@ -1,43 +1,43 @@
 // Reads the rows of a file this exporter wrote, for merging a batch export's partition files into the
-// slice's file: NDJSON lines, or a Parquet file's rows with JSON columns parsed back into values.
+// slice's file: NDJSON lines, or a Parquet file's rows with JSON columns parsed back into values. Each
+// format's `decodeRows` calls its own.
 import { createGunzip } from "node:zlib";
 import { Readable } from "node:stream";
 import { parquetReadObjects } from "hyparquet";
 import { NdjsonLines } from "../core/ndjson-lines.js";
 import type { Batch, Column, Row, RowJson } from "../core/contracts.js";
 
-export interface DecodeRowsOptions {
-  format: "parquet" | "ndjson";
-  gzip?: boolean;
-  /** The file's columns: a json column's text is parsed, so encoding it again gives the same text. */
-  columns: readonly Column[];
-  /** Rows per batch yielded. */
-  batchRows?: number;
+/**
+ * NDJSON rows, streamed line by line.
+ * @example for await (const batch of ndjsonRows(await store.openRead(path), true, 1000)) ...
+ */
+export function ndjsonRows(
+  chunks: AsyncIterable<Uint8Array>,
+  gzip: boolean,
+  batchRows = 1000,
+): AsyncGenerator<Batch> {
+  const bytes = gzip ? Readable.from(chunks).pipe(createGunzip()) : chunks;
+  return ndjsonBatches(bytes as AsyncIterable<Uint8Array>, batchRows);
 }
 
 /**
- * NDJSON streams line by line; Parquet is read whole (the files merged are one partition's each).
- * @example for await (const batch of decodeRows(await store.openRead(path), { format: "ndjson", columns })) ...
+ * A Parquet file's rows, read whole (the files merged are one partition's each). A json column's text
+ * is parsed, so encoding it again gives the same text.
  */
-export async function* decodeRows(
+export async function* parquetRows(
   chunks: AsyncIterable<Uint8Array>,
-  options: DecodeRowsOptions,
+  columns: readonly Column[],
+  batchRows = 1000,
 ): AsyncGenerator<Batch> {
-  const size = options.batchRows ?? 1000;
-  if (options.format === "ndjson") {
-    const bytes = options.gzip === true ? Readable.from(chunks).pipe(createGunzip()) : chunks;
-    yield* ndjsonBatches(bytes as AsyncIterable<Uint8Array>, size);
-    return;
-  }
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
   const bytes = Buffer.concat(parts);
   const rows = (await parquetReadObjects({
     file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
   })) as Record<string, unknown>[];
-  const json = options.columns.filter((column) => column.type === "json").map((column) => column.name);
-  for (let start = 0; start < rows.length; start += size) {
-    const batch = rows.slice(start, start + size);
+  const json = columns.filter((column) => column.type === "json").map((column) => column.name);
+  for (let start = 0; start < rows.length; start += batchRows) {
+    const batch = rows.slice(start, start + batchRows);
     for (const row of batch)
       for (const name of json) {
         const value = Object.hasOwn(row, name) ? row[name] : undefined;

@@ -1,7 +1,8 @@
 // The contract of an output format: its options on a sink, how rows of known columns become the
-// bytes of one file, and how `verify` counts the rows of such a file again.
+// bytes of one file, how a merge reads or joins such files, how `verify` counts their rows, and what
+// the runner and `ddl` need to know of it. Nothing outside formats/ tests a format by its name.
 import type { z } from "zod";
-import type { Column, RowEncoder } from "../core/contracts.js";
+import type { Batch, Column, RowEncoder } from "../core/contracts.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 
 /** What the run lends an encoder beside its columns and settings. */
@@ -12,6 +13,26 @@ export interface EncoderContext {
 
 /** A sink as parsed, seen by a format: it reads its own options out of it. */
 export type SinkFields = Readonly<Record<string, unknown>>;
+
+/**
+ * How warehouses read a format's files (`ddl`). `records`: `columns` when the file has typed columns of
+ * its own, found by name; `json-lines` when each line is one JSON object, a column found in it by path
+ * (nested or under a literal dotted key, as the transforms left the record).
+ */
+export interface TableFiles {
+  records: "columns" | "json-lines";
+  /** The files are gzip streams (a reader that does not sniff must be told). */
+  gzip: boolean;
+  /** The file format as each dialect names it. */
+  dialects: {
+    /** The table function that reads the files (`read_json_objects`). */
+    duckdb: string;
+    /** The storage clause (`STORED AS ...` or `ROW FORMAT SERDE ...`). */
+    athena: string;
+    /** The `format` option of an external table (`NEWLINE_DELIMITED_JSON`). */
+    bigquery: string;
+  };
+}
 
 /**
  * A file format; any destination takes any format (stdout only those that `streams`). Registered in
@@ -33,6 +54,13 @@ export interface Format<Settings = unknown> {
   options: Readonly<Record<string, z.ZodType>>;
   /** A reader can take the file as it comes, so it may go to a pipe (stdout). */
   streams: boolean;
+  /**
+   * The file holds the output columns only: a field without a column is dropped (and the run warns of
+   * it), where a format of whole records (NDJSON) keeps every field the transforms left.
+   */
+  columnar: boolean;
+  /** The encoder takes the run's worker threads; the run starts them only for a format that does. */
+  usesWorkers: boolean;
   /** This format's settings, read from a parsed sink. */
   settings(sink: SinkFields): Settings;
   /** File extension for `{ext}`, without the dot; may depend on the settings (`ndjson.gz`). */
@@ -41,9 +69,20 @@ export interface Format<Settings = unknown> {
   contentType(settings: Settings): string;
   createEncoder(columns: readonly Column[], settings: Settings, context?: EncoderContext): RowEncoder;
   /**
+   * The rows of a file this format wrote with these columns and settings, in order, `batchRows` at a
+   * time (default 1000): a batch slice's partition files are merged through it when they cannot be
+   * joined. Encoding the rows again must give the same records.
+   */
+  decodeRows(
+    chunks: AsyncIterable<Uint8Array>,
+    columns: readonly Column[],
+    settings: Settings,
+    batchRows?: number,
+  ): AsyncIterable<Batch>;
+  /**
    * The bytes of one file holding the rows of whole files this format wrote with the same columns and
    * settings, in order, without decoding them (a batch slice's partition files joined). Optional: a
-   * format without it is merged row by row.
+   * format without it is merged row by row through `decodeRows`.
    */
   join?(
     files: AsyncIterable<AsyncIterable<Uint8Array>>,
@@ -52,4 +91,6 @@ export interface Format<Settings = unknown> {
   ): AsyncIterable<Uint8Array>;
   /** Counts the rows of a written file from its bytes, streaming them once (verify). */
   countRows(chunks: AsyncIterable<Uint8Array>, settings: Settings): Promise<number>;
+  /** How warehouses read the files; absent when none can, and `ddl` refuses the sink. */
+  table?(settings: Settings): TableFiles;
 }

@@ -6,6 +6,7 @@ import type { Gzip } from "node:zlib";
 import { z } from "zod";
 import type { Batch, RowEncoder } from "../core/contracts.js";
 import type { Format } from "./format.js";
+import { ndjsonRows } from "./decode-rows.js";
 
 const ndjsonOptions = {
   gzip: z.boolean().default(false).describe("Compress NDJSON with gzip (adds .gz)."),
@@ -24,11 +25,16 @@ export const ndjsonFormat: Format<NdjsonSettings> = {
   summary: "One JSON record per line, optionally gzipped; nested records stay nested.",
   options: ndjsonOptions,
   streams: true,
+  columnar: false,
+  // Lines cost less to write than a thread hop.
+  usesWorkers: false,
   settings: (sink) => ({ gzip: sink.gzip === true }),
   extension: (settings) => (settings.gzip === true ? "ndjson.gz" : "ndjson"),
   contentType: (settings) => (settings.gzip === true ? "application/gzip" : "application/x-ndjson"),
   createEncoder: (_columns, settings) =>
     settings.gzip === true ? createGzipEncoder() : createPlainEncoder(),
+  decodeRows: (chunks, _columns, settings, batchRows) =>
+    ndjsonRows(chunks, settings.gzip === true, batchRows),
   // Lines end with a newline, so files follow each other as they are; gzip files are members, and a
   // gzip stream is a series of members (RFC 1952, 2.2).
   join: async function* (files) {
@@ -36,6 +42,15 @@ export const ndjsonFormat: Format<NdjsonSettings> = {
   },
   countRows: (chunks, settings) =>
     countLines(settings.gzip === true ? Readable.from(chunks).pipe(createGunzip()) : chunks),
+  table: (settings) => ({
+    records: "json-lines",
+    gzip: settings.gzip === true,
+    dialects: {
+      duckdb: "read_json_objects",
+      athena: "ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'",
+      bigquery: "NEWLINE_DELIMITED_JSON",
+    },
+  }),
 };
 
 async function countLines(chunks: AsyncIterable<Uint8Array>): Promise<number> {

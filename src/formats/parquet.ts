@@ -13,6 +13,7 @@ import type { EncodedRowGroup, RowGroupFile } from "./parquet-row-group.js";
 import { countParquetRows } from "./parquet-footer.js";
 import type { Codec, PageVersion } from "./parquet-pages.js";
 import { joinParquetFiles } from "./parquet-join.js";
+import { parquetRows } from "./decode-rows.js";
 
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;
 
@@ -63,6 +64,9 @@ export const parquetFormat: Format<ParquetSettings> = {
   options: parquetOptions,
   // A reader needs the footer at the end before it can read anything.
   streams: false,
+  columnar: true,
+  // Row groups are encoded on worker threads when the run has them to spare.
+  usesWorkers: true,
   settings: (sink) => {
     const { compression, row_group_rows, parquet } = z.object(parquetOptions).parse(sink);
     return { compression, rowGroupRows: row_group_rows, pageVersion: parquet?.page_version ?? 1 };
@@ -70,9 +74,15 @@ export const parquetFormat: Format<ParquetSettings> = {
   extension: () => "parquet",
   contentType: () => "application/vnd.apache.parquet",
   createEncoder: (columns, settings, context = {}) => createParquetEncoder(columns, settings, context),
+  decodeRows: (chunks, columns, _settings, batchRows) => parquetRows(chunks, columns, batchRows),
   join: (files, columns, settings) =>
     joinParquetFiles(wholeFiles(files), parquetSchema(columns), codecOf(settings)),
   countRows: (chunks) => countParquetRows(chunks),
+  table: () => ({
+    records: "columns",
+    gzip: false,
+    dialects: { duckdb: "read_parquet", athena: "STORED AS PARQUET", bigquery: "PARQUET" },
+  }),
 };
 
 /** A file's schema: the root element, then one element per column. */

@@ -11,7 +11,8 @@ import type {
   SliceContext,
   SliceOutput,
 } from "../core/contracts.js";
-import { decodeRows } from "../formats/decode-rows.js";
+import { FORMATS } from "../components/registry.js";
+import type { Format } from "../formats/format.js";
 import type { FileJoin } from "../sinks/sink.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { commitOutputs } from "./commit-outputs.js";
@@ -51,11 +52,12 @@ export function createPartMerge(deps: PartMergeDeps): PartMerge {
       const sink = deps.sinks[file.sink];
       const store = deps.stores[file.sink];
       if (sink === undefined || store === undefined) return;
-      yield* decodeRows(await store.openRead(file.path), {
-        format: sink.format === "parquet" ? "parquet" : "ndjson",
-        gzip: sink["gzip"] === true,
-        columns: deps.columns(file.sink),
-      });
+      const format: Format = FORMATS[sink.format];
+      yield* format.decodeRows(
+        await store.openRead(file.path),
+        deps.columns(file.sink),
+        format.settings(sink),
+      );
     },
     async openFile(file) {
       const store = deps.stores[file.sink];

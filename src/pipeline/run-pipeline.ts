@@ -7,6 +7,7 @@ import { ConfigError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { RunObserver } from "../core/run-observer.js";
 import type { RunInfo } from "../core/contracts.js";
+import { FORMATS } from "../components/registry.js";
 import { lockObjectPath, lockOutputs } from "./output-lock.js";
 import type { OutputLock } from "./output-lock.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
@@ -328,9 +329,9 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
   }
 }
 
-/** Only Parquet encodes on worker threads; other formats cost less than a thread hop. */
+/** Only a format that encodes on worker threads gets them; others cost less than a thread hop. */
 function encodeThreads(pipeline: Pipeline): number {
-  if (!pipeline.sinks.some((sink) => sink.format === "parquet")) return 0;
+  if (!pipeline.sinks.some((sink) => FORMATS[sink.format].usesWorkers)) return 0;
   const { encode_threads: threads, concurrency } = pipeline.limits;
   return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
 }

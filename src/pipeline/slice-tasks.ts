@@ -8,7 +8,7 @@ import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
-import { createSource, createTransformChain } from "../components/registry.js";
+import { createSource, createTransformChain, FORMATS } from "../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
@@ -72,7 +72,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
       transforms: [
         ...(pipeline.transforms.length > 0 ? [transform] : []),
         // Only columnar files drop a field that has no column; NDJSON writes every field.
-        ...(pipeline.sinks.some((sink) => sink.format === "parquet")
+        ...(pipeline.sinks.some((sink) => FORMATS[sink.format].columnar)
           ? [reportUnknownFields(deps.columns)]
           : []),
       ],

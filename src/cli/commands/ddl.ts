@@ -9,6 +9,7 @@ import type { Pipeline } from "../../config/pipeline-schema.js";
 import { ConfigError } from "../../errors.js";
 import { createLogger } from "../../logger.js";
 import { FORMATS } from "../../components/registry.js";
+import type { Format, TableFiles } from "../../formats/format.js";
 import { snakeCaseName } from "../../warehouse/column-names.js";
 import { DIALECTS, generateDdl } from "../../warehouse/ddl/ddl.js";
 import type { Dialect } from "../../warehouse/ddl/ddl.js";
@@ -113,12 +114,12 @@ async function pinBesideOutput(
 }
 
 /**
- * NDJSON under `as_is` keeps the transforms' records; without `flatten` their dotted columns are
- * nested objects. `snake_case` writes one key per column, and Parquet has columns of its own.
+ * JSON lines under `as_is` keep the transforms' records; without `flatten` their dotted columns are
+ * nested objects. `snake_case` writes one key per column, and a columnar file has columns of its own.
  */
-function recordShapeOf(pipeline: Pipeline, index: number): RecordShape {
+function recordShapeOf(pipeline: Pipeline, index: number, files: TableFiles): RecordShape {
   const sink = pipeline.sinks[index];
-  if (sink === undefined || sink.format !== "ndjson" || sink.column_names !== "as_is") return "columns";
+  if (sink === undefined || files.records !== "json-lines" || sink.column_names !== "as_is") return "columns";
   return pipeline.transforms.some((step) => step.type === "flatten") ? "flattened" : "nested";
 }
 
@@ -129,6 +130,15 @@ function writtenByTransforms(pipeline: Pipeline): string[] {
     if (step.type === "add") return Object.keys(step.config as Record<string, unknown>);
     return [];
   });
+}
+
+/** The formats a warehouse reads, for the message that refuses another. */
+function formatsWithTables(): string {
+  const formats: readonly Format[] = Object.values(FORMATS);
+  return formats
+    .filter((format) => format.table !== undefined)
+    .map((format) => format.type)
+    .join(", ");
 }
 
 /** A URL is kept; a directory is made absolute, since the statement runs from anywhere. */
@@ -166,7 +176,14 @@ export const ddlCommand: Command = async (argv, io) => {
   const sink = pipeline.sinks[index];
   if (sink === undefined) return EXIT.invalid;
   if (sink.to === "-") throw invalid("--sink", `sink ${index + 1} writes to stdout; no table reads it`);
-  const format = FORMATS[sink.format];
+  const format: Format = FORMATS[sink.format];
+  const settings = format.settings(sink);
+  const files = format.table?.(settings);
+  if (files === undefined)
+    throw invalid(
+      `sinks.${index}.format`,
+      `ddl: no warehouse reads format "${format.type}" (sink ${index + 1}); pick a format ddl can describe, such as ${formatsWithTables()}`,
+    );
   let ddl: string;
   try {
     ddl = generateDdl(
@@ -174,11 +191,10 @@ export const ddlCommand: Command = async (argv, io) => {
       tableLayout({
         table: values.table ?? snakeCaseName(pipeline.name),
         columns,
-        format: sink.format === "parquet" ? "parquet" : "ndjson",
-        recordShape: recordShapeOf(pipeline, index),
+        files,
+        recordShape: recordShapeOf(pipeline, index, files),
         writtenByTransforms: writtenByTransforms(pipeline),
-        gzip: sink["gzip"] === true,
-        extension: format.extension(format.settings(sink)),
+        extension: format.extension(settings),
         location: readLocation(values.location ?? sink.to),
         pathTemplate: sink.path ?? DEFAULT_PATH_TEMPLATE,
         since: since ?? pipeline.source.window.start,

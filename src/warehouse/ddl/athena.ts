@@ -68,12 +68,7 @@ export function athenaDdl(layout: TableLayout): string {
     lines.push(
       `PARTITIONED BY (${layout.partitions.map((p) => `\`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(", ")})`,
     );
-  lines.push(
-    layout.format === "parquet"
-      ? "STORED AS PARQUET"
-      : "ROW FORMAT SERDE 'org.openx.data.jsonserde.JsonSerDe'",
-    `LOCATION ${sqlString(`${layout.location}/`)}`,
-  );
+  lines.push(layout.files.dialects.athena, `LOCATION ${sqlString(`${layout.location}/`)}`);
   // Projection types cover dates and hours; a partition on a record value needs its values listed.
   const projectable = layout.partitions.length > 0 && layout.partitions.every((p) => p.source !== "text");
   if (projectable) lines.push(`TBLPROPERTIES (\n  ${projection(layout).join(",\n  ")}\n)`);

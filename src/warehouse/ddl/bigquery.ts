@@ -57,8 +57,8 @@ export function bigqueryDdl(layout: TableLayout, dataset: string): string {
       `WITH PARTITION COLUMNS (\n${layout.partitions.map((p) => `  \`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(",\n")}\n)`,
     );
   const options = [
-    `format = ${layout.format === "parquet" ? "'PARQUET'" : "'NEWLINE_DELIMITED_JSON'"}`,
-    ...(layout.format === "ndjson" && layout.gzip ? ["compression = 'GZIP'"] : []),
+    `format = ${sqlString(layout.files.dialects.bigquery)}`,
+    ...(layout.files.gzip ? ["compression = 'GZIP'"] : []),
     // One wildcard is allowed, and it spans directories; the extension keeps the manifest out.
     `uris = [${sqlString(`${location}/*.${layout.extension}`)}]`,
     ...(layout.partitions.length > 0 ? [`hive_partition_uri_prefix = ${sqlString(location)}`] : []),

@@ -4,6 +4,16 @@ import { DIALECTS, generateDdl } from "./ddl.js";
 import { nestedFields, recordPaths } from "./record-paths.js";
 import { tableLayout } from "./table-layout.js";
 import type { LayoutInput } from "./table-layout.js";
+import { ndjsonFormat } from "../../formats/ndjson.js";
+import { parquetFormat } from "../../formats/parquet.js";
+import type { TableFiles } from "../../formats/format.js";
+
+function tableFiles(files: TableFiles | undefined): TableFiles {
+  if (files === undefined) throw new Error("the format has no table");
+  return files;
+}
+
+const jsonLines = tableFiles(ndjsonFormat.table?.({ gzip: false }));
 
 const columns: SchemaColumn[] = [
   { name: "_id", type: "string", nullable: false, source: "_id" },
@@ -34,9 +44,8 @@ const nestedColumns: SchemaColumn[] = [
 const base: LayoutInput = {
   table: "nightly_jobs",
   columns,
-  format: "parquet",
+  files: tableFiles(parquetFormat.table?.(parquetFormat.settings({}))),
   recordShape: "columns",
-  gzip: false,
   extension: "parquet",
   location: "s3://warehouse-raw/mdq/jobs/",
   pathTemplate: "dt={date}/hour={hour}/part-{slice}-{seq}.{ext}",
@@ -55,7 +64,7 @@ describe("generateDdl", () => {
       const layout = tableLayout({
         ...base,
         columns: nestedColumns,
-        format: "ndjson",
+        files: jsonLines,
         recordShape: "nested",
         extension: "ndjson",
         pathTemplate: "dt={date}/{slice}-{seq}.{ext}",
@@ -68,8 +77,7 @@ describe("generateDdl", () => {
     it(`${dialect}: gzip NDJSON partitioned by a record value`, async () => {
       const layout = tableLayout({
         ...base,
-        format: "ndjson",
-        gzip: true,
+        files: tableFiles(ndjsonFormat.table?.({ gzip: true })),
         extension: "ndjson.gz",
         pathTemplate: "domain={atr_domain_name}/{slice}-{seq}.{ext}",
       });
@@ -128,7 +136,7 @@ describe("generateDdl", () => {
     expect(() => nestedFields(clash, [])).toThrow(
       '"job.state" is written inside "job", which is a column of its own; drop one of them with a transform, or set column_names: snake_case on the sink',
     );
-    const layout = tableLayout({ ...base, columns: clash, format: "ndjson", recordShape: "nested" });
+    const layout = tableLayout({ ...base, columns: clash, files: jsonLines, recordShape: "nested" });
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
     expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
     expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain("'/job/state'");
@@ -138,7 +146,7 @@ describe("generateDdl", () => {
     const layout = tableLayout({
       ...base,
       columns: nestedColumns,
-      format: "ndjson",
+      files: jsonLines,
       recordShape: "nested",
       writtenByTransforms: ["job", "atr.app_type"],
     });
@@ -150,7 +158,7 @@ describe("generateDdl", () => {
     const topLevel = tableLayout({
       ...base,
       columns: nestedColumns,
-      format: "ndjson",
+      files: jsonLines,
       recordShape: "nested",
       writtenByTransforms: ["job"],
     });
@@ -162,7 +170,7 @@ describe("generateDdl", () => {
     const layout = tableLayout({
       ...base,
       columns: nestedColumns,
-      format: "ndjson",
+      files: jsonLines,
       recordShape: "flattened",
     });
     expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain(
@@ -171,7 +179,7 @@ describe("generateDdl", () => {
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
       /Athena does not accept the column names "atr.domain_name", "job.state"/,
     );
-    const keyed = tableLayout({ ...base, columns: nestedColumns, format: "ndjson", recordShape: "columns" });
+    const keyed = tableLayout({ ...base, columns: nestedColumns, files: jsonLines, recordShape: "columns" });
     expect(generateDdl("duckdb", keyed, { dataset: "mdq" })).toContain(
       "CAST(json_extract_string(mdq_record.json, '/job.state') AS VARCHAR)",
     );
@@ -194,7 +202,7 @@ describe("generateDdl", () => {
     const layout = tableLayout({
       ...base,
       columns: [{ name: "job.Exit-Code", type: "int32", nullable: true, source: "job.Exit-Code" }],
-      format: "ndjson",
+      files: jsonLines,
       recordShape: "nested",
     });
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
@@ -204,7 +212,7 @@ describe("generateDdl", () => {
       tableLayout({
         ...base,
         columns: nestedColumns,
-        format: "ndjson",
+        files: jsonLines,
         recordShape: "nested",
         pathTemplate: "atr={date}/{slice}.{ext}",
       }),

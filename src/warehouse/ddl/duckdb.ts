@@ -1,4 +1,4 @@
-// DuckDB: a view over read_parquet/read_json_objects with Hive partitioning, each column cast to its
+// DuckDB: a view over the format's reader (read_parquet, read_json_objects) with Hive partitioning, each column cast to its
 // pinned type and the partition columns typed, so `hour` is an integer and `dt` a date.
 import type { ColumnType } from "../../core/contracts.js";
 import type { SchemaColumn } from "../output-schema.js";
@@ -70,13 +70,14 @@ export function duckdbDdl(layout: TableLayout): string {
   const files = sqlString(`${layout.location}/${layout.glob}`);
   // Records are read whole and each column taken by JSON Pointer, so a nested field or a key with a
   // dot in it is found where it was written; read_json's columns would see top-level keys only.
-  const reader =
-    layout.format === "parquet"
-      ? `read_parquet(${files}${hive}, union_by_name = true)`
-      : `read_json_objects(${files}, format = 'newline_delimited'${hive}) AS ${RECORD}`;
+  const jsonLines = layout.files.records === "json-lines";
+  const read = layout.files.dialects.duckdb;
+  const reader = jsonLines
+    ? `${read}(${files}, format = 'newline_delimited'${hive}) AS ${RECORD}`
+    : `${read}(${files}${hive}, union_by_name = true)`;
   const select = [
     ...layout.columns.map((column) => {
-      const value = layout.format === "parquet" ? quote(column.name) : ndjsonValue(column, layout);
+      const value = jsonLines ? ndjsonValue(column, layout) : quote(column.name);
       return `  CAST(${value} AS ${TYPES[column.type]}) AS ${quote(column.name)}`;
     }),
     ...layout.partitions.map((partition) => `  ${quote(partition.name)}`),

@@ -1,5 +1,6 @@
 // What a table definition needs from a sink: where the files are, which glob finds them, and which
 // Hive partition columns the path template makes (`dt={date}` → dt DATE, `hour={hour}` → hour INT).
+import type { TableFiles } from "../../formats/format.js";
 import type { SchemaColumn } from "../output-schema.js";
 import { SAFE_COLUMN_NAME } from "../column-names.js";
 
@@ -12,8 +13,8 @@ export interface PartitionColumn {
 }
 
 /**
- * How NDJSON records hold the columns. `columns`: one top-level key per column, named as the column
- * (`column_names: snake_case` writes the records so; Parquet files are always `columns`).
+ * How JSON-lines records hold the columns. `columns`: one top-level key per column, named as the column
+ * (`column_names: snake_case` writes the records so; columnar files are always `columns`).
  * `flattened`: `as_is` after `flatten`, one top-level key per column too, but a field a later
  * transform writes may land in an object the flatten left empty. `nested`: records as the transforms
  * leave them (`as_is` without `flatten`), a dotted column being a path.
@@ -24,10 +25,10 @@ export type RecordShape = "columns" | "flattened" | "nested";
 export interface TableLayout {
   table: string;
   columns: readonly SchemaColumn[];
-  format: "parquet" | "ndjson";
+  /** How the sink's format is read (its `table`). */
+  files: TableFiles;
   recordShape: RecordShape;
   writtenByTransforms: readonly string[];
-  gzip: boolean;
   /** The files' extension: parquet, ndjson or ndjson.gz. */
   extension: string;
   /** The sink's destination (a directory or a URL prefix), without a trailing slash. */
@@ -45,11 +46,10 @@ export interface TableLayout {
 export interface LayoutInput {
   table: string;
   columns: readonly SchemaColumn[];
-  format: "parquet" | "ndjson";
+  files: TableFiles;
   recordShape: RecordShape;
   /** Paths the transforms write (rename targets, added fields): where they land depends on the record. */
   writtenByTransforms?: readonly string[];
-  gzip: boolean;
   /** The format's file extension (`{ext}`): parquet, ndjson, ndjson.gz. */
   extension: string;
   location: string;
@@ -66,7 +66,7 @@ export function tableLayout(input: LayoutInput): TableLayout {
   const ext = input.extension;
   const template = input.pathTemplate.replaceAll("{ext}", ext);
   const directories = template.split("/").slice(0, -1);
-  const recordShape = input.format === "ndjson" ? input.recordShape : "columns";
+  const recordShape = input.files.records === "json-lines" ? input.recordShape : "columns";
   // A nested column is read from its top-level object, whose name a partition must not take.
   const topLevelNames = new Set(
     input.columns.map((column) => (recordShape === "nested" ? column.name.split(".")[0] : column.name)),
@@ -96,10 +96,9 @@ export function tableLayout(input: LayoutInput): TableLayout {
   return {
     table: input.table,
     columns: input.columns,
-    format: input.format,
+    files: input.files,
     recordShape,
     writtenByTransforms: input.writtenByTransforms ?? [],
-    gzip: input.gzip,
     extension: ext,
     location: input.location.replace(/\/+$/, ""),
     glob: template.replace(/\{[^{}]*\}/g, "*"),
