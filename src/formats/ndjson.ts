@@ -24,6 +24,7 @@ export const ndjsonFormat: Format<NdjsonSettings> = {
   summary: "One JSON record per line, optionally gzipped; nested records stay nested.",
   options: ndjsonOptions,
   streams: true,
+  writesRowJson: () => true,
   settings: (sink) => ({ gzip: sink.gzip === true }),
   extension: (settings) => (settings.gzip === true ? "ndjson.gz" : "ndjson"),
   contentType: (settings) => (settings.gzip === true ? "application/gzip" : "application/x-ndjson"),
