@@ -57,6 +57,12 @@ export interface SliceContext extends StageContext {
   slice: Slice;
   run: RunInfo;
   stats: SliceStats;
+  /**
+   * False when no sink writes rows as JSON text (their key order and the spliced JSON of Batch are
+   * then unused): a source may then skip building that JSON and hand over the parsed records
+   * themselves. Unset means a sink may.
+   */
+  rowJson?: boolean;
 }
 
 /** Pages one slice of the service. Releases remote state (scroll, point in time, export) in `finally`. */

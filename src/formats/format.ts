@@ -80,6 +80,12 @@ export interface Format<Settings = unknown> {
     batchRows?: number,
   ): AsyncIterable<Batch>;
   /**
+   * Whether its encoder writes rows as JSON text (key order shows; a batch's spliced JSON is copied
+   * instead of serialising the row). When no sink's does, sources skip building that JSON and pass
+   * the parsed records on as rows. Absent: assumed to.
+   */
+  writesRowJson?(settings: Settings, context: EncoderContext): boolean;
+  /**
    * The bytes of one file holding the rows of whole files this format wrote with the same columns and
    * settings, in order, without decoding them (a batch slice's partition files joined). Optional: a
    * format without it is merged row by row through `decodeRows`.

@@ -28,6 +28,7 @@ export const ndjsonFormat: Format<NdjsonSettings> = {
   columnar: false,
   // Lines cost less to write than a thread hop.
   usesWorkers: false,
+  writesRowJson: () => true,
   settings: (sink) => ({ gzip: sink.gzip === true }),
   extension: (settings) => (settings.gzip === true ? "ndjson.gz" : "ndjson"),
   contentType: (settings) => (settings.gzip === true ? "application/gzip" : "application/x-ndjson"),

@@ -67,6 +67,8 @@ export const parquetFormat: Format<ParquetSettings> = {
   columnar: true,
   // Row groups are encoded on worker threads when the run has them to spare.
   usesWorkers: true,
+  // Rows go to a worker as NDJSON lines; in this thread they are read column by column, by name.
+  writesRowJson: (_settings, context) => context.workers !== undefined && context.workers.threads > 0,
   settings: (sink) => {
     const { compression, row_group_rows, parquet } = z.object(parquetOptions).parse(sink);
     return { compression, rowGroupRows: row_group_rows, pageVersion: parquet?.page_version ?? 1 };

@@ -169,9 +169,35 @@ export function hitToRow(hit: HitLike): Row {
   return row;
 }
 
-/** The rows of a page; with the hits' verbatim `_source` bytes, also each row's JSON (see Batch). */
-export function hitsToRows(hits: readonly HitLike[], sources?: readonly (Uint8Array | undefined)[]): Batch {
+/**
+ * The row of a hit when no sink writes rows as JSON text (see SliceContext.rowJson): the parsed
+ * `_source` itself, with the hit's `_id` and `_index` set on it over any of those names, so no second
+ * object is made per record. Its keys come in another order than hitToRow's (`_id` and `_index` last),
+ * which only JSON text would show; a `__proto__` of the record stays the plain own field JSON.parse
+ * made. It changes `_source`, so the hit must be one parsed for this row alone.
+ */
+export function hitAsRow(hit: HitLike): Row {
+  const row = hit._source as Record<string, unknown>;
+  row._id = hit._id;
+  row._index = hit._index;
+  return row;
+}
+
+/**
+ * The rows of a page. With `withJson` (a sink writes rows as JSON text) each row is a new object in
+ * `JSON.stringify` order and, given the hits' verbatim `_source` bytes, carries its JSON (see Batch);
+ * without it each row is the hit's parsed `_source` (hitAsRow) and no JSON is built.
+ */
+export function hitsToRows(
+  hits: readonly HitLike[],
+  sources?: readonly (Uint8Array | undefined)[],
+  withJson = true,
+): Batch {
   const rows = new Array<Row>(hits.length);
+  if (!withJson) {
+    for (let index = 0; index < hits.length; index++) rows[index] = hitAsRow(hits[index] as HitLike);
+    return rows;
+  }
   for (let index = 0; index < hits.length; index++) rows[index] = hitToRow(hits[index] as HitLike);
   if (sources === undefined) return rows;
   const json = new Array<RowJson | undefined>(hits.length);

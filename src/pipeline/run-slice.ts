@@ -20,6 +20,8 @@ export interface SliceWork {
   source: Source;
   transforms: readonly Transform[];
   sinks: readonly Sink[];
+  /** Whether a sink writes rows as JSON text (see SliceContext.rowJson); unset: assume one does. */
+  rowJson?: boolean;
 }
 
 export interface SliceResult {
@@ -72,6 +74,7 @@ export async function runSlice(
     slice,
     run: options.run,
     stats: { duplicates: 0 },
+    ...(work.rowJson !== undefined ? { rowJson: work.rowJson } : {}),
   };
   let read = 0;
   try {

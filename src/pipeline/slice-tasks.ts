@@ -2,7 +2,7 @@
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
 import type { Logger } from "../logger.js";
-import { createFileJoin, createSink } from "../sinks/sink.js";
+import { createFileJoin, createSink, writesRowJson } from "../sinks/sink.js";
 import type { Column, OutputStore, RunInfo, Sink } from "../core/contracts.js";
 import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
@@ -43,6 +43,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
       const created = createSink(sink, { store, columns, run, log, workers: deps.workers });
       return schema === undefined ? created : conformSink(created, schema);
     });
+  const rowJson = pipeline.sinks.some((sink) => writesRowJson(sink, deps.workers));
   const columnsOf = (index: number): readonly Column[] => deps.schemas[index]?.encoderColumns ?? deps.columns;
   const merge = createPartMerge({
     sinks: pipeline.sinks,
@@ -77,6 +78,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
           : []),
       ],
       sinks: sinks(),
+      rowJson,
     }),
   }));
 }

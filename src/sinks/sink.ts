@@ -40,6 +40,12 @@ export function rowCounterOf(config: SinkConfig): (chunks: AsyncIterable<Uint8Ar
   return (chunks) => format.countRows(chunks, settings);
 }
 
+/** Whether this sink's encoder writes rows as JSON text (see Format.writesRowJson). */
+export function writesRowJson(config: SinkConfig, workers: WorkerPool | undefined): boolean {
+  const format: Format = FORMATS[config.format];
+  return format.writesRowJson?.(format.settings(config), workers === undefined ? {} : { workers }) ?? true;
+}
+
 /** Files committed at once; bounds the S3 CompleteMultipartUpload requests in flight. */
 const COMMIT_CONCURRENCY = 8;
 

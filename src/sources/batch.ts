@@ -7,7 +7,7 @@ import { awaitBatchReady } from "../api/paging/batch-status.js";
 import type { BatchExportQuery } from "../api/paging/batch-status.js";
 import { readPartition } from "../api/paging/read-partition.js";
 import type { Batch, PartitionedSource, Row, Slice, SourcePart } from "../core/contracts.js";
-import { hitToRow } from "../kinds/source-spec.js";
+import { hitAsRow, hitToRow } from "../kinds/source-spec.js";
 
 export interface BatchResume {
   /** Tokens an earlier attempt or run at this slice obtained, by request number ("0", "1", ...). */
@@ -20,11 +20,14 @@ export interface BatchSourceOptions {
   pollDeadlineMs?: number;
 }
 
-/** Partition files carry hits; a file of bare documents is read as their `_source`. */
-function recordToRow(record: Readonly<Record<string, unknown>>): Row {
+/**
+ * Partition files carry hits; a file of bare documents is read as their `_source`. `asJson`: a sink
+ * writes rows as JSON text, so the row is a new object in hitToRow's key order (else hitAsRow).
+ */
+function recordToRow(record: Readonly<Record<string, unknown>>, asJson: boolean): Row {
   const source = record._source;
   if (source !== null && typeof source === "object" && typeof record._id === "string") {
-    return hitToRow({
+    return (asJson || Array.isArray(source) ? hitToRow : hitAsRow)({
       _id: record._id,
       _index: typeof record._index === "string" ? record._index : "",
       _source: source as Record<string, unknown>,
@@ -72,7 +75,8 @@ export function createBatchSource(
                 batch.pageSize,
                 partCtx.signal,
               );
-              for await (const page of records) yield page.map(recordToRow);
+              const asJson = partCtx.rowJson !== false;
+              for await (const page of records) yield page.map((record) => recordToRow(record, asJson));
             },
           });
         }

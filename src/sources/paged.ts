@@ -19,7 +19,7 @@ export function createPagedSource(open: (ctx: SliceContext) => Iterable<AsyncIte
       for await (const page of pages) {
         if (page.pageNumber === 1) total = page.total;
         ctx.log.debug({ page: page.pageNumber, hits: page.hits.length }, "Page received.");
-        if (page.hits.length > 0) yield hitsToRows(page.hits, page.sources);
+        if (page.hits.length > 0) yield hitsToRows(page.hits, page.sources, ctx.rowJson !== false);
       }
       expected = expected === undefined || total === undefined ? undefined : expected + total;
     }

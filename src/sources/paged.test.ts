@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import type { Page } from "../api/paging/page.js";
+import type { Batch } from "../core/contracts.js";
+import { sliceContext } from "../transforms/run-transform.test-support.js";
+import { createPagedSource } from "./paged.js";
+
+type Hit = { _id: string; _index: string; _source: Record<string, unknown> };
+
+async function* pages(): AsyncGenerator<Page<Hit>> {
+  await Promise.resolve();
+  yield {
+    hits: [{ _id: "a", _index: "jobs", _source: { _id: "forged", n: 1 } }],
+    sources: [Buffer.from('{"_id":"forged","n":1}')],
+    total: 1,
+    pageNumber: 1,
+  };
+}
+
+async function read(rowJson: boolean | undefined): Promise<Batch[]> {
+  const ctx = { ...sliceContext(), log: { debug: () => undefined } as never };
+  const source = createPagedSource(() => [pages()]);
+  const out: Batch[] = [];
+  for await (const batch of source(rowJson === undefined ? ctx : { ...ctx, rowJson })) out.push(batch);
+  return out;
+}
+
+describe("createPagedSource", () => {
+  it("builds each row's JSON when a sink writes rows as JSON text, or when not told", async () => {
+    for (const rowJson of [true, undefined]) {
+      const [batch] = await read(rowJson);
+      expect(batch?.json).toHaveLength(1);
+      expect(JSON.stringify(batch?.[0])).toBe('{"_id":"a","_index":"jobs","n":1}');
+    }
+  });
+
+  it("hands over the parsed records, without JSON, when no sink writes it", async () => {
+    const [batch] = await read(false);
+    expect(batch?.json).toBeUndefined();
+    expect(batch?.[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
+  });
+});
