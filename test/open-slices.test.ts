@@ -4,32 +4,16 @@
 // complete. Now a slice that ends after `now − settle` is written as open and redone by the next run
 // until it has settled, also when that run's window no longer covers it. Time is set with `--now`
 // and the service's indexing horizon with the emulator's `setIndexedUntil`; nothing sleeps.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { repeatedIds } from "./support/export-checks.js";
 import { collect, listDataFiles, readManifest, readNdjson } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  REMOTE_SERVICE_YAML,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-beforeAll(async () => {
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 40 })).emulator;
-  workspace = await createWorkspace("mdq-open-");
-});
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+const it = useEmulator({ density: 40 });
 
 const scope = { application: "atr", app_type: ["kubernetes"], domain: ["*"] };
 
@@ -49,7 +33,7 @@ sinks:
     path: "part-{slice}-{seq}.ndjson"
 `;
 
-async function serviceIds(start: string, end: string): Promise<string[]> {
+async function serviceIds(emulator: RunningEmulator, start: string, end: string): Promise<string[]> {
   const hits = await collect(emulator.expectedHits("jobs", { ...scope, start_time: start, end_time: end }));
   return hits.map((hit) => hit._id).sort();
 }
@@ -68,7 +52,11 @@ async function exists(path: string): Promise<boolean> {
 }
 
 describe("open slices", () => {
-  it("writes the slices after now minus settle as open and redoes them until they settle", async () => {
+  it("writes the slices after now minus settle as open and redoes them until they settle", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "hourly");
     const file = await workspace.write("hourly.yaml", yaml(out));
     const env = emulatorEnv(emulator);
@@ -108,7 +96,7 @@ describe("open slices", () => {
     const redone = manifest.slices.find((slice) => slice.id === "20260310T023000Z");
     expect(redone).toMatchObject({ end: "2026-03-10T02:45:00.000Z" });
     expect(redone?.open).toBeUndefined();
-    const full = await serviceIds("2026-03-10T02:30:00.000Z", "2026-03-10T02:45:00.000Z");
+    const full = await serviceIds(emulator, "2026-03-10T02:30:00.000Z", "2026-03-10T02:45:00.000Z");
     expect(redone?.read).toBe(full.length);
     expect(full.length).toBeGreaterThan(cut?.read ?? 0);
     expect(manifest.slices.filter((slice) => slice.open === true).map((slice) => slice.id)).toEqual([
@@ -116,7 +104,7 @@ describe("open slices", () => {
       "20260310T033000Z",
     ]);
     expect(manifest.complete).toBe(false);
-    expect(await exportedIds(out)).toEqual(await serviceIds("2026-03-10T01:00:00.000Z", second));
+    expect(await exportedIds(out)).toEqual(await serviceIds(emulator, "2026-03-10T01:00:00.000Z", second));
 
     // A backfill whose window no longer covers the open slices redoes them anyway, over the range
     // they were written for; then nothing is open and the manifest is complete.
@@ -142,11 +130,15 @@ describe("open slices", () => {
     expect(manifest.slices.find((slice) => slice.id === "20260310T033000Z")).toMatchObject({
       end: second,
     });
-    expect(await exportedIds(out)).toEqual(await serviceIds("2026-03-10T00:00:00.000Z", second));
+    expect(await exportedIds(out)).toEqual(await serviceIds(emulator, "2026-03-10T00:00:00.000Z", second));
   });
 
   // Regression: with `slice: 15m` the plan showed 195, 0, 0, 0 where the slices held 50, 48, 50, 47.
-  it("plans pipelines/serverless-logs.yaml at 02:43:57.692 with each quarter hour's own count", async () => {
+  it("plans pipelines/serverless-logs.yaml at 02:43:57.692 with each quarter hour's own count", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const now = "2026-11-26T02:43:57.692Z";
     emulator.setIndexedUntil(now);
     try {
@@ -190,7 +182,11 @@ describe("open slices", () => {
     }
   });
 
-  it("refuses a --now that is not an ISO timestamp with a zone, naming the flag (exit 2)", async () => {
+  it("refuses a --now that is not an ISO timestamp with a zone, naming the flag (exit 2)", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const file = await workspace.write("now.yaml", yaml(join(workspace.dir, "now")));
     const before = emulator.requestCount();
     const result = await runCli(["run", file, "--now", "now-1h"], { env: emulatorEnv(emulator) });
@@ -199,7 +195,11 @@ describe("open slices", () => {
     expect(emulator.requestCount()).toBe(before);
   });
 
-  it("validates window.settle as a duration with the line and column of the value", async () => {
+  it("validates window.settle as a duration with the line and column of the value", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const file = await workspace.write(
       "settle.yaml",
       yaml(join(workspace.dir, "settle"), "{ start: last-hour, slice: 15m, settle: 15 minutes }"),
