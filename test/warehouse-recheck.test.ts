@@ -1,7 +1,7 @@
 // Late data re-checked: after records arrive late in one hour, `run --recheck` spends one date
 // histogram, exports that hour again (replacing its file) and nothing else, and the output then
 // holds exactly the service's records. The manifest keeps the re-check.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,25 +10,10 @@ import type { RunningEmulator } from "../src/emulator/server.js";
 import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { collect, listDataFiles, readManifest, readNdjson, readParquet } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-beforeAll(async () => {
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 5 })).emulator;
-  workspace = await createWorkspace("mdq-recheck-");
-});
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+const it = useEmulator({ density: 5 });
 
 const WINDOW = { start: "2026-03-10T00:00:00Z", end: "2026-03-10T04:00:00Z" };
 const scope = { application: "atr", app_type: ["kubernetes"], domain: ["*"] };
@@ -47,7 +32,10 @@ const yaml = (out: string): string =>
  * the test emulator's clock is fixed in the past, so the client finds every token expired and asks
  * for one per request.
  */
-async function requestsDuring(action: () => Promise<unknown>): Promise<Record<string, number>> {
+async function requestsDuring(
+  emulator: RunningEmulator,
+  action: () => Promise<unknown>,
+): Promise<Record<string, number>> {
   const before = emulator.requestCounts();
   await action();
   const after = emulator.requestCounts();
@@ -59,7 +47,11 @@ async function requestsDuring(action: () => Promise<unknown>): Promise<Record<st
 }
 
 describe("run --recheck", () => {
-  it("re-exports exactly the hour that received late records, for one histogram more", async () => {
+  it("re-exports exactly the hour that received late records, for one histogram more", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "out");
     const file = await workspace.write("recheck.yaml", yaml(out));
     const env = emulatorEnv(emulator);
@@ -74,7 +66,7 @@ describe("run --recheck", () => {
       count: 2,
     });
     let result = { code: -1, stdout: "", stderr: "" };
-    const recheck = await requestsDuring(async () => {
+    const recheck = await requestsDuring(emulator, async () => {
       result = await runCli(["run", file, ...window, "--recheck"], { env });
     });
     expect(result.code, result.stderr).toBe(0);
@@ -86,7 +78,7 @@ describe("run --recheck", () => {
     // The same hour exported on its own, into another directory: the requests a re-export needs.
     const alone = join(workspace.dir, "alone");
     const aloneFile = await workspace.write("alone.yaml", yaml(alone));
-    const plain = await requestsDuring(() =>
+    const plain = await requestsDuring(emulator, () =>
       runCli(["run", aloneFile, "--start", "2026-03-10T02:00:00Z", "--end", "2026-03-10T03:00:00Z"], { env }),
     );
     expect(plain["/v3/jobs/aggs"]).toBeUndefined();
@@ -109,7 +101,7 @@ describe("run --recheck", () => {
     ]);
 
     // Nothing changed since: the next re-check exports nothing.
-    const quiet = await requestsDuring(async () => {
+    const quiet = await requestsDuring(emulator, async () => {
       result = await runCli(["run", file, ...window, "--recheck"], { env });
     });
     expect(result.stdout).toContain("Re-checked committed slices: none changed");
@@ -152,7 +144,11 @@ ${recheck}`,
 
   // Regression: an hour that answered 0 printed `59 → 0 (-59)`, its file was deleted, the manifest
   // dropped it, and the run exited 0.
-  it("keeps the files, warns in the summary, the log, the metrics and the report, and records it once", async () => {
+  it("keeps the files, warns in the summary, the log, the metrics and the report, and records it once", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "decrease-keep");
     const file = await workspace.write("decrease-keep.yaml", ndjsonYaml(out));
     const env = emulatorEnv(emulator);
@@ -212,7 +208,8 @@ ${recheck}`,
     expect((await readManifest(out)).files).toEqual(first.files);
   });
 
-  it("counts the decrease in mdq_export_recheck_decreases_total", async () => {
+  it("counts the decrease in mdq_export_recheck_decreases_total", async ({ service, workspace }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "decrease-metrics");
     const file = await workspace.write("decrease-metrics.yaml", ndjsonYaml(out));
     const env = emulatorEnv(emulator);
@@ -236,7 +233,11 @@ ${recheck}`,
     expect(pushed.at(-1)).toMatch(/^mdq_export_recheck_decreases_total\{[^}]*\} 1$/m);
   });
 
-  it("replaces the files when the pipeline says recheck: { on_decrease: replace }", async () => {
+  it("replaces the files when the pipeline says recheck: { on_decrease: replace }", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "decrease-replace");
     const keep = await workspace.write("decrease-replace.yaml", ndjsonYaml(out));
     const env = emulatorEnv(emulator);
@@ -279,7 +280,8 @@ ${recheck}`,
 describe("run --recheck with 15-minute slices", () => {
   // Regression: the probe counted per hour, so three of every four 15-minute slices counted 0 and
   // every re-check exported every slice again, writing `service: 0` into the history.
-  it("finds nothing changed when nothing did, and exports nothing again", async () => {
+  it("finds nothing changed when nothing did, and exports nothing again", async ({ service, workspace }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "quarters");
     const file = await workspace.write(
       "quarters.yaml",
@@ -294,7 +296,7 @@ describe("run --recheck with 15-minute slices", () => {
     const range = ["--start", "2026-03-09T00:00:00Z", "--end", "2026-03-09T02:00:00Z"];
     expect((await runCli(["run", file, ...range], { env })).code).toBe(0);
     let result = { code: -1, stdout: "", stderr: "" };
-    const recheck = await requestsDuring(async () => {
+    const recheck = await requestsDuring(emulator, async () => {
       result = await runCli(["run", file, ...range, "--recheck"], { env });
     });
     expect(result.code, result.stderr).toBe(0);
