@@ -4,18 +4,12 @@
 // serverless, scoped by log_group, tenant and stage instead of domain.
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import { LOG_APPLICATIONS, LOG_MAPPING_APPLICATIONS, V2_LOG_APP_TYPES } from "../api/wire/common.js";
-import { KIND_FIELDS } from "../api/wire/fields.js";
-import { createBatchSource } from "../sources/batch.js";
-import { createPagedSource } from "../sources/paged.js";
-import type { DataKindComponent, KindSources, MappingsSource } from "./data-kind.js";
-import { hitColumns } from "./hit-columns.js";
+import type { MappingsSource } from "./data-kind.js";
 import { checkLogsSource, logsScope } from "./logs-source-rules.js";
 import { v1LogsSources } from "./logs-v1.js";
 import { mappingsPerAppType } from "./mappings-per-app-type.js";
 import { oneOf } from "./source-spec.js";
-import { v2Aggs, v2BatchBody, v2Base, v2ScrollBody } from "./v2-requests.js";
-
-const ALLOWED = { applications: LOG_APPLICATIONS, appTypes: V2_LOG_APP_TYPES };
+import { v2ScrollKind } from "./v2-scroll-kind.js";
 
 /**
  * The app types whose mappings cover what the source can return: eventops is serverless only, caas
@@ -27,51 +21,14 @@ export function logsMappingAppTypes(source: MappingsSource): string[] {
   return appTypes.map((appType) => (appType === "caas" ? "kubernetes" : appType));
 }
 
-const v2Sources: KindSources = {
-  scroll: (source, { client }) =>
-    createPagedSource(function* (ctx) {
-      const operation = "/v2/logs/scroll";
-      for (const appType of source.app_type) {
-        const body = v2ScrollBody(operation, ALLOWED, source, appType, ctx.slice);
-        yield v2ScrollPaging(client, { kind: "logs", body }, { signal: ctx.signal });
-      }
-    }),
-  batch: (source, { client, batch }) =>
-    createBatchSource(
-      {
-        pageSize: source.page_size,
-        queries: (slice) =>
-          source.app_type.map((appType) => {
-            const operation = "/v2/logs/batch";
-            const body = v2BatchBody(operation, ALLOWED, source, appType, slice);
-            return { kind: "v2-logs", body };
-          }),
-      },
-      client,
-      batch,
-    ),
-};
-
-export const logsKind: DataKindComponent = {
+export const logsKind = v2ScrollKind({
   type: "logs",
   summary: "Application logs (v2 scroll, batch, aggs; deprecated v1 scroll, batch).",
-  apiVersion: (requested) => requested ?? "v2",
-  applications: LOG_APPLICATIONS,
-  appTypes: (api) => (api === "v1" ? ["ec2", "caas"] : V2_LOG_APP_TYPES),
-  strategies: (api) => (api === "v1" ? ["auto", "scroll", "batch"] : ["auto", "scroll", "batch", "aggs"]),
-  pagingLimit: 100_000,
-  fields: KIND_FIELDS.logs,
-  paging: "scroll",
-  sources: (api) => (api === "v1" ? v1LogsSources : v2Sources),
-  aggregation: {
-    sets: (source) => source.app_type,
-    send: async (client, source, request) => {
-      const operation = "/v2/logs/aggs";
-      const { aggs, unwrap } = v2Aggs(operation, source, request);
-      const body = { ...v2Base(operation, ALLOWED, source, request.appType, request.bounds), aggs };
-      return unwrap((await client.call(operation, body, { signal: request.signal })).data.aggregations);
-    },
-  },
+  allowed: { applications: LOG_APPLICATIONS, appTypes: V2_LOG_APP_TYPES },
+  scroll: (client, body, signal) => v2ScrollPaging(client, { kind: "logs", body }, { signal }),
+  batch: (body) => ({ kind: "v2-logs", body }),
+  aggs: async (client, body, signal) =>
+    (await client.call("/v2/logs/aggs", body, { signal })).data.aggregations,
   mappings: (client, source, signal) =>
     mappingsPerAppType(logsMappingAppTypes(source), async (appType) => {
       const operation = "/v3/logs/mappings";
@@ -82,7 +39,7 @@ export const logsKind: DataKindComponent = {
       };
       return (await client.call(operation, body, { signal })).data.fields;
     }),
-  columns: hitColumns,
+  v1: { appTypes: ["ec2", "caas"], strategies: ["auto", "scroll", "batch"], sources: v1LogsSources },
   scope: logsScope,
   checkSource: checkLogsSource,
-};
+});
