@@ -53,21 +53,7 @@ const KNOWN_BACK_ARROWS = [
 ];
 
 /** Known circles: each module of one, with the imports that close it. Any other circle fails. */
-const KNOWN_CIRCLES = [
-  {
-    name: "emulator-options-and-generators",
-    why: "the emulator's options type the generators that read them",
-    edges: [
-      ["^src/emulator/options\\.ts$", "^src/emulator/(field-changes|late-records)\\.ts$"],
-      ["^src/emulator/field-changes\\.ts$", "^src/emulator/records\\.ts$"],
-      ["^src/emulator/records\\.ts$", "^src/emulator/streams\\.ts$"],
-      ["^src/emulator/streams\\.ts$", "^src/emulator/options\\.ts$"],
-      ["^src/emulator/late-records\\.ts$", "^src/emulator/(generator|options)\\.ts$"],
-      ["^src/emulator/generator\\.ts$", "^src/emulator/(records-logs|records|streams)\\.ts$"],
-      ["^src/emulator/records-logs\\.ts$", "^src/emulator/records\\.ts$"],
-    ],
-  },
-];
+const KNOWN_CIRCLES = [];
 
 const TESTS = "\\.test\\.ts$|\\.test-support\\.ts$";
 

@@ -8,7 +8,10 @@ import type { FieldChanges } from "./field-changes.js";
 import { readBody, sendJson } from "./http-io.js";
 import { resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
 import type { LateRecords } from "./late-records.js";
-import type { GeneratedKind, ResolvedOptions } from "./options.js";
+import type { GeneratedKind } from "./generated-kind.js";
+import { kindsTaking } from "./kind-data.js";
+import type { DataChange } from "./kind-data.js";
+import type { ResolvedOptions } from "./options.js";
 
 export interface EmulatorControl {
   /** Replaces the field changes of a kind (an empty object restores its own fields). */
@@ -23,23 +26,27 @@ export interface EmulatorControl {
 
 export const CONTROL_PREFIX = "/_emulator/";
 
-const kindSchema = z.enum(["logs", "workloads", "jobs", "tickets", "metrics"]);
+/** The kinds a change applies to, as the table says. */
+const kindSchema = (change: DataChange) => z.enum(kindsTaking(change));
 const typeSchema = z.enum(["keyword", "text", "date", "float", "boolean", "long", "integer", "alias"]);
 
 const fieldsBody = z.strictObject({
-  kind: kindSchema,
+  kind: kindSchema("fields"),
   add: z.record(z.string().min(1), typeSchema).optional(),
   remove: z.array(z.string().min(1)).optional(),
   retype: z.record(z.string().min(1), typeSchema).optional(),
   mappings: z.array(z.strictObject({ name: z.string(), type: z.string() })).optional(),
 });
 
-const lateBody = z.strictObject({
-  kind: kindSchema,
-  start: z.union([z.string(), z.number()]),
-  end: z.union([z.string(), z.number()]),
-  count: z.number().int().min(1),
-});
+const rangeBody = (change: DataChange) =>
+  z.strictObject({
+    kind: kindSchema(change),
+    start: z.union([z.string(), z.number()]),
+    end: z.union([z.string(), z.number()]),
+    count: z.number().int().min(1),
+  });
+const lateBody = rangeBody("late-records");
+const lostBody = rangeBody("lost-records");
 
 export function createControl(options: ResolvedOptions): EmulatorControl {
   return {
@@ -92,7 +99,7 @@ export async function handleControl(
       if (!parsed.success) return invalid(parsed.error);
       control.addLateRecords(parsed.data);
     } else if (action === "lost-records") {
-      const parsed = lateBody.safeParse(body);
+      const parsed = lostBody.safeParse(body);
       if (!parsed.success) return invalid(parsed.error);
       control.loseRecords(parsed.data);
     } else if (action === "indexed-until") {

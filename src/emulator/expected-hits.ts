@@ -1,7 +1,8 @@
 // What a query returns, computed without HTTP by the same plan and paging code the endpoints use, so
 // tests compare exported records with exactly what the service would page out.
 import type { OperationPath } from "../api/wire/operations.js";
-import type { DataKind } from "../api/wire/fields.js";
+import type { GeneratedKind } from "./generated-kind.js";
+import { KIND_DATA } from "./kind-data.js";
 import { resolveOptions } from "./options.js";
 import type { EmulatorOptions } from "./options.js";
 import { planQuery } from "./plan.js";
@@ -9,18 +10,8 @@ import type { Body } from "./plan.js";
 import { countPlan, readPage } from "./scan.js";
 import type { EmulatedHit } from "./scan.js";
 
-const DEFAULT_OPERATION: Record<Exclude<DataKind, "billing">, OperationPath> = {
-  logs: "/v2/logs/scroll",
-  workloads: "/v2/workloads/scroll",
-  jobs: "/v3/jobs/query",
-  tickets: "/v3/tickets/query",
-  metrics: "/v3/metrics/query",
-};
-
-function operationOf(target: OperationPath | Exclude<DataKind, "billing">): OperationPath {
-  return target.startsWith("/")
-    ? (target as OperationPath)
-    : DEFAULT_OPERATION[target as Exclude<DataKind, "billing">];
+function operationOf(target: OperationPath | GeneratedKind): OperationPath {
+  return target.startsWith("/") ? (target as OperationPath) : KIND_DATA[target as GeneratedKind].query;
 }
 
 /**
@@ -30,7 +21,7 @@ function operationOf(target: OperationPath | Exclude<DataKind, "billing">): Oper
  * for await (const hit of expectedHits("jobs", body, { seed: 7 })) ids.push(hit._id);
  */
 export async function* expectedHits(
-  target: OperationPath | Exclude<DataKind, "billing">,
+  target: OperationPath | GeneratedKind,
   body: Body,
   options: EmulatorOptions = {},
 ): AsyncIterable<EmulatedHit> {
@@ -48,7 +39,7 @@ export async function* expectedHits(
 
 /** Number of hits of an initial request body (what `data.total` reports). */
 export function expectedCount(
-  target: OperationPath | Exclude<DataKind, "billing">,
+  target: OperationPath | GeneratedKind,
   body: Body,
   options: EmulatorOptions = {},
 ): number {

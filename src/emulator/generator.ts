@@ -1,23 +1,14 @@
 // The deterministic data generator: each stream has, per hour bucket, a count derived from the seed and
 // the density; the record at position i of a bucket has a computed timestamp and values, so any record
 // is produced directly (O(1) seeking) and a window is never held in memory.
+import { KIND_DATA } from "./kind-data.js";
 import type { Source } from "./records.js";
-import { jobSource, ticketSource, workloadSource } from "./records.js";
-import { logSource, metricSource } from "./records-logs.js";
 import { createRandom, hash32, hashString } from "./random.js";
 import type { Stream } from "./streams.js";
 
 export const HOUR_MS = 3_600_000;
 /** Records per stream and hour are capped so that a position fits in a safe integer. */
 export const MAX_PER_BUCKET = 2 ** 24;
-
-const BUILDERS = {
-  logs: logSource,
-  workloads: workloadSource,
-  jobs: jobSource,
-  tickets: ticketSource,
-  metrics: metricSource,
-} as const;
 
 /** Records of a stream in hour bucket `hour` (hours since the epoch): mean `density`, seeded spread. */
 export function bucketCount(stream: Stream, density: number, hour: number): number {
@@ -59,7 +50,7 @@ export function indexRecordId(stream: Stream, hour: number, i: number): string {
 
 export function generateSource(stream: Stream, hour: number, i: number, ts: number, id: string): Source {
   const random = createRandom(hash32(hash32(stream.seed, hour), i));
-  return BUILDERS[stream.kind]({ random, ts, stream, n: i, id });
+  return KIND_DATA[stream.kind].generate({ random, ts, stream, n: i, id });
 }
 
 /** Index name of a stream's records in an hour: `<kind>-<application>-<app_type>-YYYY.MM.DD`. */

@@ -2,7 +2,7 @@
 // after a client had already exported that range; records lost (fewer in those hours); and the
 // indexing horizon, past which records are not searchable yet. Counts, histograms, pages and batch
 // exports all follow each change from the moment it is made.
-import type { GeneratedKind } from "./options.js";
+import type { GeneratedKind } from "./generated-kind.js";
 import { HOUR_MS } from "./generator.js";
 
 export interface LateRecords {

@@ -2,6 +2,8 @@
 // docs/emulator.md; faults are off unless asked for.
 import type { OperationPath } from "../api/wire/operations.js";
 import type { FieldChanges } from "./field-changes.js";
+import type { GeneratedKind } from "./generated-kind.js";
+import { GENERATED_KINDS, KIND_DATA } from "./kind-data.js";
 import { resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
 import type { LateRange, LateRecords } from "./late-records.js";
 
@@ -10,7 +12,6 @@ export type Clock = () => number;
 
 export type PartitionFormat = "ndjson" | "ndjson-gzip" | "json-array";
 
-export type GeneratedKind = "logs" | "workloads" | "jobs" | "tickets" | "metrics";
 
 export interface FaultOptions {
   /** Share of service requests answered 500/502/503. */
@@ -158,26 +159,17 @@ export const NO_FAULTS: Required<FaultOptions> = {
   jitterMs: 0,
 };
 
-const MAPPINGS_ONLY: readonly OperationPath[] = [
-  "/v3/logs/mappings",
-  "/v3/workloads/mappings",
-  "/v3/jobs/mappings",
-  "/v3/tickets/mappings",
-  "/v3/metrics/mappings",
-];
+const MAPPINGS_ONLY: readonly OperationPath[] = GENERATED_KINDS.map((kind) => KIND_DATA[kind].mappings);
 
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   const density = options.density ?? 60;
   const perKind = (kind: GeneratedKind) => (typeof density === "number" ? density : (density[kind] ?? 60));
   return {
     seed: options.seed ?? 1,
-    density: {
-      logs: perKind("logs"),
-      workloads: perKind("workloads"),
-      jobs: perKind("jobs"),
-      tickets: perKind("tickets"),
-      metrics: perKind("metrics"),
-    },
+    density: Object.fromEntries(GENERATED_KINDS.map((kind) => [kind, perKind(kind)])) as Record<
+      GeneratedKind,
+      number
+    >,
     domains: options.domains ?? ["alpha.example", "bravo.example", "charlie.example"],
     logGroups: options.logGroups ?? ["/aws/lambda/orders", "/aws/lambda/billing"],
     tenants: options.tenants ?? ["acme", "globex"],

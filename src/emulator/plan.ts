@@ -2,7 +2,9 @@
 // scope), which window, the filter predicate, the projection and the page size.
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import type { OperationPath } from "../api/wire/operations.js";
-import type { GeneratedKind, RecordIds, ResolvedOptions } from "./options.js";
+import type { GeneratedKind } from "./generated-kind.js";
+import { DATA_KINDS, KIND_DATA } from "./kind-data.js";
+import type { RecordIds, ResolvedOptions } from "./options.js";
 import { compileFilters } from "./query-dsl.js";
 import type { Predicate } from "./query-dsl.js";
 import { compileProjection } from "./projection.js";
@@ -53,10 +55,13 @@ function expand(value: unknown, all: readonly string[]): string[] {
   return [...new Set(names)];
 }
 
+/** The kind whose records an operation reads: a summary's operation reads the kind it counts. */
 function kindOf(path: OperationPath): GeneratedKind {
-  const segment = path.split("/")[2];
-  if (segment === "query") return "tickets";
-  return segment as GeneratedKind;
+  for (const kind of DATA_KINDS) {
+    const data = KIND_DATA[kind];
+    if ("counts" in data && data.query === path) return data.counts;
+  }
+  return path.split("/")[2] as GeneratedKind;
 }
 
 function v1Filters(filters: unknown): DslQuery[] {

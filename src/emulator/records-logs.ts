@@ -1,5 +1,6 @@
 // Builders of generated log and metric records: logs differ by application family (domain-scoped
 // applications versus serverless event operations), metrics by app_type (kubernetes has cluster data).
+import type { FieldSpec } from "../api/wire/fields.js";
 import { isoTime, messageText } from "./awkward.js";
 import { pick } from "./random.js";
 import type { RecordInput, Source } from "./records.js";
@@ -8,6 +9,20 @@ const LEVELS = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"];
 const METHODS = ["GET", "GET", "POST", "PUT", "DELETE"];
 const ENDPOINTS = ["/api/orders", "/api/users/{id}", "/health", '/api/reports?from=2026-01-01&x="y"'];
 const STATUS = [200, 200, 200, 201, 204, 400, 404, 500, 503];
+
+const SERVERLESS_ONLY = new Set(["function_name", "function_memory_size", "event.origin"]);
+const DOMAIN_LOGS_ONLY = new Set(["logLevel", "regex.extractions.logLevel", "atr.domain_name"]);
+const KUBERNETES_ONLY = new Set(["atr.infra_data.cluster", "atr.infra_data.namespace"]);
+
+/** The log mappings of an app type list the fields its records carry: serverless or domain ones. */
+export function logFieldMapped(field: FieldSpec, appType: string | undefined): boolean {
+  return appType === "serverless" ? !DOMAIN_LOGS_ONLY.has(field.name) : !SERVERLESS_ONLY.has(field.name);
+}
+
+/** The metric mappings of ec2 leave out the cluster data only kubernetes records carry. */
+export function metricFieldMapped(field: FieldSpec, appType: string | undefined): boolean {
+  return appType === "ec2" ? !KUBERNETES_ONLY.has(field.name) : true;
+}
 
 export function logSource(input: RecordInput): Source {
   const { random, ts, n, stream } = input;

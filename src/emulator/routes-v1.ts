@@ -2,7 +2,7 @@
 import { planQuery } from "./plan.js";
 import { countPlan, readPage } from "./scan.js";
 import { dateMathWindow } from "./date-math.js";
-import { hashString, createRandom, pick } from "./random.js";
+import { KIND_DATA } from "./kind-data.js";
 import { errorBody } from "./route-context.js";
 import { resumeOrOpenScroll } from "./scroll-context.js";
 import type { Route, RouteContext } from "./route-context.js";
@@ -58,30 +58,16 @@ const batchStatus: Route = (ctx) => {
   return { status: 200, body: { presigned_urls: links(ctx, job), daily_requests_remaining: ctx.remaining } };
 };
 
-/** Billing summary of one domain: `ticket_count` is the tickets the emulator holds for it in the window. */
+/** Billing summary of one domain, counting the records its table entry names in the window. */
 const query: Route = (ctx) => {
   const { options } = ctx.state;
   const domain = String(ctx.body["domain"]);
   const timeRange = String(ctx.body["time_range"]);
   const { startMs, endMs } = dateMathWindow(timeRange, options.clock());
   const plan = planQuery(ctx.path, { domain, time_range: timeRange }, options);
-  const random = createRandom(hashString(options.seed, domain));
-  const summary = {
-    ticket_count: countPlan(plan).total,
-    domain,
-    time_range: timeRange,
-    client: pick(random, ["Contoso", "Fabrikam", "Initech", "Umbrella"]),
-    live_status: pick(random, ["live", "live", "onboarding"]),
-    WBS: `WBS-${Math.floor(random() * 1e6)
-      .toString()
-      .padStart(6, "0")}`,
-    created: new Date(Date.UTC(2023, 0, 1) + Math.floor(random() * 7e10)).toISOString(),
-    infra_type: pick(random, ["ec2", "kubernetes"]),
-    billing_type: pick(random, ["fixed", "consumption"]),
-    point_of_contact: pick(random, ["Ana Müller", "José O'Neil", "李 伟"]),
-    window_start: new Date(startMs).toISOString(),
-    window_end: new Date(endMs).toISOString(),
-  };
+  const { summarize } = KIND_DATA.billing;
+  const count = countPlan(plan).total;
+  const summary = summarize({ seed: options.seed, domain, timeRange, startMs, endMs, count });
   return { status: 200, body: { summary, daily_requests_remaining: ctx.remaining } };
 };
 

@@ -1,6 +1,6 @@
 // v3 operations: mappings, jobs/tickets point-in-time query, metrics scroll query, aggregations.
 import { V3_DEFAULT_SIZE } from "../api/wire/common.js";
-import type { GeneratedKind } from "./options.js";
+import type { GeneratedKind } from "./generated-kind.js";
 import { planQuery } from "./plan.js";
 import { countPlan, readPage } from "./scan.js";
 import { compileProjection } from "./projection.js";

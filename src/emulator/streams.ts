@@ -1,6 +1,6 @@
 // A stream is the data of one kind for one application, app_type and scope (a domain, or a serverless
 // log group × tenant × stage). A query reads a sorted set of streams; each has its own seed.
-import type { GeneratedKind } from "./options.js";
+import type { GeneratedKind } from "./generated-kind.js";
 import { hash32, hashString } from "./random.js";
 
 export interface Stream {

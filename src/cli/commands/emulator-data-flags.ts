@@ -1,12 +1,26 @@
 // The emulator command's flags that change the data it serves: fields added, removed or retyped per
-// kind, records ingested late or lost, and how far the service has indexed. Each names the flag, the value and what is allowed when wrong.
+// kind, records ingested late or lost, and how far the service has indexed. Each names the flag, the
+// value and what is allowed when wrong; the kinds a flag takes are those the emulator's table of kind
+// data says the change applies to.
 import type { MappingType } from "../../api/wire/fields.js";
 import type { FieldChanges } from "../../emulator/field-changes.js";
+import type { GeneratedKind } from "../../emulator/generated-kind.js";
+import { kindsTaking } from "../../emulator/kind-data.js";
+import type { DataChange } from "../../emulator/kind-data.js";
 import { resolveLateRecords } from "../../emulator/late-records.js";
 import type { LateRecords } from "../../emulator/late-records.js";
-import type { EmulatorOptions, GeneratedKind } from "../../emulator/options.js";
+import type { EmulatorOptions } from "../../emulator/options.js";
 
-const KINDS: readonly GeneratedKind[] = ["logs", "workloads", "jobs", "tickets", "metrics"];
+/** The change each flag makes. */
+const CHANGE_OF_FLAG = {
+  "add-field": "fields",
+  "remove-field": "fields",
+  "retype-field": "fields",
+  "late-records": "late-records",
+  "lost-records": "lost-records",
+} as const satisfies Record<string, DataChange>;
+
+type DataFlag = keyof typeof CHANGE_OF_FLAG;
 const TYPES: readonly MappingType[] = [
   "keyword",
   "text",
@@ -27,9 +41,11 @@ export interface DataChangeFlags {
   indexedUntil?: string | undefined;
 }
 
-function kindOf(flag: string, value: string, kind: string | undefined): GeneratedKind {
-  if (KINDS.includes(kind as GeneratedKind)) return kind as GeneratedKind;
-  throw new Error(`--${flag}: "${value}" does not start with a kind (${KINDS.join(", ")})`);
+function kindOf(flag: DataFlag, value: string, kind: string | undefined): GeneratedKind {
+  const kinds = kindsTaking(CHANGE_OF_FLAG[flag]);
+  const found = kinds.find((candidate) => candidate === kind);
+  if (found !== undefined) return found;
+  throw new Error(`--${flag}: "${value}" does not start with a kind (${kinds.join(", ")})`);
 }
 
 function typeOf(flag: string, value: string, type: string | undefined): MappingType {
@@ -39,7 +55,7 @@ function typeOf(flag: string, value: string, type: string | undefined): MappingT
 
 /** `jobs:job.priority:keyword` → kind, field, type. Field names hold no `:`. */
 function fieldFlag(
-  flag: string,
+  flag: DataFlag,
   value: string,
   withType: boolean,
 ): { kind: GeneratedKind; name: string; type?: MappingType } {
@@ -53,7 +69,7 @@ function fieldFlag(
 }
 
 /** `jobs:2026-11-20T10:00:00Z/2026-11-20T11:00:00Z:25`: the times hold `:`, so kind and count are split off the ends. */
-function lateFlag(value: string, flag = "late-records"): LateRecords {
+function lateFlag(value: string, flag: DataFlag = "late-records"): LateRecords {
   const first = value.indexOf(":");
   const last = value.lastIndexOf(":");
   const range = value.slice(first + 1, last).split("/");

@@ -65,6 +65,10 @@ describe("emulator command", () => {
       '--add-field: "jobs:x:int" does not end with a type (keyword, text, date, float, boolean, long, integer, alias)',
     );
     expect(() => parseEmulatorArgs(["--remove-field", "job:x"])).toThrow(/does not start with a kind/);
+    // The kinds come from the emulator's table of kind data: billing's summary has no fields to change.
+    expect(() => parseEmulatorArgs(["--remove-field", "billing:x"])).toThrow(
+      '--remove-field: "billing:x" does not start with a kind (logs, workloads, jobs, tickets, metrics)',
+    );
     expect(() => parseEmulatorArgs(["--late-records", "jobs:2026-11-20T10:00:00Z/x:2"])).toThrow(
       '--late-records: "jobs:2026-11-20T10:00:00Z/x:2": late records: end "x" is not a time',
     );
