@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isOperationPath } from "../api/wire/operations.js";
 import type { OperationPath } from "../api/wire/operations.js";
-import type { DataKind } from "../api/wire/fields.js";
+import type { GeneratedKind } from "./generated-kind.js";
 import { resolveOptions } from "./options.js";
 import type { EmulatorOptions, FaultOptions, ResolvedOptions } from "./options.js";
 import { createTokenIssuer } from "./auth.js";
@@ -50,8 +50,8 @@ export interface RunningEmulator extends EmulatorControl {
   faultCounts(): FaultCounts;
   /** Open scroll and point-in-time contexts. */
   openContexts(): number;
-  expectedHits(target: OperationPath | Exclude<DataKind, "billing">, body: Body): AsyncIterable<EmulatedHit>;
-  expectedCount(target: OperationPath | Exclude<DataKind, "billing">, body: Body): number;
+  expectedHits(target: OperationPath | GeneratedKind, body: Body): AsyncIterable<EmulatedHit>;
+  expectedCount(target: OperationPath | GeneratedKind, body: Body): number;
 }
 
 /**
