@@ -12,7 +12,6 @@ export type Clock = () => number;
 
 export type PartitionFormat = "ndjson" | "ndjson-gzip" | "json-array";
 
-
 export interface FaultOptions {
   /** Share of service requests answered 500/502/503. */
   errorRate?: number;
