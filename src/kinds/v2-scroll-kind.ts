@@ -14,7 +14,7 @@ import { hitColumns } from "./hit-columns.js";
 import type { PagedQuery } from "./paged-query.js";
 import { v2Aggs, v2BatchBody, v2Base, v2ScrollBody } from "./v2-requests.js";
 
-/** The deprecated v1 API a v2 kind is also served by (logs): its app types and sources. */
+/** The deprecated v1 API a v2 kind is also served by (logs): its app types, strategies and sources. */
 export interface V1Service {
   appTypes: readonly AppType[];
   strategies: readonly Strategy[];
