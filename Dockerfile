@@ -1,6 +1,6 @@
 # mdq-export container image: `docker run IMAGE run /pipelines/demo.yaml`.
 #
-# Two stages: `build` installs every dependency and compiles TypeScript; the runtime stage holds only
+# Two stages: `build` installs every dependency, compiles TypeScript and bundles the CLI; the runtime stage holds only
 # dist/, the production dependencies, the JSON Schema and the example pipelines, runs as a non-root
 # user (numeric, so Kubernetes' runAsNonRoot can verify it) under tini, which forwards SIGTERM to the
 # exporter (exit 75, resumable) and reaps children.
@@ -15,6 +15,7 @@ COPY package.json package-lock.json ./
 # No package of ours needs an install script to build; skipping them keeps the build offline-friendly.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/bundle.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 

@@ -13,14 +13,11 @@ import type { RunInfo } from "../core/contracts.js";
 import { newRunInfo } from "../pipeline/prepare-run.js";
 import type { PipelineEvents } from "../pipeline/run-pipeline.js";
 import type { Shard } from "../pipeline/shard.js";
-import { startMetricsPusher } from "./metrics-pusher.js";
 import type { MetricsPusher } from "./metrics-pusher.js";
-import { serveMetrics } from "./metrics-server.js";
 import type { MetricsServer } from "./metrics-server.js";
 import { observabilitySettings } from "./observability-settings.js";
 import type { ObservabilityFlags } from "./observability-settings.js";
 import { observePipeline } from "./observe-pipeline.js";
-import { createRunMetrics } from "./run-metrics.js";
 import type { RunMetrics } from "./run-metrics.js";
 import { combineObservers } from "../core/run-observer.js";
 import type { RunObserver } from "../core/run-observer.js";
@@ -128,6 +125,8 @@ export function createRunObservability(
       const shardLabel = shard === undefined ? undefined : `${shard.index}-of-${shard.count}`;
       let observer: RunObserver = tally;
       if (settings.metricsPort !== undefined || settings.pushgateway !== undefined) {
+        // Loaded only when metrics are asked for: prom-client is about 10 MB of a run's memory.
+        const { createRunMetrics } = await import("./run-metrics.js");
         metrics = createRunMetrics({
           pipeline: pipeline.name,
           kind: pipeline.source.kind,
@@ -136,6 +135,7 @@ export function createRunObservability(
         observer = combineObservers(tally, metrics.observer);
       }
       if (metrics !== undefined && settings.metricsPort !== undefined) {
+        const { serveMetrics } = await import("./metrics-server.js");
         server = await serveMetrics(metrics.registry, settings.metricsPort, settings.metricsAddress).catch(
           (error: unknown) => {
             throw metricsPortRefused(settings.metricsAddress, settings.metricsPort ?? 0, error);
@@ -147,6 +147,7 @@ export function createRunObservability(
         );
       }
       if (metrics !== undefined && settings.pushgateway !== undefined) {
+        const { startMetricsPusher } = await import("./metrics-pusher.js");
         pusher = startMetricsPusher({
           url: settings.pushgateway,
           registry: metrics.registry,

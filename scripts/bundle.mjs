@@ -1,0 +1,63 @@
+// Bundles the compiled CLI (dist/, from tsc) so that a run loads a few files instead of hundreds:
+// Node's module loader spent about a quarter of a second of CPU resolving, reading and compiling the
+// CLI's modules and dependencies on every run (docs/performance.md, "The start"). Commands stay lazy:
+// each is a chunk loaded when it runs. The Parquet row-group worker is bundled on its own, beside the
+// chunks, where the encoder looks for it (next to its own module). tinypool stays external: it starts
+// its threads from a file of its own package.
+import { build } from "esbuild";
+import { rmSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const dist = join(root, "dist");
+const chunks = "chunks";
+
+// Dependencies written as CommonJS call `require`, which an ES module does not have.
+const banner = {
+  js: "import { createRequire as __mdqCreateRequire } from 'node:module'; const require = __mdqCreateRequire(import.meta.url);",
+};
+const common = {
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  banner,
+  external: ["tinypool"],
+  sourcemap: "linked",
+  logLevel: "warning",
+  allowOverwrite: true,
+  metafile: true,
+};
+
+// Chunks of an earlier build have other names: start from none.
+rmSync(join(dist, chunks), { recursive: true, force: true });
+
+const cli = await build({
+  ...common,
+  entryPoints: [join(dist, "cli", "main.js")],
+  outdir: dist,
+  outbase: dist,
+  splitting: true,
+  chunkNames: `${chunks}/[name]-[hash]`,
+});
+await build({
+  ...common,
+  entryPoints: [join(dist, "formats", "parquet-row-group-worker.js")],
+  outfile: join(dist, chunks, "parquet-row-group-worker.js"),
+});
+
+// The encoder finds its worker next to its own module: it must sit in a chunk, not in main.js.
+const encoder = join(dist, "formats", "parquet.js");
+const holders = Object.entries(cli.metafile.outputs)
+  .filter(([, output]) => Object.keys(output.inputs).some((input) => join(root, input) === encoder))
+  .map(([path]) => relative(dist, join(root, path)));
+if (holders.length !== 1 || !holders[0].startsWith(`${chunks}/`)) {
+  throw new Error(
+    `the Parquet encoder must be bundled into one chunk under dist/${chunks}/, found: ${holders.join(", ")}`,
+  );
+}
+const size = Object.values(cli.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+if (process.argv.includes("--verbose")) {
+  console.log(`bundled ${Object.keys(cli.metafile.outputs).length} files, ${(size / 1e6).toFixed(1)} MB`);
+}
