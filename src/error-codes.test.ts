@@ -4,7 +4,15 @@ import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { exitCodeOf, reportError } from "./cli/report-error.js";
-import { ERRORS_DOC_PATH, errorsDocument } from "./error-codes.js";
+import { ERROR_CATALOG, ERRORS_DOC_PATH, errorsDocument } from "./error-codes.js";
+import { INPUT_ERRORS } from "./core/error-codes/input-errors.js";
+import { LOCK_ERRORS } from "./core/error-codes/lock-errors.js";
+import { RECORD_ERRORS } from "./core/error-codes/record-errors.js";
+import { RESPONSE_ERRORS } from "./core/error-codes/response-errors.js";
+import { RUN_ERRORS } from "./core/error-codes/run-errors.js";
+import { S3_ERRORS } from "./core/error-codes/s3-errors.js";
+import { SERVICE_ERRORS } from "./core/error-codes/service-errors.js";
+import { SINK_ERRORS } from "./core/error-codes/sink-errors.js";
 import { ConfigError, EtlError, hasCode, QuotaExhaustedError, SinkError } from "./errors.js";
 
 const root = new URL("../", import.meta.url);
@@ -24,6 +32,22 @@ describe("error codes", () => {
   it(`${ERRORS_DOC_PATH} is current (regenerate with npm run schema)`, async () => {
     const committed = await readFile(new URL(ERRORS_DOC_PATH, root), "utf8");
     expect(committed).toBe(errorsDocument());
+  });
+
+  it("lists each code in one area only (a code in two areas would keep the later one silently)", () => {
+    const areas = [
+      INPUT_ERRORS,
+      RESPONSE_ERRORS,
+      LOCK_ERRORS,
+      SERVICE_ERRORS,
+      SINK_ERRORS,
+      S3_ERRORS,
+      RECORD_ERRORS,
+      RUN_ERRORS,
+    ];
+    const listed = areas.flatMap((area) => Object.keys(area));
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(Object.keys(ERROR_CATALOG)).toEqual(listed);
   });
 
   it("maps codes to exit codes: invalid 2, resumable 75, anything else 1", () => {

@@ -4,10 +4,10 @@ import { loadPipeline } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { Logger } from "../logger.js";
-import type { Column, OutputStore } from "../core/contracts.js";
+import type { Column } from "../core/contracts.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
-import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
+import type { ResolvedSinkSchema, SchemaSink } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
 import { sourceColumnsFromService } from "../pipeline/output-columns.js";
 import { newRunInfo } from "../pipeline/prepare-run.js";
@@ -37,14 +37,17 @@ export async function readSinkSchemas(
   sourceColumns: readonly Column[],
   io: CliIO,
 ): Promise<ResolvedSinkSchema[]> {
-  const stores: (OutputStore | undefined)[] = [];
+  const sinks: SchemaSink[] = [];
   try {
     const run = newRunInfo(pipeline.name);
-    for (const sink of pipeline.sinks)
-      stores.push(sink.to === "-" ? undefined : await openOutputStore(sink, { run, stdout: io.stdout }));
-    return await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, stores });
+    for (const config of pipeline.sinks)
+      sinks.push({
+        config,
+        store: config.to === "-" ? undefined : await openOutputStore(config, { run, stdout: io.stdout }),
+      });
+    return await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, sinks });
   } finally {
-    for (const store of stores) await store?.close().catch(() => undefined);
+    for (const { store } of sinks) await store?.close().catch(() => undefined);
   }
 }
 

@@ -8,20 +8,28 @@ import type { Shard } from "./shard.js";
 import { stateObjectPath } from "./state.js";
 import { journalPrefix } from "./state-journal.js";
 import type { StateStore } from "./state.js";
+import type { RemoveRecordedFile } from "./sink-runtime.js";
+
+export interface LeftoverSweep {
+  /** Each sink's store, its sweep sparing the temporary files of runs that may still live. */
+  stores: readonly OutputStore[];
+  /** Removes a file the state records from its sink's store. */
+  removeFile: RemoveRecordedFile;
+  slices: Plan["slices"];
+  state: StateStore;
+  shard: Shard | undefined;
+  log: Logger;
+  /** Committed slices this run redoes (a re-check found their count changed, or they are open). */
+  rechecked?: ReadonlySet<string>;
+}
 
 /**
  * A process killed mid-slice leaves hidden temporary files. They are this run's to remove when they
  * belong to a slice it is about to redo, or to the state and manifest it writes; leftovers of other
  * shards' slices are theirs (they may be running right now).
  */
-export async function removeLeftovers(
-  stores: readonly OutputStore[],
-  slices: Plan["slices"],
-  state: StateStore,
-  shard: Shard | undefined,
-  log: Logger,
-  rechecked: ReadonlySet<string> = new Set(),
-): Promise<void> {
+export async function removeLeftovers(sweep: LeftoverSweep): Promise<void> {
+  const { slices, state, shard, log, rechecked = new Set<string>() } = sweep;
   const redo = slices
     .map((plan) => plan.slice.id)
     .filter((id) => !state.isCommitted(id) || rechecked.has(id));
@@ -29,7 +37,7 @@ export async function removeLeftovers(
   const journal = journalPrefix(stateObjectPath(shard));
   const owns = (path: string): boolean =>
     own.has(path) || path.startsWith(journal) || redo.some((id) => path.includes(id));
-  for (const store of stores) {
+  for (const store of sweep.stores) {
     const removed = (await store.removeLeftovers?.(owns)) ?? [];
     if (removed.length > 0)
       log.info(
@@ -37,7 +45,7 @@ export async function removeLeftovers(
         "Removed temporary files an interrupted run left.",
       );
   }
-  await removeInterruptedCommits(stores, redo, state, log);
+  await removeInterruptedCommits(sweep.removeFile, redo, state, log);
 }
 
 /**
@@ -50,7 +58,7 @@ export async function removeLeftovers(
  * shard's) alone, so no other run's slice is touched.
  */
 export async function removeInterruptedCommits(
-  stores: readonly (OutputStore | undefined)[],
+  removeFile: RemoveRecordedFile,
   sliceIds: readonly string[],
   state: StateStore,
   log: Logger,
@@ -61,7 +69,7 @@ export async function removeInterruptedCommits(
   for (const id of new Set([...sliceIds, ...neverCommitted])) {
     if (state.state.pending[id] === undefined) continue;
     const files = state.interruptedFiles(id);
-    for (const file of files) await stores[file.sink]?.deleteObject(file.path);
+    for (const file of files) await removeFile(file);
     await state.forgetInterrupted(id);
     log.info(
       { slice: id, files: files.length },

@@ -2,23 +2,25 @@
 // path (more only when the rolling limits ask). Partitions still commit one by one, so a stopped run
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
-import type {
-  Batch,
-  Column,
-  OutputStore,
-  Sink,
-  Slice,
-  SliceContext,
-  SliceOutput,
-} from "../core/contracts.js";
+import type { Batch, Sink, Slice, SliceContext, SliceOutput } from "../core/contracts.js";
 import { FORMATS } from "../components/registry.js";
 import type { Format } from "../formats/format.js";
 import type { FileJoin } from "../sinks/sink.js";
-import type { SinkConfig } from "../sinks/schema.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { RecordIntent } from "./commit-outputs.js";
 import type { CommittedFile } from "./state.js";
+import { recordedFileRemover, sinkOf } from "./sink-runtime.js";
+import type { SinkRuntime } from "./sink-runtime.js";
 import { ERROR_CODES, hasCode, SinkError } from "../errors.js";
+
+/** One sink of the merge: fresh, writing under the slice's own names, and its join when it has one. */
+export interface MergeSink {
+  /** The sink's position in the pipeline, as its committed files name it. */
+  index: number;
+  write: Sink;
+  /** The sink's files joined as bytes into the slice's file, when its format and paths allow. */
+  join: FileJoin | undefined;
+}
 
 /** What the composition gives the merge: reading a committed file back, and fresh sinks. */
 export interface PartMerge {
@@ -26,47 +28,32 @@ export interface PartMerge {
   readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<Batch>;
   /** The bytes of a committed file of a sink. */
   openFile(file: CommittedFile): Promise<AsyncIterable<Uint8Array>>;
-  /** Fresh sinks, one per pipeline sink, that write under the slice's own names. */
-  sinks(): readonly Sink[];
-  /** A sink's files joined as bytes into the slice's file, when its format and paths allow. */
-  join(sink: number): FileJoin | undefined;
+  /** Fresh sinks, one per pipeline sink. */
+  sinks(): readonly MergeSink[];
   deleteFile(file: CommittedFile): Promise<void>;
 }
 
-export interface PartMergeDeps {
-  sinks: readonly SinkConfig[];
-  stores: readonly (OutputStore | undefined)[];
-  /** The columns each sink writes, to read its files back. */
-  columns(sink: number): readonly Column[];
-  /** Fresh sinks, as for a slice. */
-  createSinks(): readonly Sink[];
-  /** Each sink's file join, when it has one. */
-  joins: readonly (FileJoin | undefined)[];
-}
-
 /** Reads committed files back through their format, writes through fresh sinks, deletes from their store. */
-export function createPartMerge(deps: PartMergeDeps): PartMerge {
+export function createPartMerge(sinks: readonly SinkRuntime[]): PartMerge {
   return {
-    sinks: deps.createSinks,
+    sinks: () => sinks.map((sink) => ({ index: sink.index, write: sink.createSink(), join: sink.join })),
     async *readFile(file) {
-      const sink = deps.sinks[file.sink];
-      const store = deps.stores[file.sink];
-      if (sink === undefined || store === undefined) return;
-      const format: Format = FORMATS[sink.format];
+      const sink = sinkOf(sinks, file.sink);
+      if (sink === undefined) return;
+      const format: Format = FORMATS[sink.config.format];
       yield* format.decodeRows(
-        await store.openRead(file.path),
-        deps.columns(file.sink),
-        format.settings(sink),
+        await sink.store.openRead(file.path),
+        sink.columns,
+        format.settings(sink.config),
       );
     },
     async openFile(file) {
-      const store = deps.stores[file.sink];
-      if (store === undefined)
+      const sink = sinkOf(sinks, file.sink);
+      if (sink === undefined)
         throw new SinkError(`sink ${file.sink + 1} has no store to read ${file.path} from`);
-      return store.openRead(file.path);
+      return sink.store.openRead(file.path);
     },
-    join: (sink) => deps.joins[sink],
-    deleteFile: async (file) => deps.stores[file.sink]?.deleteObject(file.path),
+    deleteFile: recordedFileRemover(sinks),
   };
 }
 
@@ -128,15 +115,15 @@ export async function mergePartFiles(
   const sinks = merge.sinks();
   const outputs = [];
   try {
-    for (const [index, sink] of sinks.entries()) {
-      const own = files.filter((file) => file.sink === index);
+    for (const sink of sinks) {
+      const own = files.filter((file) => file.sink === sink.index);
       const expected = own.reduce((sum, file) => sum + file.rows, 0);
-      const joined = await joinFiles(merge.join(index), own, expected, merge, { ...ctx, slice });
-      const output = joined ?? (await sink(concatenate(own, merge, ctx.signal), { ...ctx, slice }));
+      const joined = await joinFiles(sink.join, own, expected, merge, { ...ctx, slice });
+      const output = joined ?? (await sink.write(concatenate(own, merge, ctx.signal), { ...ctx, slice }));
       outputs.push(output);
       if (output.rows !== expected)
         throw new SinkError(
-          `slice ${slice.id}: merging ${own.length} partition files of sink ${index + 1} gave ${output.rows} rows, not ${expected}`,
+          `slice ${slice.id}: merging ${own.length} partition files of sink ${sink.index + 1} gave ${output.rows} rows, not ${expected}`,
         );
     }
   } catch (error) {

@@ -3,8 +3,7 @@
 // to an exit code; observers (metrics, run reports) read the same record.
 import type { ChangedSlice } from "./recheck.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import type { OutputStore } from "../core/contracts.js";
-import { keepsFiles } from "./destinations.js";
+import type { OpenedSink } from "./sink-runtime.js";
 import type { Plan } from "./plan.js";
 import type { RunOutcome } from "./runner.js";
 import type { Shard } from "./shard.js";
@@ -87,7 +86,7 @@ export interface OutcomeInput {
   /** Slices committed by this run, by id. */
   committedNow: ReadonlySet<string>;
   timings: ReadonlyMap<string, SliceTiming>;
-  stores: readonly OutputStore[];
+  sinks: readonly OpenedSink[];
   manifestPath: string;
 }
 
@@ -114,17 +113,17 @@ function sliceResult(input: OutcomeInput, slicePlan: Plan["slices"][number]): Sl
   };
 }
 
-function destinationResult(input: OutcomeInput, store: OutputStore, index: number): DestinationResult {
-  const sink = input.pipeline.sinks[index];
-  const stream = sink === undefined || !keepsFiles(sink);
+function destinationResult(input: OutcomeInput, sink: OpenedSink): DestinationResult {
+  const { index, config, store } = sink;
+  const stream = !sink.keepsFiles;
   const files = stream
     ? []
     : Object.values(input.state.slices).flatMap((slice) => slice.files.filter((file) => file.sink === index));
   return {
     sink: index,
     location: store.location,
-    format: sink?.format ?? "",
-    gzip: sink?.gzip === true,
+    format: config.format,
+    gzip: config.gzip === true,
     files: files.length,
     rows: files.reduce((sum, file) => sum + file.rows, 0),
     bytes: files.reduce((sum, file) => sum + file.bytes, 0),
@@ -137,6 +136,6 @@ function destinationResult(input: OutcomeInput, store: OutputStore, index: numbe
 export function describeOutcome(input: OutcomeInput): Pick<PipelineOutcome, "slices" | "destinations"> {
   return {
     slices: input.slices.map((slicePlan) => sliceResult(input, slicePlan)),
-    destinations: input.stores.map((store, index) => destinationResult(input, store, index)),
+    destinations: input.sinks.map((sink) => destinationResult(input, sink)),
   };
 }

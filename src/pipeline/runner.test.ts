@@ -111,7 +111,9 @@ describe("runSlices", () => {
       concurrency: options.concurrency,
       maxAttemptsPerSlice: options.maxAttemptsPerSlice,
       state: options.state ?? (await openState()),
-      stores: [store],
+      removeFile: async (file) => {
+        if (file.sink === 0) await store.deleteObject(file.path);
+      },
       run,
       log,
       signal: new AbortController().signal,

@@ -13,7 +13,7 @@ import {
 } from "../errors.js";
 import type { Logger } from "../logger.js";
 import { isPartitionedSource } from "../core/contracts.js";
-import type { OutputStore, PartitionedSource, RunInfo, Slice, Source } from "../core/contracts.js";
+import type { PartitionedSource, RunInfo, Slice, Source } from "../core/contracts.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { SliceTotals } from "./commit-outputs.js";
 import { runParts } from "./run-parts.js";
@@ -21,6 +21,7 @@ import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
 import type { PartMerge } from "./merge-parts.js";
 import type { StateStore } from "./state.js";
+import type { RemoveRecordedFile } from "./sink-runtime.js";
 
 /** What one attempt at a slice needs; a partitioned source (batch export) commits part by part. */
 export interface SliceStages extends Omit<SliceWork, "source"> {
@@ -53,8 +54,8 @@ export interface RunnerOptions {
   concurrency: number;
   maxAttemptsPerSlice: number;
   state: StateStore;
-  /** One store per sink, in the pipeline's order, to remove files a redone slice no longer writes. */
-  stores: readonly (OutputStore | undefined)[];
+  /** Removes a file a redone slice no longer writes from its sink's store. */
+  removeFile: RemoveRecordedFile;
   run: RunInfo;
   log: Logger;
   signal: AbortSignal;
@@ -116,7 +117,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
     const kept = new Set(totals.files.map((file) => `${file.sink}\u0000${file.path}`));
     for (const old of state.previousFiles(task.slice.id)) {
       if (kept.has(`${old.sink}\u0000${old.path}`)) continue;
-      await options.stores[old.sink]?.deleteObject(old.path);
+      await options.removeFile(old);
     }
     await state.commitSlice(task.slice.id, {
       start: task.slice.start.toISOString(),

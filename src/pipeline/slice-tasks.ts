@@ -1,30 +1,27 @@
 // The work of each slice, built fresh for every attempt: the source the planner picked for it (with
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
-import type { Logger } from "../logger.js";
-import { createFileJoin, createSink, writesRowJson } from "../sinks/sink.js";
-import type { Column, OutputStore, RunInfo, Sink } from "../core/contracts.js";
-import { conformSink } from "../warehouse/pipeline-schemas.js";
-import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
+import { writesRowJson } from "../sinks/sink.js";
+import type { Column, RunInfo, Sink } from "../core/contracts.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain, FORMATS } from "../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
+import type { SinkRuntime } from "./sink-runtime.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface SliceTaskDeps {
   prepared: PreparedRun;
-  stores: readonly OutputStore[];
+  /** The run's sinks, in the pipeline's order. */
+  sinks: readonly SinkRuntime[];
   state: StateStore;
+  /** The columns rows carry after the transforms, for the report of fields no column holds. */
   columns: readonly Column[];
   run: RunInfo;
-  log: Logger;
   /** The slices to run (the plan's, narrowed by a re-check). */
   slices: PreparedRun["shardPlan"];
-  /** Each sink's pinned schema: its files' columns, and how rows are renamed into them. */
-  schemas: readonly ResolvedSinkSchema[];
   /** Committed slices to redo (a re-check found their count changed, or they are open). */
   redo: ReadonlySet<string>;
   /** Threads the sinks' encoders may use. */
@@ -32,28 +29,12 @@ export interface SliceTaskDeps {
 }
 
 export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
-  const { prepared, stores, state, run, log } = deps;
+  const { prepared, sinks, state, run } = deps;
   const { pipeline, session } = prepared;
   const transform = createTransformChain(pipeline.transforms, { run });
-  const sinks = (): Sink[] =>
-    pipeline.sinks.map((sink, index): Sink => {
-      const schema = deps.schemas[index];
-      const columns = schema?.encoderColumns ?? deps.columns;
-      const store = stores[index] as OutputStore;
-      const created = createSink(sink, { store, columns, run, log, workers: deps.workers });
-      return schema === undefined ? created : conformSink(created, schema);
-    });
-  const rowJson = pipeline.sinks.some((sink) => writesRowJson(sink, deps.workers));
-  const columnsOf = (index: number): readonly Column[] => deps.schemas[index]?.encoderColumns ?? deps.columns;
-  const merge = createPartMerge({
-    sinks: pipeline.sinks,
-    stores,
-    columns: columnsOf,
-    createSinks: sinks,
-    joins: pipeline.sinks.map((sink, index) =>
-      createFileJoin(sink, { store: stores[index] as OutputStore, columns: columnsOf(index), run, log }),
-    ),
-  });
+  const createSinks = (): Sink[] => sinks.map((sink) => sink.createSink());
+  const rowJson = sinks.some((sink) => writesRowJson(sink.config, deps.workers));
+  const merge = createPartMerge(sinks);
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
     redo: deps.redo.has(slicePlan.slice.id),
@@ -73,11 +54,11 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
       transforms: [
         ...(pipeline.transforms.length > 0 ? [transform] : []),
         // Only columnar files drop a field that has no column; NDJSON writes every field.
-        ...(pipeline.sinks.some((sink) => FORMATS[sink.format].columnar)
+        ...(sinks.some((sink) => FORMATS[sink.config.format].columnar)
           ? [reportUnknownFields(deps.columns)]
           : []),
       ],
-      sinks: sinks(),
+      sinks: createSinks(),
       rowJson,
     }),
   }));

@@ -2,12 +2,10 @@
 // batch exports in progress, kept beside the output so an ephemeral container can resume. A change
 // writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
 // written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
-import { ConfigError } from "../errors.js";
-import type { OutputStore, Slice } from "../core/contracts.js";
 import { shardSuffix } from "./shard.js";
 import type { Shard } from "./shard.js";
 import { journalEntrySchema, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";
-import { fileKey, filesOfInterruptedCommit, readStateObject, refused } from "./state-files.js";
+import { fileKey, filesOfInterruptedCommit, refused } from "./state-files.js";
 import type {
   BatchProgress,
   CommittedFile,
@@ -23,13 +21,11 @@ import {
   entryOf,
   journalEntryPath,
   journalPrefix,
-  readJournal,
   removeJournalEntries,
 } from "./state-journal.js";
-import { applyForce } from "./state-force.js";
-import type { ForcedWindow } from "./state-force.js";
 import { reachedCommitStep } from "../core/test-hook.js";
-import { checkSliceGrid } from "./slice-grid.js";
+import { readRunState } from "./state-open.js";
+import type { StateStoreOptions } from "./state-open.js";
 
 export { STATE_DIRECTORY } from "./state-schema.js";
 export type {
@@ -48,21 +44,6 @@ export const JOURNAL_COMPACT_EVERY = 1000;
 /** The state's object name; shards keep their own. */
 export function stateObjectPath(shard?: Shard): string {
   return `${STATE_DIRECTORY}/state${shardSuffix(shard)}.json`;
-}
-
-export interface StateStoreOptions {
-  store: OutputStore;
-  path: string;
-  pipeline: string;
-  fingerprint: string;
-  /** Redo the slices of the forced window (all when no window): ignore them as committed. */
-  force: boolean;
-  /** The window `--force` applies to; slices committed outside it stay committed. */
-  forceWindow?: ForcedWindow | undefined;
-  /** The slices the run plans; one overlapping a committed slice of another id is refused. */
-  planned?: readonly Slice[];
-  /** Awaited before each write of the state; throws once the run may no longer write (the lock's fence). */
-  fence?: () => Promise<void>;
 }
 
 /**
@@ -87,46 +68,10 @@ export class StateStore {
   }
 
   static async open(options: StateStoreOptions): Promise<StateStore> {
-    const bytes = await options.store.getObject(options.path);
-    const journal = await readJournal(options.store, journalPrefix(options.path));
-    // Without a state object, entries are of a state moved away: nothing of them is replayed.
-    const state: RunState =
-      bytes === undefined
-        ? {
-            version: 1,
-            pipeline: options.pipeline,
-            fingerprint: options.fingerprint,
-            journal_seq: journal.at(-1)?.seq ?? 0,
-            slices: {},
-            batches: {},
-            superseded: {},
-            rechecks: {},
-            pending: {},
-          }
-        : readStateObject(bytes, `${options.store.location}/${options.path}`);
-    for (const { seq, entry } of journal) {
-      if (seq <= state.journal_seq) continue;
-      applyEntry(state, entry);
-      state.journal_seq = seq;
-    }
-    checkSliceGrid(state, options.planned ?? [], options.store.location, options.force);
-    if (options.force) {
-      applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
-    } else if (state.fingerprint !== options.fingerprint) {
-      throw new ConfigError(
-        `the pipeline changed since the output in ${options.store.location} was written (fields, filters, transforms or sinks); ` +
-          "rerun with --force to rewrite every slice, or write to a new destination",
-        [],
-      );
-    }
-    state.fingerprint = options.fingerprint;
-    const store = new StateStore(
-      state,
-      journal.map((stored) => stored.path),
-      options,
-    );
+    const read = await readRunState(options);
+    const store = new StateStore(read.state, read.journal, options);
     // A fresh, forced or resumed state is written whole now: later entries then always follow it.
-    if (bytes === undefined || options.force || journal.length > 0) await store.save();
+    if (read.rewrite) await store.save();
     return store;
   }
 

@@ -24,10 +24,21 @@ export interface PipelineSchemaInput {
   pipelineFile: string;
   /** The columns rows carry as they leave the source. */
   sourceColumns: readonly Column[];
-  /** One store per sink (undefined where none is open, as in `schema`); the pin beside the output is read from it. */
-  stores: readonly (OutputStore | undefined)[];
+  /** Each sink, in the pipeline's order, with its store (none where none is open, as in `schema`): the pin beside the output is read from it. */
+  sinks: readonly SchemaSink[];
   /** The run's start: how long a removed field's column has been kept is measured to it. */
   now?: Date | undefined;
+}
+
+/** A sink of the pipeline and the store its output is in. */
+export interface SchemaSink {
+  config: Pipeline["sinks"][number];
+  store: OutputStore | undefined;
+}
+
+/** A sink with its store and its resolved schema: what pinning needs. */
+export interface PinnedSink extends SchemaSink {
+  schema: ResolvedSinkSchema;
 }
 
 export interface ResolvedSinkSchema extends SinkSchema {
@@ -92,9 +103,9 @@ export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promis
   checkTransformOverwrites(transformed.problems);
   const columns = transformed.columns;
   const schemas: ResolvedSinkSchema[] = [];
-  for (const [index, sink] of input.pipeline.sinks.entries()) {
+  for (const [index, { config: sink, store }] of input.sinks.entries()) {
     const where = `sink ${index + 1} (${sink.to})`;
-    const pinned = await readPin(input.pipeline, index, input.pipelineFile, input.stores[index]);
+    const pinned = await readPin(input.pipeline, index, input.pipelineFile, store);
     const schema = resolveSinkSchema({
       naming: sink.column_names,
       overrides: namingRules(sink).overrides,
@@ -131,14 +142,9 @@ export function conformSink(sink: Sink, schema: SinkSchema): Sink {
 }
 
 /** Records each sink's schema beside its output (not for stdout), after a successful run. */
-export async function pinSchemas(
-  pipeline: Pipeline,
-  schemas: readonly ResolvedSinkSchema[],
-  stores: readonly (OutputStore | undefined)[],
-): Promise<void> {
-  for (const [index, schema] of schemas.entries()) {
-    const store = stores[index];
-    if (store === undefined || pipeline.sinks[index]?.to === "-") continue;
+export async function pinSchemas(sinks: readonly PinnedSink[]): Promise<void> {
+  for (const { config, store, schema } of sinks) {
+    if (store === undefined || config.to === "-") continue;
     const text = formatPinnedSchema(schema.columns);
     const current = await store.getObject(PINNED_SCHEMA_PATH);
     if (current === undefined || Buffer.from(current).toString("utf8") !== text)

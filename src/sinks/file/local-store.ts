@@ -1,50 +1,16 @@
 // A directory as an output store: files are written under hidden temporary names and renamed on commit.
-import { createHash, randomBytes } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Dirent } from "node:fs";
 import { link, open, readFile, readdir, rename, stat, unlink } from "node:fs/promises";
-import type { FileHandle } from "node:fs/promises";
-import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import type { OutputStore, StagedWriter, StoredObject, WrittenObject } from "../../core/contracts.js";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import type { OutputStore, StoredObject } from "../../core/contracts.js";
 import { isSinkError, SinkError } from "../../errors.js";
-import { outputFull, outputFullCode } from "../output-full.js";
 import { checkRelativePath } from "../path-template.js";
-import { reachedCommitStep } from "../../core/test-hook.js";
 import { createLocalConditionalObjects } from "./local-conditional-objects.js";
 import { checkNoLink, makeFoldersNoLink } from "./no-link-path.js";
-
-const TEMP_MARK = ".tmp-";
-
-/** True for the hidden temporary names this store writes (`.part-0001.parquet.tmp-3f9a…`). */
-export function isTemporaryName(name: string): boolean {
-  return name.startsWith(".") && name.includes(TEMP_MARK);
-}
-
-/** The final name a temporary name stands for (`.part-0001.parquet.tmp-3f9a…` → `part-0001.parquet`). */
-export function finalNameOf(temporaryName: string): string {
-  return temporaryName.slice(1, temporaryName.lastIndexOf(TEMP_MARK));
-}
-
-/** The writer tag a temporary name carries (`….tmp-WRITER-RANDOM`); undefined in older names. */
-export function writerOf(temporaryName: string): string | undefined {
-  const [writer, random] = temporaryName
-    .slice(temporaryName.lastIndexOf(TEMP_MARK) + TEMP_MARK.length)
-    .split("-");
-  return random === undefined ? undefined : writer;
-}
-
-/**
- * The temporary file sits in the final directory, so the commit is a rename within one file system
- * (atomic), and it is hidden, so readers globbing `*.parquet` never see a half-written file. The
- * writer's tag lets a leftover sweep tell a living run's file from a dead run's.
- */
-function temporaryPathFor(finalPath: string, writer: string | undefined): string {
-  const tag = writer === undefined ? "" : `${writer}-`;
-  return join(
-    dirname(finalPath),
-    `.${basename(finalPath)}${TEMP_MARK}${tag}${randomBytes(6).toString("hex")}`,
-  );
-}
+import { isMissing, syncDirectory, wrap } from "./local-file-errors.js";
+import { stageFile } from "./staged-file.js";
+import { finalNameOf, isTemporaryName, temporaryPathFor, writerOf } from "./temporary-names.js";
 
 export interface LocalStoreOptions {
   /** The tag of the writing run (pipeline/writer-tag.ts), carried in temporary names. */
@@ -210,101 +176,4 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
     },
     async close() {},
   };
-}
-
-function stageFile(
-  full: string,
-  shown: string,
-  root: string,
-  signal: AbortSignal,
-  writer: string | undefined,
-  checkPath: () => Promise<void>,
-): Promise<StagedWriter> {
-  const temp = temporaryPathFor(full, writer);
-  const hash = createHash("sha256");
-  let bytes = 0;
-  let written: WrittenObject | undefined;
-  let settled = false;
-  return open(temp, "wx").then(
-    (handle: FileHandle) => {
-      let closed = false;
-      const closeOnce = async (): Promise<void> => {
-        if (!closed) {
-          closed = true;
-          await handle.close();
-        }
-      };
-      return {
-        async write(chunk) {
-          signal.throwIfAborted();
-          try {
-            // One write(2) may take only part of a chunk (a file system nearly full answers with the
-            // bytes it took, not ENOSPC): write the rest until all is taken or the error comes.
-            for (let offset = 0; offset < chunk.length;) {
-              offset += (await handle.write(chunk, offset, chunk.length - offset)).bytesWritten;
-            }
-          } catch (error) {
-            throw wrap(`writing ${shown}`, error, root);
-          }
-          hash.update(chunk);
-          bytes += chunk.length;
-        },
-        async finish() {
-          try {
-            await handle.sync();
-            await closeOnce();
-          } catch (error) {
-            throw wrap(`finishing ${shown}`, error, root);
-          }
-          written = { bytes, sha256: hash.digest("hex") };
-          return written;
-        },
-        async commit() {
-          if (written === undefined) throw new SinkError(`${shown} was committed before it was finished`);
-          try {
-            await checkPath();
-            // rename replaces an earlier file of a redone slice in one step.
-            await rename(temp, full);
-            await syncDirectory(dirname(full));
-            reachedCommitStep("commit-rename");
-          } catch (error) {
-            throw isSinkError(error) ? error : wrap(`committing ${shown}`, error, root);
-          }
-          settled = true;
-        },
-        async abort() {
-          if (settled) return;
-          settled = true;
-          await closeOnce().catch(() => undefined);
-          await unlink(temp).catch(() => undefined);
-        },
-      } satisfies StagedWriter;
-    },
-    (error: unknown) => {
-      throw wrap(`creating ${shown}`, error, root);
-    },
-  );
-}
-
-/** Makes the rename itself durable: without it a power loss can undo a commit already reported. */
-async function syncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename has still happened.
-  } finally {
-    await handle.close();
-  }
-}
-
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
-}
-
-function wrap(action: string, error: unknown, root: string): SinkError {
-  const full = outputFullCode(error);
-  if (full !== undefined) return outputFull(root, action, full, error);
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return new SinkError(`${action} failed${code === undefined ? "" : ` (${code})`}`, { cause: error });
 }
