@@ -25,8 +25,6 @@ const LEVELS_IN_BITS = 31;
 
 const table = (accepts: (c: number) => boolean): Uint8Array =>
   new Uint8Array(256).map((_, c) => (accepts(c) ? 1 : 0));
-/** Bytes a string holds as they are: printable ASCII but the quote and the backslash. */
-const PLAIN = table((c) => c >= 0x20 && c < 0x80 && c !== QUOTE && c !== BACKSLASH);
 /** Characters that may follow a backslash, `u` aside. */
 const ESCAPED = table((c) => '"\\/bfnrt'.includes(String.fromCharCode(c)));
 const HEX = table((c) => /[0-9a-fA-F]/.test(String.fromCharCode(c)));
@@ -69,11 +67,13 @@ export class JsonBytes {
     this.escaped = false;
     i++;
     for (;;) {
-      while (i < end && PLAIN[bytes[i] as number] === 1) i++;
       if (i >= end) return SYNTAX;
       const c = bytes[i] as number;
-      if (c === QUOTE) return i + 1;
-      if (c === BACKSLASH) {
+      // Ordered by how often they come: lower case letters first.
+      if (c > BACKSLASH && c < 0x80) i++;
+      else if (c === QUOTE) return i + 1;
+      else if (c >= 0x20 && c < BACKSLASH) i++;
+      else if (c === BACKSLASH) {
         this.escaped = true;
         const next = this.at(i + 1);
         if (next === 0x75) {
@@ -156,11 +156,12 @@ export class JsonBytes {
    * with the open containers as bits (1 for an object), so no nesting reaches the call stack.
    */
   value(i: number, depth: number): number {
+    const { bytes, end } = this;
     const base = depth;
     let bits = 0;
     let deeper: Uint8Array | undefined;
     for (;;) {
-      const c = this.at(i);
+      let c = i < end ? (bytes[i] as number) : -1;
       if (c === QUOTE) i = this.string(i);
       else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         if (++depth > MAX_JSON_DEPTH) return DEPTH;
@@ -187,15 +188,15 @@ export class JsonBytes {
         if (depth === base) return i;
         const level = depth - base - 1;
         const isObject = level < LEVELS_IN_BITS ? (bits & (1 << level)) !== 0 : deeper?.[level] === 1;
-        i = this.space(i);
-        const next = this.at(i);
-        if (next === COMMA) {
+        c = i < end ? (bytes[i] as number) : -1;
+        if (c <= 0x20) c = this.at((i = this.space(i)));
+        if (c === COMMA) {
           i = this.space(i + 1);
           if (isObject) i = this.key(i);
           if (i < 0) return i;
           break;
         }
-        if (next !== (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return SYNTAX;
+        if (c !== (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return SYNTAX;
         depth--;
         i++;
       }
@@ -207,8 +208,10 @@ export class JsonBytes {
     if (this.at(i) !== QUOTE) return SYNTAX;
     i = this.string(i);
     if (i < 0) return i;
-    i = this.space(i);
-    return this.at(i) === COLON ? this.space(i + 1) : SYNTAX;
+    let c = this.at(i);
+    if (c <= 0x20) c = this.at((i = this.space(i)));
+    if (c !== COLON) return SYNTAX;
+    return this.at(i + 1) <= 0x20 ? this.space(i + 1) : i + 1;
   }
 
   /** A string's value from its bytes, quotes included, decoded exactly as JSON.parse would. */
