@@ -261,6 +261,25 @@ describe("readHitBytes agrees with JSON.parse and the hit schema", () => {
         for (const input of [bytes, mutated(bytes, random)]) {
           expectAgreement(input, shape);
           const result = readHitBytes(input, 0, input.length, shape);
+          // Inside a larger buffer, bytes past `end` (a closing quote, brackets) change nothing.
+          const framed = Buffer.concat([Buffer.from('[{"'), input, Buffer.from('"}]')]);
+          const inFrame = readHitBytes(framed, 3, 3 + input.length, shape);
+          const shifted = (at: number): number => (at < 0 ? at : at - 3);
+          if (inFrame.ok && result.ok) {
+            expect({
+              ...inFrame,
+              sortStart: shifted(inFrame.sortStart),
+              sortEnd: shifted(inFrame.sortEnd),
+            }).toEqual({
+              ...result,
+              sourceStart: inFrame.sourceStart,
+              sourceEnd: inFrame.sourceEnd,
+            });
+            expect([inFrame.sourceStart - 3, inFrame.sourceEnd - 3]).toEqual([
+              result.sourceStart,
+              result.sourceEnd,
+            ]);
+          } else expect(inFrame).toEqual(result);
           const outcome = result.ok ? "ok" : result.reason;
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
         }
