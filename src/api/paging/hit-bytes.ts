@@ -1,0 +1,247 @@
+// Reads one hit from its bytes in a single pass, without building the parsed object: checks that they
+// are exactly one JSON value (RFC 8259) and an object of the hit's shape, and takes out what an output
+// needs to splice the row from the service's own bytes. What it cannot vouch for it refuses with a
+// reason, and the caller falls back to JSON.parse and the wire schema, which decide and name the field.
+import { Buffer } from "node:buffer";
+import { JsonBytes } from "./json-bytes.js";
+import * as token from "./json-bytes.js";
+
+/** The hit schemas of api/wire/hits.ts: `hit` (v1 and v2 scroll) and `v3Hit` (with `sort`). */
+export type HitShape = "hit" | "v3Hit";
+
+/**
+ * Why bytes were refused. `syntax`: JSON.parse refuses them too. `shape`: JSON.parse accepts them, the
+ * hit schema does not. `utf8`: a sequence that is not UTF-8 (decoding puts U+FFFD in its place, so the
+ * bytes could not be copied as they are). `depth`: containers nested deeper than MAX_JSON_DEPTH.
+ */
+export type HitBytesRefusal = "syntax" | "shape" | "utf8" | "depth";
+
+export interface HitBytes {
+  ok: true;
+  /** `_index` and `_id` as JSON.parse decodes them; of a key given twice the last, as JSON.parse. */
+  index: string;
+  id: string;
+  score: number | null | undefined;
+  /** The `sort` array's bytes, from `[` to after `]`: v3 hits only (-1 for the others). */
+  sortStart: number;
+  sortEnd: number;
+  /** The `_source` object's bytes, from `{` to after `}`. */
+  sourceStart: number;
+  sourceEnd: number;
+  /** `_source` has a key `_id` or `_index` of its own: a row's would replace it in place. */
+  sourceHasIdentityKey: boolean;
+  /** `_source` has an array-index key ("0", "17"): JSON.stringify writes those before the others. */
+  sourceHasIndexKey: boolean;
+  sourceEmpty: boolean;
+  /** No whitespace outside strings anywhere in the bytes: as compact as JSON.stringify writes. */
+  compact: boolean;
+}
+
+export interface HitBytesFailure {
+  ok: false;
+  reason: HitBytesRefusal;
+}
+
+export type HitBytesResult = HitBytes | HitBytesFailure;
+
+type Field = "_id" | "_index" | "_score" | "_source" | "sort";
+const FIELDS: readonly Field[] = ["_id", "_index", "_score", "_source", "sort"];
+const FIELD_BYTES = FIELDS.map((field) => Buffer.from(field));
+const ID = Buffer.from("_id");
+const INDEX = Buffer.from("_index");
+const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+/** Field positions when there is no usable value: */
+const ABSENT = -1;
+/** A value of the wrong type: its key was there, so the shape check fails. */
+const WRONG = -2;
+
+const refused = (reason: HitBytesRefusal): HitBytesFailure => ({ ok: false, reason });
+const refusal = (position: number): HitBytesFailure =>
+  refused(position === token.UTF8 ? "utf8" : position === token.DEPTH ? "depth" : "syntax");
+
+/** Where the hit's own fields were read, the last of each (ABSENT or WRONG when not usable). */
+class HitFields {
+  constructor(readonly shape: HitShape) {}
+  id = ABSENT;
+  idEnd = 0;
+  idEscaped = false;
+  index = ABSENT;
+  indexEnd = 0;
+  indexEscaped = false;
+  score: number | null | undefined = undefined;
+  /** `_score` is neither null nor a finite number. */
+  scoreWrong = false;
+  sort = ABSENT;
+  sortEnd = 0;
+  source = ABSENT;
+  sourceEnd = 0;
+  sourceHasIdentityKey = false;
+  sourceHasIndexKey = false;
+  sourceEmpty = true;
+  sortValid = false;
+}
+
+function fieldOf(json: JsonBytes, from: number, to: number): Field | undefined {
+  if (json.escaped) {
+    const key = json.decode(from, to, true);
+    return FIELDS.find((field) => field === key);
+  }
+  for (let f = 0; f < FIELDS.length; f++)
+    if (json.matches(from + 1, to - 1, FIELD_BYTES[f] as Buffer)) return FIELDS[f];
+  return undefined;
+}
+
+/** `_source`'s object from its `{`: its top-level keys are checked for what a splice must know. */
+function readSource(json: JsonBytes, i: number, fields: HitFields): number {
+  fields.sourceHasIdentityKey = false;
+  fields.sourceHasIndexKey = false;
+  i = json.space(i + 1);
+  fields.sourceEmpty = json.at(i) === token.CLOSE_OBJECT;
+  if (fields.sourceEmpty) return i + 1;
+  for (;;) {
+    if (json.at(i) !== token.QUOTE) return token.SYNTAX;
+    const from = i;
+    i = json.string(i);
+    if (i < 0) return i;
+    const first = json.bytes[from + 1] as number;
+    if (json.escaped || (first >= 0x30 && first <= 0x39)) {
+      // Rare, so decoded: an escaped "_\u0069d" or "\u0031" counts as well.
+      const key = json.decode(from, i, json.escaped);
+      if (key === "_id" || key === "_index") fields.sourceHasIdentityKey = true;
+      if (INDEX_KEY.test(key)) fields.sourceHasIndexKey = true;
+    } else if (json.matches(from + 1, i - 1, ID) || json.matches(from + 1, i - 1, INDEX))
+      fields.sourceHasIdentityKey = true;
+    i = json.space(i);
+    if (json.at(i) !== token.COLON) return token.SYNTAX;
+    i = json.value(json.space(i + 1), 2);
+    if (i < 0) return i;
+    i = json.space(i);
+    const next = json.at(i);
+    if (next === token.CLOSE_OBJECT) return i + 1;
+    if (next !== token.COMMA) return token.SYNTAX;
+    i = json.space(i + 1);
+  }
+}
+
+/** A v3 `sort` array from its `[`: notes whether it holds only strings, finite numbers and nulls. */
+function readSort(json: JsonBytes, i: number, fields: HitFields): number {
+  fields.sortValid = true;
+  i = json.space(i + 1);
+  if (json.at(i) === token.CLOSE_ARRAY) return i + 1;
+  for (;;) {
+    const c = json.at(i);
+    const from = i;
+    if (c === token.QUOTE) i = json.string(i);
+    else if (c === 0x6e) i = json.literal(i, token.NULL);
+    else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      i = json.number(i);
+      if (i > 0 && !Number.isFinite(json.numberValue(from, i))) fields.sortValid = false;
+    } else {
+      fields.sortValid = false;
+      i = json.value(i, 2);
+    }
+    if (i < 0) return i;
+    i = json.space(i);
+    const next = json.at(i);
+    if (next === token.CLOSE_ARRAY) return i + 1;
+    if (next !== token.COMMA) return token.SYNTAX;
+    i = json.space(i + 1);
+  }
+}
+
+/** One hit's value: where it ends, with what was found noted in `fields`. */
+function readValue(json: JsonBytes, field: Field | undefined, i: number, fields: HitFields): number {
+  const c = json.at(i);
+  const from = i;
+  if (field === "_id" || field === "_index") {
+    i = c === token.QUOTE ? json.string(i) : json.value(i, 1);
+    const at = c === token.QUOTE ? from : WRONG;
+    if (field === "_id") {
+      fields.id = at;
+      fields.idEnd = i;
+      fields.idEscaped = json.escaped;
+    } else {
+      fields.index = at;
+      fields.indexEnd = i;
+      fields.indexEscaped = json.escaped;
+    }
+  } else if (field === "_score") {
+    const isNumber = c === 0x2d || (c >= 0x30 && c <= 0x39);
+    i = isNumber ? json.number(i) : json.value(i, 1);
+    fields.score = isNumber && i > 0 ? json.numberValue(from, i) : c === 0x6e ? null : undefined;
+    fields.scoreWrong = fields.score === undefined || !Number.isFinite(fields.score ?? 0);
+  } else if (field === "_source") {
+    i = c === token.OPEN_OBJECT ? readSource(json, i, fields) : json.value(i, 1);
+    fields.source = c === token.OPEN_OBJECT ? from : WRONG;
+    fields.sourceEnd = i;
+  } else if (field === "sort" && fields.shape === "v3Hit") {
+    i = c === token.OPEN_ARRAY ? readSort(json, i, fields) : json.value(i, 1);
+    fields.sort = c === token.OPEN_ARRAY && fields.sortValid ? from : WRONG;
+    fields.sortEnd = i;
+  } else i = json.value(i, 1);
+  return i;
+}
+
+/** Whether the fields read are what the hit schema of `shape` accepts (JSON.parse + the schema). */
+function fitsShape(fields: HitFields, shape: HitShape): boolean {
+  if (fields.id < 0 || fields.index < 0 || fields.source < 0) return false;
+  if (fields.scoreWrong || (fields.score === undefined && shape === "v3Hit")) return false;
+  return shape === "hit" || fields.sort >= 0;
+}
+
+/**
+ * Reads the hit in bytes[start, end) (whitespace around it allowed, as JSON.parse allows it).
+ * @example
+ * const hit = readHitBytes(page, element.start, element.end, "v3Hit");
+ * if (hit.ok) write(hit.id, hit.index, page.subarray(hit.sourceStart, hit.sourceEnd));
+ * else parseAndCheck(page, element); // JSON.parse and the wire schema name what is wrong
+ */
+export function readHitBytes(bytes: Uint8Array, start: number, end: number, shape: HitShape): HitBytesResult {
+  const json = new JsonBytes(bytes, end);
+  const fields = new HitFields(shape);
+  let i = json.space(start);
+  if (json.at(i) !== token.OPEN_OBJECT) {
+    // Any other value: the shape check refuses it if JSON.parse accepts it.
+    i = json.value(i, 0);
+    if (i < 0) return refusal(i);
+    return refused(json.space(i) === end ? "shape" : "syntax");
+  }
+  i = json.space(i + 1);
+  if (json.at(i) === token.CLOSE_OBJECT) i++;
+  else
+    for (;;) {
+      if (json.at(i) !== token.QUOTE) return refused("syntax");
+      const from = i;
+      i = json.string(i);
+      if (i < 0) return refusal(i);
+      const field = fieldOf(json, from, i);
+      i = json.space(i);
+      if (json.at(i) !== token.COLON) return refused("syntax");
+      i = readValue(json, field, json.space(i + 1), fields);
+      if (i < 0) return refusal(i);
+      i = json.space(i);
+      const next = json.at(i);
+      if (next === token.CLOSE_OBJECT) {
+        i++;
+        break;
+      }
+      if (next !== token.COMMA) return refused("syntax");
+      i = json.space(i + 1);
+    }
+  if (json.space(i) !== end) return refused("syntax");
+  if (!fitsShape(fields, shape)) return refused("shape");
+  return {
+    ok: true,
+    index: json.decode(fields.index, fields.indexEnd, fields.indexEscaped),
+    id: json.decode(fields.id, fields.idEnd, fields.idEscaped),
+    score: fields.score,
+    sortStart: shape === "v3Hit" ? fields.sort : -1,
+    sortEnd: shape === "v3Hit" ? fields.sortEnd : -1,
+    sourceStart: fields.source,
+    sourceEnd: fields.sourceEnd,
+    sourceHasIdentityKey: fields.sourceHasIdentityKey,
+    sourceHasIndexKey: fields.sourceHasIndexKey,
+    sourceEmpty: fields.sourceEmpty,
+    compact: json.compact,
+  };
+}
