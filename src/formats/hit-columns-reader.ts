@@ -131,7 +131,7 @@ class HitColumnsParser extends HitFieldsScanner {
     const serial = ++this.serial;
     const atTop = node === this.paths.root;
     let i = this.skipSpace(at + 1);
-    if (this.bytes[i] === 0x7d && i < this.end) return i + 1;
+    if (this.byteAt(i) === 0x7d) return i + 1;
     for (;;) {
       if (i >= this.end || this.bytes[i] !== QUOTE) return this.fail("a key is not a string");
       const keyFrom = i + 1;

@@ -51,10 +51,10 @@ export abstract class HitFieldsScanner extends JsonScanner {
 
   /** The hit at `at`; returns the position after it, or -1 with `failure` set. */
   protected readHit(at: number): number {
-    if (this.bytes[at] !== 0x7b || at >= this.end) return this.fail("the hit is not an object");
+    if (this.byteAt(at) !== 0x7b) return this.fail("the hit is not an object");
     let seen = 0;
     let i = this.skipSpace(at + 1);
-    if (this.bytes[i] === 0x7d) return this.fail("the hit has no _index, _id or _source");
+    if (this.byteAt(i) === 0x7d) return this.fail("the hit has no _index, _id or _source");
     for (;;) {
       if (i >= this.end || this.bytes[i] !== QUOTE) return this.fail("a key is not a string");
       const keyFrom = i + 1;
@@ -66,12 +66,12 @@ export abstract class HitFieldsScanner extends JsonScanner {
       if ((seen & bit) !== 0) return this.fail(`the hit repeats ${key}`);
       seen |= bit;
       i = this.skipSpace(i);
-      if (this.bytes[i] !== 0x3a || i >= this.end) return this.fail("a colon is missing");
+      if (this.byteAt(i) !== 0x3a) return this.fail("a colon is missing");
       i = this.skipSpace(i + 1);
       if (bit === 1 || bit === 2) i = this.readIdentity(i, bit === 2);
       else if (bit === 4) i = this.readScore(i);
       else if (bit === 8) {
-        if (this.bytes[i] !== 0x7b || i >= this.end) return this.fail("_source is not an object");
+        if (this.byteAt(i) !== 0x7b) return this.fail("_source is not an object");
         i = this.readSource(i);
       } else if (bit === 16) i = this.readSort(i);
       else i = this.skipValue(i, 1);
@@ -88,7 +88,7 @@ export abstract class HitFieldsScanner extends JsonScanner {
   }
 
   private readIdentity(at: number, isId: boolean): number {
-    if (this.bytes[at] !== QUOTE || at >= this.end) return this.fail("_index or _id is not a string");
+    if (this.byteAt(at) !== QUOTE) return this.fail("_index or _id is not a string");
     const end = this.scanString(at);
     if (end < 0) return -1;
     const text = this.decodeString(at + 1, end - 1, this.escaped, this.wide);
@@ -98,15 +98,15 @@ export abstract class HitFieldsScanner extends JsonScanner {
   }
 
   private readScore(at: number): number {
-    if (this.bytes[at] === 0x6e) return this.scanLiteral(at, "null");
+    if (this.byteAt(at) === 0x6e) return this.scanLiteral(at, "null");
     const end = this.scanNumber(at);
     return end >= 0 && !Number.isFinite(this.number) ? this.fail("_score is not finite") : end;
   }
 
   private readSort(at: number): number {
-    if (this.bytes[at] !== 0x5b || at >= this.end) return this.fail("sort is not an array");
+    if (this.byteAt(at) !== 0x5b) return this.fail("sort is not an array");
     let i = this.skipSpace(at + 1);
-    if (this.bytes[i] === 0x5d && i < this.end) return i + 1;
+    if (this.byteAt(i) === 0x5d) return i + 1;
     for (;;) {
       const byte = i < this.end ? (this.bytes[i] as number) : -1;
       if (byte === QUOTE) i = this.scanString(i);

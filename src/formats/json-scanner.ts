@@ -52,6 +52,11 @@ export class JsonScanner {
     this.failure = undefined;
   }
 
+  /** The byte at `at`, or -1 past the end (never a read out of bounds, which slows every read after). */
+  protected byteAt(at: number): number {
+    return at < this.end ? (this.bytes[at] as number) : -1;
+  }
+
   protected fail(reason: string): -1 {
     this.failure ??= reason;
     return -1;
@@ -104,7 +109,7 @@ export class JsonScanner {
     const bytes = this.bytes;
     const end = this.end;
     let i = at;
-    const negative = bytes[i] === MINUS;
+    const negative = this.byteAt(i) === MINUS;
     if (negative) i++;
     let byte = i < end ? (bytes[i] as number) : -1;
     if (byte < ZERO || byte > NINE) return this.fail("a number has no digits");
@@ -177,7 +182,7 @@ export class JsonScanner {
         if (depth + open + 1 > MAX_DEPTH) return this.fail("the JSON nests too deep");
         const isObject = byte === OPEN_OBJECT;
         i = this.skipSpace(i + 1);
-        if (bytes[i] === (isObject ? CLOSE_OBJECT : CLOSE_ARRAY) && i < this.end) i++;
+        if (this.byteAt(i) === (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) i++;
         else {
           kinds[open++] = isObject ? 1 : 0;
           i = isObject ? this.skipKey(i) : i;
