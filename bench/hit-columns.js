@@ -10,7 +10,11 @@
 // two ways over that page: `--warmup` rounds each first, then `--rounds` rounds each measured with
 // process.cpuUsage (user + system) and a PerformanceObserver counting garbage collections and their
 // pause time. Prints a markdown table: µs of CPU per hit, GCs per page, GC ms per page.
+import { Buffer } from "node:buffer";
 import { PerformanceObserver } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const { fetch } = globalThis;
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -132,13 +136,13 @@ const totals = Object.fromEntries(Object.keys(ways).map((name) => [name, { cpu: 
 for (let round = 0; round < WARMUP + ROUNDS; round++) {
   for (const [name, run] of Object.entries(ways)) {
     // GC entries arrive after a timer turn: let the previous round's land before counting this one's.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     const gcsBefore = gcCount;
     const gcMsBefore = gcMs;
     const before = process.cpuUsage();
     run();
     const spent = process.cpuUsage(before);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     if (round < WARMUP) continue;
     totals[name].cpu += spent.user + spent.system;
     totals[name].gcs += gcCount - gcsBefore;

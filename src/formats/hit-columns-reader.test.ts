@@ -8,6 +8,7 @@ import { KIND_FIELDS } from "../api/wire/fields.js";
 import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { Column, ColumnType } from "../core/contracts.js";
 import { generateSource, HOUR_MS, indexName, recordId, recordTime } from "../emulator/generator.js";
+import { mappingFields } from "../emulator/mappings.js";
 import type { GeneratedKind } from "../emulator/options.js";
 import { createStream } from "../emulator/streams.js";
 import { hitColumns, tableMappings } from "../kinds/hit-columns.js";
@@ -85,6 +86,7 @@ describe("the emulator's records of every kind", () => {
         const scope =
           appType === "serverless" && kind === "logs" ? ["group", "tenant", "prod"] : ["a.example"];
         const stream = createStream(7, kind, "atr", appType, scope);
+        const exported = hitColumns(columnsFromMappings(mappingFields(kind, appType)), {});
         for (let i = 0; i < 150; i++) {
           const ts = recordTime(hour, 150, i);
           const id = recordId(stream, hour, i);
@@ -97,11 +99,13 @@ describe("the emulator's records of every kind", () => {
           };
           const compact = JSON.stringify(hit);
           if (expectSameAsParse(compact, columns, true)) read++;
+          // The columns the exporter derives from this app type's mappings.
+          if (expectSameAsParse(compact, exported, true)) read++;
           // The same hit indented, and without the projection of some columns: fields no column holds.
           if (expectSameAsParse(JSON.stringify(hit, null, i % 3), columns.slice(0, 6), true)) read++;
         }
       }
-      expect(read).toBe(APP_TYPES.length * 300);
+      expect(read).toBe(APP_TYPES.length * 450);
     });
   }
 });

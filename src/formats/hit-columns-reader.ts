@@ -9,6 +9,7 @@ import type { ColumnPaths, PathNode } from "./column-paths.js";
 import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
 import { MAX_DEPTH } from "./json-scanner.js";
 import { parquetCoercers } from "./parquet-coercers.js";
+import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
 
 export interface HitColumnsOptions {
   /** v3 hits carry `_score` (a number or null) and `sort`; v2 hits may leave `_score` out. */
@@ -49,6 +50,7 @@ class HitColumnsParser extends HitFieldsScanner {
   private unknown: (string | undefined)[] = [];
   /** Numbers each object read, so a key knows whether it repeats within its object. */
   private serial = 0;
+  private readonly texts = new TextCache();
   private readonly result: HitColumnsRead = {
     failure: undefined,
     id: "",
@@ -199,7 +201,10 @@ class HitColumnsParser extends HitFieldsScanner {
     if (byte === QUOTE) {
       end = this.scanString(at);
       if (end < 0) return -1;
-      value = this.decodeString(at + 1, end - 1, this.escaped, this.wide);
+      value =
+        this.escaped || this.wide || end - at - 2 > CACHED_TEXT_MAX
+          ? this.decodeString(at + 1, end - 1, this.escaped, this.wide)
+          : this.texts.text(this.bytes, at + 1, end - 1, slot);
     } else if (byte === 0x74) {
       end = this.scanLiteral(at, "true");
       value = true;
