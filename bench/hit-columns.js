@@ -3,7 +3,7 @@
 // to ColumnBuffers) and the hit columns reader (formats/hit-columns-reader.ts: the values read from
 // the hit's bytes). Not part of `npm run bench`.
 //
-// Run after `npm run build`: node bench/hit-columns.js [--rounds 20] [--warmup 5]
+// Run after `npm run build`: node bench/hit-columns.js [--rounds 20] [--warmup 5] [--only hit|JSON]
 // It starts the emulator in this process (seed 7, density 3300), takes a token with the demo client,
 // fetches ONE page of 10,000 jobs (`/v3/jobs/query`, atr, ec2 + kubernetes, 2026-03-01 00:00–15:00),
 // closes the emulator, finds the hits' bytes with the paging stream's HitScanner, then alternates the
@@ -23,6 +23,8 @@ const option = (name, fallback) => {
 };
 const ROUNDS = option("rounds", 20);
 const WARMUP = option("warmup", 5);
+/** `--only hit` or `--only JSON` measures one way (for a CPU profile of it alone). */
+const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 
 const { startEmulator } = await import("../dist/emulator/server.js");
 const { HitScanner } = await import("../dist/api/paging/hit-scanner.js");
@@ -131,7 +133,12 @@ const observer = new PerformanceObserver((list) => {
 });
 observer.observe({ entryTypes: ["gc"] });
 
-const ways = { "JSON.parse + hitAsRow + ColumnBuffers": parsePath, "hit columns reader": readerPath };
+const ways = Object.fromEntries(
+  Object.entries({
+    "JSON.parse + hitAsRow + ColumnBuffers": parsePath,
+    "hit columns reader": readerPath,
+  }).filter(([name]) => ONLY === undefined || name.startsWith(ONLY)),
+);
 const totals = Object.fromEntries(Object.keys(ways).map((name) => [name, { cpu: 0, gcs: 0, gcMs: 0 }]));
 for (let round = 0; round < WARMUP + ROUNDS; round++) {
   for (const [name, run] of Object.entries(ways)) {
