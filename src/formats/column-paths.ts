@@ -123,3 +123,16 @@ export function childByBytes(
 export function childByKey(node: PathNode, key: string): PathNode | undefined {
   return node.children.find((child) => child.key === key);
 }
+
+/**
+ * Per slot, 1 when only timestamp columns read it: its text can be read to milliseconds at once,
+ * which a string column of the same name (a name the mappings list with two types) could not take.
+ */
+export function timestampOnlySlots(columns: readonly Column[], paths: ColumnPaths): Uint8Array {
+  const readers = new Uint8Array(paths.slotCount);
+  columns.forEach((column, c) => {
+    for (const slot of [paths.nestedSlot[c] as number, paths.flatSlot[c] as number])
+      if (slot >= 0) readers[slot] = (readers[slot] as number) | (column.type === "timestamp" ? 1 : 2);
+  });
+  return readers.map((kinds) => (kinds === 1 ? 1 : 0));
+}

@@ -4,12 +4,13 @@
 // coercing it (`parquetCoercers`) would give them, or a reason to take that path instead.
 import type { Column } from "../core/contracts.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
-import { childByBytes, childByKey, columnPaths } from "./column-paths.js";
+import { childByBytes, childByKey, columnPaths, timestampOnlySlots } from "./column-paths.js";
 import type { ColumnPaths, PathNode } from "./column-paths.js";
 import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
 import { MAX_DEPTH } from "./json-scanner.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
+import { DayStarts, isoMillis } from "./iso-millis.js";
 
 export interface HitColumnsOptions {
   /** v3 hits carry `_score` (a number or null) and `sort`; v2 hits may leave `_score` out. */
@@ -51,6 +52,9 @@ class HitColumnsParser extends HitFieldsScanner {
   /** Numbers each object read, so a key knows whether it repeats within its object. */
   private serial = 0;
   private readonly texts = new TextCache();
+  private readonly days = new DayStarts();
+  /** 1 for a slot only timestamp columns read (the number is what each would coerce the text to). */
+  private readonly timeSlots: Uint8Array;
   private readonly result: HitColumnsRead = {
     failure: undefined,
     id: "",
@@ -69,6 +73,7 @@ class HitColumnsParser extends HitFieldsScanner {
     this.isText = columns.map((column) => column.type === "string" || column.type === "json");
     this.names = new Set(columns.map((column) => column.name));
     this.values = new Array<unknown>(this.paths.slotCount).fill(undefined);
+    this.timeSlots = timestampOnlySlots(columns, this.paths);
     const top = this.paths.root.children;
     this.idSlot = top.find((child) => child.key === KEY_ID)?.slot ?? -1;
     this.indexSlot = top.find((child) => child.key === KEY_INDEX)?.slot ?? -1;
@@ -201,10 +206,16 @@ class HitColumnsParser extends HitFieldsScanner {
     if (byte === QUOTE) {
       end = this.scanString(at);
       if (end < 0) return -1;
-      value =
-        this.escaped || this.wide || end - at - 2 > CACHED_TEXT_MAX
-          ? this.decodeString(at + 1, end - 1, this.escaped, this.wide)
-          : this.texts.text(this.bytes, at + 1, end - 1, slot);
+      const plain = !this.escaped && !this.wide;
+      // A time under timestamp columns only: the number their coercer would make of the text.
+      const millis =
+        plain && this.timeSlots[slot] === 1 ? isoMillis(this.bytes, at + 1, end - 1, this.days) : NaN;
+      if (!Number.isNaN(millis)) value = millis;
+      else
+        value =
+          !plain || end - at - 2 > CACHED_TEXT_MAX
+            ? this.decodeString(at + 1, end - 1, this.escaped, this.wide)
+            : this.texts.text(this.bytes, at + 1, end - 1, slot);
     } else if (byte === 0x74) {
       end = this.scanLiteral(at, "true");
       value = true;
