@@ -9,7 +9,7 @@ import type { ColumnPaths, PathNode } from "./column-paths.js";
 import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
 import { MAX_DEPTH } from "./json-scanner.js";
 import { parquetCoercers } from "./parquet-coercers.js";
-import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
+import { CACHED_TEXT_MAX } from "./text-cache.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
 
 export interface HitColumnsOptions {
@@ -51,7 +51,6 @@ class HitColumnsParser extends HitFieldsScanner {
   private unknown: (string | undefined)[] = [];
   /** Numbers each object read, so a key knows whether it repeats within its object. */
   private serial = 0;
-  private readonly texts = new TextCache();
   private readonly days = new DayStarts();
   /** 1 for a slot only timestamp columns read (the number is what each would coerce the text to). */
   private readonly timeSlots: Uint8Array;

@@ -2,6 +2,7 @@
 // "sort":[…]}`) and checks them as the hit check of the paging stream does; what `_source` holds is
 // read by the subclass.
 import { JsonScanner } from "./json-scanner.js";
+import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
 
 const QUOTE = 0x22;
 
@@ -27,20 +28,40 @@ export function isIdentityKey(
   return true;
 }
 
-/** The hit's own keys, each read once (a repeat is refused: JSON.parse would keep only the last). */
-const HIT_KEYS: ReadonlyMap<string, number> = new Map([
-  ["_index", 1],
-  ["_id", 2],
-  ["_score", 4],
-  ["_source", 8],
-  ["sort", 16],
-]);
+/** The hit's own keys and their bits; each is read once (JSON.parse would keep only a repeat's value). */
+const HIT_KEYS: readonly [number, readonly number[]][] = [
+  [1, INDEX_BYTES],
+  [2, ID_BYTES],
+  [4, [0x5f, 0x73, 0x63, 0x6f, 0x72, 0x65]], // _score
+  [8, [0x5f, 0x73, 0x6f, 0x75, 0x72, 0x63, 0x65]], // _source
+  [16, [0x73, 0x6f, 0x72, 0x74]], // sort
+];
+const HIT_KEY_NAMES: Readonly<Record<number, string>> = {
+  1: "_index",
+  2: "_id",
+  4: "_score",
+  8: "_source",
+  16: "sort",
+};
+
+/** The bit of the hit key with the bytes `bytes[from, to)`, or 0 for another key; compared as bytes. */
+function hitKeyBit(bytes: Uint8Array, from: number, to: number): number {
+  for (const [bit, key] of HIT_KEYS) {
+    if (key.length !== to - from) continue;
+    let k = 0;
+    while (k < key.length && bytes[from + k] === key[k]) k++;
+    if (k === key.length) return bit;
+  }
+  return 0;
+}
 
 /** A hit's own fields, checked as `HIT_ARRAYS`' `accepts` checks them; `_source` is the subclass's. */
 export abstract class HitFieldsScanner extends JsonScanner {
   /** The hit's `_id` and `_index`, once read. */
   id = "";
   index = "";
+  /** Short ASCII strings already made, by their bytes (index names here, values in the subclass). */
+  protected readonly texts = new TextCache();
 
   constructor(private readonly v3: boolean) {
     super();
@@ -60,10 +81,9 @@ export abstract class HitFieldsScanner extends JsonScanner {
       const keyFrom = i + 1;
       i = this.scanString(i);
       if (i < 0) return -1;
-      const key = this.escaped || i - keyFrom > 8 ? "" : this.decodeString(keyFrom, i - 1, false, false);
       if (this.escaped) return this.fail("a hit key has an escape");
-      const bit = HIT_KEYS.get(key) ?? 0;
-      if ((seen & bit) !== 0) return this.fail(`the hit repeats ${key}`);
+      const bit = hitKeyBit(this.bytes, keyFrom, i - 1);
+      if ((seen & bit) !== 0) return this.fail(`the hit repeats ${HIT_KEY_NAMES[bit] ?? "a key"}`);
       seen |= bit;
       i = this.skipSpace(i);
       if (this.byteAt(i) !== 0x3a) return this.fail("a colon is missing");
@@ -91,7 +111,11 @@ export abstract class HitFieldsScanner extends JsonScanner {
     if (this.byteAt(at) !== QUOTE) return this.fail("_index or _id is not a string");
     const end = this.scanString(at);
     if (end < 0) return -1;
-    const text = this.decodeString(at + 1, end - 1, this.escaped, this.wide);
+    // Index names repeat from hit to hit: kept as one string; ids are new each time.
+    const text =
+      !isId && !this.escaped && !this.wide && end - at - 2 <= CACHED_TEXT_MAX
+        ? this.texts.text(this.bytes, at + 1, end - 1, -1)
+        : this.decodeString(at + 1, end - 1, this.escaped, this.wide);
     if (isId) this.id = text;
     else this.index = text;
     return end;
