@@ -18,6 +18,7 @@ import { fieldTree, unknownFields } from "../pipeline/report-unknown-fields.js";
 import type { ParquetValue } from "./coerce-value.js";
 import { createColumnReader } from "./column-value.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
+import type { HitColumnsReader } from "./hit-columns-reader.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 
 interface Expected {
@@ -43,17 +44,26 @@ function parsePath(text: string, columns: readonly Column[], v3: boolean): Expec
   };
 }
 
+/**
+ * One reader per column set and hit version, reused from hit to hit as an output file would (its
+ * string table, its per-key marks and its day cache carry over), so a hit read after others, or after
+ * one refused midway, is read as if it were the first.
+ */
+const readers = new WeakMap<readonly Column[], Map<boolean, HitColumnsReader>>();
+function readerFor(columns: readonly Column[], v3: boolean): HitColumnsReader {
+  let byVersion = readers.get(columns);
+  if (byVersion === undefined) readers.set(columns, (byVersion = new Map()));
+  let reader = byVersion.get(v3);
+  if (reader === undefined) byVersion.set(v3, (reader = createHitColumnsReader(columns, { v3 })));
+  return reader;
+}
+
 /** Reads `text` placed between other bytes, and checks it against the JSON.parse path. */
 function expectSameAsParse(text: string, columns: readonly Column[], v3: boolean): boolean {
   const body = Buffer.from(`[{"x":1},${text},{"y":2}]`);
   const start = body.indexOf(text.length > 0 ? Buffer.from(text) : Buffer.alloc(0), 9);
   const into = columns.map((): ParquetValue[] => ["earlier"]);
-  const read = createHitColumnsReader(columns, { v3 }).read(
-    body,
-    start,
-    start + Buffer.byteLength(text),
-    into,
-  );
+  const read = readerFor(columns, v3).read(body, start, start + Buffer.byteLength(text), into);
   if (read.failure !== undefined) {
     expect(into.every((values) => values.length === 1)).toBe(true);
     return false;
@@ -305,6 +315,9 @@ describe("generated hostile hits", () => {
           const text = hostileHit(random, v3);
           expect(expectSameAsParse(text, columns, v3), text).toBe(true);
           read++;
+          // The same hit cut short, refused midway by the same reader, before the next hit.
+          const cut = text.trimEnd().slice(0, Math.floor(random() * text.trimEnd().length));
+          expect(expectSameAsParse(cut, columns, v3), cut).toBe(false);
         }
       }
       expect(read).toBe(3600);
@@ -420,7 +433,7 @@ describe("refused bytes", () => {
   const columns: Column[] = [{ name: "s", type: "string" }];
   const refuses = (bytes: Uint8Array, v3: boolean): string | undefined => {
     const into: ParquetValue[][] = [[]];
-    const read = createHitColumnsReader(columns, { v3 }).read(bytes, 0, bytes.length, into);
+    const read = readerFor(columns, v3).read(bytes, 0, bytes.length, into);
     expect(into[0]).toEqual([]);
     return read.failure;
   };
