@@ -1,0 +1,479 @@
+// The hit columns reader gives, for every hit it reads, exactly what the JSON.parse path gives (parse,
+// hitAsRow, the column readers, the Parquet coercers, unknownFields), on the emulator's records of
+// every kind and on generated hostile hits; and it refuses every text that is not one valid hit.
+import { Buffer } from "node:buffer";
+import { describe, expect, it } from "vitest";
+import { HIT_ARRAYS } from "../api/paging/hit-stream.js";
+import { KIND_FIELDS } from "../api/wire/fields.js";
+import { columnsFromMappings } from "../core/columns-from-mappings.js";
+import type { Column, ColumnType } from "../core/contracts.js";
+import { generateSource, HOUR_MS, indexName, recordId, recordTime } from "../emulator/generator.js";
+import { mappingFields } from "../emulator/mappings.js";
+import type { GeneratedKind } from "../emulator/options.js";
+import { createStream } from "../emulator/streams.js";
+import { hitColumns, tableMappings } from "../kinds/hit-columns.js";
+import { hitAsRow } from "../kinds/source-spec.js";
+import type { HitLike } from "../kinds/row-json.js";
+import { fieldTree, unknownFields } from "../pipeline/report-unknown-fields.js";
+import type { ParquetValue } from "./coerce-value.js";
+import { createColumnReader } from "./column-value.js";
+import { createHitColumnsReader } from "./hit-columns-reader.js";
+import type { HitColumnsReader } from "./hit-columns-reader.js";
+import { parquetCoercers } from "./parquet-coercers.js";
+
+interface Expected {
+  values: ParquetValue[];
+  id: string;
+  index: string;
+  unknown: string[];
+}
+
+/** What the JSON.parse path gives for a hit, or undefined when its hit check refuses it. */
+function parsePath(text: string, columns: readonly Column[], v3: boolean): Expected | undefined {
+  const hit = JSON.parse(text) as unknown;
+  const accepts = (HIT_ARRAYS[v3 ? "/v3/jobs/query" : "/v2/logs/scroll"]?.accepts ?? (() => false))(hit);
+  if (!accepts) return undefined;
+  const { _id: id, _index: index } = hit as HitLike;
+  const row = hitAsRow(hit as HitLike);
+  const names = new Set(columns.map((column) => column.name));
+  return {
+    values: columns.map((column) => parquetCoercers[column.type](createColumnReader(column)(row))),
+    id,
+    index,
+    unknown: unknownFields(row, names, fieldTree(names)).sort(),
+  };
+}
+
+/**
+ * One reader per column set and hit version, reused from hit to hit as an output file would (its
+ * string table, its per-key marks and its day cache carry over), so a hit read after others, or after
+ * one refused midway, is read as if it were the first.
+ */
+const readers = new WeakMap<readonly Column[], Map<boolean, HitColumnsReader>>();
+function readerFor(columns: readonly Column[], v3: boolean): HitColumnsReader {
+  let byVersion = readers.get(columns);
+  if (byVersion === undefined) readers.set(columns, (byVersion = new Map()));
+  let reader = byVersion.get(v3);
+  if (reader === undefined) byVersion.set(v3, (reader = createHitColumnsReader(columns, { v3 })));
+  return reader;
+}
+
+/** Reads `text` placed between other bytes, and checks it against the JSON.parse path. */
+function expectSameAsParse(text: string, columns: readonly Column[], v3: boolean): boolean {
+  const body = Buffer.from(`[{"x":1},${text},{"y":2}]`);
+  const start = body.indexOf(text.length > 0 ? Buffer.from(text) : Buffer.alloc(0), 9);
+  const into = columns.map((): ParquetValue[] => ["earlier"]);
+  const read = readerFor(columns, v3).read(body, start, start + Buffer.byteLength(text), into);
+  if (read.failure !== undefined) {
+    expect(into.every((values) => values.length === 1)).toBe(true);
+    return false;
+  }
+  const expected = parsePath(text, columns, v3);
+  expect(expected, text).toBeDefined();
+  if (expected === undefined) return true;
+  expect(read.id).toBe(expected.id);
+  expect(read.index).toBe(expected.index);
+  expect([...read.unknownFields].sort(), text).toEqual(expected.unknown);
+  columns.forEach((column, c) => {
+    const got = into[c]?.[1];
+    // Object.is: -0 and 0 differ in a double column.
+    if (!Object.is(got, expected.values[c]))
+      expect({ column: column.name, got }, text).toEqual({ column: column.name, got: expected.values[c] });
+  });
+  return true;
+}
+
+const KINDS: readonly GeneratedKind[] = ["jobs", "tickets", "workloads", "logs", "metrics"];
+const APP_TYPES = ["ec2", "caas", "kubernetes", "serverless"];
+
+describe("the emulator's records of every kind", () => {
+  for (const kind of KINDS) {
+    it(`${kind}: every column as the JSON.parse path gives it`, () => {
+      const columns = hitColumns(columnsFromMappings(tableMappings(KIND_FIELDS[kind])), {});
+      const hour = Math.floor(Date.parse("2026-03-01T05:00:00Z") / HOUR_MS);
+      let read = 0;
+      for (const appType of APP_TYPES) {
+        const scope =
+          appType === "serverless" && kind === "logs" ? ["group", "tenant", "prod"] : ["a.example"];
+        const stream = createStream(7, kind, "atr", appType, scope);
+        const exported = hitColumns(columnsFromMappings(mappingFields(kind, appType)), {});
+        for (let i = 0; i < 150; i++) {
+          const ts = recordTime(hour, 150, i);
+          const id = recordId(stream, hour, i);
+          const hit = {
+            _index: indexName(stream, hour),
+            _id: id,
+            _score: null,
+            _source: generateSource(stream, hour, i, ts, id),
+            sort: [ts, i],
+          };
+          const compact = JSON.stringify(hit);
+          if (expectSameAsParse(compact, columns, true)) read++;
+          // The columns the exporter derives from this app type's mappings.
+          if (expectSameAsParse(compact, exported, true)) read++;
+          // The same hit indented, and without the projection of some columns: fields no column holds.
+          if (expectSameAsParse(JSON.stringify(hit, null, i % 3), columns.slice(0, 6), true)) read++;
+        }
+      }
+      expect(read).toBe(APP_TYPES.length * 450);
+    });
+  }
+});
+
+/** A small seeded generator (mulberry32), so a failing hit can be found again. */
+function randomFrom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NUMBERS = [
+  "0",
+  "-0",
+  "1",
+  "-1",
+  "0.5",
+  "1e400",
+  "-1e400",
+  "1e-400",
+  "4.9e-324",
+  "2.2250738585072014e-308",
+  "1.7976931348623157e308",
+  "9007199254740991",
+  "9007199254740993",
+  "123456789012345",
+  "1234567890123456",
+  "-9223372036854775808",
+  "9223372036854775807",
+  "9223372036854775808",
+  "18446744073709551616",
+  "123456789012345678901234567890",
+  "1E2",
+  "1e+2",
+  "2.5E-3",
+  "-0.0",
+  "0e0",
+  "1772341200000",
+  "1.5e12",
+  "2147483647",
+  "2147483648",
+  "-2147483649",
+  "3.99",
+  "-3.99",
+  "100000000000000000000000",
+];
+
+const STRINGS = [
+  "",
+  "a",
+  "2026-03-01T05:00:00Z",
+  "2026-03-01T05:00:00.123Z",
+  "2026-02-30T00:00:00.000Z",
+  "2026-03-01T24:00:00Z",
+  "0099-01-01T00:00:00Z",
+  "1772341200000",
+  " 42 ",
+  "4.5",
+  "1e3",
+  "-7",
+  "true",
+  "FALSE",
+  "0",
+  "1",
+  "yes",
+  "NaN",
+  "Infinity",
+  "9223372036854775808",
+  "éü",
+  "日本語",
+  "😀",
+  "\ud800",
+  "\udc00x",
+  "a\u2028b",
+  "\u0000",
+  "\u001f",
+  'quote " and \\ backslash',
+  "/",
+  "line\nbreak\ttab",
+  '{"not":"json"}',
+  "x".repeat(300),
+];
+
+/** Column names that meet: nested and flat, inherited names, names that repeat with two types. */
+const COLUMN_NAMES = [
+  "_id",
+  "_index",
+  "s",
+  "n",
+  "t",
+  "a",
+  "a.b",
+  "a.b.c",
+  "x.y",
+  "x.y.z",
+  "__proto__",
+  "constructor",
+  "c.__proto__",
+  "toString",
+  "é.ü",
+  "_id.x",
+  "deep.er.est.leaf",
+  "k",
+  "",
+];
+const TYPES: readonly ColumnType[] = ["string", "json", "double", "int64", "int32", "boolean", "timestamp"];
+const KEYS = [
+  ...new Set([...COLUMN_NAMES.flatMap((name) => [name, ...name.split(".")]), "other", "b", "c", "z"]),
+];
+
+function generatedColumns(random: () => number): Column[] {
+  const columns = COLUMN_NAMES.filter(() => random() < 0.8).map((name) => ({
+    name,
+    type: TYPES[Math.floor(random() * TYPES.length)] as ColumnType,
+  }));
+  // A name the mappings list with two types stays two columns.
+  columns.push({ name: "s", type: TYPES[Math.floor(random() * TYPES.length)] as ColumnType });
+  return columns;
+}
+
+/** A JSON string of `text`, escaped in one of the ways JSON allows. */
+function stringText(text: string, random: () => number): string {
+  const plain = JSON.stringify(text);
+  const style = random();
+  if (style < 0.6) return plain;
+  if (style < 0.8)
+    return plain.replace(/[^\x20-\x7e]/gu, (c) =>
+      c
+        .split("")
+        .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`)
+        .join(""),
+    );
+  const escapes = ["\\/", "\\u0041", "\\n", "\\\\", '\\"', "\\ud83d\\ude00", "\\uDBFF", "\\b\\f\\r\\t"];
+  return `${plain.slice(0, -1)}${escapes[Math.floor(random() * escapes.length)] ?? ""}"`;
+}
+
+function space(random: () => number): string {
+  return random() < 0.8 ? "" : ([" ", "\n", "\t", "\r\n  "][Math.floor(random() * 4)] ?? "");
+}
+
+function pick<T>(random: () => number, list: readonly T[]): T {
+  return list[Math.floor(random() * list.length)] as T;
+}
+
+function valueText(random: () => number, depth: number): string {
+  const choice = random();
+  if (choice < 0.25) return stringText(pick(random, STRINGS), random);
+  if (choice < 0.45) return pick(random, NUMBERS);
+  if (choice < 0.55) return pick(random, ["true", "false", "null"]);
+  if (depth > 5 || choice < 0.62)
+    return random() < 0.5 ? `${Math.floor(random() * 1e6)}` : `${random() * 1e3}`;
+  if (choice < 0.72) {
+    const items = Array.from(
+      { length: Math.floor(random() * 4) },
+      () => space(random) + valueText(random, depth + 1),
+    );
+    return `[${items.join(",")}${space(random)}]`;
+  }
+  return objectText(random, depth + 1);
+}
+
+function objectText(random: () => number, depth: number): string {
+  const members = Array.from({ length: Math.floor(random() * 6) }, () => {
+    // Keys repeat on purpose: JSON.parse keeps the last value, at the first one's place.
+    const key = random() < 0.9 ? pick(random, KEYS) : pick(random, STRINGS);
+    return `${space(random)}${stringText(key, random)}${space(random)}:${space(random)}${valueText(random, depth)}`;
+  });
+  return `{${members.join(",")}${space(random)}}`;
+}
+
+function hostileHit(random: () => number, v3: boolean): string {
+  const members = [
+    `"_index":${stringText(pick(random, ["logs-atr-ec2-2026.03.01", "é", "a\\u0000b"]), random)}`,
+    `"_id":${stringText(pick(random, STRINGS), random)}`,
+    `"_source":${objectText(random, 2)}`,
+  ];
+  if (v3 || random() < 0.5) members.push(`"_score":${pick(random, ["null", "1.5", "0", "-0", "3e2"])}`);
+  if (v3) members.push(`"sort":[${pick(random, ["", "1772341200000,12", '"a",null,-0.5', "null"])}]`);
+  if (random() < 0.2) members.push(`"_type":${valueText(random, 1)}`);
+  members.sort(() => random() - 0.5);
+  return `${space(random)}{${members.map((member) => space(random) + member).join(",")}${space(random)}}${space(random)}`;
+}
+
+describe("generated hostile hits", () => {
+  for (const v3 of [true, false]) {
+    it(`v${v3 ? 3 : 2}: what is read equals the JSON.parse path, and valid hits are read`, () => {
+      const random = randomFrom(v3 ? 20 : 21);
+      let read = 0;
+      for (let round = 0; round < 60; round++) {
+        const columns = generatedColumns(random);
+        for (let i = 0; i < 60; i++) {
+          const text = hostileHit(random, v3);
+          expect(expectSameAsParse(text, columns, v3), text).toBe(true);
+          read++;
+          // The same hit cut short, refused midway by the same reader, before the next hit.
+          const cut = text.trimEnd().slice(0, Math.floor(random() * text.trimEnd().length));
+          expect(expectSameAsParse(cut, columns, v3), cut).toBe(false);
+        }
+      }
+      expect(read).toBe(3600);
+    });
+  }
+
+  it("reads duplicate keys, flat and nested names and null against missing as JSON.parse does", () => {
+    const columns: Column[] = [
+      { name: "_id", type: "string" },
+      { name: "a.b", type: "json" },
+      { name: "a", type: "json" },
+      { name: "n", type: "string" },
+      { name: "m", type: "boolean" },
+      { name: "__proto__", type: "string" },
+      { name: "x.constructor", type: "int64" },
+    ];
+    const cases = [
+      '{"_index":"i","_id":"h","_source":{"a":{"b":1,"q":2},"a":{"c":3}}}',
+      '{"_index":"i","_id":"h","_source":{"a":{"b":1},"a":5,"a.b":null}}',
+      '{"_index":"i","_id":"h","_source":{"a.b":{"z":[1,{"y":2}]},"a":{"b":"nested"}}}',
+      '{"_index":"i","_id":"h","_source":{"n":null,"_id":"theirs","_index":{"x":1},"__proto__":{"p":1}}}',
+      '{"_index":"i","_id":"h","_source":{"x":{"constructor":"12","toString":1},"other":{"k":1},"other":2}}',
+      '{"_index":"i","_id":"h","_source":{"\\u0061":{"\\u0062":"escaped keys"},"\\u005f\\u0069\\u0064":1}}',
+      '{"_index":"i","_id":"h","_source":{"m":"TRUE","unknown":{"deep":{"deeper":1}},"unknown":[1]}}',
+    ];
+    for (const text of cases) expect(expectSameAsParse(text, columns, false), text).toBe(true);
+  });
+});
+
+const HIT = '{"_index":"i","_id":"h","_score":null,"_source":{"s":"x"},"sort":[1]}';
+
+/** Texts that are not one JSON value: JSON.parse throws on each, and the reader refuses each. */
+const NOT_JSON: readonly string[] = [
+  "",
+  " ",
+  HIT.slice(0, -1),
+  HIT.slice(0, 30),
+  `${HIT}x`,
+  `${HIT}{}`,
+  `${HIT},`,
+  HIT.replace('"x"', "NaN"),
+  HIT.replace('"x"', "Infinity"),
+  HIT.replace('"x"', "-"),
+  HIT.replace('"x"', "01"),
+  HIT.replace('"x"', "1."),
+  HIT.replace('"x"', ".5"),
+  HIT.replace('"x"', "1e"),
+  HIT.replace('"x"', "+1"),
+  HIT.replace('"x"', "0x10"),
+  HIT.replace('"x"', "tru"),
+  HIT.replace('"x"', "nul"),
+  HIT.replace('"x"', "True"),
+  HIT.replace('"x"', "'x'"),
+  HIT.replace('"x"', '"x" /* c */'),
+  HIT.replace('"x"', '"x" // c\n'),
+  HIT.replace('"x"', '"a\tb"'),
+  HIT.replace('"x"', '"a\nb"'),
+  HIT.replace('"x"', '"a\u0000b"'),
+  HIT.replace('"x"', '"\\x41"'),
+  HIT.replace('"x"', '"\\u12"'),
+  HIT.replace('"x"', '"\\u12G4"'),
+  HIT.replace('"x"', '"\\a"'),
+  HIT.replace('"x"', "[1,]"),
+  HIT.replace('"x"', "{,}"),
+  HIT.replace('"x"', '{"a":1,}'),
+  HIT.replace('"x"', '{"a" 1}'),
+  HIT.replace('"x"', "{a:1}"),
+  HIT.replace('"x"', "[1 2]"),
+  HIT.replace('"x"', "[1}"),
+  HIT.replace('"s"', "s"),
+  HIT.replace(',"sort"', ' "sort"'),
+  HIT.replace("null", "undefined"),
+  HIT.replace('"x"', "\u00a0 1"),
+  HIT.replace('"x"', `${"[".repeat(20)}${"]".repeat(19)}`),
+];
+
+/** Bytes that are not UTF-8: the JSON.parse path would read U+FFFD; the reader leaves them to it. */
+const NOT_UTF8: readonly number[][] = [
+  [0xff],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xc3],
+  [0xe6, 0x97],
+  [0x80],
+];
+
+/** Valid JSON the reader leaves to the JSON.parse path: the hit check or the reader's own limits refuse it. */
+const REFUSED_HITS: readonly [string, boolean][] = [
+  ['{"_index":"i","_id":"h","_source":{}}', true], // v3 without _score and sort
+  ['{"_index":"i","_id":"h","_score":null,"_source":{}}', true], // v3 without sort
+  ['{"_index":"i","_id":"h","_score":"1","_source":{},"sort":[]}', true],
+  ['{"_index":"i","_id":"h","_score":1e400,"_source":{},"sort":[]}', true],
+  ['{"_index":"i","_id":"h","_score":null,"_source":{},"sort":[true]}', true],
+  ['{"_index":"i","_id":"h","_score":null,"_source":{},"sort":[1e999]}', true],
+  ['{"_index":"i","_id":"h","_score":null,"_source":{},"sort":{}}', true],
+  ['{"_index":1,"_id":"h","_source":{}}', false],
+  ['{"_index":"i","_id":null,"_source":{}}', false],
+  ['{"_index":"i","_id":"h","_source":[]}', false],
+  ['{"_index":"i","_id":"h","_source":null}', false],
+  ['{"_index":"i","_id":"h"}', false],
+  ["[]", false],
+  [`[${HIT}]`, true],
+  ['"hit"', false],
+  ['{"_index":"i","_id":"h","_source":{},"_id":"again"}', false], // JSON.parse would keep the last
+  ['{"_index":"i","_\\u0069d":"h","_source":{}}', false], // an escaped hit key
+  [`{"_index":"i","_id":"h","_source":{"a":${"[".repeat(600)}${"]".repeat(600)}}}`, false],
+  [`{"_index":"i","_id":"h","_source":${'{"a":'.repeat(600)}1${"}".repeat(600)}}`, false],
+];
+
+describe("refused bytes", () => {
+  const columns: Column[] = [{ name: "s", type: "string" }];
+  const refuses = (bytes: Uint8Array, v3: boolean): string | undefined => {
+    const into: ParquetValue[][] = [[]];
+    const read = readerFor(columns, v3).read(bytes, 0, bytes.length, into);
+    expect(into[0]).toEqual([]);
+    return read.failure;
+  };
+
+  it.each(NOT_JSON.map((text) => [text]))("not JSON: %j", (text) => {
+    expect(() => JSON.parse(text) as unknown).toThrow();
+    expect(refuses(Buffer.from(text), true)).toEqual(expect.any(String));
+  });
+
+  it.each(NOT_UTF8.map((bytes) => [bytes]))("not UTF-8 in a string: %j", (bytes) => {
+    const [before, after] = HIT.split("x");
+    const text = new Uint8Array([...Buffer.from(before ?? ""), ...bytes, ...Buffer.from(after ?? "")]);
+    expect(refuses(text, true)).toBe("a string is not UTF-8");
+    // In a key or a skipped value too.
+    const key = new Uint8Array([
+      ...Buffer.from('{"_index":"i","_id":"h","_source":{"'),
+      ...bytes,
+      ...Buffer.from('":1}}'),
+    ]);
+    expect(refuses(key, false)).toBe("a string is not UTF-8");
+  });
+
+  it.each(REFUSED_HITS.map(([text, v3]) => [text.slice(0, 70), text, v3] as const))(
+    "left to the JSON.parse path: %s",
+    (_title, text, v3) => {
+      expect(refuses(Buffer.from(text), v3)).toEqual(expect.any(String));
+    },
+  );
+
+  it("reads a hit nested as deep as it allows, from a plain Uint8Array", () => {
+    const deep = `{"_index":"i","_id":"h","_source":{"s":"v","a":${"[".repeat(509)}${"]".repeat(509)}}}`;
+    const into: ParquetValue[][] = [[]];
+    const read = createHitColumnsReader(columns, { v3: false }).read(
+      new Uint8Array(Buffer.from(deep)),
+      0,
+      deep.length,
+      into,
+    );
+    expect(read.failure).toBeUndefined();
+    expect(into[0]).toEqual(["v"]);
+    expect([...read.unknownFields].sort()).toEqual(["_id", "_index", "a"]);
+  });
+});

@@ -1,0 +1,254 @@
+// Reads the Parquet column values of a search hit straight from its bytes, in one pass and without
+// building the hit's objects: the values, the hit's identity and the fields no column holds, exactly
+// as parsing the hit, making it a row (`hitAsRow`), reading each column (`createColumnReader`) and
+// coercing it (`parquetCoercers`) would give them, or a reason to take that path instead.
+import type { Column } from "../core/contracts.js";
+import type { Coercer, ParquetValue } from "./coerce-value.js";
+import { childByBytes, childByKey, columnPaths, timestampOnlySlots } from "./column-paths.js";
+import type { ColumnPaths, PathNode } from "./column-paths.js";
+import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
+import { MAX_DEPTH } from "./json-scanner.js";
+import { parquetCoercers } from "./parquet-coercers.js";
+import { CACHED_TEXT_MAX } from "./text-cache.js";
+import { DayStarts, isoMillis } from "./iso-millis.js";
+
+export interface HitColumnsOptions {
+  /** v3 hits carry `_score` (a number or null) and `sort`; v2 hits may leave `_score` out. */
+  v3: boolean;
+}
+
+/**
+ * The outcome of one `read`, in one object the reader reuses: valid until its next `read`.
+ * `failure` is undefined when the hit was read; otherwise it names what the reader refused, nothing
+ * was written, and the caller parses the hit with JSON.parse, whose schema check names the problem.
+ */
+export interface HitColumnsRead {
+  failure: string | undefined;
+  id: string;
+  index: string;
+  /**
+   * The fields no column holds, as `unknownFields` names them; in the order met in the bytes (a field
+   * whose key repeats is named where it first appears), which may differ from `unknownFields`' order.
+   */
+  unknownFields: readonly string[];
+  /** The characters of the string values written to text columns (ColumnBuffers' size estimate). */
+  textLength: number;
+}
+
+const QUOTE = 0x22;
+
+/** Shared by every read that finds no unknown field. */
+const NONE: readonly string[] = [];
+
+class HitColumnsParser extends HitFieldsScanner {
+  private readonly paths: ColumnPaths;
+  private readonly coercers: Coercer[];
+  private readonly isText: boolean[];
+  private readonly names: ReadonlySet<string>;
+  /** Per slot, the value read for the hit (undefined: missing). */
+  private readonly values: unknown[];
+  /** The fields no column holds, undefined where a repeated key made them void. */
+  private unknown: (string | undefined)[] = [];
+  /** Numbers each object read, so a key knows whether it repeats within its object. */
+  private serial = 0;
+  private readonly days = new DayStarts();
+  /** 1 for a slot only timestamp columns read (the number is what each would coerce the text to). */
+  private readonly timeSlots: Uint8Array;
+  private readonly result: HitColumnsRead = {
+    failure: undefined,
+    id: "",
+    index: "",
+    unknownFields: NONE,
+    textLength: 0,
+  };
+  /** The slots of the columns `_id` and `_index`, which the hit's own identity fills (-1: no column). */
+  private readonly idSlot: number;
+  private readonly indexSlot: number;
+
+  constructor(columns: readonly Column[], v3: boolean) {
+    super(v3);
+    this.paths = columnPaths(columns);
+    this.coercers = columns.map((column) => parquetCoercers[column.type]);
+    this.isText = columns.map((column) => column.type === "string" || column.type === "json");
+    this.names = new Set(columns.map((column) => column.name));
+    this.values = new Array<unknown>(this.paths.slotCount).fill(undefined);
+    this.timeSlots = timestampOnlySlots(columns, this.paths);
+    const top = this.paths.root.children;
+    this.idSlot = top.find((child) => child.key === KEY_ID)?.slot ?? -1;
+    this.indexSlot = top.find((child) => child.key === KEY_INDEX)?.slot ?? -1;
+  }
+
+  read(bytes: Uint8Array, start: number, end: number, into: ParquetValue[][]): HitColumnsRead {
+    const result = this.result;
+    this.begin(bytes, end);
+    this.values.fill(undefined);
+    this.unknown.length = 0;
+    result.unknownFields = NONE;
+    result.textLength = 0;
+    this.id = "";
+    this.index = "";
+    let at = this.readHit(this.skipSpace(start));
+    if (at >= 0 && this.skipSpace(at) !== end) at = this.fail("bytes follow the hit");
+    result.failure = at < 0 ? this.failure : undefined;
+    if (at < 0) return result;
+    this.finish(into);
+    return result;
+  }
+
+  /** Sets the identity over `_source`'s fields of its names and writes each column's value. */
+  protected readSource(at: number): number {
+    return this.readObject(at, this.paths.root, 2, true);
+  }
+
+  private finish(into: ParquetValue[][]): void {
+    const { nestedSlot, flatSlot } = this.paths;
+    const result = this.result;
+    result.id = this.id;
+    result.index = this.index;
+    if (this.idSlot >= 0) this.values[this.idSlot] = this.id;
+    if (this.indexSlot >= 0) this.values[this.indexSlot] = this.index;
+    if (this.unknown.length > 0 || this.idSlot < 0 || this.indexSlot < 0) {
+      // A key repeated outside the column paths is named twice; JSON.parse keeps it once.
+      const seen = new Set<string>();
+      for (const name of this.unknown) if (name !== undefined) seen.add(name);
+      if (!this.names.has(KEY_ID)) seen.add(KEY_ID);
+      if (!this.names.has(KEY_INDEX)) seen.add(KEY_INDEX);
+      result.unknownFields = seen.size === 0 ? NONE : [...seen];
+    }
+    let textLength = 0;
+    for (let column = 0; column < this.coercers.length; column++) {
+      const flat = flatSlot[column] as number;
+      let value = flat >= 0 ? this.values[flat] : undefined;
+      if (value === undefined) value = this.values[nestedSlot[column] as number];
+      const coerced = (this.coercers[column] as Coercer)(value);
+      if (this.isText[column] === true && typeof coerced === "string") textLength += coerced.length;
+      (into[column] as ParquetValue[]).push(coerced);
+    }
+    result.textLength = textLength;
+  }
+
+  /**
+   * The object at `at`, whose path is `node`, `depth` containers deep. Recursion follows only the
+   * column paths (a few levels); everything else is checked by `skipValue`'s loop. `report`: name the
+   * fields no column holds (not under a column, whose whole value holds them).
+   */
+  private readObject(at: number, node: PathNode, depth: number, report: boolean): number {
+    if (depth > MAX_DEPTH) return this.fail("the JSON nests too deep");
+    const serial = ++this.serial;
+    const atTop = node === this.paths.root;
+    let i = this.skipSpace(at + 1);
+    if (this.byteAt(i) === 0x7d) return i + 1;
+    for (;;) {
+      if (i >= this.end || this.bytes[i] !== QUOTE) return this.fail("a key is not a string");
+      const keyFrom = i + 1;
+      i = this.scanString(i);
+      if (i < 0) return -1;
+      const keyTo = i - 1;
+      const escaped = this.escaped;
+      const wide = this.wide;
+      i = this.skipSpace(i);
+      if (i >= this.end || this.bytes[i] !== 0x3a) return this.fail("a colon is missing");
+      i = this.skipSpace(i + 1);
+      const key = escaped ? this.decodeString(keyFrom, keyTo, true, wide) : undefined;
+      const child =
+        key === undefined ? childByBytes(node, this.bytes, keyFrom, keyTo) : childByKey(node, key);
+      if (atTop && isIdentityKey(this.bytes, keyFrom, keyTo, key)) {
+        i = this.skipValue(i, depth); // the hit's own `_id` and `_index` replace these
+      } else if (child === undefined) {
+        if (report) this.unknown.push(node.prefix + (key ?? this.decodeString(keyFrom, keyTo, false, wide)));
+        i = this.skipValue(i, depth);
+      } else {
+        if (child.seenIn === serial) this.forget(child);
+        child.seenIn = serial;
+        child.unknownFrom = this.unknown.length;
+        i = this.readMember(i, child, depth, report);
+        child.unknownTo = this.unknown.length;
+      }
+      if (i < 0) return -1;
+      i = this.skipSpace(i);
+      const next = i < this.end ? this.bytes[i] : -1;
+      if (next === 0x7d) return i + 1;
+      if (next !== 0x2c) return this.fail("a comma or brace is missing");
+      i = this.skipSpace(i + 1);
+    }
+  }
+
+  /** A key repeated in one object: JSON.parse keeps the last value, so what the first gave is void. */
+  private forget(node: PathNode): void {
+    this.values.fill(undefined, node.firstSlot, node.endSlot);
+    for (let k = node.unknownFrom; k < node.unknownTo; k++) this.unknown[k] = undefined;
+  }
+
+  private readMember(at: number, node: PathNode, depth: number, report: boolean): number {
+    const byte = at < this.end ? (this.bytes[at] as number) : -1;
+    const isObject = byte === 0x7b;
+    if (node.slot < 0) {
+      if (isObject) return this.readObject(at, node, depth + 1, report);
+      if (report) this.unknown.push(node.path);
+      return this.skipValue(at, depth);
+    }
+    if (isObject || byte === 0x5b) {
+      // Rare: a container under a column (a `json` column, or a wrong type the coercer turns to null).
+      const end =
+        isObject && node.children.length > 0
+          ? this.readObject(at, node, depth + 1, false)
+          : this.skipValue(at, depth);
+      if (end >= 0) this.values[node.slot] = JSON.parse(this.bytes.utf8Slice(at, end)) as unknown;
+      return end;
+    }
+    return this.readScalar(at, byte, node.slot);
+  }
+
+  private readScalar(at: number, byte: number, slot: number): number {
+    let end: number;
+    let value: unknown;
+    if (byte === QUOTE) {
+      end = this.scanString(at);
+      if (end < 0) return -1;
+      const plain = !this.escaped && !this.wide;
+      // A time under timestamp columns only: the number their coercer would make of the text.
+      const millis =
+        plain && this.timeSlots[slot] === 1 ? isoMillis(this.bytes, at + 1, end - 1, this.days) : NaN;
+      if (!Number.isNaN(millis)) value = millis;
+      else
+        value =
+          !plain || end - at - 2 > CACHED_TEXT_MAX
+            ? this.decodeString(at + 1, end - 1, this.escaped, this.wide)
+            : this.texts.text(this.bytes, at + 1, end - 1, slot);
+    } else if (byte === 0x74) {
+      end = this.scanLiteral(at, "true");
+      value = true;
+    } else if (byte === 0x66) {
+      end = this.scanLiteral(at, "false");
+      value = false;
+    } else if (byte === 0x6e) {
+      end = this.scanLiteral(at, "null");
+      value = null;
+    } else {
+      end = this.scanNumber(at);
+      value = this.number;
+    }
+    if (end >= 0) this.values[slot] = value;
+    return end;
+  }
+}
+
+/** Reads the column values of hits; one per output file (it keeps per-read state). */
+export interface HitColumnsReader {
+  /**
+   * Reads the hit in `bytes[start, end)` and, when it is valid, pushes one value onto each column's
+   * array of `into` (in `columns` order). On failure nothing is pushed.
+   * @example
+   * const reader = createHitColumnsReader(columns, { v3: true });
+   * const read = reader.read(element.bytes, element.start, element.end, values);
+   * if (read.failure !== undefined) fallBackToJsonParse(element);
+   */
+  read(bytes: Uint8Array, start: number, end: number, into: ParquetValue[][]): HitColumnsRead;
+}
+
+export function createHitColumnsReader(
+  columns: readonly Column[],
+  options: HitColumnsOptions,
+): HitColumnsReader {
+  return new HitColumnsParser(columns, options.v3);
+}

@@ -1,0 +1,150 @@
+// Reads the fields of a search hit from its bytes (`{"_index":…,"_id":…,"_score":…,"_source":{…},
+// "sort":[…]}`) and checks them as the hit check of the paging stream does; what `_source` holds is
+// read by the subclass.
+import { JsonScanner } from "./json-scanner.js";
+import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
+
+const QUOTE = 0x22;
+
+export const KEY_ID = "_id";
+export const KEY_INDEX = "_index";
+const ID_BYTES = [0x5f, 0x69, 0x64];
+const INDEX_BYTES = [0x5f, 0x69, 0x6e, 0x64, 0x65, 0x78];
+
+/**
+ * Whether a key of `_source` is `_id` or `_index`, which the hit's own replace in a row: its bytes
+ * `bytes[from, to)`, or `decoded` when it was written with escapes.
+ */
+export function isIdentityKey(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  decoded: string | undefined,
+): boolean {
+  if (decoded !== undefined) return decoded === KEY_ID || decoded === KEY_INDEX;
+  const expected = to - from === 3 ? ID_BYTES : to - from === 6 ? INDEX_BYTES : undefined;
+  if (expected === undefined) return false;
+  for (let k = 0; k < expected.length; k++) if (bytes[from + k] !== expected[k]) return false;
+  return true;
+}
+
+/** The hit's own keys and their bits; each is read once (JSON.parse would keep only a repeat's value). */
+const HIT_KEYS: readonly [number, readonly number[]][] = [
+  [1, INDEX_BYTES],
+  [2, ID_BYTES],
+  [4, [0x5f, 0x73, 0x63, 0x6f, 0x72, 0x65]], // _score
+  [8, [0x5f, 0x73, 0x6f, 0x75, 0x72, 0x63, 0x65]], // _source
+  [16, [0x73, 0x6f, 0x72, 0x74]], // sort
+];
+const HIT_KEY_NAMES: Readonly<Record<number, string>> = {
+  1: "_index",
+  2: "_id",
+  4: "_score",
+  8: "_source",
+  16: "sort",
+};
+
+/** The bit of the hit key with the bytes `bytes[from, to)`, or 0 for another key; compared as bytes. */
+function hitKeyBit(bytes: Uint8Array, from: number, to: number): number {
+  for (const [bit, key] of HIT_KEYS) {
+    if (key.length !== to - from) continue;
+    let k = 0;
+    while (k < key.length && bytes[from + k] === key[k]) k++;
+    if (k === key.length) return bit;
+  }
+  return 0;
+}
+
+/** A hit's own fields, checked as `HIT_ARRAYS`' `accepts` checks them; `_source` is the subclass's. */
+export abstract class HitFieldsScanner extends JsonScanner {
+  /** The hit's `_id` and `_index`, once read. */
+  id = "";
+  index = "";
+  /** Short ASCII strings already made, by their bytes (index names here, values in the subclass). */
+  protected readonly texts = new TextCache();
+
+  constructor(private readonly v3: boolean) {
+    super();
+  }
+
+  /** Reads the `_source` object at `at`, two containers deep; returns the position after it or -1. */
+  protected abstract readSource(at: number): number;
+
+  /** The hit at `at`; returns the position after it, or -1 with `failure` set. */
+  protected readHit(at: number): number {
+    if (this.byteAt(at) !== 0x7b) return this.fail("the hit is not an object");
+    let seen = 0;
+    let i = this.skipSpace(at + 1);
+    if (this.byteAt(i) === 0x7d) return this.fail("the hit has no _index, _id or _source");
+    for (;;) {
+      if (i >= this.end || this.bytes[i] !== QUOTE) return this.fail("a key is not a string");
+      const keyFrom = i + 1;
+      i = this.scanString(i);
+      if (i < 0) return -1;
+      if (this.escaped) return this.fail("a hit key has an escape");
+      const bit = hitKeyBit(this.bytes, keyFrom, i - 1);
+      if ((seen & bit) !== 0) return this.fail(`the hit repeats ${HIT_KEY_NAMES[bit] ?? "a key"}`);
+      seen |= bit;
+      i = this.skipSpace(i);
+      if (this.byteAt(i) !== 0x3a) return this.fail("a colon is missing");
+      i = this.skipSpace(i + 1);
+      if (bit === 1 || bit === 2) i = this.readIdentity(i, bit === 2);
+      else if (bit === 4) i = this.readScore(i);
+      else if (bit === 8) {
+        if (this.byteAt(i) !== 0x7b) return this.fail("_source is not an object");
+        i = this.readSource(i);
+      } else if (bit === 16) i = this.readSort(i);
+      else i = this.skipValue(i, 1);
+      if (i < 0) return -1;
+      i = this.skipSpace(i);
+      const next = i < this.end ? this.bytes[i] : -1;
+      if (next === 0x2c) i = this.skipSpace(i + 1);
+      else if (next === 0x7d) break;
+      else return this.fail("a comma or brace is missing");
+    }
+    if ((seen & 11) !== 11) return this.fail("the hit lacks _index, _id or _source");
+    if (this.v3 && (seen & 20) !== 20) return this.fail("a v3 hit lacks _score or sort");
+    return i + 1;
+  }
+
+  private readIdentity(at: number, isId: boolean): number {
+    if (this.byteAt(at) !== QUOTE) return this.fail("_index or _id is not a string");
+    const end = this.scanString(at);
+    if (end < 0) return -1;
+    // Index names repeat from hit to hit: kept as one string; ids are new each time.
+    const text =
+      !isId && !this.escaped && !this.wide && end - at - 2 <= CACHED_TEXT_MAX
+        ? this.texts.text(this.bytes, at + 1, end - 1, -1)
+        : this.decodeString(at + 1, end - 1, this.escaped, this.wide);
+    if (isId) this.id = text;
+    else this.index = text;
+    return end;
+  }
+
+  private readScore(at: number): number {
+    if (this.byteAt(at) === 0x6e) return this.scanLiteral(at, "null");
+    const end = this.scanNumber(at);
+    return end >= 0 && !Number.isFinite(this.number) ? this.fail("_score is not finite") : end;
+  }
+
+  private readSort(at: number): number {
+    if (this.byteAt(at) !== 0x5b) return this.fail("sort is not an array");
+    let i = this.skipSpace(at + 1);
+    if (this.byteAt(i) === 0x5d) return i + 1;
+    for (;;) {
+      const byte = i < this.end ? (this.bytes[i] as number) : -1;
+      if (byte === QUOTE) i = this.scanString(i);
+      else if (byte === 0x6e) i = this.scanLiteral(i, "null");
+      else {
+        i = this.scanNumber(i);
+        if (i >= 0 && !Number.isFinite(this.number)) return this.fail("a sort value is not finite");
+      }
+      if (i < 0) return -1;
+      i = this.skipSpace(i);
+      const next = i < this.end ? this.bytes[i] : -1;
+      if (next === 0x5d) return i + 1;
+      if (next !== 0x2c) return this.fail("a comma or bracket is missing");
+      i = this.skipSpace(i + 1);
+    }
+  }
+}

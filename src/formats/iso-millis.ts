@@ -1,0 +1,74 @@
+// A timestamp column's value read from its bytes: the fixed ISO 8601 form the service sends
+// (`2026-11-21T10:00:00.123Z`, or without the fraction) as epoch milliseconds, with exactly the rules
+// of parquet-coercers.ts' timestampCoercer fast path, so no string is made for it. Anything else is
+// left to the string and the coercer.
+
+/** The number of `length` digits at `at`, or -1 when one of them is not a digit. */
+function digits(bytes: Uint8Array, at: number, length: number): number {
+  let value = 0;
+  for (let i = at; i < at + length; i++) {
+    const code = (bytes[i] as number) - 48;
+    if (code < 0 || code > 9) return -1;
+    value = value * 10 + code;
+  }
+  return value;
+}
+
+/** Turns a day into its first millisecond; a page's timestamps mostly share a few days. */
+export class DayStarts {
+  private lastDay = -1;
+  private lastStart = 0;
+
+  /** `Date.UTC(year, month - 1, day)`. */
+  of(year: number, month: number, day: number): number {
+    const key = (year * 100 + month) * 100 + day;
+    if (key !== this.lastDay) {
+      this.lastStart = Date.UTC(year, month - 1, day);
+      this.lastDay = key;
+    }
+    return this.lastStart;
+  }
+}
+
+/**
+ * The epoch milliseconds timestampCoercer gives the ASCII text `bytes[from, to)`, or NaN when its
+ * fast path would not read it (another form, days 29 to 31, hour 24, years before 100: the string and
+ * the coercer decide those).
+ */
+export function isoMillis(bytes: Uint8Array, from: number, to: number, days: DayStarts): number {
+  const length = to - from;
+  if (length !== 24 && length !== 20) return Number.NaN;
+  if (
+    bytes[to - 1] !== 90 || // Z
+    bytes[from + 4] !== 45 ||
+    bytes[from + 7] !== 45 || // -
+    bytes[from + 10] !== 84 || // T
+    bytes[from + 13] !== 58 ||
+    bytes[from + 16] !== 58 || // :
+    (length === 24 && bytes[from + 19] !== 46) // .
+  )
+    return Number.NaN;
+  const year = digits(bytes, from, 4);
+  const month = digits(bytes, from + 5, 2);
+  const day = digits(bytes, from + 8, 2);
+  const hour = digits(bytes, from + 11, 2);
+  const minute = digits(bytes, from + 14, 2);
+  const second = digits(bytes, from + 17, 2);
+  const millis = length === 24 ? digits(bytes, from + 20, 3) : 0;
+  if (
+    year < 100 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > 28 ||
+    hour < 0 ||
+    hour > 23 ||
+    minute < 0 ||
+    minute > 59 ||
+    second < 0 ||
+    second > 59 ||
+    millis < 0
+  )
+    return Number.NaN;
+  return days.of(year, month, day) + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
+}
