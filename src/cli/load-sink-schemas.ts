@@ -1,11 +1,12 @@
 // What `schema` and `ddl` share: the pipeline, the columns the service maps for its kind, and each
 // sink's schema as the next run would write it (compared with its pin under the drift policy).
+import { defaultComponents } from "../components/environment.js";
 import { loadPipeline } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { Logger } from "../logger.js";
 import type { Column, OutputStore } from "../core/contracts.js";
-import { openOutputStore } from "../sinks/open-output-store.js";
+import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
@@ -20,7 +21,7 @@ export interface LoadedSchemas {
 
 /** Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. */
 export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Promise<LoadedSchemas> {
-  const pipeline = await loadPipeline(file, { env: io.env });
+  const pipeline = await loadPipeline(file, { env: io.env, components: io.components });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
     const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, io.signal);
@@ -37,12 +38,17 @@ export async function readSinkSchemas(
   sourceColumns: readonly Column[],
   io: CliIO,
 ): Promise<ResolvedSinkSchema[]> {
+  const { destinations, transforms } = io.components ?? defaultComponents();
   const stores: (OutputStore | undefined)[] = [];
   try {
     const run = newRunInfo(pipeline.name);
     for (const sink of pipeline.sinks)
-      stores.push(sink.to === "-" ? undefined : await openOutputStore(sink, { run, stdout: io.stdout }));
-    return await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, stores });
+      stores.push(
+        destinationOf(sink, destinations).stream === true
+          ? undefined
+          : await openOutputStore(sink, { run, stdout: io.stdout }, destinations),
+      );
+    return await resolvePipelineSchemas({ pipeline, transforms, pipelineFile: file, sourceColumns, stores });
   } finally {
     for (const store of stores) await store?.close().catch(() => undefined);
   }

@@ -11,7 +11,6 @@ import type {
   SliceContext,
   SliceOutput,
 } from "../core/contracts.js";
-import { FORMATS } from "../components/registry.js";
 import type { Format } from "../formats/format.js";
 import type { FileJoin } from "../sinks/sink.js";
 import type { SinkConfig } from "../sinks/schema.js";
@@ -35,6 +34,8 @@ export interface PartMerge {
 
 export interface PartMergeDeps {
   sinks: readonly SinkConfig[];
+  /** Each sink's format, which reads its files back. */
+  formats: readonly Format[];
   stores: readonly (OutputStore | undefined)[];
   /** The columns each sink writes, to read its files back. */
   columns(sink: number): readonly Column[];
@@ -51,8 +52,8 @@ export function createPartMerge(deps: PartMergeDeps): PartMerge {
     async *readFile(file) {
       const sink = deps.sinks[file.sink];
       const store = deps.stores[file.sink];
-      if (sink === undefined || store === undefined) return;
-      const format: Format = FORMATS[sink.format];
+      const format = deps.formats[file.sink];
+      if (sink === undefined || store === undefined || format === undefined) return;
       yield* format.decodeRows(
         await store.openRead(file.path),
         deps.columns(file.sink),

@@ -6,7 +6,7 @@ import type { SourceSpec } from "../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../sources/aggregation.js";
 import type { Column } from "../core/contracts.js";
 import { KINDS, transformColumns } from "../components/registry.js";
-import type { TransformStep } from "../components/registry.js";
+import type { TransformStep, TransformTable } from "../components/registry.js";
 
 /** Columns rows carry as they leave the source. */
 export async function sourceColumnsFromService(
@@ -23,8 +23,9 @@ export async function sourceColumnsFromService(
 
 /** Columns after the transforms: what the sinks write. */
 export function outputColumns(
-  transforms: readonly TransformStep[],
+  transforms: TransformTable,
+  steps: readonly TransformStep[],
   sourceColumns: readonly Column[],
 ): readonly Column[] {
-  return transformColumns(transforms, sourceColumns).columns;
+  return transformColumns(transforms, steps, sourceColumns).columns;
 }

@@ -26,6 +26,11 @@ export const MIN_LOCK_LEASE_MS = 1500;
 
 export interface OutputLockOptions {
   stores: readonly OutputStore[];
+  /**
+   * Outputs whose destination declares it cannot hold a lock (`lock: "none"`): nothing keeps a second
+   * run off them, which the run says in a warning naming the destination.
+   */
+  unlocked?: readonly { destination: string; location: string }[];
   path: string;
   run: RunInfo;
   log: Logger;
@@ -114,6 +119,12 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   let renewedAt = monotonic();
   const held: HeldLock[] = [];
   const spared = new Set<string>();
+  for (const output of options.unlocked ?? []) {
+    options.log.warn(
+      { destination: output.destination, to: output.location },
+      `The ${output.destination} destination cannot hold the output lock: nothing keeps another run from writing ${output.location} at the same time.`,
+    );
+  }
   const seen = new Set<string>();
   try {
     for (const store of options.stores) {

@@ -5,6 +5,7 @@ import type { ChangedSlice } from "./recheck.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { OutputStore } from "../core/contracts.js";
 import { keepsFiles } from "./destinations.js";
+import type { DestinationTable } from "../sinks/open-output-store.js";
 import type { Plan } from "./plan.js";
 import type { RunOutcome } from "./runner.js";
 import type { Shard } from "./shard.js";
@@ -81,6 +82,8 @@ export interface SliceTiming {
 
 export interface OutcomeInput {
   pipeline: Pipeline;
+  /** The environment's destinations: which sinks keep files. */
+  destinations: DestinationTable;
   outcome: RunOutcome;
   slices: Plan["slices"];
   state: Readonly<RunState>;
@@ -116,7 +119,7 @@ function sliceResult(input: OutcomeInput, slicePlan: Plan["slices"][number]): Sl
 
 function destinationResult(input: OutcomeInput, store: OutputStore, index: number): DestinationResult {
   const sink = input.pipeline.sinks[index];
-  const stream = sink === undefined || !keepsFiles(sink);
+  const stream = sink === undefined || !keepsFiles(sink, input.destinations);
   const files = stream
     ? []
     : Object.values(input.state.slices).flatMap((slice) => slice.files.filter((file) => file.sink === index));

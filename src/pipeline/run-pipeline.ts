@@ -7,10 +7,11 @@ import { ConfigError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { RunObserver } from "../core/run-observer.js";
 import type { RunInfo } from "../core/contracts.js";
-import { FORMATS } from "../components/registry.js";
+import { formatOf } from "../components/environment.js";
+import type { Components } from "../components/environment.js";
 import { lockObjectPath, lockOutputs } from "./output-lock.js";
 import type { OutputLock } from "./output-lock.js";
-import { openOutputStore } from "../sinks/open-output-store.js";
+import { openOutputStore, unlockedOutputs } from "../sinks/open-output-store.js";
 import type { OutputStore } from "../core/contracts.js";
 import { keepsFiles } from "./destinations.js";
 import { stopAdvice } from "./stop-advice.js";
@@ -73,6 +74,8 @@ export interface RunPipelineOptions {
   run?: RunInfo;
   /** Told of the client's requests, retries and quota (the run's metrics). */
   observer?: RunObserver;
+  /** The environment the pipeline was loaded with; the built-in components unless given. */
+  components?: Components | undefined;
 }
 
 /** Refuses a plan beyond `limits.max_requests`, and warns when the quota will stop the run. */
@@ -108,10 +111,12 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     signal: options.signal,
     shard,
     recheck: { requested: options.recheck === true },
+    components: options.components,
     ...(options.run === undefined ? {} : { run: options.run }),
     ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
-  const { session, run } = prepared;
+  const { session, run, components } = prepared;
+  const { destinations } = components;
   // The window's own slices; those before it are in the plan only to be re-checked.
   let shardPlan = prepared.shardPlan.filter(
     (plan) => plan.slice.start.getTime() >= pipeline.source.window.start.getTime(),
@@ -122,19 +127,21 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
   try {
     checkRequestBudget(prepared, log);
     for (const sink of pipeline.sinks)
-      stores.push(await openOutputStore(sink, { run, stdout: options.stdout }));
+      stores.push(await openOutputStore(sink, { run, stdout: options.stdout }, destinations));
     lock = await lockOutputs({
       stores,
       path: lockObjectPath(shard),
       run,
       log,
       breakLock: options.breakLock === true,
+      unlocked: unlockedOutputs(pipeline.sinks, destinations),
     });
     // Every commit, state and manifest write goes through the lock's fence.
     const fence = lock.fence;
     // Drift is decided before anything is written: a change the policy refuses fails the run here.
     const schemas = await resolvePipelineSchemas({
       pipeline,
+      transforms: components.transforms,
       pipelineFile: options.pipelineFile,
       sourceColumns: prepared.sourceColumns,
       stores,
@@ -145,13 +152,13 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
     const stateStore =
       stores.find((_, index) => {
         const sink = pipeline.sinks[index];
-        return sink !== undefined && keepsFiles(sink);
+        return sink !== undefined && keepsFiles(sink, destinations);
       }) ?? (stores[0] as OutputStore);
     const state = await StateStore.open({
       store: stateStore,
       path: stateObjectPath(shard),
       pipeline: pipeline.name,
-      fingerprint: outputFingerprint(pipeline),
+      fingerprint: outputFingerprint(pipeline, destinations),
       force: options.force === true,
       // A --force redoes the run's window (and shard); what is committed outside it stays.
       forceWindow: pipeline.source.window,
@@ -191,7 +198,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       },
       "Run started.",
     );
-    workers = createWorkerPool(encodeThreads(pipeline));
+    workers = createWorkerPool(encodeThreads(pipeline, components));
     if (workers.threads > 0)
       log.debug({ threads: workers.threads }, "Parquet row groups are encoded in worker threads.");
     const tasks = buildSliceTasks({
@@ -272,7 +279,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       );
     for (const [index, store] of stores.entries()) {
       const sink = pipeline.sinks[index];
-      if (sink === undefined || !keepsFiles(sink) || !(await mayWrite())) continue;
+      if (sink === undefined || !keepsFiles(sink, destinations) || !(await mayWrite())) continue;
       const manifest = buildManifest({
         state: state.state,
         sinkIndex: index,
@@ -308,6 +315,7 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       quotaRemaining: session.client.quota.snapshot().remaining,
       ...describeOutcome({
         pipeline,
+        destinations,
         outcome,
         slices: shardPlan,
         state: state.state,
@@ -318,7 +326,11 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       }),
       manifests,
     };
-    logEnd(result, log, pipeline.sinks.some(keepsFiles));
+    logEnd(
+      result,
+      log,
+      pipeline.sinks.some((sink) => keepsFiles(sink, destinations)),
+    );
     events?.finished?.(result);
     return result;
   } finally {
@@ -330,8 +342,8 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
 }
 
 /** Only a format that encodes on worker threads gets them; others cost less than a thread hop. */
-function encodeThreads(pipeline: Pipeline): number {
-  if (!pipeline.sinks.some((sink) => FORMATS[sink.format].usesWorkers)) return 0;
+function encodeThreads(pipeline: Pipeline, components: Components): number {
+  if (!pipeline.sinks.some((sink) => formatOf(components, sink).usesWorkers)) return 0;
   const { encode_threads: threads, concurrency } = pipeline.limits;
   return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
 }

@@ -8,11 +8,13 @@ import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
-import { createSource, createTransformChain, FORMATS } from "../components/registry.js";
+import { formatOf } from "../components/environment.js";
+import { createSource, createTransformChain } from "../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
 import type { WorkerPool } from "../core/worker-pool.js";
+import type { Format } from "../formats/format.js";
 
 export interface SliceTaskDeps {
   prepared: PreparedRun;
@@ -33,25 +35,36 @@ export interface SliceTaskDeps {
 
 export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const { prepared, stores, state, run, log } = deps;
-  const { pipeline, session } = prepared;
-  const transform = createTransformChain(pipeline.transforms, { run });
+  const { pipeline, session, components } = prepared;
+  const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
+  const formats = pipeline.sinks.map((sink) => formatOf(components, sink));
   const sinks = (): Sink[] =>
     pipeline.sinks.map((sink, index): Sink => {
       const schema = deps.schemas[index];
       const columns = schema?.encoderColumns ?? deps.columns;
       const store = stores[index] as OutputStore;
-      const created = createSink(sink, { store, columns, run, log, workers: deps.workers });
+      const format = formats[index] as Format;
+      const created = createSink(sink, { format, store, columns, run, log, workers: deps.workers });
       return schema === undefined ? created : conformSink(created, schema);
     });
-  const rowJson = pipeline.sinks.some((sink) => writesRowJson(sink, deps.workers));
+  const rowJson = pipeline.sinks.some((sink, index) =>
+    writesRowJson(sink, formats[index] as Format, deps.workers),
+  );
   const columnsOf = (index: number): readonly Column[] => deps.schemas[index]?.encoderColumns ?? deps.columns;
   const merge = createPartMerge({
     sinks: pipeline.sinks,
+    formats,
     stores,
     columns: columnsOf,
     createSinks: sinks,
     joins: pipeline.sinks.map((sink, index) =>
-      createFileJoin(sink, { store: stores[index] as OutputStore, columns: columnsOf(index), run, log }),
+      createFileJoin(sink, {
+        format: formats[index] as Format,
+        store: stores[index] as OutputStore,
+        columns: columnsOf(index),
+        run,
+        log,
+      }),
     ),
   });
   return deps.slices.map((slicePlan) => ({
@@ -60,22 +73,25 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
     open: slicePlan.open,
     merge: () => merge,
     build: () => ({
-      source: createSource(pipeline.source, slicePlan.retrieval, {
-        client: session.client,
-        batch: {
-          resume: {
-            tokens: state.batchTokens(slicePlan.slice.id),
-            onToken: (request, token) => state.recordBatchToken(slicePlan.slice.id, request, token),
+      source: createSource(
+        pipeline.source,
+        slicePlan.retrieval,
+        {
+          client: session.client,
+          batch: {
+            resume: {
+              tokens: state.batchTokens(slicePlan.slice.id),
+              onToken: (request, token) => state.recordBatchToken(slicePlan.slice.id, request, token),
+            },
+            pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
           },
-          pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
         },
-      }),
+        components.kinds,
+      ),
       transforms: [
         ...(pipeline.transforms.length > 0 ? [transform] : []),
         // Only columnar files drop a field that has no column; NDJSON writes every field.
-        ...(pipeline.sinks.some((sink) => FORMATS[sink.format].columnar)
-          ? [reportUnknownFields(deps.columns)]
-          : []),
+        ...(formats.some((format) => format.columnar) ? [reportUnknownFields(deps.columns)] : []),
       ],
       sinks: sinks(),
       rowJson,

@@ -8,7 +8,7 @@ import { escapeControl } from "../api/redact.js";
 import { ConfigError, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../core/contracts.js";
 import { transformColumns } from "../components/registry.js";
-import type { StepProblem } from "../components/registry.js";
+import type { StepProblem, TransformTable } from "../components/registry.js";
 import { mapRows } from "../transforms/map-rows.js";
 import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";
@@ -20,6 +20,8 @@ import type { SinkSchema } from "./sink-schema.js";
 
 export interface PipelineSchemaInput {
   pipeline: Pipeline;
+  /** The transforms of the environment the pipeline was loaded with. */
+  transforms: TransformTable;
   /** The pipeline file: a committed pin's path is relative to it. */
   pipelineFile: string;
   /** The columns rows carry as they leave the source. */
@@ -88,7 +90,11 @@ function pinError(index: number, message: string, cause: unknown): ConfigError {
  * service's names pass the sink's bounds (COLUMNS_UNBOUNDED).
  */
 export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promise<ResolvedSinkSchema[]> {
-  const transformed = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns));
+  const transformed = transformColumns(
+    input.transforms,
+    input.pipeline.transforms,
+    withSourceFields(input.sourceColumns),
+  );
   checkTransformOverwrites(transformed.problems);
   const columns = transformed.columns;
   const schemas: ResolvedSinkSchema[] = [];

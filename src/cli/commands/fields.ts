@@ -57,7 +57,7 @@ export const fieldsCommand: Command = async (argv, io) => {
   let service;
   let source;
   if (positionals.length === 1) {
-    const pipeline = await loadPipeline(positionals[0] as string, { env: io.env });
+    const pipeline = await loadPipeline(positionals[0] as string, { env: io.env, components: io.components });
     service = pipeline.service;
     source = pipeline.source;
   } else if (values.kind !== undefined && positionals.length === 0) {

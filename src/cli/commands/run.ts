@@ -61,6 +61,7 @@ export const runCommand: Command = async (argv, io) => {
   try {
     const pipeline = await loadPipeline(file, {
       env: io.env,
+      components: io.components,
       now,
       overrides: windowOverrides(values),
       onWarning: observability.loadWarning,
@@ -71,6 +72,7 @@ export const runCommand: Command = async (argv, io) => {
       ...observed.options,
       signal: io.signal,
       stdout: io.stdout,
+      components: io.components,
       shard,
       force: values.force === true,
       recheck: values.recheck === true,
