@@ -6,7 +6,7 @@ import { ConfigError } from "../src/errors.js";
 import type { ConfigIssue } from "../src/errors.js";
 import { fingerprintOf } from "../src/pipeline/fingerprint.js";
 import { sinkIdentity } from "../src/sinks/open-output-store.js";
-import { defaultComponents, formatOf } from "../src/components/environment.js";
+import { defaultComponents } from "../src/components/environment.js";
 import { createSinkSchema } from "../src/sinks/schema.js";
 
 const components = defaultComponents();

@@ -294,7 +294,8 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       manifests.push(`${store.location}/${manifestObjectPath(shard)}`);
     }
     // The first successful run pins each sink's schema; a later one records what the policy changed.
-    if (sliced.status === "complete" && (await mayWrite())) await pinSchemas(pipeline, schemas, stores);
+    if (sliced.status === "complete" && (await mayWrite()))
+      await pinSchemas(pipeline, schemas, stores, destinations);
     // A lease that ran out after the last slice still stops the run: its manifest was not written.
     const outcome: RunOutcome =
       lock.lost.aborted && sliced.status === "complete"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultComponents, formatOf } from "../components/environment.js";
+import { defaultComponents } from "../components/environment.js";
 import { createSinkSchema } from "./schema.js";
 
 const components = defaultComponents();

@@ -9,6 +9,8 @@ import { ConfigError, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../core/contracts.js";
 import { transformColumns } from "../components/registry.js";
 import type { StepProblem, TransformTable } from "../components/registry.js";
+import { destinationOf } from "../sinks/open-output-store.js";
+import type { DestinationTable } from "../sinks/open-output-store.js";
 import { mapRows } from "../transforms/map-rows.js";
 import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";
@@ -136,15 +138,18 @@ export function conformSink(sink: Sink, schema: SinkSchema): Sink {
   return (input, ctx) => sink(transform(input, ctx), ctx);
 }
 
-/** Records each sink's schema beside its output (not for stdout), after a successful run. */
+/** Records each sink's schema beside its output (not for a stream, stdout), after a successful run. */
 export async function pinSchemas(
   pipeline: Pipeline,
   schemas: readonly ResolvedSinkSchema[],
   stores: readonly (OutputStore | undefined)[],
+  destinations: DestinationTable,
 ): Promise<void> {
   for (const [index, schema] of schemas.entries()) {
     const store = stores[index];
-    if (store === undefined || pipeline.sinks[index]?.to === "-") continue;
+    const sink = pipeline.sinks[index];
+    if (store === undefined || sink === undefined || destinationOf(sink, destinations).stream === true)
+      continue;
     const text = formatPinnedSchema(schema.columns);
     const current = await store.getObject(PINNED_SCHEMA_PATH);
     if (current === undefined || Buffer.from(current).toString("utf8") !== text)

@@ -55,7 +55,7 @@ export const runCommand: Command = async (argv, io) => {
   const now = runNow(values.now);
   const log = commandLogger(values, io, io.isTTY ? "warn" : "info");
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
-  const observability = createRunObservability(values, io.env, log, io.stdout);
+  const observability = createRunObservability(values, io.env, log, io.stdout, io.components);
   const release = io.routeDependencyMessages?.((message) => log.warn(message, "A dependency warned."));
   let progress: { stop(): void } | undefined;
   try {

@@ -6,7 +6,7 @@ import type { SchemaColumn } from "../output-schema.js";
 import { DIALECTS, generateDdl } from "./ddl.js";
 import { nestedFields, recordPaths } from "./record-paths.js";
 import { tableLayout } from "./table-layout.js";
-import type { LayoutInput } from "./table-layout.js";
+import type { LayoutInput, TableLayout } from "./table-layout.js";
 import { ndjsonFormat } from "../../formats/ndjson.js";
 import { parquetFormat } from "../../formats/parquet.js";
 import type { TableFiles } from "../../formats/format.js";
@@ -17,6 +17,12 @@ function tableFiles(files: TableFiles | undefined): TableFiles {
 }
 
 const destinations = Object.values(defaultComponents().destinations);
+
+/** The layout as BigQuery reads it: the destination names the bucket on Cloud Storage. */
+const inCloudStorage = (layout: TableLayout): TableLayout => ({
+  ...layout,
+  location: layout.location.replace(/^[a-z0-9]+:\/\//, "gs://"),
+});
 
 const jsonLines = tableFiles(ndjsonFormat.table?.({ gzip: false }));
 
@@ -159,7 +165,9 @@ describe("generateDdl", () => {
     );
     const layout = tableLayout({ ...base, columns: clash, files: jsonLines, recordShape: "nested" });
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
-    expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
+    expect(() => generateDdl("bigquery", inCloudStorage(layout), { dataset: "mdq" })).toThrow(
+      /written inside "job"/,
+    );
     expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain("'/job/state'");
   });
 
@@ -174,7 +182,9 @@ describe("generateDdl", () => {
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
       '"atr.app_type" is written by a transform to "atr.app_type", inside an object in some records and under the literal key "atr.app_type" in others; name it without a dot (rename), add flatten: { separator: _ }, or set column_names: snake_case on the sink',
     );
-    expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written by a transform/);
+    expect(() => generateDdl("bigquery", inCloudStorage(layout), { dataset: "mdq" })).toThrow(
+      /written by a transform/,
+    );
     // A top-level target is a top-level key wherever it is written: its subtree stays nested.
     const topLevel = tableLayout({
       ...base,
