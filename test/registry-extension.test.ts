@@ -361,4 +361,45 @@ describe("a format and a destination added through the environment alone", () =>
     expect(copied.code).toBe(0);
     expect(copied.stdout).toContain("FROM read_csv('s3://lake/logs/*-*.tsv'");
   });
+
+  it("runs a destination that cannot lock with a warning naming it, and refuses one that breaks its declaration", async () => {
+    const withoutConditional = (to: string): OutputStore => {
+      const { conditional: _none, ...store } = memoryStore(to);
+      return store;
+    };
+    const unlockable = withComponents(components, {
+      destinations: { mem: { ...memDestination, lock: "none", open: async (to) => withoutConditional(to) } },
+    });
+    const file = await workspace.write(
+      "unlocked.yaml",
+      pipeline(`${workspace.dir}/unlocked-ndjson`, "").replace(
+        "mem://exports/jobs",
+        "mem://exports/unlocked",
+      ),
+    );
+    const env = emulatorEnv(emulator);
+    const run = await runCli(["run", file], { env, components: unlockable });
+    expect(run.code).toBe(0);
+    const warnings = run.logs.filter((line) => String(line.msg).includes("cannot hold the output lock"));
+    expect(warnings.map((line) => [line.level, line.destination, line.to])).toEqual([
+      ["warn", "mem", "mem://exports/unlocked"],
+    ]);
+    expect(memory.locks.filter((path) => path.startsWith("mem://exports/unlocked/"))).toEqual([]);
+    expect([...memory.objects.keys()].some((name) => name.startsWith("mem://exports/unlocked/"))).toBe(true);
+
+    // Declaring a lock its stores cannot hold is refused before anything is written.
+    const broken = withComponents(components, {
+      destinations: { mem: { ...memDestination, open: async (to) => withoutConditional(to) } },
+    });
+    const brokenFile = await workspace.write(
+      "broken.yaml",
+      pipeline(`${workspace.dir}/broken-ndjson`, "").replace("mem://exports/jobs", "mem://exports/broken"),
+    );
+    const refused = await runCli(["run", brokenFile], { env, components: broken });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'the mem destination declares lock: "conditional" but its store for mem://exports/broken has no conditional writes',
+    );
+    expect([...memory.objects.keys()].some((name) => name.startsWith("mem://exports/broken/"))).toBe(false);
+  });
 });
