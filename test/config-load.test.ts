@@ -94,7 +94,7 @@ transforms:
   - add: { exported_at: { from: export_time } }
   - flatten: {}
 `);
-    const columns = sourceColumns(pipeline.source);
+    const columns = sourceColumns(pipeline.source, defaultComponents().kinds);
     expect(columns?.map((column) => column.name)).toEqual(["_id", "_index", "job.id", "job.state"]);
     const output = transformColumns(defaultComponents().transforms, pipeline.transforms, columns ?? []);
     expect(output.problems).toEqual([]);

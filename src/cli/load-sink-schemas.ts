@@ -24,7 +24,8 @@ export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Pro
   const pipeline = await loadPipeline(file, { env: io.env, components: io.components });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
-    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, io.signal);
+    const { kinds } = io.components ?? defaultComponents();
+    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, kinds, io.signal);
     return { pipeline, schemas: await readSinkSchemas(pipeline, file, sourceColumns, io) };
   } finally {
     await session.close();

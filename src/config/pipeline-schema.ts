@@ -30,7 +30,7 @@ export function createPipelineSchema(now: Date, components: Components) {
         )
         .describe("Name of the pipeline, used in logs, the manifest and the state. Required."),
       service: serviceSchema,
-      source: createSourceSchema(now),
+      source: createSourceSchema(now, components.kinds),
       transforms,
       sinks: z
         .array(sink)
@@ -40,7 +40,7 @@ export function createPipelineSchema(now: Date, components: Components) {
       recheck: recheckSchema.prefault({}),
     })
     .superRefine((pipeline, ctx) => {
-      const columns = sourceColumns(pipeline.source);
+      const columns = sourceColumns(pipeline.source, components.kinds);
       if (columns === undefined) return;
       // zod runs this check even when a step failed its own schema (an unknown transform name); such
       // a step is still raw YAML and already reported, so the columns cannot be followed through it.

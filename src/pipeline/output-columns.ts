@@ -5,16 +5,17 @@ import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../sources/aggregation.js";
 import type { Column } from "../core/contracts.js";
-import { KINDS, transformColumns } from "../components/registry.js";
-import type { TransformStep, TransformTable } from "../components/registry.js";
+import { transformColumns } from "../components/registry.js";
+import type { KindTable, TransformStep, TransformTable } from "../components/registry.js";
 
 /** Columns rows carry as they leave the source. */
 export async function sourceColumnsFromService(
   client: ServiceClient,
   source: SourceSpec,
+  kinds: KindTable,
   signal?: AbortSignal,
 ): Promise<Column[]> {
-  const kind = KINDS[source.kind];
+  const kind = kinds[source.kind];
   if (source.strategy === "aggs") {
     return aggregationSourceColumns({ aggs: source.aggs ?? {}, sets: kind.aggregation?.sets(source) ?? [] });
   }

@@ -77,9 +77,10 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
     options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);
   const recheckMs = rechecking ? pipeline.recheck.last_days * 86_400_000 : 0;
   try {
+    const components = options.components ?? defaultComponents();
     // Independent requests, sent together: a round trip less before the first slice starts.
     const [sourceColumns, plan] = await Promise.all([
-      sourceColumnsFromService(session.client, pipeline.source, signal),
+      sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal),
       planRun({
         client: session.client,
         query: pipeline.source,
@@ -92,7 +93,6 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
         signal,
       }),
     ]);
-    const components = options.components ?? defaultComponents();
     const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
     const shardPlan = selectShard(
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
