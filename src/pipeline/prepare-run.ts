@@ -84,6 +84,7 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
       planRun({
         client: session.client,
         query: pipeline.source,
+        kinds: components.kinds,
         window: {
           ...pipeline.source.window,
           start: new Date(pipeline.source.window.start.getTime() - recheckMs),

@@ -182,7 +182,12 @@ export async function runPipeline(pipeline: Pipeline, options: RunPipelineOption
       decreased = recheck.decreased;
     }
     // Open slices are redone until they settle, those this window no longer covers included.
-    const toRun = addOpenSlices(shardPlan, state.state, pipeline.source);
+    const toRun = addOpenSlices(
+      shardPlan,
+      state.state,
+      pipeline.source,
+      components.kinds[pipeline.source.kind],
+    );
     shardPlan = toRun.slices;
     const redo = new Set([...(rechecked ?? []).map((change) => change.slice.id), ...toRun.redo]);
     const spared = lock.spared;
