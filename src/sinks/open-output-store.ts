@@ -1,6 +1,7 @@
 // Opens the output store of a sink: the destination its `to` names among an environment's
 // destinations, with that destination's options, holding the store to what the destination declares.
 import type { OutputStore } from "../core/contracts.js";
+import type { Logger } from "../logger.js";
 import { SinkError } from "../errors.js";
 import type { Destination, DestinationDeps } from "./destination.js";
 import { pickDestination } from "./pick-destination.js";
@@ -50,6 +51,16 @@ export function unlockedOutputs(
     const destination = destinationOf(sink, destinations);
     return destination.lock === "none" ? [{ destination: destination.type, location: sink.to }] : [];
   });
+}
+
+/** Says, for each output no lock protects, that nothing keeps a second run off it. */
+export function warnUnlocked(log: Logger, outputs: readonly UnlockedOutput[]): void {
+  for (const { destination, location } of outputs) {
+    log.warn(
+      { destination, to: location },
+      `The ${destination} destination cannot hold the output lock: nothing keeps another run from writing ${location} at the same time.`,
+    );
+  }
 }
 
 /**
