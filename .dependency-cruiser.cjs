@@ -39,12 +39,6 @@ const KNOWN_BACK_ARROWS = [
     why: "the sink section's schema (config vocabulary kept in sinks/) embeds the warehouse options",
   },
   {
-    name: "sinks-read-component-tables",
-    from: "^src/sinks/(schema|sink|open-output-store)\\.ts$",
-    to: "^src/components/registry\\.ts$",
-    why: "the sink schema, the sink and the store opener look formats and destinations up in the tables instead of receiving them",
-  },
-  {
     name: "sources-read-kind-vocabulary",
     from: "^src/sources/(batch|paged|aggregation)\\.ts$",
     to: "^src/kinds/(source-spec|data-kind)\\.ts$",

@@ -43,6 +43,27 @@ const FORMAT_NAMES = {
     "Do not test an output format by name outside src/formats/: ask the Format for a capability (columnar, usesWorkers, table, decodeRows) instead.",
 };
 
+// Destinations are components too: outside its own folder (src/sinks/s3/, file/, stdout/), code asks
+// a Destination what it can do (lock, stream, ddlLocation, checkTarget) instead of naming one: no "s3"
+// or `s3://` in code, no S3 SDK type, no `to === "-"`. Prose in comments and messages may still mention S3; the S3_…
+// error codes are the product's catalog of codes, not a test of the destination.
+const DESTINATION_NAMES = {
+  selector: [
+    "Literal[value=/^s3$/i]",
+    "Literal[value=/^s3:/i]",
+    "TemplateElement[value.raw=/^s3:/i]",
+    "Identifier[name=/S3([A-Z][a-z]|$)/]",
+    // `to: -` is the stdout destination's own form.
+    "BinaryExpression[right.value='-'] > MemberExpression.left[property.name='to']",
+    "BinaryExpression[right.value='-'] > ChainExpression.left > MemberExpression[property.name='to']",
+  ].join(", "),
+  message:
+    "Do not name a destination outside its folder (src/sinks/<destination>/): ask the Destination for a capability (lock, stream, ddlLocation, checkTarget) instead.",
+};
+
+/** The folders of the built-in destinations: the only places that name one. */
+const DESTINATION_FOLDERS = ["src/sinks/s3/**", "src/sinks/file/**", "src/sinks/stdout/**"];
+
 export default tseslint.config(
   { ignores: ["dist/", "out/", "coverage/", "node_modules/", "bench/results/", ".test-servers/"] },
   js.configs.recommended,
@@ -59,7 +80,7 @@ export default tseslint.config(
     // Tests may still assert the class a function throws.
     files: ["src/**/*.ts"],
     ignores: ["src/**/*.test.ts"],
-    rules: { "no-restricted-syntax": ["error", NAMED_EXPORTS, ERRORS_BY_CODE] },
+    rules: { "no-restricted-syntax": ["error", NAMED_EXPORTS, ERRORS_BY_CODE, DESTINATION_NAMES] },
   },
   {
     files: ["src/**/*.ts"],
@@ -70,6 +91,13 @@ export default tseslint.config(
       "src/emulator/**",
       "src/cli/commands/emulator.ts",
     ],
+    rules: {
+      "no-restricted-syntax": ["error", NAMED_EXPORTS, ERRORS_BY_CODE, FORMAT_NAMES, DESTINATION_NAMES],
+    },
+  },
+  {
+    files: DESTINATION_FOLDERS,
+    ignores: ["src/**/*.test.ts"],
     rules: { "no-restricted-syntax": ["error", NAMED_EXPORTS, ERRORS_BY_CODE, FORMAT_NAMES] },
   },
   {

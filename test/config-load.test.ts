@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadPipeline, parsePipeline } from "../src/config/load-pipeline.js";
+import { defaultComponents } from "../src/components/environment.js";
 import { createTransformChain, transformColumns } from "../src/components/registry.js";
 import { sourceColumns } from "../src/config/source-columns.js";
 import { sliceWindow } from "../src/config/window.js";
@@ -93,9 +94,9 @@ transforms:
   - add: { exported_at: { from: export_time } }
   - flatten: {}
 `);
-    const columns = sourceColumns(pipeline.source);
+    const columns = sourceColumns(pipeline.source, defaultComponents().kinds);
     expect(columns?.map((column) => column.name)).toEqual(["_id", "_index", "job.id", "job.state"]);
-    const output = transformColumns(pipeline.transforms, columns ?? []);
+    const output = transformColumns(defaultComponents().transforms, pipeline.transforms, columns ?? []);
     expect(output.problems).toEqual([]);
     expect(output.columns.map((column) => column.name)).toEqual([
       "_id",
@@ -105,7 +106,7 @@ transforms:
       "exported_at",
     ]);
     const run = { pipelineName: "demo", runId: "r", startedAt: new Date("2026-11-21T03:00:00Z") };
-    const chain = createTransformChain(pipeline.transforms, { run });
+    const chain = createTransformChain(defaultComponents().transforms, pipeline.transforms, { run });
     const rows = await runRows(chain, [{ _id: "1", _index: "i", job: { id: "7", state: "DONE" } }]);
     expect(rows).toEqual([
       { _id: "1", _index: "i", "job.id": "7", state: "DONE", exported_at: "2026-11-21T03:00:00.000Z" },

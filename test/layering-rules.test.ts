@@ -74,15 +74,15 @@ describe("the layering lint", { timeout: 30_000 }, () => {
     const result = await lintTree({
       "sources/paged.ts": "export const paged = 1;\n",
       "transforms/add.ts": 'import { paged } from "../sources/paged.js";\nexport const add = paged;\n',
-      "components/registry.ts": "export const KINDS = {};\n",
+      "warehouse/warehouse-options.ts": "export const KINDS = {};\n",
       "pipeline/state.ts": "export const state = 1;\n",
       "sinks/schema.ts":
-        'import { KINDS } from "../components/registry.js";\nimport { state } from "../pipeline/state.js";\nexport const schema = [KINDS, state];\n',
+        'import { KINDS } from "../warehouse/warehouse-options.js";\nimport { state } from "../pipeline/state.js";\nexport const schema = [KINDS, state];\n',
     });
     expect(result.failed).toBe(true);
     expect(result.output).toContain("not-in-allowed: src/transforms/add.ts → src/sources/paged.ts");
     expect(result.output).toContain("not-in-allowed: src/sinks/schema.ts → src/pipeline/state.ts");
-    expect(result.output).not.toContain("src/sinks/schema.ts → src/components/registry.ts");
+    expect(result.output).not.toContain("src/sinks/schema.ts → src/warehouse/warehouse-options.ts");
   });
 
   it("fails an emulator import beyond the wire schemas", async () => {

@@ -10,11 +10,15 @@ import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/core/cont
 import { SinkError } from "../src/errors.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
-import { sinkSchema } from "../src/sinks/schema.js";
+import { defaultComponents, formatOf } from "../src/components/environment.js";
+import { createSinkSchema } from "../src/sinks/schema.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
+
+const components = defaultComponents();
+const sinkSchema = createSinkSchema(components);
 
 const MiB = 1024 * 1024;
 const run: RunInfo = { pipelineName: "s3", runId: "run-s3", startedAt: new Date("2026-11-21T06:00:00Z") };
@@ -71,11 +75,14 @@ async function download(key: string): Promise<Buffer> {
 
 async function exportTo(to: string, yaml: Record<string, unknown>) {
   const config = sinkSchema.parse({ to, ...yaml, ...(to.startsWith("s3://") ? { s3: s3.options() } : {}) });
-  const store = await openOutputStore(config, { run });
-  const output = await createSink(config, { store, columns, run, log: createSilentLogger() })(
-    from([rows.slice(0, 2500), rows.slice(2500)]),
-    context(),
-  );
+  const store = await openOutputStore(config, { run }, components.destinations);
+  const output = await createSink(config, {
+    format: formatOf(components, config),
+    store,
+    columns,
+    run,
+    log: createSilentLogger(),
+  })(from([rows.slice(0, 2500), rows.slice(2500)]), context());
   await output.commit();
   await store.close();
   return output;

@@ -6,7 +6,11 @@ import { ConfigError } from "../src/errors.js";
 import type { ConfigIssue } from "../src/errors.js";
 import { fingerprintOf } from "../src/pipeline/fingerprint.js";
 import { sinkIdentity } from "../src/sinks/open-output-store.js";
-import { sinkSchema } from "../src/sinks/schema.js";
+import { defaultComponents } from "../src/components/environment.js";
+import { createSinkSchema } from "../src/sinks/schema.js";
+
+const components = defaultComponents();
+const sinkSchema = createSinkSchema(components);
 
 const now = new Date("2026-11-21T12:00:00Z");
 
@@ -101,26 +105,34 @@ describe("the scheme of a sink's to", () => {
       to: "s3://exports/jobs",
       s3: { region: "eu-west-1", storage_class: "STANDARD_IA", tags: { team: "ops" } },
     });
-    expect(fingerprintOf(sinkIdentity(tuned))).toBe(fingerprintOf(sinkIdentity(plain)));
+    expect(fingerprintOf(sinkIdentity(tuned, components.destinations))).toBe(
+      fingerprintOf(sinkIdentity(plain, components.destinations)),
+    );
     // The same identity as before destinations were components (the whole s3 block left out) and
     // before the warehouse options (at their defaults), so the state of an earlier run still matches.
     for (const sink of [plain, tuned, sinkSchema.parse({ format: "ndjson", gzip: true, to: "./out" })]) {
       const { s3: _s3, column_names: _names, schema: _policy, ...before } = sink;
-      expect(sinkIdentity(sink)).toEqual(before);
+      expect(sinkIdentity(sink, components.destinations)).toEqual(before);
     }
     const other = sinkSchema.parse({ format: "parquet", to: "s3://exports/jobs", row_group_rows: 5000 });
-    expect(fingerprintOf(sinkIdentity(other))).not.toBe(fingerprintOf(sinkIdentity(plain)));
+    expect(fingerprintOf(sinkIdentity(other, components.destinations))).not.toBe(
+      fingerprintOf(sinkIdentity(plain, components.destinations)),
+    );
     const renamed = sinkSchema.parse({
       format: "parquet",
       to: "s3://exports/jobs",
       column_names: "snake_case",
     });
-    expect(fingerprintOf(sinkIdentity(renamed))).not.toBe(fingerprintOf(sinkIdentity(plain)));
+    expect(fingerprintOf(sinkIdentity(renamed, components.destinations))).not.toBe(
+      fingerprintOf(sinkIdentity(plain, components.destinations)),
+    );
     const policy = sinkSchema.parse({
       format: "parquet",
       to: "s3://exports/jobs",
       schema: { new_fields: "fail" },
     });
-    expect(fingerprintOf(sinkIdentity(policy))).toBe(fingerprintOf(sinkIdentity(plain)));
+    expect(fingerprintOf(sinkIdentity(policy, components.destinations))).toBe(
+      fingerprintOf(sinkIdentity(plain, components.destinations)),
+    );
   });
 });

@@ -8,10 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
-import { sinkSchema } from "../src/sinks/schema.js";
+import { defaultComponents, formatOf } from "../src/components/environment.js";
+import { createSinkSchema } from "../src/sinks/schema.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { hitsToRows } from "../src/kinds/source-spec.js";
 import type { WorkerPool } from "../src/core/worker-pool.js";
+
+const components = defaultComponents();
+const sinkSchema = createSinkSchema(components);
 
 const run: RunInfo = {
   pipelineName: "local",
@@ -73,11 +77,14 @@ afterAll(async () => {
 
 async function exportTo(to: string, yaml: Record<string, unknown>, input: Batch[]) {
   const config = sinkSchema.parse({ to, ...yaml });
-  const store = await openOutputStore(config, { run });
-  const output = await createSink(config, { store, columns, run, log: createSilentLogger() })(
-    from(input),
-    context(),
-  );
+  const store = await openOutputStore(config, { run }, components.destinations);
+  const output = await createSink(config, {
+    format: formatOf(components, config),
+    store,
+    columns,
+    run,
+    log: createSilentLogger(),
+  })(from(input), context());
   await output.commit();
   return output;
 }
@@ -184,8 +191,14 @@ describe("sink to a local directory", () => {
   it("hides files until commit, and a redone slice replaces its files under the same names", async () => {
     const to = join(dir, "redo");
     const config = sinkSchema.parse({ to, format: "parquet", max_rows_per_file: 2000 });
-    const store = await openOutputStore(config, { run });
-    const sink = createSink(config, { store, columns, run, log: createSilentLogger() });
+    const store = await openOutputStore(config, { run }, components.destinations);
+    const sink = createSink(config, {
+      format: formatOf(components, config),
+      store,
+      columns,
+      run,
+      log: createSilentLogger(),
+    });
     const first = await sink(from(input), context());
     const staged = await readdir(to);
     expect(staged.every((name) => name.startsWith(".") && name.includes(".tmp-"))).toBe(true);
@@ -204,7 +217,7 @@ describe("a file whose trailer fails to be written", () => {
   it("leaves no temporary file: the sink removes what it was closing", async () => {
     const out = join(dir, "failed-close");
     const config = sinkSchema.parse({ to: out, format: "parquet", row_group_rows: 1000 });
-    const store = await openOutputStore(config, { run });
+    const store = await openOutputStore(config, { run }, components.destinations);
     // A stand-in for the worker pool whose worker dies on the row group the trailer waits for: a real
     // thread cannot be made to fail at that moment on purpose.
     const workers: WorkerPool = {
@@ -221,7 +234,14 @@ describe("a file whose trailer fails to be written", () => {
       hits,
       hits.map((hit) => Buffer.from(JSON.stringify(hit._source))),
     );
-    const sink = createSink(config, { store, columns, run, log: createSilentLogger(), workers });
+    const sink = createSink(config, {
+      format: formatOf(components, config),
+      store,
+      columns,
+      run,
+      log: createSilentLogger(),
+      workers,
+    });
     await expect(sink(from([batch]), context())).rejects.toThrow(/^encoding .*\.parquet/);
     const left = await readdir(out, { recursive: true }).catch(() => []);
     expect(left.filter((name) => String(name).includes(".tmp-"))).toEqual([]);

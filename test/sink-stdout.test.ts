@@ -5,8 +5,12 @@ import { describe, expect, it } from "vitest";
 import type { Batch, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
-import { sinkSchema } from "../src/sinks/schema.js";
+import { defaultComponents, formatOf } from "../src/components/environment.js";
+import { createSinkSchema } from "../src/sinks/schema.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
+
+const components = defaultComponents();
+const sinkSchema = createSinkSchema(components);
 
 const run: RunInfo = {
   pipelineName: "stdout",
@@ -47,8 +51,14 @@ describe("sink to stdout", () => {
     const chunks: Buffer[] = [];
     stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     const config = sinkSchema.parse({ format: "ndjson", gzip: true, to: "-" });
-    const store = await openOutputStore(config, { run, stdout });
-    const sink = createSink(config, { store, columns: [], run, log: createSilentLogger() });
+    const store = await openOutputStore(config, { run, stdout }, components.destinations);
+    const sink = createSink(config, {
+      format: formatOf(components, config),
+      store,
+      columns: [],
+      run,
+      log: createSilentLogger(),
+    });
     const [a, b] = [rowsOf(0), rowsOf(1)];
     const outputs = await Promise.all([
       sink(slowly([a.slice(0, 1000), a.slice(1000)]), context(0)),

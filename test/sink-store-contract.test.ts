@@ -7,13 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Batch, Column, OutputStore, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink, rowCounterOf } from "../src/sinks/sink.js";
-import { sinkSchema } from "../src/sinks/schema.js";
+import { defaultComponents, formatOf } from "../src/components/environment.js";
+import { createSinkSchema } from "../src/sinks/schema.js";
 import type { SinkConfig } from "../src/sinks/schema.js";
 import { createLocalStore } from "../src/sinks/file/local-store.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { createStdoutStore } from "../src/sinks/stdout/stdout-store.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
+
+const components = defaultComponents();
+const sinkSchema = createSinkSchema(components);
 
 const run: RunInfo = {
   pipelineName: "contract",
@@ -128,6 +132,7 @@ for (const format of ["ndjson", "parquet"] as const) {
 
       it("writes nothing for empty input", async () => {
         const output = await createSink(config, {
+          format: formatOf(components, config),
           store: await store.open(),
           columns,
           run,
@@ -140,26 +145,35 @@ for (const format of ["ndjson", "parquet"] as const) {
 
       it("stages one batch as one file and commits it", async () => {
         const opened = await store.open();
-        const output = await createSink(config, { store: opened, columns, run, log: createSilentLogger() })(
-          from(batches(1, 100)),
-          contextFor(),
-        );
+        const output = await createSink(config, {
+          format: formatOf(components, config),
+          store: opened,
+          columns,
+          run,
+          log: createSilentLogger(),
+        })(from(batches(1, 100)), contextFor());
         expect(output.rows).toBe(100);
         expect(output.files.map((file) => file.path)).toEqual([`20261121T000000Z-0000.${format}`]);
         if (!store.visibleBeforeCommit) expect(await opened.list()).toEqual([]);
         await output.commit();
         if (store.visibleBeforeCommit) return;
         expect(await store.leftovers()).toEqual([`20261121T000000Z-0000.${format}`]);
-        const read = await rowCounterOf(config)(await opened.openRead(`20261121T000000Z-0000.${format}`));
+        const read = await rowCounterOf(
+          config,
+          formatOf(components, config),
+        )(await opened.openRead(`20261121T000000Z-0000.${format}`));
         expect(read).toBe(100);
       });
 
       it("rolls many batches into files of max_rows_per_file", async () => {
         const opened = await store.open();
-        const output = await createSink(config, { store: opened, columns, run, log: createSilentLogger() })(
-          from(batches(7, 1000)),
-          contextFor(),
-        );
+        const output = await createSink(config, {
+          format: formatOf(components, config),
+          store: opened,
+          columns,
+          run,
+          log: createSilentLogger(),
+        })(from(batches(7, 1000)), contextFor());
         expect(output.files.map((file) => file.rows)).toEqual([2500, 2500, 2000]);
         await output.commit();
         if (store.visibleBeforeCommit) return;
@@ -171,6 +185,7 @@ for (const format of ["ndjson", "parquet"] as const) {
       it("discards everything staged when the slice is aborted midway", async () => {
         const controller = new AbortController();
         const sink = createSink(config, {
+          format: formatOf(components, config),
           store: await store.open(),
           columns,
           run,
@@ -192,6 +207,7 @@ for (const format of ["ndjson", "parquet"] as const) {
           throw new Error("page 4 failed");
         }
         const sink = createSink(config, {
+          format: formatOf(components, config),
           store: await store.open(),
           columns,
           run,
@@ -203,6 +219,7 @@ for (const format of ["ndjson", "parquet"] as const) {
 
       it("leaves nothing after discard of a finished slice", async () => {
         const output = await createSink(config, {
+          format: formatOf(components, config),
           store: await store.open(),
           columns,
           run,

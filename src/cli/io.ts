@@ -1,5 +1,6 @@
 // What a command may touch of the process: streams, environment, working directory, and a stop signal.
 import type { Writable } from "node:stream";
+import type { Components } from "../components/environment.js";
 
 export interface CliIO {
   stdout: Writable;
@@ -15,6 +16,11 @@ export interface CliIO {
    * until the returned function is called. Absent when the command does not own the process.
    */
   routeDependencyMessages?(handler: (message: DependencyMessage) => void): () => void;
+  /**
+   * The components pipelines are loaded and run with: the built-in ones unless given (a program that
+   * embeds the CLI, or a test, adds its own through `withComponents`).
+   */
+  components?: Components;
 }
 
 /** A message a dependency emitted, as fields of a log line. */

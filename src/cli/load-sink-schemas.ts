@@ -1,11 +1,12 @@
 // What `schema` and `ddl` share: the pipeline, the columns the service maps for its kind, and each
 // sink's schema as the next run would write it (compared with its pin under the drift policy).
+import { defaultComponents } from "../components/environment.js";
 import { loadPipeline } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { Logger } from "../logger.js";
 import type { Column } from "../core/contracts.js";
-import { openOutputStore } from "../sinks/open-output-store.js";
+import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema, SchemaSink } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
@@ -20,10 +21,11 @@ export interface LoadedSchemas {
 
 /** Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. */
 export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Promise<LoadedSchemas> {
-  const pipeline = await loadPipeline(file, { env: io.env });
+  const pipeline = await loadPipeline(file, { env: io.env, components: io.components });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
-    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, io.signal);
+    const { kinds } = io.components ?? defaultComponents();
+    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, kinds, io.signal);
     return { pipeline, schemas: await readSinkSchemas(pipeline, file, sourceColumns, io) };
   } finally {
     await session.close();
@@ -37,15 +39,19 @@ export async function readSinkSchemas(
   sourceColumns: readonly Column[],
   io: CliIO,
 ): Promise<ResolvedSinkSchema[]> {
+  const { destinations, transforms } = io.components ?? defaultComponents();
   const sinks: SchemaSink[] = [];
   try {
     const run = newRunInfo(pipeline.name);
     for (const config of pipeline.sinks)
       sinks.push({
         config,
-        store: config.to === "-" ? undefined : await openOutputStore(config, { run, stdout: io.stdout }),
+        store:
+          destinationOf(config, destinations).stream === true
+            ? undefined
+            : await openOutputStore(config, { run, stdout: io.stdout }, destinations),
       });
-    return await resolvePipelineSchemas({ pipeline, pipelineFile: file, sourceColumns, sinks });
+    return await resolvePipelineSchemas({ pipeline, transforms, pipelineFile: file, sourceColumns, sinks });
   } finally {
     for (const { store } of sinks) await store?.close().catch(() => undefined);
   }

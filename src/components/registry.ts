@@ -1,6 +1,6 @@
-// The stage registry: one explicit table per kind of stage, keyed by the name pipelines use in YAML.
-// Adding a stage is one import and one line here; nothing registers itself by being imported.
-import type { z } from "zod";
+// The built-in components: one explicit table per kind, keyed by the name pipelines use in YAML, and
+// the functions that build a slice's stages from an environment's tables (environment.ts). Adding a
+// built-in is one import and one line here; nothing registers itself by being imported.
 import { addTransform } from "../transforms/add.js";
 import { dropTransform } from "../transforms/drop.js";
 import { filterTransform } from "../transforms/filter.js";
@@ -46,12 +46,20 @@ export const TRANSFORMS = {
   filter: filterTransform,
 } as const;
 
-export type TransformType = keyof typeof TRANSFORMS;
+/**
+ * One configured transform of a pipeline, as the loader hands it over (`{ type: "rename", config }`):
+ * `config` was parsed by the schema of the transform its environment has under `type`.
+ */
+export interface TransformStep {
+  readonly type: string;
+  readonly config: unknown;
+}
 
-/** One configured transform of a pipeline, as the loader hands it over (`{ type: "rename", config }`). */
-export type TransformStep = {
-  [K in TransformType]: { type: K; config: z.output<(typeof TRANSFORMS)[K]["schema"]> };
-}[TransformType];
+/** An environment's transforms by their YAML key. */
+export type TransformTable = Readonly<Record<string, TransformComponent>>;
+
+/** An environment's data kinds by `source.kind`. */
+export type KindTable = Readonly<Record<DataKind, DataKindComponent>>;
 
 /**
  * Formats by the YAML `format` value; their options join the sink schema, the JSON Schema and the
@@ -84,14 +92,15 @@ export const KINDS: Readonly<Record<DataKind, DataKindComponent>> = {
 
 /**
  * The source that reads a slice of `source` the way the planner chose.
- * @example const read = createSource(pipeline.source, slicePlan.retrieval, { client });
+ * @example const read = createSource(pipeline.source, slicePlan.retrieval, { client }, components.kinds);
  */
 export function createSource(
   source: SourceSpec,
   retrieval: Retrieval,
   deps: SourceDeps,
+  kinds: KindTable = KINDS,
 ): Source | PartitionedSource {
-  const kind = KINDS[source.kind];
+  const kind = kinds[source.kind];
   if (retrieval === "aggs" && kind.aggregation !== undefined) {
     const aggregation = kind.aggregation;
     return createAggregationSource({
@@ -108,18 +117,26 @@ export function createSource(
   return create(source, deps);
 }
 
-function componentOf(type: TransformType): TransformComponent {
-  // Widening to the base contract is sound: each step's config was parsed by this component's schema.
-  return TRANSFORMS[type] as TransformComponent;
+function componentOf(transforms: TransformTable, type: string): TransformComponent {
+  const component = transforms[type];
+  if (component === undefined) {
+    const message = `transform "${type}" is not one of this environment's (${Object.keys(transforms).join(", ")}); load and run the pipeline with the same components`;
+    throw new ConfigError(message, [{ path: "transforms", message }]);
+  }
+  return component;
 }
 
 /**
  * The transforms of a pipeline as one stage; no steps give the identity.
- * @example const transform = createTransformChain(pipeline.transforms, { run });
+ * @example const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
  * for await (const batch of transform(source(ctx), ctx)) ...
  */
-export function createTransformChain(steps: readonly TransformStep[], deps: TransformDeps): Transform {
-  const stages = steps.map((step) => componentOf(step.type).create(step.config, deps));
+export function createTransformChain(
+  transforms: TransformTable,
+  steps: readonly TransformStep[],
+  deps: TransformDeps,
+): Transform {
+  const stages = steps.map((step) => componentOf(transforms, step.type).create(step.config, deps));
   return (input: AsyncIterable<Batch>, ctx: SliceContext) =>
     stages.reduce<AsyncIterable<Batch>>((batches, stage) => stage(batches, ctx), input);
 }
@@ -127,7 +144,7 @@ export function createTransformChain(steps: readonly TransformStep[], deps: Tran
 export interface StepProblem {
   /** Index of the step in `transforms`. */
   step: number;
-  type: TransformType;
+  type: string;
   /** Path inside the step's config, such as `fields.0` or a rename key. */
   path: string;
   message: string;
@@ -137,6 +154,7 @@ export interface StepProblem {
 
 /** The output columns of the chain given the source's columns, and every reference to a missing field. */
 export function transformColumns(
+  transforms: TransformTable,
   steps: readonly TransformStep[],
   input: readonly Column[],
 ): { columns: readonly Column[]; problems: StepProblem[] } {
@@ -145,8 +163,8 @@ export function transformColumns(
   steps.forEach((step, index) => {
     // A step that failed its own schema reaches here unparsed (zod still runs the pipeline's
     // refinements); its own issue already explains it, so it is skipped, not crashed on.
-    if (!Object.hasOwn(TRANSFORMS, (step as { type?: unknown }).type as string)) return;
-    const result = componentOf(step.type).columns(step.config, columns);
+    if (!Object.hasOwn(transforms, (step as { type?: unknown }).type as string)) return;
+    const result = componentOf(transforms, step.type).columns(step.config, columns);
     for (const problem of result.problems) problems.push({ step: index, type: step.type, ...problem });
     columns = result.columns;
   });

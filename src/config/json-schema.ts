@@ -2,6 +2,7 @@
 // and the reference in docs/pipelines.md. Refinements across fields are not expressible there; the
 // `validate` command checks them.
 import { z } from "zod";
+import { defaultComponents } from "../components/environment.js";
 import { createPipelineSchema } from "./pipeline-schema.js";
 
 /** Where the committed schema lives, relative to the repository root. */
@@ -11,7 +12,7 @@ export const JSON_SCHEMA_PATH = "schema/pipeline.schema.json";
 const FIXED_NOW = new Date("2026-01-01T00:00:00Z");
 
 export function pipelineJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(createPipelineSchema(FIXED_NOW), {
+  const schema = z.toJSONSchema(createPipelineSchema(FIXED_NOW, defaultComponents()), {
     io: "input",
     target: "draft-7",
     unrepresentable: "any",

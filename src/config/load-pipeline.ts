@@ -1,6 +1,8 @@
 // Loading a pipeline file: read it defensively, interpolate ${ENV}, validate with the schema, and
 // report every problem with file, line and column. The only way code outside config/ gets a Pipeline.
 import { readFile, stat } from "node:fs/promises";
+import { defaultComponents } from "../components/environment.js";
+import type { Components } from "../components/environment.js";
 import { ConfigError, isConfigError } from "../errors.js";
 import type { ConfigIssue } from "../errors.js";
 import { interpolate, formatPath, pathKey } from "./interpolate.js";
@@ -28,6 +30,11 @@ export interface LoadOptions {
    * interpolated nor checked, so they run without the service's credentials in the environment.
    */
   withoutService?: boolean;
+  /**
+   * The transforms, formats, destinations and data kinds the pipeline may name: the built-in ones
+   * unless given. Run the pipeline with the same environment.
+   */
+  components?: Components | undefined;
 }
 
 /** What linting a pipeline without its variables found: the pipeline, unless an unset value hides it. */
@@ -110,7 +117,7 @@ function checkPipeline(
     }
   }
   applyOverrides(data, options.overrides);
-  const schema = createPipelineSchema(options.now ?? new Date());
+  const schema = createPipelineSchema(options.now ?? new Date(), options.components ?? defaultComponents());
   let result = schema.safeParse(data, PARSE_OPTIONS);
   if (!result.success && retype(data, result.error.issues, interpolation.retypable)) {
     result = schema.safeParse(data, PARSE_OPTIONS);

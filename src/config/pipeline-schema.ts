@@ -1,13 +1,14 @@
 // The pipeline schema: name, service, source, transforms, sinks and limits, with the rule that
-// transforms refer only to fields the source returns. `now` is injected so windows resolve offline.
+// transforms refer only to fields the source returns. `now` is injected so windows resolve offline;
+// the environment's components give the transforms, formats and destinations a pipeline may name.
 import { z } from "zod";
-import { sinkSchema } from "../sinks/schema.js";
-import { TRANSFORMS, transformColumns } from "../components/registry.js";
+import type { Components } from "../components/environment.js";
+import { transformColumns } from "../components/registry.js";
+import { componentSchemas } from "./component-schemas.js";
 import { limitsSchema } from "./limits-schema.js";
 import { serviceSchema } from "./service-schema.js";
 import { sourceColumns } from "./source-columns.js";
 import { createSourceSchema } from "./source-schema.js";
-import { transformsSchema } from "./transforms-schema.js";
 import { recheckSchema } from "./recheck-schema.js";
 import { collisionMessage, columnCollisions, namingRules } from "../warehouse/column-names.js";
 
@@ -15,9 +16,10 @@ export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 /**
  * The schema of a pipeline file, with windows resolved against `now`.
- * @example createPipelineSchema(new Date()).parse(definition)
+ * @example createPipelineSchema(new Date(), defaultComponents()).parse(definition)
  */
-export function createPipelineSchema(now: Date) {
+export function createPipelineSchema(now: Date, components: Components) {
+  const { sink, transforms } = componentSchemas(components);
   return z
     .strictObject({
       name: z
@@ -28,22 +30,22 @@ export function createPipelineSchema(now: Date) {
         )
         .describe("Name of the pipeline, used in logs, the manifest and the state. Required."),
       service: serviceSchema,
-      source: createSourceSchema(now),
-      transforms: transformsSchema,
+      source: createSourceSchema(now, components.kinds),
+      transforms,
       sinks: z
-        .array(sinkSchema)
+        .array(sink)
         .min(1)
         .describe("Where rows are written; each sink gets every row (fan-out). At least one."),
       limits: limitsSchema.prefault({}),
       recheck: recheckSchema.prefault({}),
     })
     .superRefine((pipeline, ctx) => {
-      const columns = sourceColumns(pipeline.source);
+      const columns = sourceColumns(pipeline.source, components.kinds);
       if (columns === undefined) return;
       // zod runs this check even when a step failed its own schema (an unknown transform name); such
       // a step is still raw YAML and already reported, so the columns cannot be followed through it.
-      if (!pipeline.transforms.every((step) => Object.hasOwn(TRANSFORMS, step.type))) return;
-      const transformed = transformColumns(pipeline.transforms, columns);
+      if (!pipeline.transforms.every((step) => Object.hasOwn(components.transforms, step.type))) return;
+      const transformed = transformColumns(components.transforms, pipeline.transforms, columns);
       for (const [index, sink] of pipeline.sinks.entries()) {
         for (const collision of columnCollisions(transformed.columns, namingRules(sink)))
           ctx.addIssue({

@@ -3,7 +3,7 @@
 import { tableMappings } from "../kinds/hit-columns.js";
 import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { Column } from "../core/contracts.js";
-import { KINDS } from "../components/registry.js";
+import type { KindTable } from "../components/registry.js";
 import type { SourceConfig } from "./source-schema.js";
 
 /**
@@ -12,8 +12,9 @@ import type { SourceConfig } from "./source-schema.js";
  */
 export function sourceColumns(
   source: Pick<SourceConfig, "kind" | "strategy" | "fields">,
+  kinds: KindTable,
 ): Column[] | undefined {
   if (source.strategy === "aggs") return undefined;
-  const kind = KINDS[source.kind];
+  const kind = kinds[source.kind];
   return kind.columns(columnsFromMappings(tableMappings(kind.fields)), source);
 }

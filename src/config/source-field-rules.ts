@@ -3,13 +3,17 @@
 import type { z } from "zod";
 import { didYouMean } from "../core/close-matches.js";
 import { tableMappings } from "../kinds/hit-columns.js";
-import { KINDS } from "../components/registry.js";
+import type { DataKindComponent } from "../kinds/data-kind.js";
 import { filterFields } from "./query-filter-schema.js";
 import type { SourceSection } from "../kinds/source-spec.js";
 
-export function checkSourceFields(source: SourceSection, ctx: z.RefinementCtx): void {
+export function checkSourceFields(
+  source: SourceSection,
+  kind: DataKindComponent,
+  ctx: z.RefinementCtx,
+): void {
   // Names usable in fields, filters and aggs: every field plus its multi-field companions.
-  const known = tableMappings(KINDS[source.kind].fields).map((field) => field.name);
+  const known = tableMappings(kind.fields).map((field) => field.name);
   const check = (field: string, path: (string | number)[], where: string) => {
     if (field === "_id" || field === "_index" || known.includes(field)) return;
     ctx.addIssue({

@@ -4,35 +4,38 @@
 import type { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
 import { V3_MAX_SIZE } from "../api/wire/common.js";
-import type { SourceScope } from "../kinds/data-kind.js";
+import type { DataKindComponent, SourceScope } from "../kinds/data-kind.js";
 import { appTypeList } from "../kinds/source-spec.js";
 import type { ApiVersion, AppType, SourceSection } from "../kinds/source-spec.js";
-import { KINDS } from "../components/registry.js";
+import type { KindTable } from "../components/registry.js";
 import { checkSourceFields } from "./source-field-rules.js";
 import { checkStrategy } from "./source-strategy-rules.js";
 
 type Ctx = z.RefinementCtx;
 const SCOPES = ["domain", "log_group", "tenant", "stage"] as const;
 /** The kinds that take `api` (one whose version does not depend on it takes none). */
-const API_KINDS = (Object.keys(KINDS) as DataKind[]).filter(
-  (kind) => KINDS[kind].apiVersion("v1") !== KINDS[kind].apiVersion("v2"),
-);
+const apiKinds = (kinds: KindTable): DataKind[] =>
+  (Object.keys(kinds) as DataKind[]).filter(
+    (kind) => kinds[kind].apiVersion("v1") !== kinds[kind].apiVersion("v2"),
+  );
 
 function issue(ctx: Ctx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: "custom", path, message });
 }
 
-export function checkSource(source: SourceSection, ctx: Ctx): void {
-  const kind = KINDS[source.kind];
+/** The rules of `source` with the environment's data kinds. */
+export function checkSource(source: SourceSection, ctx: Ctx, kinds: KindTable): void {
+  const kind = kinds[source.kind];
   const api = kind.apiVersion(source.api);
   const appTypes = appTypeList(source.app_type);
-  if (source.api !== undefined && !API_KINDS.includes(source.kind)) {
-    issue(ctx, ["api"], `api applies to ${API_KINDS.join(", ")} only (${source.kind} are served by ${api})`);
+  const takingApi = apiKinds(kinds);
+  if (source.api !== undefined && !takingApi.includes(source.kind)) {
+    issue(ctx, ["api"], `api applies to ${takingApi.join(", ")} only (${source.kind} are served by ${api})`);
   }
-  checkApplication(source, ctx);
-  checkAppTypes(source, appTypes, api, ctx);
-  checkScope(source, api, ctx);
-  checkStrategy(source, api, ctx);
+  checkApplication(source, kind, ctx);
+  checkAppTypes(source, kind, appTypes, api, ctx);
+  checkScope(source, kind, api, ctx);
+  checkStrategy(source, kind, api, ctx);
   if (source.page_size !== undefined && api === "v3" && source.page_size > V3_MAX_SIZE) {
     issue(
       ctx,
@@ -43,12 +46,12 @@ export function checkSource(source: SourceSection, ctx: Ctx): void {
   if (source.includes_eu !== undefined && api !== "v3") {
     issue(ctx, ["includes_eu"], `includes_eu applies to jobs, tickets and metrics only, not ${source.kind}`);
   }
-  if (kind.selectsFields !== false) checkSourceFields(source, ctx);
+  if (kind.selectsFields !== false) checkSourceFields(source, kind, ctx);
   kind.checkSource?.(source, api, (path, message) => issue(ctx, path, message));
 }
 
-function checkApplication(source: SourceSection, ctx: Ctx): void {
-  const allowed = KINDS[source.kind].applications;
+function checkApplication(source: SourceSection, kind: DataKindComponent, ctx: Ctx): void {
+  const allowed = kind.applications;
   // A kind without applications says what it takes instead (its checkSource).
   if (allowed.length === 0) return;
   if (source.application === undefined) {
@@ -62,8 +65,14 @@ function checkApplication(source: SourceSection, ctx: Ctx): void {
   }
 }
 
-function checkAppTypes(source: SourceSection, appTypes: AppType[], api: ApiVersion, ctx: Ctx): void {
-  const allowed = KINDS[source.kind].appTypes(api);
+function checkAppTypes(
+  source: SourceSection,
+  kind: DataKindComponent,
+  appTypes: AppType[],
+  api: ApiVersion,
+  ctx: Ctx,
+): void {
+  const allowed = kind.appTypes(api);
   if (allowed.length === 0) return;
   if (appTypes.length === 0 && api !== "v1") {
     issue(ctx, ["app_type"], `is required for ${source.kind}: ${allowed.join(" or ")}`);
@@ -83,8 +92,8 @@ function checkAppTypes(source: SourceSection, appTypes: AppType[], api: ApiVersi
   });
 }
 
-function checkScope(source: SourceSection, api: ApiVersion, ctx: Ctx): void {
-  const scope: SourceScope = KINDS[source.kind].scope?.(source, api) ?? {
+function checkScope(source: SourceSection, kind: DataKindComponent, api: ApiVersion, ctx: Ctx): void {
+  const scope: SourceScope = kind.scope?.(source, api) ?? {
     keys: ["domain"],
     required: `is required for ${source.kind}: a list of domains, or ["*"]`,
     misplaced: `applies to serverless logs only; ${source.kind} are scoped by domain`,

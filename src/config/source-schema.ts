@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
 import { APP_TYPES, APPLICATIONS, appTypeList, STRATEGIES } from "../kinds/source-spec.js";
 import type { SourceSection, SourceSpec } from "../kinds/source-spec.js";
-import { KINDS } from "../components/registry.js";
+import type { KindTable } from "../components/registry.js";
 import { queryFilterSchema } from "./query-filter-schema.js";
 import type { QueryFilter } from "./query-filter-schema.js";
 import { checkSource } from "./source-rules.js";
@@ -25,21 +25,20 @@ const appTypeSchema = z.enum(APP_TYPES);
 /** The source as the exporter runs it: the `source` section, validated and normalised. */
 export type SourceConfig = SourceSpec & { window: Window; filters: QueryFilter[] };
 
-const KIND_NAMES = Object.keys(KINDS) as [DataKind, ...DataKind[]];
-
 /** The `source` section as written, before normalisation: the shape the kinds' rules check. */
-function createSourceShapeSchema(now: Date) {
+function createSourceShapeSchema(now: Date, kinds: KindTable) {
+  const kindNames = Object.keys(kinds) as [DataKind, ...DataKind[]];
   return z.strictObject({
     kind: z
-      .enum(KIND_NAMES)
+      .enum(kindNames)
       .describe(
-        `The data exported. Required. ${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].summary}`).join(" ")}`,
+        `The data exported. Required. ${kindNames.map((kind) => `${kind}: ${kinds[kind].summary}`).join(" ")}`,
       ),
     application: z
       .enum(APPLICATIONS)
       .optional()
       .describe(
-        `${KIND_NAMES.map((kind) => `${kind}: ${KINDS[kind].applications.join(", ") || "none"}`).join("; ")}. Required except for billing.`,
+        `${kindNames.map((kind) => `${kind}: ${kinds[kind].applications.join(", ") || "none"}`).join("; ")}. Required except for billing.`,
       ),
     app_type: z
       .union([appTypeSchema, z.array(appTypeSchema).min(1)])
@@ -85,12 +84,13 @@ function createSourceShapeSchema(now: Date) {
   }) satisfies z.ZodType<SourceSection>;
 }
 
-export function createSourceSchema(now: Date) {
-  return createSourceShapeSchema(now)
-    .superRefine(checkSource)
+/** The `source` schema with windows resolved against `now`, for the environment's data kinds. */
+export function createSourceSchema(now: Date, kinds: KindTable) {
+  return createSourceShapeSchema(now, kinds)
+    .superRefine((source, ctx) => checkSource(source, ctx, kinds))
     .transform((source): SourceConfig => ({
       ...source,
-      api: KINDS[source.kind].apiVersion(source.api),
+      api: kinds[source.kind].apiVersion(source.api),
       app_type: appTypeList(source.app_type),
       page_size: source.page_size ?? DEFAULT_PAGE_SIZE,
       filters: source.filters ?? [],

@@ -2,7 +2,7 @@
 // aggregations only with strategy aggs.
 import type { z } from "zod";
 import type { ApiVersion, SourceSection } from "../kinds/source-spec.js";
-import { KINDS } from "../components/registry.js";
+import type { DataKindComponent } from "../kinds/data-kind.js";
 
 type Ctx = z.RefinementCtx;
 
@@ -10,8 +10,13 @@ function issue(ctx: Ctx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: "custom", path, message });
 }
 
-export function checkStrategy(source: SourceSection, api: ApiVersion, ctx: Ctx): void {
-  const offered = KINDS[source.kind].strategies(api);
+export function checkStrategy(
+  source: SourceSection,
+  kind: DataKindComponent,
+  api: ApiVersion,
+  ctx: Ctx,
+): void {
+  const offered = kind.strategies(api);
   if (!offered.includes(source.strategy)) {
     issue(
       ctx,

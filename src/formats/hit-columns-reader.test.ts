@@ -9,7 +9,7 @@ import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { Column, ColumnType } from "../core/contracts.js";
 import { generateSource, HOUR_MS, indexName, recordId, recordTime } from "../emulator/generator.js";
 import { mappingFields } from "../emulator/mappings.js";
-import type { GeneratedKind } from "../emulator/options.js";
+import type { GeneratedKind } from "../emulator/generated-kind.js";
 import { createStream } from "../emulator/streams.js";
 import { hitColumns, tableMappings } from "../kinds/hit-columns.js";
 import { hitAsRow } from "../kinds/source-spec.js";

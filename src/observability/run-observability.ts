@@ -25,6 +25,9 @@ import { buildRunReport, writeRunReport } from "./run-report.js";
 import type { RunReportInput } from "./run-report.js";
 import { createRunTally } from "./run-tally.js";
 import { checkReportTarget } from "./report-file.js";
+import { defaultComponents } from "../components/environment.js";
+import type { Components } from "../components/environment.js";
+import { destinationOf } from "../sinks/open-output-store.js";
 
 /** What runPipeline takes from the observability of a run. */
 export interface ObservedRun {
@@ -80,13 +83,14 @@ type ReportDetails = Partial<Omit<RunReportInput, "exitCode" | "endedAt" | "tall
 /**
  * Reads the settings from `flags`, else `env` (throws ConfigError for a bad one, before any request).
  * @example
- * const observability = createRunObservability(values, io.env, log, io.stdout);
+ * const observability = createRunObservability(values, io.env, log, io.stdout, io.components);
  */
 export function createRunObservability(
   flags: ObservabilityFlags,
   env: Readonly<Record<string, string | undefined>>,
   log: Logger,
   stdout: Writable,
+  components: Components = defaultComponents(),
 ): RunObservability {
   const settings = observabilitySettings(flags, env);
   const tally = createRunTally();
@@ -104,7 +108,11 @@ export function createRunObservability(
     reportsToStdout: settings.report === "-",
     loadWarning: (issue) => void warnings.push(issue),
     async start(pipeline, shard) {
-      if (settings.report === "-" && pipeline.sinks.some((sink) => sink.to === "-")) {
+      // A stream destination writes to the process's stdout, the one `--report -` would write to.
+      const streams = pipeline.sinks.some(
+        (sink) => destinationOf(sink, components.destinations).stream === true,
+      );
+      if (settings.report === "-" && streams) {
         const message = "--report - and a sink writing to - would share stdout; write the report to a file";
         throw new ConfigError(message, [{ path: "--report", message }]);
       }

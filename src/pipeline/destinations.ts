@@ -1,30 +1,34 @@
 // The destinations of a pipeline as the commands that read them back (verify, merge-manifests) open
-// them: every file or S3 sink in order, one at a time, closed after use. stdout keeps nothing to read.
+// them: every sink whose destination keeps files, in order, one at a time, closed after use. A stream
+// (stdout) keeps nothing to read.
+import type { Components } from "../components/environment.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
+import type { DestinationTable } from "../sinks/open-output-store.js";
 import type { OutputStore } from "../core/contracts.js";
 import type { Manifest } from "./manifest-schema.js";
 import { parseManifest } from "./manifest-schema.js";
 import { newRunInfo } from "./prepare-run.js";
 
 /** Whether the sink's destination keeps files (and so state and a manifest); a stream (stdout) does not. */
-export function keepsFiles(sink: SinkConfig): boolean {
-  return destinationOf(sink).stream !== true;
+export function keepsFiles(sink: SinkConfig, destinations: DestinationTable): boolean {
+  return destinationOf(sink, destinations).stream !== true;
 }
 
 /**
  * @example
- * await forEachDestination(pipeline, async (store) => report(await readManifest(store, "_manifest.json")));
+ * await forEachDestination(pipeline, components, async (store) => report(await readManifest(store, "_manifest.json")));
  */
 export async function forEachDestination(
   pipeline: Pipeline,
+  components: Components,
   use: (store: OutputStore, sink: SinkConfig) => Promise<void>,
 ): Promise<void> {
   const run = newRunInfo(pipeline.name);
   for (const sink of pipeline.sinks) {
-    if (!keepsFiles(sink)) continue;
-    const store = await openOutputStore(sink, { run });
+    if (!keepsFiles(sink, components.destinations)) continue;
+    const store = await openOutputStore(sink, { run }, components.destinations);
     try {
       await use(store, sink);
     } finally {

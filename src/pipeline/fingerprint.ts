@@ -3,6 +3,7 @@
 import { createHash } from "node:crypto";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { sinkIdentity } from "../sinks/open-output-store.js";
+import type { DestinationTable } from "../sinks/open-output-store.js";
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
@@ -27,8 +28,13 @@ export function fingerprintOf(value: unknown): string {
  * but not the window (a rerun over a wider window keeps what it has) nor a destination's options that
  * do not change the output (see `sinkIdentity`).
  */
-export function outputFingerprint(pipeline: Pipeline): string {
+export function outputFingerprint(pipeline: Pipeline, destinations: DestinationTable): string {
   const { source, transforms, sinks, name } = pipeline;
   const { window: _window, ...query } = source;
-  return fingerprintOf({ name, query, transforms, sinks: sinks.map(sinkIdentity) });
+  return fingerprintOf({
+    name,
+    query,
+    transforms,
+    sinks: sinks.map((sink) => sinkIdentity(sink, destinations)),
+  });
 }

@@ -3,7 +3,6 @@
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
 import type { Batch, Sink, Slice, SliceContext, SliceOutput } from "../core/contracts.js";
-import { FORMATS } from "../components/registry.js";
 import type { Format } from "../formats/format.js";
 import type { FileJoin } from "../sinks/sink.js";
 import { commitOutputs } from "./commit-outputs.js";
@@ -40,7 +39,7 @@ export function createPartMerge(sinks: readonly SinkRuntime[]): PartMerge {
     async *readFile(file) {
       const sink = sinkOf(sinks, file.sink);
       if (sink === undefined) return;
-      const format: Format = FORMATS[sink.config.format];
+      const format: Format = sink.format;
       yield* format.decodeRows(
         await sink.store.openRead(file.path),
         sink.columns,

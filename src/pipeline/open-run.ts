@@ -5,7 +5,9 @@
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { ConfigError, EtlError } from "../errors.js";
 import type { Logger } from "../logger.js";
-import { FORMATS } from "../components/registry.js";
+import { formatOf } from "../components/environment.js";
+import type { Components } from "../components/environment.js";
+import { unlockedOutputs } from "../sinks/open-output-store.js";
 import { autoWorkerThreads, createWorkerPool } from "../core/worker-pool.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 import { sparingWriters } from "../core/writer-tag.js";
@@ -59,6 +61,7 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
     signal: options.signal,
     shard: options.shard,
     recheck: { requested: options.recheck === true },
+    components: options.components,
     ...(options.run === undefined ? {} : { run: options.run }),
     ...(options.observer === undefined ? {} : { observer: options.observer }),
   });
@@ -82,10 +85,10 @@ async function acquire(
   options: RunPipelineOptions,
   held: Held,
 ): Promise<Omit<OpenRun, "close">> {
-  const { pipeline, run, shard } = prepared;
+  const { pipeline, run, shard, components } = prepared;
   const { log } = options;
   checkRequestBudget(prepared, log);
-  await openSinks(pipeline.sinks, { run, stdout: options.stdout }, held.sinks);
+  await openSinks(pipeline.sinks, { run, stdout: options.stdout, components }, held.sinks);
   const opened = held.sinks;
   const lock = await lockOutputs({
     stores: opened.map((sink) => sink.store),
@@ -93,11 +96,13 @@ async function acquire(
     run,
     log,
     breakLock: options.breakLock === true,
+    unlocked: unlockedOutputs(pipeline.sinks, components.destinations),
   });
   held.lock = lock;
   // Drift is decided before anything is written: a change the policy refuses fails the run here.
   const schemas = await resolvePipelineSchemas({
     pipeline,
+    transforms: components.transforms,
     pipelineFile: options.pipelineFile,
     sourceColumns: prepared.sourceColumns,
     sinks: opened,
@@ -112,7 +117,7 @@ async function acquire(
     store: stateSink.store,
     path: stateObjectPath(shard),
     pipeline: pipeline.name,
-    fingerprint: outputFingerprint(pipeline),
+    fingerprint: outputFingerprint(pipeline, components.destinations),
     force: options.force === true,
     // A --force redoes the run's window (and shard); what is committed outside it stays.
     forceWindow: pipeline.source.window,
@@ -141,7 +146,7 @@ async function acquire(
     },
     "Run started.",
   );
-  const workers = createWorkerPool(encodeThreads(pipeline));
+  const workers = createWorkerPool(encodeThreads(pipeline, components));
   held.workers = workers;
   if (workers.threads > 0)
     log.debug({ threads: workers.threads }, "Parquet row groups are encoded in worker threads.");
@@ -178,8 +183,8 @@ function checkRequestBudget(prepared: PreparedRun, log: Logger): void {
 }
 
 /** Only a format that encodes on worker threads gets them; others cost less than a thread hop. */
-function encodeThreads(pipeline: Pipeline): number {
-  if (!pipeline.sinks.some((sink) => FORMATS[sink.format].usesWorkers)) return 0;
+function encodeThreads(pipeline: Pipeline, components: Components): number {
+  if (!pipeline.sinks.some((sink) => formatOf(components, sink).usesWorkers)) return 0;
   const { encode_threads: threads, concurrency } = pipeline.limits;
   return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
 }

@@ -1,6 +1,7 @@
 // Slices the service may not have finished indexing. A slice that ended after `now − settle` is
 // written but recorded as open, and every later run redoes it until it has settled — also when the
 // later run's window no longer covers it, so an open slice is never silently left as it was.
+import type { DataKindComponent } from "../kinds/data-kind.js";
 import type { Slice } from "../core/contracts.js";
 import { planSlice } from "./plan.js";
 import type { SlicePlan } from "./plan.js";
@@ -29,6 +30,8 @@ export interface StrayOpenInput {
   planned: readonly SlicePlan[];
   state: Readonly<RunState>;
   query: SourceSpec;
+  /** The query's data kind, from the environment: how a stray slice is retrieved. */
+  kind: DataKindComponent;
   now: Date;
   settleMs: number;
 }
@@ -51,7 +54,10 @@ export function strayOpenSlices(input: StrayOpenInput): SlicePlan[] {
       start: new Date(committed.start),
       end: new Date(committed.end),
     };
-    stray.push({ ...planSlice(input.query, slice, undefined), open: slice.end.getTime() > settledBefore });
+    stray.push({
+      ...planSlice(input.query, input.kind, slice, undefined),
+      open: slice.end.getTime() > settledBefore,
+    });
   }
   return stray;
 }
@@ -64,6 +70,7 @@ export function addOpenSlices(
   planned: readonly SlicePlan[],
   state: Readonly<RunState>,
   source: SourceSpec & { window: { now: Date; settle_ms: number } },
+  kind: DataKindComponent,
 ): { slices: SlicePlan[]; redo: Set<string> } {
   const slices = [
     ...planned,
@@ -71,6 +78,7 @@ export function addOpenSlices(
       planned,
       state,
       query: source,
+      kind,
       now: source.window.now,
       settleMs: source.window.settle_ms,
     }),

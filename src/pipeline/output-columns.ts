@@ -5,16 +5,17 @@ import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../sources/aggregation.js";
 import type { Column } from "../core/contracts.js";
-import { KINDS, transformColumns } from "../components/registry.js";
-import type { TransformStep } from "../components/registry.js";
+import { transformColumns } from "../components/registry.js";
+import type { KindTable, TransformStep, TransformTable } from "../components/registry.js";
 
 /** Columns rows carry as they leave the source. */
 export async function sourceColumnsFromService(
   client: ServiceClient,
   source: SourceSpec,
+  kinds: KindTable,
   signal?: AbortSignal,
 ): Promise<Column[]> {
-  const kind = KINDS[source.kind];
+  const kind = kinds[source.kind];
   if (source.strategy === "aggs") {
     return aggregationSourceColumns({ aggs: source.aggs ?? {}, sets: kind.aggregation?.sets(source) ?? [] });
   }
@@ -23,8 +24,9 @@ export async function sourceColumnsFromService(
 
 /** Columns after the transforms: what the sinks write. */
 export function outputColumns(
-  transforms: readonly TransformStep[],
+  transforms: TransformTable,
+  steps: readonly TransformStep[],
   sourceColumns: readonly Column[],
 ): readonly Column[] {
-  return transformColumns(transforms, sourceColumns).columns;
+  return transformColumns(transforms, steps, sourceColumns).columns;
 }

@@ -10,6 +10,8 @@ import { performance } from "node:perf_hooks";
 import { ConfigError, StoppedError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { OutputStore, RunInfo } from "../core/contracts.js";
+import { warnUnlocked } from "../sinks/open-output-store.js";
+import type { UnlockedOutput } from "../sinks/open-output-store.js";
 import { acquireLock } from "./lock-acquire.js";
 import type { HeldLock } from "./lock-acquire.js";
 import { describeHolder, readLockRecord } from "./lock-record.js";
@@ -26,6 +28,8 @@ export const MIN_LOCK_LEASE_MS = 1500;
 
 export interface OutputLockOptions {
   stores: readonly OutputStore[];
+  /** Outputs whose destination cannot hold a lock (`lock: "none"`); each gets a warning naming it. */
+  unlocked?: readonly UnlockedOutput[];
   path: string;
   run: RunInfo;
   log: Logger;
@@ -114,6 +118,7 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   let renewedAt = monotonic();
   const held: HeldLock[] = [];
   const spared = new Set<string>();
+  warnUnlocked(options.log, options.unlocked ?? []);
   const seen = new Set<string>();
   try {
     for (const store of options.stores) {

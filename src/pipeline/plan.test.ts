@@ -6,6 +6,7 @@ import { startEmulator } from "../emulator/server.js";
 import type { RunningEmulator } from "../emulator/server.js";
 import { chooseSliceMs, planRun } from "./plan.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
+import { defaultComponents } from "../components/environment.js";
 
 const HOUR = 3_600_000;
 
@@ -70,6 +71,7 @@ describe("planRun against the emulator", () => {
     const before = emulator.requestCount("/v2/logs/aggs");
     const plan = await planRun({
       client,
+      kinds: defaultComponents().kinds,
       query: query({}),
       window: { ...window, slice_ms: "auto" },
       sliceWindow,
@@ -103,6 +105,7 @@ describe("planRun against the emulator", () => {
   it("counts 15-minute slices at their own grain, each as a query of the slice returns", async () => {
     const plan = await planRun({
       client,
+      kinds: defaultComponents().kinds,
       query: query({ kind: "jobs", api: "v3", app_type: ["ec2", "kubernetes"], strategy: "auto" }),
       window: {
         ...window,
@@ -136,6 +139,7 @@ describe("planRun against the emulator", () => {
   it("marks the slices that end after now minus settle as open", async () => {
     const plan = await planRun({
       client,
+      kinds: defaultComponents().kinds,
       query: query({ kind: "jobs", api: "v3", app_type: ["ec2"], strategy: "pit" }),
       window: {
         ...window,
@@ -154,6 +158,7 @@ describe("planRun against the emulator", () => {
     const before = emulator.requestCount();
     const plan = await planRun({
       client,
+      kinds: defaultComponents().kinds,
       query: query({ kind: "jobs", api: "v3", app_type: ["ec2", "kubernetes"], strategy: "pit" }),
       window: { ...window, slice_ms: HOUR },
       sliceWindow,

@@ -7,7 +7,8 @@ import type { Retrieval } from "../kinds/data-kind.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { probeCounts } from "./probe-counts.js";
 import type { ProbedCounts } from "./probe-counts.js";
-import { KINDS } from "../components/registry.js";
+import type { KindTable } from "../components/registry.js";
+import type { DataKindComponent } from "../kinds/data-kind.js";
 
 export interface SlicePlan {
   slice: Slice;
@@ -38,8 +39,7 @@ const AUTO_SLICE_MS = [24 * HOUR_MS, 6 * HOUR_MS, HOUR_MS];
 /** Status polls a batch export is expected to need. */
 const BATCH_POLLS = 2;
 
-function retrievalFor(source: SourceSpec, expected: number | undefined): Retrieval {
-  const kind = KINDS[source.kind];
+function retrievalFor(source: SourceSpec, kind: DataKindComponent, expected: number | undefined): Retrieval {
   if (source.strategy === "aggs" || source.strategy === "batch") return source.strategy;
   const offersBatch = kind.sources(source.api).batch !== undefined;
   if (source.strategy === "auto" && offersBatch && expected !== undefined && expected > kind.pagingLimit)
@@ -47,12 +47,17 @@ function retrievalFor(source: SourceSpec, expected: number | undefined): Retriev
   return kind.paging;
 }
 
-function requestSets(source: SourceSpec): number {
-  return KINDS[source.kind].aggregation?.sets(source).length ?? 1;
+function requestSets(source: SourceSpec, kind: DataKindComponent): number {
+  return kind.aggregation?.sets(source).length ?? 1;
 }
 
-function requestsFor(query: SourceSpec, retrieval: Retrieval, expected: number | undefined): number {
-  const sets = Math.max(1, requestSets(query));
+function requestsFor(
+  query: SourceSpec,
+  kind: DataKindComponent,
+  retrieval: Retrieval,
+  expected: number | undefined,
+): number {
+  const sets = Math.max(1, requestSets(query, kind));
   switch (retrieval) {
     case "billing":
       return query.domain?.length ?? 1;
@@ -89,16 +94,19 @@ export function chooseSliceMs(probe: ProbedCounts, start: Date, end: Date, limit
 /** The retrieval and request estimate of one slice, from its count when the probe gave one. */
 export function planSlice(
   query: SourceSpec,
+  kind: DataKindComponent,
   slice: Slice,
   expected: number | undefined,
 ): Omit<SlicePlan, "open"> {
-  const retrieval = retrievalFor(query, expected);
-  return { slice, retrieval, expected, requests: requestsFor(query, retrieval, expected) };
+  const retrieval = retrievalFor(query, kind, expected);
+  return { slice, retrieval, expected, requests: requestsFor(query, kind, retrieval, expected) };
 }
 
 export interface PlanOptions {
   client: ServiceClient;
   query: SourceSpec;
+  /** The environment's data kinds: the query's kind says how it is retrieved and probed. */
+  kinds: KindTable;
   window: { start: Date; end: Date; slice_ms: number | "auto"; settle_ms: number; now: Date };
   /** Cuts `[start, end)` into slices of `sliceMs` (config/ owns the naming). */
   sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
@@ -110,6 +118,7 @@ export interface PlanOptions {
 /** Plans a run. Costs at most one probe per request set, and none when strategy and slice are fixed. */
 export async function planRun(options: PlanOptions): Promise<Plan> {
   const { client, query, window } = options;
+  const kind = options.kinds[query.kind];
   // v1 (billing and the deprecated logs API) takes a date-math time_range: the window is one request.
   const single = query.api === "v1";
   const needsProbe =
@@ -119,7 +128,13 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
   // Counted at the slice's own grain; `slice: auto` picks among whole hours, so hours suffice there.
   const intervalMs = window.slice_ms === "auto" ? HOUR_MS : window.slice_ms;
   const probe = needsProbe
-    ? await probeCounts(client, query, { start: window.start, end: window.end, intervalMs }, options.signal)
+    ? await probeCounts(
+        client,
+        query,
+        kind,
+        { start: window.start, end: window.end, intervalMs },
+        options.signal,
+      )
     : undefined;
   let slices: Slice[];
   if (single) {
@@ -138,7 +153,7 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
       window.slice_ms !== "auto"
         ? window.slice_ms
         : probe !== undefined
-          ? chooseSliceMs(probe, window.start, window.end, KINDS[query.kind].pagingLimit)
+          ? chooseSliceMs(probe, window.start, window.end, kind.pagingLimit)
           : 24 * HOUR_MS;
     slices = options.sliceWindow(window.start, window.end, sliceMs);
   }
@@ -147,7 +162,7 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
   const settledBefore = single ? Number.POSITIVE_INFINITY : window.now.getTime() - window.settle_ms;
   const planned = slices.map((slice): SlicePlan => {
     const expected = probe === undefined ? undefined : sumCounts(probe, slice.start, slice.end);
-    return { ...planSlice(query, slice, expected), open: slice.end.getTime() > settledBefore };
+    return { ...planSlice(query, kind, slice, expected), open: slice.end.getTime() > settledBefore };
   });
   const expectedRecords =
     probe === undefined || query.strategy === "aggs"

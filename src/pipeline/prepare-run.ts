@@ -2,6 +2,8 @@
 // and plan the slices of this run (or of this shard).
 import { randomBytes } from "node:crypto";
 import type { Pipeline } from "../config/pipeline-schema.js";
+import { defaultComponents } from "../components/environment.js";
+import type { Components } from "../components/environment.js";
 import { sliceWindow } from "../config/window.js";
 import type { Logger } from "../logger.js";
 import type { RunObserver } from "../core/run-observer.js";
@@ -16,6 +18,8 @@ import type { Shard } from "./shard.js";
 
 export interface PreparedRun {
   pipeline: Pipeline;
+  /** The environment the pipeline was loaded with: its transforms, formats, destinations and kinds. */
+  components: Components;
   session: Session;
   run: RunInfo;
   plan: Plan;
@@ -43,6 +47,8 @@ export interface PrepareOptions {
   run?: RunInfo;
   /** Told of the client's requests, retries and quota. */
   observer?: RunObserver;
+  /** The environment the pipeline was loaded with; the built-in components unless given. */
+  components?: Components | undefined;
 }
 
 function newRunId(name: string, now: Date): string {
@@ -71,12 +77,14 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
     options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);
   const recheckMs = rechecking ? pipeline.recheck.last_days * 86_400_000 : 0;
   try {
+    const components = options.components ?? defaultComponents();
     // Independent requests, sent together: a round trip less before the first slice starts.
     const [sourceColumns, plan] = await Promise.all([
-      sourceColumnsFromService(session.client, pipeline.source, signal),
+      sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal),
       planRun({
         client: session.client,
         query: pipeline.source,
+        kinds: components.kinds,
         window: {
           ...pipeline.source.window,
           start: new Date(pipeline.source.window.start.getTime() - recheckMs),
@@ -86,13 +94,14 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
         signal,
       }),
     ]);
-    const columns = outputColumns(pipeline.transforms, sourceColumns);
+    const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
     const shardPlan = selectShard(
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
       options.shard,
     );
     return {
       pipeline,
+      components,
       session,
       run,
       plan,

@@ -5,7 +5,7 @@
 import type { ServiceClient } from "../api/client.js";
 import { ApiError } from "../errors.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
-import { KINDS } from "../components/registry.js";
+import type { DataKindComponent } from "../kinds/data-kind.js";
 
 /**
  * Buckets asked for in one request. The spec sets no limit, but search engines refuse more than
@@ -42,8 +42,7 @@ export function fixedInterval(sliceMs: number): string {
 }
 
 /** Whether a source can be probed with an aggregation (v1 logs and billing cannot). */
-export function canProbe(source: SourceSpec): boolean {
-  const kind = KINDS[source.kind];
+export function canProbe(source: SourceSpec, kind: DataKindComponent): boolean {
   return kind.aggregation !== undefined && kind.strategies(source.api).includes("aggs");
 }
 
@@ -103,11 +102,12 @@ export function readHistogram(
 export async function probeCounts(
   client: ServiceClient,
   query: SourceSpec,
+  kind: DataKindComponent,
   window: { start: Date; end: Date; intervalMs: number },
   signal?: AbortSignal,
 ): Promise<ProbedCounts | undefined> {
-  const aggregation = KINDS[query.kind].aggregation;
-  if (aggregation === undefined || !canProbe(query)) return undefined;
+  const aggregation = kind.aggregation;
+  if (aggregation === undefined || !canProbe(query, kind)) return undefined;
   const { intervalMs } = window;
   const interval = fixedInterval(intervalMs);
   const aggs = { [AGGREGATION_NAME]: { date_histogram: { field: "@timestamp", fixed_interval: interval } } };

@@ -7,6 +7,7 @@ import type { RunInfo } from "../core/contracts.js";
 import type { PipelineOutcome } from "./run-outcome.js";
 import type { RunnerEvents } from "./runner.js";
 import type { Shard } from "./shard.js";
+import type { Components } from "../components/environment.js";
 
 /** The counts of a run in progress, read as often as an observer likes. */
 export interface RunProgress {
@@ -46,4 +47,6 @@ export interface RunPipelineOptions {
   run?: RunInfo;
   /** Told of the client's requests, retries and quota (the run's metrics). */
   observer?: RunObserver;
+  /** The environment the pipeline was loaded with; the built-in components unless given. */
+  components?: Components | undefined;
 }

@@ -5,12 +5,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PagingContextLostError, QuotaExhaustedError } from "../errors.js";
 import { createSilentLogger } from "../logger.js";
 import { createLocalStore } from "../sinks/file/local-store.js";
-import { sinkSchema } from "../sinks/schema.js";
+import { defaultComponents, formatOf } from "../components/environment.js";
+import { createSinkSchema } from "../sinks/schema.js";
 import { createSink } from "../sinks/sink.js";
 import type { Batch, OutputStore, PartitionedSource, RunInfo, Slice, Source } from "../core/contracts.js";
 import { runSlices } from "./runner.js";
 import type { SliceTask } from "./runner.js";
 import { StateStore } from "./state.js";
+
+const components = defaultComponents();
+const sinkSchema = createSinkSchema(components);
 
 const run: RunInfo = { pipelineName: "test", runId: "test-run", startedAt: new Date("2026-11-22T00:00:00Z") };
 const log = createSilentLogger();
@@ -97,7 +101,9 @@ describe("runSlices", () => {
       build: () => ({
         source: sources(slice),
         transforms: [],
-        sinks: [createSink(sinkConfig, { store, columns, run, log })],
+        sinks: [
+          createSink(sinkConfig, { format: formatOf(components, sinkConfig), store, columns, run, log }),
+        ],
       }),
     }));
 
@@ -165,7 +171,13 @@ describe("runSlices", () => {
             attempts === 1
               ? rowsSource(slice, 10, { failOnce: new PagingContextLostError("/v3/jobs/query") })
               : rowsSource(slice, 10);
-          return { source, transforms: [], sinks: [createSink(sinkConfig, { store, columns, run, log })] };
+          return {
+            source,
+            transforms: [],
+            sinks: [
+              createSink(sinkConfig, { format: formatOf(components, sinkConfig), store, columns, run, log }),
+            ],
+          };
         },
       })),
       { concurrency: 1, maxAttemptsPerSlice: 3 },
@@ -223,7 +235,7 @@ describe("runSlices", () => {
         build: () => ({
           source: rowsSource(slice, 7),
           transforms: [],
-          sinks: [createSink(config, { store, columns, run, log })],
+          sinks: [createSink(config, { format: formatOf(components, config), store, columns, run, log })],
         }),
       }));
     await runOver(withSink(rolled), { concurrency: 1, maxAttemptsPerSlice: 1 });
@@ -277,7 +289,9 @@ describe("runSlices", () => {
         build: () => ({
           source: partitioned,
           transforms: [],
-          sinks: [createSink(sinkConfig, { store, columns, run, log })],
+          sinks: [
+            createSink(sinkConfig, { format: formatOf(components, sinkConfig), store, columns, run, log }),
+          ],
         }),
       })),
       { concurrency: 1, maxAttemptsPerSlice: 2, state },

@@ -6,6 +6,9 @@ import type { Writable } from "node:stream";
 import type { Logger } from "../logger.js";
 import type { Column, OutputStore, RunInfo, Sink } from "../core/contracts.js";
 import type { WorkerPool } from "../core/worker-pool.js";
+import { formatOf } from "../components/environment.js";
+import type { Components } from "../components/environment.js";
+import type { Format } from "../formats/format.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { createFileJoin, createSink } from "../sinks/sink.js";
@@ -21,6 +24,8 @@ export interface OpenedSink {
   /** The sink's position in the pipeline; the state and the manifests name the sink by it. */
   index: number;
   config: SinkConfig;
+  /** Its format, from the environment the pipeline was loaded with. */
+  format: Format;
   store: OutputStore;
   /** Whether it writes files (not stdout): only such a sink keeps the state, a manifest and a pin. */
   keepsFiles: boolean;
@@ -47,12 +52,14 @@ export type RemoveRecordedFile = (file: IntendedFile) => Promise<void>;
  */
 export async function openSinks(
   configs: readonly SinkConfig[],
-  deps: { run: RunInfo; stdout: Writable },
+  deps: { run: RunInfo; stdout: Writable; components: Components },
   opened: OpenedSink[],
 ): Promise<void> {
+  const { destinations } = deps.components;
   for (const [index, config] of configs.entries()) {
-    const store = await openOutputStore(config, deps);
-    opened.push({ index, config, store, keepsFiles: keepsFiles(config) });
+    const store = await openOutputStore(config, { run: deps.run, stdout: deps.stdout }, destinations);
+    const format = formatOf(deps.components, config);
+    opened.push({ index, config, format, store, keepsFiles: keepsFiles(config, destinations) });
   }
 }
 
@@ -89,9 +96,12 @@ export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRunt
       ...sink,
       schema,
       columns,
-      join: createFileJoin(sink.config, { store: sink.store, columns, run, log }),
+      join: createFileJoin(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
       createSink: () =>
-        conformSink(createSink(sink.config, { store: sink.store, columns, run, log, workers }), schema),
+        conformSink(
+          createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
+          schema,
+        ),
     };
   });
 }

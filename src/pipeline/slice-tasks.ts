@@ -5,7 +5,7 @@ import { writesRowJson } from "../sinks/sink.js";
 import type { Column, RunInfo, Sink } from "../core/contracts.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
-import { createSource, createTransformChain, FORMATS } from "../components/registry.js";
+import { createSource, createTransformChain } from "../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
@@ -30,10 +30,10 @@ export interface SliceTaskDeps {
 
 export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const { prepared, sinks, state, run } = deps;
-  const { pipeline, session } = prepared;
-  const transform = createTransformChain(pipeline.transforms, { run });
+  const { pipeline, session, components } = prepared;
+  const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
   const createSinks = (): Sink[] => sinks.map((sink) => sink.createSink());
-  const rowJson = sinks.some((sink) => writesRowJson(sink.config, deps.workers));
+  const rowJson = sinks.some((sink) => writesRowJson(sink.config, sink.format, deps.workers));
   const merge = createPartMerge(sinks);
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
@@ -41,22 +41,25 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
     open: slicePlan.open,
     merge: () => merge,
     build: () => ({
-      source: createSource(pipeline.source, slicePlan.retrieval, {
-        client: session.client,
-        batch: {
-          resume: {
-            tokens: state.batchTokens(slicePlan.slice.id),
-            onToken: (request, token) => state.recordBatchToken(slicePlan.slice.id, request, token),
+      source: createSource(
+        pipeline.source,
+        slicePlan.retrieval,
+        {
+          client: session.client,
+          batch: {
+            resume: {
+              tokens: state.batchTokens(slicePlan.slice.id),
+              onToken: (request, token) => state.recordBatchToken(slicePlan.slice.id, request, token),
+            },
+            pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
           },
-          pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
         },
-      }),
+        components.kinds,
+      ),
       transforms: [
         ...(pipeline.transforms.length > 0 ? [transform] : []),
         // Only columnar files drop a field that has no column; NDJSON writes every field.
-        ...(sinks.some((sink) => FORMATS[sink.config.format].columnar)
-          ? [reportUnknownFields(deps.columns)]
-          : []),
+        ...(sinks.some((sink) => sink.format.columnar) ? [reportUnknownFields(deps.columns)] : []),
       ],
       sinks: createSinks(),
       rowJson,

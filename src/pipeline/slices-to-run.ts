@@ -55,7 +55,12 @@ export async function slicesToRun(input: SlicesToRunInput): Promise<SlicesToRun>
     decreased = recheck.decreased;
   }
   // Open slices are redone until they settle, those this window no longer covers included.
-  const toRun = addOpenSlices(slices, state.state, pipeline.source);
+  const toRun = addOpenSlices(
+    slices,
+    state.state,
+    pipeline.source,
+    input.prepared.components.kinds[pipeline.source.kind],
+  );
   const redo = new Set([...(rechecked ?? []).map((change) => change.slice.id), ...toRun.redo]);
   return { slices: toRun.slices, redo, rechecked, decreased };
 }

@@ -1,5 +1,5 @@
 // Picks the destination a sink's `to` names, by its scheme; a scheme no destination takes, or one
-// written slightly wrong (S3://, s3:/), is an error that names the fix.
+// written slightly wrong (MEM://, mem:/), is an error that names the fix.
 import type { Destination } from "./destination.js";
 
 export type DestinationChoice<D extends Destination> = { destination: D } | { problem: string };
@@ -8,8 +8,8 @@ export type DestinationChoice<D extends Destination> = { destination: D } | { pr
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]+):(.*)$/s;
 
 /**
- * @example pickDestination("s3://exports/jobs", Object.values(DESTINATIONS)) // { destination: s3Destination }
- * @example pickDestination("S3://exports/jobs", ...) // { problem: '... did you mean s3://exports/jobs?' }
+ * @example pickDestination("mem://exports/jobs", Object.values(components.destinations)) // { destination: memDestination }
+ * @example pickDestination("MEM://exports/jobs", ...) // { problem: '... did you mean mem://exports/jobs?' }
  */
 export function pickDestination<D extends Destination>(
   to: string,

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { sinkSchema } from "./schema.js";
+import { defaultComponents } from "../components/environment.js";
+import { createSinkSchema } from "./schema.js";
+
+const components = defaultComponents();
+const sinkSchema = createSinkSchema(components);
 
 function problems(input: Record<string, unknown>): string[] {
   const result = sinkSchema.safeParse(input);

@@ -1,9 +1,8 @@
 // The YAML schema of one sink: a format, a destination and how files are named and rolled. The
-// formats and destinations of the registry add their options: a format's beside `format`, a
-// destination's under its own key (`s3:`).
+// formats and destinations of the environment add their options: a format's beside `format`, a
+// destination's under its own key (the destination's type).
 import { z } from "zod";
 import type { Format } from "../formats/format.js";
-import { DESTINATIONS, FORMATS } from "../components/registry.js";
 import type { Destination } from "./destination.js";
 import { compilePathTemplate } from "./path-template.js";
 import { pickDestination } from "./pick-destination.js";
@@ -16,14 +15,15 @@ import {
 import type { ColumnNaming } from "../warehouse/column-names.js";
 import type { SchemaPolicyConfig } from "../warehouse/warehouse-options.js";
 
-export type FormatType = keyof typeof FORMATS;
+/** The formats and destinations a sink may name, by `format` value and by type. */
+export interface SinkComponents {
+  readonly formats: Readonly<Record<string, Format>>;
+  readonly destinations: Readonly<Record<string, Destination>>;
+}
 
-const formats: readonly Format[] = Object.values(FORMATS);
-const destinations: readonly Destination[] = Object.values(DESTINATIONS);
-
-const commonFields = {
+const commonFields = (formats: readonly Format[], destinations: readonly Destination[]) => ({
   format: z
-    .enum(Object.keys(FORMATS) as [FormatType, ...FormatType[]])
+    .enum(formats.map((format) => format.type))
     .describe(
       `How rows become bytes. ${formats.map((format) => `\`${format.type}\`: ${format.summary}`).join(" ")}`,
     ),
@@ -39,7 +39,7 @@ const commonFields = {
     .describe(
       "File name template relative to `to`: {date} {hour} (slice start, UTC) {slice} {seq} {ext} {run_id} and {field.name} from record values (Hive-style partitions, escaped so they stay inside `to`). Must contain {slice}, and {seq} when files roll. Default: {slice}-{seq}.{ext}",
     ),
-};
+});
 
 const rollingFields = {
   max_rows_per_file: z.number().int().min(1).optional().describe("Start a new file after this many rows."),
@@ -59,16 +59,16 @@ const warehouseFields = {
 };
 
 /** Every format's options, flat on the sink; two formats may not claim one name. */
-function formatFields(): Record<string, z.ZodType> {
+function formatFields(components: SinkComponents): Record<string, z.ZodType> {
   const fields: Record<string, z.ZodType> = {};
-  for (const format of formats) {
+  for (const format of Object.values(components.formats)) {
     for (const [key, schema] of Object.entries(format.options)) {
       if (
         key in fields ||
-        key in commonFields ||
+        ["format", "to", "path"].includes(key) ||
         key in rollingFields ||
         key in warehouseFields ||
-        key in DESTINATIONS
+        key in components.destinations
       ) {
         throw new Error(
           `format ${format.type} declares option ${key}, which another part of the sink already has`,
@@ -80,7 +80,7 @@ function formatFields(): Record<string, z.ZodType> {
   return fields;
 }
 
-function destinationFields(): Record<string, z.ZodType> {
+function destinationFields(destinations: readonly Destination[]): Record<string, z.ZodType> {
   const fields: Record<string, z.ZodType> = {};
   for (const destination of destinations) {
     if (destination.options !== undefined) fields[destination.type] = destination.options.optional();
@@ -90,7 +90,8 @@ function destinationFields(): Record<string, z.ZodType> {
 
 /** A parsed sink: the common fields typed, format and destination options by their YAML keys. */
 export interface SinkConfig {
-  readonly format: FormatType;
+  /** The `type` of one of the environment's formats. */
+  readonly format: string;
   readonly to: string;
   readonly path?: string | undefined;
   readonly max_rows_per_file?: number | undefined;
@@ -101,55 +102,76 @@ export interface SinkConfig {
   readonly [option: string]: unknown;
 }
 
-export const sinkSchema: z.ZodType<SinkConfig, Record<string, unknown>> = z
-  .strictObject({
-    ...commonFields,
-    ...formatFields(),
-    ...rollingFields,
-    ...warehouseFields,
-    ...destinationFields(),
-  })
-  .superRefine((parsed, ctx) => {
-    const value: SinkConfig = parsed;
-    const format: Format = FORMATS[value.format];
-    checkFormatOptions(value, format, ctx);
-    for (const problem of overrideProblems(value))
+/**
+ * The schema of a sink with these formats and destinations (an environment's; config/ builds it once
+ * per environment).
+ * @example createSinkSchema(components).parse({ format: "ndjson", to: "./out" })
+ */
+export function createSinkSchema(components: SinkComponents): z.ZodType<SinkConfig, Record<string, unknown>> {
+  const formats: readonly Format[] = Object.values(components.formats);
+  const destinations: readonly Destination[] = Object.values(components.destinations);
+  return z
+    .strictObject({
+      ...commonFields(formats, destinations),
+      ...formatFields(components),
+      ...rollingFields,
+      ...warehouseFields,
+      ...destinationFields(destinations),
+    })
+    .superRefine((parsed, ctx) => checkSink(parsed, formats, destinations, ctx))
+    .describe("One output: format, destination, names and rolling.");
+}
+
+function checkSink(
+  value: SinkConfig,
+  formats: readonly Format[],
+  destinations: readonly Destination[],
+  ctx: z.RefinementCtx,
+): void {
+  const format = formats.find((candidate) => candidate.type === value.format);
+  if (format === undefined) return;
+  checkFormatOptions(value, format, formats, ctx);
+  for (const problem of overrideProblems(value))
+    ctx.addIssue({
+      code: "custom",
+      path: ["column_name_overrides", problem.field],
+      message: problem.message,
+    });
+  const choice = pickDestination(value.to, destinations);
+  if ("problem" in choice) {
+    ctx.addIssue({ code: "custom", path: ["to"], message: choice.problem });
+    return;
+  }
+  const { destination } = choice;
+  const targetProblem = destination.checkTarget?.(value.to);
+  if (targetProblem !== undefined) ctx.addIssue({ code: "custom", path: ["to"], message: targetProblem });
+  if (destination.stream === true && !format.streams) {
+    const streaming = formats.filter((candidate) => candidate.streams).map((candidate) => candidate.type);
+    ctx.addIssue({
+      code: "custom",
+      path: ["format"],
+      message: `${destination.type} (to: ${value.to}) takes format ${streaming.join(" or ")} only`,
+    });
+  }
+  for (const other of destinations) {
+    if (other !== destination && other.options !== undefined && value[other.type] !== undefined) {
       ctx.addIssue({
         code: "custom",
-        path: ["column_name_overrides", problem.field],
-        message: problem.message,
-      });
-    const choice = pickDestination(value.to, destinations);
-    if ("problem" in choice) {
-      ctx.addIssue({ code: "custom", path: ["to"], message: choice.problem });
-      return;
-    }
-    const { destination } = choice;
-    const targetProblem = destination.checkTarget?.(value.to);
-    if (targetProblem !== undefined) ctx.addIssue({ code: "custom", path: ["to"], message: targetProblem });
-    if (destination.stream === true && !format.streams) {
-      const streaming = formats.filter((candidate) => candidate.streams).map((candidate) => candidate.type);
-      ctx.addIssue({
-        code: "custom",
-        path: ["format"],
-        message: `${destination.type} (to: ${value.to}) takes format ${streaming.join(" or ")} only`,
+        path: [other.type],
+        message: `${other.type} options need a destination ${other.example}`,
       });
     }
-    for (const other of destinations) {
-      if (other !== destination && other.options !== undefined && value[other.type] !== undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: [other.type],
-          message: `${other.type} options need a destination ${other.example}`,
-        });
-      }
-    }
-    if (value.path !== undefined) checkPathTemplate(value, destination, ctx);
-  })
-  .describe("One output: format, destination, names and rolling.");
+  }
+  if (value.path !== undefined) checkPathTemplate(value, destination, ctx);
+}
 
 /** Another format's option set to other than its default is a mistake, not something to ignore. */
-function checkFormatOptions(value: SinkConfig, format: Format, ctx: z.RefinementCtx): void {
+function checkFormatOptions(
+  value: SinkConfig,
+  format: Format,
+  formats: readonly Format[],
+  ctx: z.RefinementCtx,
+): void {
   for (const other of formats) {
     if (other === format) continue;
     for (const [key, schema] of Object.entries(other.options)) {

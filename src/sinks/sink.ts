@@ -14,7 +14,6 @@ import type {
   StagedWriter,
 } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
-import { FORMATS } from "../components/registry.js";
 import { SinkError } from "../errors.js";
 import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
 import type { TemplateValues } from "./path-template.js";
@@ -24,6 +23,8 @@ import type { SinkConfig } from "./schema.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface SinkDeps {
+  /** The sink's format, from the environment the pipeline was loaded with. */
+  format: Format;
   store: OutputStore;
   /** The columns rows carry after the transforms (the Parquet schema). */
   columns: readonly Column[];
@@ -34,15 +35,16 @@ export interface SinkDeps {
 }
 
 /** How `verify` counts the rows of this sink's files: its format's counter, with its settings. */
-export function rowCounterOf(config: SinkConfig): (chunks: AsyncIterable<Uint8Array>) => Promise<number> {
-  const format: Format = FORMATS[config.format];
+export function rowCounterOf(
+  config: SinkConfig,
+  format: Format,
+): (chunks: AsyncIterable<Uint8Array>) => Promise<number> {
   const settings = format.settings(config);
   return (chunks) => format.countRows(chunks, settings);
 }
 
 /** Whether this sink's encoder writes rows as JSON text (see Format.writesRowJson). */
-export function writesRowJson(config: SinkConfig, workers: WorkerPool | undefined): boolean {
-  const format: Format = FORMATS[config.format];
+export function writesRowJson(config: SinkConfig, format: Format, workers: WorkerPool | undefined): boolean {
   return format.writesRowJson?.(format.settings(config), workers === undefined ? {} : { workers }) ?? true;
 }
 
@@ -51,12 +53,12 @@ const COMMIT_CONCURRENCY = 8;
 
 /**
  * @example
- * const sink = createSink(config, { store, columns, run, log });
+ * const sink = createSink(config, { format, store, columns, run, log });
  * const output = await sink(batches, sliceContext);
  * await output.commit();
  */
 export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
-  const format: Format = FORMATS[config.format];
+  const { format } = deps;
   const settings = format.settings(config);
   const ext = format.extension(settings);
   const template = compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE);
@@ -174,7 +176,7 @@ export interface FileJoin {
  * or the format cannot join; `fits` says no when the files together pass a rolling limit.
  */
 export function createFileJoin(config: SinkConfig, deps: SinkDeps): FileJoin | undefined {
-  const format: Format = FORMATS[config.format];
+  const { format } = deps;
   const template = compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE);
   const join = format.join;
   if (join === undefined || template.fields.length > 0) return undefined;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatPinnedSchema, parsePinnedSchema } from "./pinned-schema.js";
 import { outputSchema, withSourceFields } from "./output-schema.js";
+import { defaultComponents } from "../components/environment.js";
 import { transformColumns } from "../components/registry.js";
 
 describe("pinned schema document", () => {
@@ -33,6 +34,7 @@ describe("pinned schema document", () => {
 
   it("follows a source field through rename and flatten; a column add creates has none", () => {
     const result = transformColumns(
+      defaultComponents().transforms,
       [
         { type: "flatten", config: { separator: "_" } },
         { type: "rename", config: { job_execution_time_elapsed: "elapsed_s" } },

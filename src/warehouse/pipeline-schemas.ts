@@ -8,7 +8,7 @@ import { escapeControl } from "../api/redact.js";
 import { ConfigError, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../core/contracts.js";
 import { transformColumns } from "../components/registry.js";
-import type { StepProblem } from "../components/registry.js";
+import type { StepProblem, TransformTable } from "../components/registry.js";
 import { mapRows } from "../transforms/map-rows.js";
 import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";
@@ -20,6 +20,8 @@ import type { SinkSchema } from "./sink-schema.js";
 
 export interface PipelineSchemaInput {
   pipeline: Pipeline;
+  /** The transforms of the environment the pipeline was loaded with. */
+  transforms: TransformTable;
   /** The pipeline file: a committed pin's path is relative to it. */
   pipelineFile: string;
   /** The columns rows carry as they leave the source. */
@@ -39,6 +41,8 @@ export interface SchemaSink {
 /** A sink with its store and its resolved schema: what pinning needs. */
 export interface PinnedSink extends SchemaSink {
   schema: ResolvedSinkSchema;
+  /** Whether its destination keeps files (a stream, stdout, has nothing to pin beside). */
+  keepsFiles: boolean;
 }
 
 export interface ResolvedSinkSchema extends SinkSchema {
@@ -99,7 +103,11 @@ function pinError(index: number, message: string, cause: unknown): ConfigError {
  * service's names pass the sink's bounds (COLUMNS_UNBOUNDED).
  */
 export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promise<ResolvedSinkSchema[]> {
-  const transformed = transformColumns(input.pipeline.transforms, withSourceFields(input.sourceColumns));
+  const transformed = transformColumns(
+    input.transforms,
+    input.pipeline.transforms,
+    withSourceFields(input.sourceColumns),
+  );
   checkTransformOverwrites(transformed.problems);
   const columns = transformed.columns;
   const schemas: ResolvedSinkSchema[] = [];
@@ -141,10 +149,10 @@ export function conformSink(sink: Sink, schema: SinkSchema): Sink {
   return (input, ctx) => sink(transform(input, ctx), ctx);
 }
 
-/** Records each sink's schema beside its output (not for stdout), after a successful run. */
+/** Records each sink's schema beside its output (not for a stream, stdout), after a successful run. */
 export async function pinSchemas(sinks: readonly PinnedSink[]): Promise<void> {
-  for (const { config, store, schema } of sinks) {
-    if (store === undefined || config.to === "-") continue;
+  for (const { store, schema, keepsFiles } of sinks) {
+    if (store === undefined || !keepsFiles) continue;
     const text = formatPinnedSchema(schema.columns);
     const current = await store.getObject(PINNED_SCHEMA_PATH);
     if (current === undefined || Buffer.from(current).toString("utf8") !== text)

@@ -10,6 +10,7 @@ import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { stringify } from "yaml";
+import type { Components } from "../../src/components/environment.js";
 import { main } from "../../src/cli/main.js";
 import { startEmulator } from "../../src/emulator/server.js";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
@@ -105,6 +106,8 @@ export interface RunCliOptions {
   env?: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
   cwd?: string;
+  /** The components the commands load and run pipelines with; the built-in ones unless given. */
+  components?: Components;
 }
 
 /** Runs `mdq-export ARGV...` through `main()` in this process; never a terminal, so logs are JSON lines on stderr. */
@@ -122,6 +125,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
     cwd: options.cwd ?? REPO_ROOT,
     signal: options.signal ?? new AbortController().signal,
     isTTY: false,
+    components: options.components,
   });
   const stderrText = Buffer.concat(err).toString("utf8");
   return {

@@ -3,22 +3,23 @@
 // `schema.pinned`), else the pin the last run wrote beside the output: files only, no service and no
 // service credentials. Before any run it asks the service for the kind's mappings, as `schema` does.
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { defaultComponents, formatOf } from "../../components/environment.js";
+import type { Components } from "../../components/environment.js";
 import { loadPipeline } from "../../config/load-pipeline.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { ConfigError } from "../../errors.js";
 import { createLogger } from "../../logger.js";
-import { FORMATS } from "../../components/registry.js";
 import type { Format, TableFiles } from "../../formats/format.js";
 import { snakeCaseName } from "../../warehouse/column-names.js";
 import { DIALECTS, generateDdl } from "../../warehouse/ddl/ddl.js";
+import { ddlLocation } from "../../warehouse/ddl/ddl-location.js";
 import type { Dialect } from "../../warehouse/ddl/ddl.js";
 import { tableLayout } from "../../warehouse/ddl/table-layout.js";
 import type { RecordShape } from "../../warehouse/ddl/table-layout.js";
 import type { SchemaColumn } from "../../warehouse/output-schema.js";
 import { parsePinnedSchema, PINNED_SCHEMA_PATH } from "../../warehouse/pinned-schema.js";
 import type { PinnedSchema } from "../../warehouse/pinned-schema.js";
-import { openOutputStore } from "../../sinks/open-output-store.js";
+import { destinationOf, openOutputStore } from "../../sinks/open-output-store.js";
 import { newRunInfo } from "../../pipeline/prepare-run.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { DEFAULT_PATH_TEMPLATE } from "../../sinks/path-template.js";
@@ -47,8 +48,9 @@ Options:
   --sink N          the sink (1 = the first, the default)
   --pin FILE        the sink's pinned schema (mdq-export schema --json); read instead of the service
   --table NAME      table or view name (default: the pipeline's name in snake_case)
-  --location URI    where the files are read from (default: the sink's to, a local directory made
-                    absolute; Athena reads s3://, BigQuery gs://)
+  --location URI    where the files are read from (default: where the sink's destination says the
+                    dialect reads them: a local directory made absolute for DuckDB, an S3 prefix
+                    for DuckDB and Athena, the same bucket on gs:// for BigQuery)
   --dataset NAME    BigQuery dataset (default mdq)
   --since DATE      first date of Athena's partition projection (default: the window's start)
   -h, --help        show this help`;
@@ -68,8 +70,9 @@ async function sinkColumns(
   file: string,
   values: { sink?: string; pin?: string; "log-level"?: string },
   io: CliIO,
+  components: Components,
 ): Promise<SinkColumns> {
-  const offline = await loadPipeline(file, { env: io.env, withoutService: true });
+  const offline = await loadPipeline(file, { env: io.env, withoutService: true, components });
   const index = sinkIndex(values.sink, offline) ?? 0;
   if (values.pin !== undefined) {
     let text: string;
@@ -86,7 +89,7 @@ async function sinkColumns(
   }
   const committed = await readCommittedPin(offline, index, file);
   if (committed !== undefined) return { pipeline: offline, index, columns: committed.pin.columns };
-  const written = await pinBesideOutput(offline, index, io);
+  const written = await pinBesideOutput(offline, index, io, components);
   if (written !== undefined) return { pipeline: offline, index, columns: written.columns };
   const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
   const { pipeline, schemas } = await loadSinkSchemas(file, io, log);
@@ -100,10 +103,15 @@ async function pinBesideOutput(
   pipeline: Pipeline,
   index: number,
   io: CliIO,
+  components: Components,
 ): Promise<PinnedSchema | undefined> {
   const sink = pipeline.sinks[index];
-  if (sink === undefined || sink.to === "-") return undefined;
-  const store = await openOutputStore(sink, { run: newRunInfo(pipeline.name), stdout: io.stdout });
+  if (sink === undefined || destinationOf(sink, components.destinations).stream === true) return undefined;
+  const store = await openOutputStore(
+    sink,
+    { run: newRunInfo(pipeline.name), stdout: io.stdout },
+    components.destinations,
+  );
   try {
     const bytes = await store.getObject(PINNED_SCHEMA_PATH);
     if (bytes === undefined) return undefined;
@@ -133,17 +141,12 @@ function writtenByTransforms(pipeline: Pipeline): string[] {
 }
 
 /** The formats a warehouse reads, for the message that refuses another. */
-function formatsWithTables(): string {
-  const formats: readonly Format[] = Object.values(FORMATS);
+function formatsWithTables(components: Components): string {
+  const formats: readonly Format[] = Object.values(components.formats);
   return formats
     .filter((format) => format.table !== undefined)
     .map((format) => format.type)
     .join(", ");
-}
-
-/** A URL is kept; a directory is made absolute, since the statement runs from anywhere. */
-function readLocation(location: string): string {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) ? location : resolve(location);
 }
 
 export const ddlCommand: Command = async (argv, io) => {
@@ -172,17 +175,20 @@ export const ddlCommand: Command = async (argv, io) => {
   const since = values.since === undefined ? undefined : new Date(`${values.since}T00:00:00Z`);
   if (since !== undefined && Number.isNaN(since.getTime()))
     throw invalid("--since", `--since: "${values.since ?? ""}" is not a date (YYYY-MM-DD)`);
-  const { pipeline, index, columns } = await sinkColumns(file, values, io);
+  const components = io.components ?? defaultComponents();
+  const { pipeline, index, columns } = await sinkColumns(file, values, io, components);
   const sink = pipeline.sinks[index];
   if (sink === undefined) return EXIT.invalid;
-  if (sink.to === "-") throw invalid("--sink", `sink ${index + 1} writes to stdout; no table reads it`);
-  const format: Format = FORMATS[sink.format];
+  const destination = destinationOf(sink, components.destinations);
+  if (destination.stream === true)
+    throw invalid("--sink", `sink ${index + 1} writes to ${destination.type}, one stream; no table reads it`);
+  const format = formatOf(components, sink);
   const settings = format.settings(sink);
   const files = format.table?.(settings);
   if (files === undefined)
     throw invalid(
       `sinks.${index}.format`,
-      `ddl: no warehouse reads format "${format.type}" (sink ${index + 1}); pick a format ddl can describe, such as ${formatsWithTables()}`,
+      `ddl: no warehouse reads format "${format.type}" (sink ${index + 1}); pick a format ddl can describe, such as ${formatsWithTables(components)}`,
     );
   let ddl: string;
   try {
@@ -195,7 +201,12 @@ export const ddlCommand: Command = async (argv, io) => {
         recordShape: recordShapeOf(pipeline, index, files),
         writtenByTransforms: writtenByTransforms(pipeline),
         extension: format.extension(settings),
-        location: readLocation(values.location ?? sink.to),
+        location: ddlLocation(
+          dialect as Dialect,
+          sink.to,
+          values.location,
+          Object.values(components.destinations),
+        ),
         pathTemplate: sink.path ?? DEFAULT_PATH_TEMPLATE,
         since: since ?? pipeline.source.window.start,
       }),

@@ -5,7 +5,8 @@ import { ConfigError } from "../../errors.js";
 import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../core/columns-from-mappings.js";
 import type { DataKind } from "../../api/wire/fields.js";
-import { KINDS } from "../../components/registry.js";
+import { defaultComponents } from "../../components/environment.js";
+import type { KindTable } from "../../components/registry.js";
 import { parseCommandArgs } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
@@ -30,8 +31,8 @@ Options:
   --log-format F       json or pretty (default: pretty on a terminal, else json; MDQ_LOG_FORMAT)
   -h, --help           show this help`;
 
-function isKind(value: string): value is DataKind {
-  return Object.hasOwn(KINDS, value);
+function isKind(kinds: KindTable, value: string): value is DataKind {
+  return Object.hasOwn(kinds, value);
 }
 
 export const fieldsCommand: Command = async (argv, io) => {
@@ -54,23 +55,24 @@ export const fieldsCommand: Command = async (argv, io) => {
     return EXIT.ok;
   }
   const log = commandLogger(values, io, "warn");
+  const { kinds } = io.components ?? defaultComponents();
   let service;
   let source;
   if (positionals.length === 1) {
-    const pipeline = await loadPipeline(positionals[0] as string, { env: io.env });
+    const pipeline = await loadPipeline(positionals[0] as string, { env: io.env, components: io.components });
     service = pipeline.service;
     source = pipeline.source;
   } else if (values.kind !== undefined && positionals.length === 0) {
     const kind = values.kind;
-    if (!isKind(kind)) {
-      const message = `--kind "${kind}" is not one of ${Object.keys(KINDS).join(", ")}`;
+    if (!isKind(kinds, kind)) {
+      const message = `--kind "${kind}" is not one of ${Object.keys(kinds).join(", ")}`;
       throw new ConfigError(message, [{ path: "--kind", message }]);
     }
     // The schema's defaults, so the emulator here runs under the same timeouts and limits as a pipeline's.
     service = serviceSchema.parse({ embedded: true, seed: 1 });
     const serverless = values.application === "eventops" || values.application === "agentmanager";
     // A kind without applications (billing) takes no app type either; the others' mappings want both.
-    const scoped = KINDS[kind].applications.length > 0;
+    const scoped = kinds[kind].applications.length > 0;
     source = {
       kind,
       application: scoped ? (values.application ?? "atr") : undefined,
@@ -84,7 +86,7 @@ export const fieldsCommand: Command = async (argv, io) => {
   }
   const session = await openSession(service, { log, quotaReserve: 0 });
   try {
-    const fields = await KINDS[source.kind].mappings(session.client, source, io.signal);
+    const fields = await kinds[source.kind].mappings(session.client, source, io.signal);
     if (values.json === true) {
       io.stdout.write(
         `${JSON.stringify(

@@ -5,6 +5,7 @@ import { ConfigError, EtlError } from "../../errors.js";
 import type { Manifest } from "../../pipeline/manifest.js";
 import { manifestObjectPath, writeManifest } from "../../pipeline/manifest.js";
 import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
+import { defaultComponents } from "../../components/environment.js";
 import { newRunInfo } from "../../pipeline/prepare-run.js";
 import { lockObjectPath, lockOutputs } from "../../pipeline/output-lock.js";
 import type { OutputStore } from "../../core/contracts.js";
@@ -77,11 +78,12 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     throw new ConfigError(message, [{ path: "--shard-count", message }]);
   }
   const log = commandLogger(values, io, "warn");
-  const pipeline = await loadPipeline(file, { env: io.env, withoutService: true });
+  const components = io.components ?? defaultComponents();
+  const pipeline = await loadPipeline(file, { env: io.env, withoutService: true, components });
   let incomplete = false;
   const run = newRunInfo(pipeline.name);
   const runId = run.runId;
-  await forEachDestination(pipeline, async (store) => {
+  await forEachDestination(pipeline, components, async (store) => {
     // The whole output's lock, as a run without shards takes it: the merged manifest and _SUCCESS are
     // that run's objects too, and one of the two writing them at once would leave a mixed result.
     const lock = await lockOutputs({ stores: [store], path: lockObjectPath(undefined), run, log });

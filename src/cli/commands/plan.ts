@@ -58,11 +58,18 @@ export const planCommand: Command = async (argv, io) => {
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
   const pipeline = await loadPipeline(file, {
     env: io.env,
+    components: io.components,
     now: runNow(values.now),
     overrides: windowOverrides(values),
     onWarning: (issue) => log.warn({ path: issue.path, line: issue.line }, issue.message),
   });
-  const prepared = await prepareRun(pipeline, { log, signal: io.signal, shard, alwaysProbe: true });
+  const prepared = await prepareRun(pipeline, {
+    log,
+    signal: io.signal,
+    shard,
+    alwaysProbe: true,
+    components: io.components,
+  });
   try {
     io.stdout.write(formatPlan(prepared, values.json === true));
     // The drift from each sink's pinned schema, before anything is written.

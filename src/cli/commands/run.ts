@@ -55,12 +55,13 @@ export const runCommand: Command = async (argv, io) => {
   const now = runNow(values.now);
   const log = commandLogger(values, io, io.isTTY ? "warn" : "info");
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
-  const observability = createRunObservability(values, io.env, log, io.stdout);
+  const observability = createRunObservability(values, io.env, log, io.stdout, io.components);
   const release = io.routeDependencyMessages?.((message) => log.warn(message, "A dependency warned."));
   let progress: { stop(): void } | undefined;
   try {
     const pipeline = await loadPipeline(file, {
       env: io.env,
+      components: io.components,
       now,
       overrides: windowOverrides(values),
       onWarning: observability.loadWarning,
@@ -71,6 +72,7 @@ export const runCommand: Command = async (argv, io) => {
       ...observed.options,
       signal: io.signal,
       stdout: io.stdout,
+      components: io.components,
       shard,
       force: values.force === true,
       recheck: values.recheck === true,

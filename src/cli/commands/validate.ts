@@ -43,6 +43,7 @@ export const validateCommand: Command = async (argv, io) => {
     try {
       const options = {
         env: io.env,
+        components: io.components,
         onWarning: (issue: ConfigIssue) =>
           io.stderr.write(`warning: ${file}:${issue.line ?? 1}:${issue.column ?? 1}: ${issue.message}\n`),
       };

@@ -1,5 +1,6 @@
 // `mdq-export verify PIPELINE`: re-reads every destination of a pipeline and checks it against its
 // manifest — rows, checksums, no file missing, truncated or extra.
+import { defaultComponents, formatOf } from "../../components/environment.js";
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { EtlError } from "../../errors.js";
 import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
@@ -46,13 +47,15 @@ export const verifyCommand: Command = async (argv, io) => {
     io.stdout.write(`${VERIFY_USAGE}\n`);
     return EXIT.ok;
   }
+  const components = io.components ?? defaultComponents();
   const pipeline = await loadPipeline(requirePipelineFile(positionals, VERIFY_USAGE), {
     env: io.env,
     withoutService: true,
+    components,
   });
   const shard = resolveShard(values.shard, undefined, {});
   let problems = 0;
-  await forEachDestination(pipeline, async (store, sink) => {
+  await forEachDestination(pipeline, components, async (store, sink) => {
     const manifest = await readManifest(store, manifestObjectPath(shard));
     if (manifest === undefined) {
       throw new EtlError(
@@ -61,7 +64,7 @@ export const verifyCommand: Command = async (argv, io) => {
       );
     }
     const sharded = shard !== undefined && shard.count > 1;
-    const report = await verifyExport(store, manifest, rowCounterOf(sink), {
+    const report = await verifyExport(store, manifest, rowCounterOf(sink, formatOf(components, sink)), {
       listedElsewhere: sharded ? await otherShardsFiles(store, shard) : undefined,
       manifestName: sharded ? `${manifestObjectPath(shard)} nor in another shard's manifest` : undefined,
     });

@@ -9,5 +9,7 @@ export const stdoutDestination: Destination = {
   target: { literal: "-" },
   example: "- (stdout)",
   stream: true,
+  // A process's standard output is its own: no other run writes into it.
+  lock: "unshared",
   open: async (_to, _options, deps) => createStdoutStore(deps.stdout),
 };

@@ -1,4 +1,5 @@
-// Athena / Glue: CREATE EXTERNAL TABLE over the S3 prefix with typed partition columns and partition
+// Athena / Glue: CREATE EXTERNAL TABLE over the files' location (as the sink's destination names it for
+// Athena, or `--location`) with typed partition columns and partition
 // projection for the template's date and hour, so new partitions are queryable without MSCK REPAIR.
 import type { ColumnType } from "../../core/contracts.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
@@ -59,10 +60,6 @@ function projection(layout: TableLayout): string[] {
 
 export function athenaDdl(layout: TableLayout): string {
   requireSafeNames(layout, "Athena");
-  if (!layout.location.startsWith("s3://"))
-    throw new Error(
-      `Athena reads s3:// locations, not "${layout.location}"; pass --location s3://bucket/prefix`,
-    );
   const lines = [`CREATE EXTERNAL TABLE IF NOT EXISTS \`${layout.table}\` (`, columnList(layout), ")"];
   if (layout.partitions.length > 0)
     lines.push(

@@ -37,10 +37,9 @@ function columnList(layout: TableLayout): string {
   return fields.map((field) => `  \`${field.name}\` ${fieldType(field)}`).join(",\n");
 }
 
-/** BigQuery reads gs://; an s3:// destination maps to the same bucket and prefix once copied there. */
+/** BigQuery reads Cloud Storage; the destination (or `--location`) names the files there. */
 function gcsLocation(location: string): string {
   if (location.startsWith("gs://")) return location;
-  if (location.startsWith("s3://")) return `gs://${location.slice("s3://".length)}`;
   throw new Error(`BigQuery reads gs:// locations, not "${location}"; pass --location gs://bucket/prefix`);
 }
 

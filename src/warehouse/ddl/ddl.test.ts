@@ -1,9 +1,12 @@
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { defaultComponents } from "../../components/environment.js";
+import { ddlLocation } from "./ddl-location.js";
 import type { SchemaColumn } from "../output-schema.js";
 import { DIALECTS, generateDdl } from "./ddl.js";
 import { nestedFields, recordPaths } from "./record-paths.js";
 import { tableLayout } from "./table-layout.js";
-import type { LayoutInput } from "./table-layout.js";
+import type { LayoutInput, TableLayout } from "./table-layout.js";
 import { ndjsonFormat } from "../../formats/ndjson.js";
 import { parquetFormat } from "../../formats/parquet.js";
 import type { TableFiles } from "../../formats/format.js";
@@ -12,6 +15,14 @@ function tableFiles(files: TableFiles | undefined): TableFiles {
   if (files === undefined) throw new Error("the format has no table");
   return files;
 }
+
+const destinations = Object.values(defaultComponents().destinations);
+
+/** The layout as BigQuery reads it: the destination names the bucket on Cloud Storage. */
+const inCloudStorage = (layout: TableLayout): TableLayout => ({
+  ...layout,
+  location: layout.location.replace(/^[a-z0-9]+:\/\//, "gs://"),
+});
 
 const jsonLines = tableFiles(ndjsonFormat.table?.({ gzip: false }));
 
@@ -54,15 +65,20 @@ const base: LayoutInput = {
 
 describe("generateDdl", () => {
   for (const dialect of DIALECTS) {
+    // Where the dialect reads the S3 sink's files, as the destination says (BigQuery: gs://).
+    const located = (input: LayoutInput): LayoutInput => ({
+      ...input,
+      location: ddlLocation(dialect, input.location, undefined, destinations),
+    });
     it(`${dialect}: Parquet partitioned by date and hour`, async () => {
-      await expect(generateDdl(dialect, tableLayout(base), { dataset: "mdq" })).toMatchFileSnapshot(
+      await expect(generateDdl(dialect, tableLayout(located(base)), { dataset: "mdq" })).toMatchFileSnapshot(
         `golden/${dialect}-parquet.sql`,
       );
     });
 
     it(`${dialect}: NDJSON as the transforms left it, nested objects read where they are`, async () => {
       const layout = tableLayout({
-        ...base,
+        ...located(base),
         columns: nestedColumns,
         files: jsonLines,
         recordShape: "nested",
@@ -76,7 +92,7 @@ describe("generateDdl", () => {
 
     it(`${dialect}: gzip NDJSON partitioned by a record value`, async () => {
       const layout = tableLayout({
-        ...base,
+        ...located(base),
         files: tableFiles(ndjsonFormat.table?.({ gzip: true })),
         extension: "ndjson.gz",
         pathTemplate: "domain={atr_domain_name}/{slice}-{seq}.{ext}",
@@ -109,9 +125,20 @@ describe("generateDdl", () => {
     );
     expect(() => generateDdl("bigquery", unsafe, { dataset: "mdq" })).toThrow(/BigQuery does not accept/);
     expect(generateDdl("duckdb", unsafe, { dataset: "mdq" })).toContain('CAST("@timestamp" AS TIMESTAMP)');
-    const local = tableLayout({ ...base, location: "./out/jobs" });
-    expect(() => generateDdl("athena", local, { dataset: "mdq" })).toThrow(
-      'Athena reads s3:// locations, not "./out/jobs"; pass --location s3://bucket/prefix',
+  });
+
+  it("reads the files where the destination says each dialect reads them, and refuses a storage it cannot read", () => {
+    expect(ddlLocation("duckdb", "./out/jobs", undefined, destinations)).toBe(resolve("./out/jobs"));
+    expect(() => ddlLocation("athena", "./out/jobs", undefined, destinations)).toThrow(
+      `athena does not read the file destination's files ("./out/jobs"); copy them where it reads and pass --location`,
+    );
+    expect(ddlLocation("athena", "s3://lake/jobs/", undefined, destinations)).toBe("s3://lake/jobs");
+    expect(ddlLocation("bigquery", "s3://lake/jobs", undefined, destinations)).toBe("gs://lake/jobs");
+    // --location: a copy no destination writes is taken as written; one a destination takes is asked of it.
+    expect(ddlLocation("bigquery", "./out/jobs", "gs://copy/jobs", destinations)).toBe("gs://copy/jobs");
+    expect(ddlLocation("athena", "./out/jobs", "s3://copy/jobs", destinations)).toBe("s3://copy/jobs");
+    expect(() => ddlLocation("bigquery", "s3://lake/jobs", "./copy", destinations)).toThrow(
+      /bigquery does not read the file destination's files/,
     );
   });
 
@@ -138,7 +165,9 @@ describe("generateDdl", () => {
     );
     const layout = tableLayout({ ...base, columns: clash, files: jsonLines, recordShape: "nested" });
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
-    expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written inside "job"/);
+    expect(() => generateDdl("bigquery", inCloudStorage(layout), { dataset: "mdq" })).toThrow(
+      /written inside "job"/,
+    );
     expect(generateDdl("duckdb", layout, { dataset: "mdq" })).toContain("'/job/state'");
   });
 
@@ -153,7 +182,9 @@ describe("generateDdl", () => {
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
       '"atr.app_type" is written by a transform to "atr.app_type", inside an object in some records and under the literal key "atr.app_type" in others; name it without a dot (rename), add flatten: { separator: _ }, or set column_names: snake_case on the sink',
     );
-    expect(() => generateDdl("bigquery", layout, { dataset: "mdq" })).toThrow(/written by a transform/);
+    expect(() => generateDdl("bigquery", inCloudStorage(layout), { dataset: "mdq" })).toThrow(
+      /written by a transform/,
+    );
     // A top-level target is a top-level key wherever it is written: its subtree stays nested.
     const topLevel = tableLayout({
       ...base,
