@@ -2,6 +2,7 @@
 // the deprecated v1 (scroll, batch; date-math windows), with v3 mappings per application and app type.
 // Quirks: v1 calls containers caas, the mappings know them as kubernetes; eventops logs are always
 // serverless, scoped by log_group, tenant and stage instead of domain.
+import { v2HitArray } from "../api/paging/hit-array.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import { LOG_APPLICATIONS, LOG_MAPPING_APPLICATIONS, V2_LOG_APP_TYPES } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
@@ -33,7 +34,7 @@ const v2Sources: KindSources = {
       const operation = "/v2/logs/scroll";
       for (const appType of source.app_type) {
         const body = v2ScrollBody(operation, ALLOWED, source, appType, ctx.slice);
-        yield v2ScrollPaging(client, { kind: "logs", body }, { signal: ctx.signal });
+        yield v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs"), { signal: ctx.signal });
       }
     }),
   batch: (source, { client, batch }) =>

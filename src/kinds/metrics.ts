@@ -1,5 +1,6 @@
 // Metrics: host and container metrics, served by v3 with scroll paging and aggregations. Its mappings
 // differ per application and app type, so they are asked once per app type and joined.
+import { V3_HITS } from "../api/paging/hit-array.js";
 import { metricsScrollPaging } from "../api/paging/metrics-scroll.js";
 import { DOMAIN_APP_TYPES, METRIC_APPLICATIONS } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
@@ -24,7 +25,7 @@ export const metricsKind: DataKindComponent = {
     scroll: (source, { client }) =>
       createPagedSource(function* (ctx) {
         const body = v3QueryBody("/v3/metrics/query", METRIC_APPLICATIONS, source, ctx.slice);
-        yield metricsScrollPaging(client, body, { signal: ctx.signal });
+        yield metricsScrollPaging(client, body, V3_HITS, { signal: ctx.signal });
       }),
   }),
   aggregation: {

@@ -1,5 +1,6 @@
 // The shape jobs and tickets share: v3 kinds of application atr paged with a point in time, with
 // aggregations, and mappings that take no application or app type.
+import { V3_HITS } from "../api/paging/hit-array.js";
 import { pointInTimePaging } from "../api/paging/point-in-time.js";
 import { ATR_ONLY, DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
@@ -29,7 +30,7 @@ export function pointInTimeKind(type: keyof typeof PATHS, summary: string): Data
       pit: (source, { client }) =>
         createPagedSource(function* (ctx) {
           const body = v3QueryBody(paths.query, ATR_ONLY, source, ctx.slice);
-          yield pointInTimePaging(client, paths.query, body, { signal: ctx.signal });
+          yield pointInTimePaging(client, paths.query, body, V3_HITS, { signal: ctx.signal });
         }),
     }),
     aggregation: {

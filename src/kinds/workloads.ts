@@ -1,5 +1,6 @@
 // Workloads: compute workloads, served by v2 (scroll, batch export, aggs; one request set per
 // app_type) with v3 mappings.
+import { v2HitArray } from "../api/paging/hit-array.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import { ATR_ONLY, DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
@@ -27,7 +28,9 @@ export const workloadsKind: DataKindComponent = {
         const operation = "/v2/workloads/scroll";
         for (const appType of source.app_type) {
           const body = v2ScrollBody(operation, ALLOWED, source, appType, ctx.slice);
-          yield v2ScrollPaging(client, { kind: "workloads", body }, { signal: ctx.signal });
+          yield v2ScrollPaging(client, { kind: "workloads", body }, v2HitArray("workloads"), {
+            signal: ctx.signal,
+          });
         }
       }),
     batch: (source, { client, batch }) =>

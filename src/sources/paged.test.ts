@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { Page } from "../api/paging/page.js";
+import type { PagePart } from "../api/paging/page.js";
 import type { Batch } from "../core/contracts.js";
 import { sliceContext } from "../transforms/run-transform.test-support.js";
 import { createPagedSource } from "./paged.js";
 
 type Hit = { _id: string; _index: string; _source: Record<string, unknown> };
 
-async function* pages(): AsyncGenerator<Page<Hit>> {
+async function* pages(): AsyncGenerator<PagePart<Hit>> {
   await Promise.resolve();
   yield {
+    type: "hits",
     hits: [{ _id: "a", _index: "jobs", _source: { _id: "forged", n: 1 } }],
     sources: [Buffer.from('{"_id":"forged","n":1}')],
-    total: 1,
     pageNumber: 1,
   };
+  yield { type: "end", pageNumber: 1, count: 1, total: 1 };
 }
 
 async function read(rowJson: boolean | undefined): Promise<Batch[]> {
