@@ -3,7 +3,7 @@
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
 import type {
-  Batch,
+  RecordBatch,
   Column,
   OutputStore,
   Sink,
@@ -13,7 +13,7 @@ import type {
 } from "../core/contracts.js";
 import { FORMATS } from "../components/registry.js";
 import type { Format } from "../formats/format.js";
-import type { FileJoin } from "../sinks/sink.js";
+import type { FileJoin } from "../sinks/file-join.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { RecordIntent } from "./commit-outputs.js";
@@ -23,7 +23,7 @@ import { ERROR_CODES, hasCode, SinkError } from "../errors.js";
 /** What the composition gives the merge: reading a committed file back, and fresh sinks. */
 export interface PartMerge {
   /** The rows of a committed file of a sink, in the order they were written. */
-  readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<Batch>;
+  readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<RecordBatch>;
   /** The bytes of a committed file of a sink. */
   openFile(file: CommittedFile): Promise<AsyncIterable<Uint8Array>>;
   /** Fresh sinks, one per pipeline sink, that write under the slice's own names. */
@@ -81,7 +81,7 @@ async function* concatenate(
   files: readonly CommittedFile[],
   merge: PartMerge,
   signal: AbortSignal,
-): AsyncGenerator<Batch> {
+): AsyncGenerator<RecordBatch> {
   for (const file of files) yield* merge.readFile(file, signal);
 }
 

@@ -2,7 +2,8 @@
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
 import type { Logger } from "../logger.js";
-import { createFileJoin, createSink, writesRowJson } from "../sinks/sink.js";
+import { createSink, writesRowJson } from "../sinks/sink.js";
+import { createFileJoin } from "../sinks/file-join.js";
 import type { Column, OutputStore, RunInfo, Sink } from "../core/contracts.js";
 import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { PagePart } from "../api/paging/page.js";
-import type { Batch } from "../core/contracts.js";
+import type { RecordBatch } from "../core/contracts.js";
 import { sliceContext } from "../transforms/run-transform.test-support.js";
 import { createPagedSource } from "./paged.js";
 
@@ -17,10 +17,10 @@ async function* pages(): AsyncGenerator<PagePart<Hit>> {
   yield { type: "end", pageNumber: 1, count: 1, total: 1 };
 }
 
-async function read(rowJson: boolean | undefined): Promise<Batch[]> {
+async function read(rowJson: boolean | undefined): Promise<RecordBatch[]> {
   const ctx = { ...sliceContext(), log: { debug: () => undefined } as never };
   const source = createPagedSource(() => [pages()]);
-  const out: Batch[] = [];
+  const out: RecordBatch[] = [];
   for await (const batch of source(rowJson === undefined ? ctx : { ...ctx, rowJson })) out.push(batch);
   return out;
 }
@@ -30,13 +30,13 @@ describe("createPagedSource", () => {
     for (const rowJson of [true, undefined]) {
       const [batch] = await read(rowJson);
       expect(batch?.json).toHaveLength(1);
-      expect(JSON.stringify(batch?.[0])).toBe('{"_id":"a","_index":"jobs","n":1}');
+      expect(JSON.stringify(batch?.rows[0])).toBe('{"_id":"a","_index":"jobs","n":1}');
     }
   });
 
   it("hands over the parsed records, without JSON, when no sink writes it", async () => {
     const [batch] = await read(false);
     expect(batch?.json).toBeUndefined();
-    expect(batch?.[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
+    expect(batch?.rows[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
   });
 });

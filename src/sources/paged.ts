@@ -2,7 +2,7 @@
 // app_type) and yields each batch of hits as rows, as it streams in. When every query reported its
 // total (on its first page's end), their sum is the slice's expected count.
 import type { PagePart } from "../api/paging/page.js";
-import type { Batch, SliceContext, Source } from "../core/contracts.js";
+import type { RecordBatch, SliceContext, Source } from "../core/contracts.js";
 import { hitsToRows } from "../kinds/source-spec.js";
 
 type HitPart = PagePart<{ _id: string; _index: string; _source: Readonly<Record<string, unknown>> }>;
@@ -12,7 +12,7 @@ type HitPart = PagePart<{ _id: string; _index: string; _source: Readonly<Record<
  * @example createPagedSource(function* (ctx) { yield pointInTimePaging(client, "/v3/jobs/query", body(ctx.slice), ctx); })
  */
 export function createPagedSource(open: (ctx: SliceContext) => Iterable<AsyncIterable<HitPart>>): Source {
-  return async function* (ctx): AsyncGenerator<Batch> {
+  return async function* (ctx): AsyncGenerator<RecordBatch> {
     let expected: number | undefined = 0;
     for (const pages of open(ctx)) {
       let total: number | undefined;
