@@ -39,4 +39,20 @@ describe("createPagedSource", () => {
     expect(batch?.json).toBeUndefined();
     expect(batch?.rows[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
   });
+
+  it("sums the totals the queries' first pages end with as the slice's expected count", async () => {
+    async function* query(total: number | undefined): AsyncGenerator<PagePart<Hit>> {
+      await Promise.resolve();
+      yield { type: "end", pageNumber: 1, count: 0, total };
+      // A later page's end does not count again.
+      yield { type: "end", pageNumber: 2, count: 0, total: 99 };
+    }
+    const expectedOf = async (totals: (number | undefined)[]): Promise<number | undefined> => {
+      const ctx = { ...sliceContext(), log: { debug: () => undefined } as never };
+      for await (const _batch of createPagedSource(() => totals.map(query))(ctx));
+      return ctx.stats.expected;
+    };
+    expect(await expectedOf([3, 4])).toBe(7);
+    expect(await expectedOf([3, undefined])).toBeUndefined();
+  });
 });
