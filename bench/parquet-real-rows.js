@@ -18,7 +18,7 @@ const ROWS = option("rows", 200_000);
 const BATCH = option("batch", 1_000);
 const ROW_GROUP = option("row-group", 100_000);
 
-/** Pages of real job rows: what the point-in-time source yields, `BATCH` at a time. */
+/** Pages of real job rows: the rows of what the point-in-time source yields, `BATCH` at a time. */
 async function* pages() {
   const { expectedHits } = await import("../dist/emulator/expected-hits.js");
   const { hitsToRows } = await import("../dist/kinds/source-spec.js");
@@ -39,12 +39,12 @@ async function* pages() {
   })) {
     batch.push(hit);
     if (++count === ROWS || batch.length === BATCH) {
-      yield hitsToRows(batch);
+      yield hitsToRows(batch).rows;
       batch = [];
     }
     if (count === ROWS) return;
   }
-  if (batch.length > 0) yield hitsToRows(batch);
+  if (batch.length > 0) yield hitsToRows(batch).rows;
 }
 
 async function columns() {
@@ -58,7 +58,7 @@ async function runOurs(file, pageVersion = 1) {
   const out = createWriteStream(file);
   const encoder = parquetFormat.createEncoder(await columns(), { rowGroupRows: ROW_GROUP, pageVersion });
   const write = (chunks) => chunks.forEach((chunk) => out.write(chunk));
-  for await (const rows of pages()) write(await encoder.encode(rows));
+  for await (const rows of pages()) write(await encoder.encode({ rows }));
   write(await encoder.finish());
   await new Promise((resolve) => out.end(resolve));
 }

@@ -10,9 +10,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.js";
 import { createLogger } from "../src/logger.js";
 import { reportError } from "../src/cli/report-error.js";
+import { V3_HITS, v2HitArray } from "../src/api/paging/hit-array.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
-import type { RequestOf } from "../src/api/service-call.js";
+import type { RequestOf } from "../src/api/service-operation.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { PartitionState } from "../src/api/paging/batch-status.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
@@ -203,8 +204,13 @@ describe("pages over the byte cap", () => {
     });
     const client = service.client({ maxResponseBytes: 64 * 1024 });
     const pages = [];
-    for await (const page of pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 100 }))
-      pages.push(page);
+    for await (const part of pointInTimePaging(
+      client,
+      "/v3/jobs/query",
+      { ...JOBS_BODY, size: 100 },
+      V3_HITS,
+    ))
+      if (part.type === "hits") pages.push(part);
     expect(sizes).toEqual([100, 50, 25]);
     expect(pages.flatMap((page) => page.hits)).toHaveLength(25);
   });
@@ -240,7 +246,7 @@ describe("paging guards", () => {
     );
     const client = service.client();
     const error = await runaway(service, () =>
-      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 1 }),
+      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 1 }, V3_HITS),
     );
     expect(error.message).toContain("/v3/jobs/query");
     expect(service.count("/v3/jobs/query")).toBe(2);
@@ -253,7 +259,7 @@ describe("paging guards", () => {
     });
     const client = service.client();
     const error = await runaway(service, () =>
-      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 10 }),
+      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 10 }, V3_HITS),
     );
     expect(error.message).toContain("past the 10 records");
     expect(service.count("/v3/jobs/query")).toBe(2);
@@ -265,7 +271,9 @@ describe("paging guards", () => {
       v3Page([v3Hit(`id-${n}`, n)], 100, { pit_id: "pit", search_after: [n] }),
     );
     const client = service.client();
-    await runaway(service, () => pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 50 }));
+    await runaway(service, () =>
+      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 50 }, V3_HITS),
+    );
     expect(service.count("/v3/jobs/query")).toBe(15);
   });
 
@@ -296,7 +304,9 @@ describe("paging guards", () => {
       end_time: "2026-11-20T01:00:00Z",
       size: 3,
     };
-    const error = await runaway(service, () => v2ScrollPaging(client, { kind: "logs", body }));
+    const error = await runaway(service, () =>
+      v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs")),
+    );
     expect(error.message).toContain("/v2/logs/scroll");
     expect(service.count("/v2/logs/scroll")).toBe(2);
   });

@@ -11,6 +11,8 @@ import { v1ScrollPaging } from "../src/api/paging/v1-scroll.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import { metricsScrollPaging } from "../src/api/paging/metrics-scroll.js";
+import { V3_HITS, v1HitArray, v2HitArray } from "../src/api/paging/hit-array.js";
+import type { PagePart } from "../src/api/paging/page.js";
 
 const START = Date.parse("2026-11-20T00:00:00Z");
 let now = START + 2 * 86_400_000;
@@ -48,12 +50,13 @@ afterAll(async () => {
 
 /** Reads all pages, starting again after a lost context (bounded), and returns the hit ids in order. */
 async function readAll(
-  pages: () => AsyncIterable<{ hits: { _id: string }[] }>,
+  pages: () => AsyncIterable<PagePart<{ _id: string }>>,
 ): Promise<{ ids: string[]; restarts: number }> {
   for (let restarts = 0; restarts < 40; restarts += 1) {
     const ids: string[] = [];
     try {
-      for await (const page of pages()) ids.push(...page.hits.map((hit) => hit._id));
+      for await (const part of pages())
+        if (part.type === "hits") ids.push(...part.hits.map((hit) => hit._id));
       return { ids, restarts };
     } catch (error) {
       if (!(error instanceof PagingContextLostError)) throw error;
@@ -80,7 +83,7 @@ describe("paging against the emulator with faults on", () => {
       size: 37,
       ...window,
     };
-    const { ids } = await readAll(() => v2ScrollPaging(client, { kind: "logs", body }));
+    const { ids } = await readAll(() => v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs")));
     const expected = await expectedIds("/v2/logs/scroll", body);
     expect(expected.length).toBeGreaterThan(100);
     expect(ids).toEqual(expected);
@@ -96,7 +99,7 @@ describe("paging against the emulator with faults on", () => {
       size: 25,
       ...window,
     };
-    const { ids } = await readAll(() => v2ScrollPaging(client, { kind: "logs", body }));
+    const { ids } = await readAll(() => v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs")));
     expect(ids).toEqual(await expectedIds("/v2/logs/scroll", body));
   });
 
@@ -108,7 +111,9 @@ describe("paging against the emulator with faults on", () => {
       size: 20,
       ...window,
     };
-    const { ids } = await readAll(() => v2ScrollPaging(client, { kind: "workloads", body }));
+    const { ids } = await readAll(() =>
+      v2ScrollPaging(client, { kind: "workloads", body }, v2HitArray("workloads")),
+    );
     const expected = await expectedIds("/v2/workloads/scroll", body);
     expect(expected.length).toBeGreaterThan(40);
     expect(ids).toEqual(expected);
@@ -116,7 +121,7 @@ describe("paging against the emulator with faults on", () => {
 
   it("v1 logs scroll", async () => {
     const body = { application: "atr" as const, time_range: "now-3h/h", size: 120 };
-    const { ids } = await readAll(() => v1ScrollPaging(client, body));
+    const { ids } = await readAll(() => v1ScrollPaging(client, body, v1HitArray("logs")));
     const expected = await expectedIds("/v1/logs/scroll", body);
     expect(expected.length).toBeGreaterThan(100);
     expect(ids).toEqual(expected);
@@ -131,7 +136,7 @@ describe("paging against the emulator with faults on", () => {
         size: 30,
         ...window,
       };
-      const { ids } = await readAll(() => pointInTimePaging(client, `/v3/${kind}/query`, body));
+      const { ids } = await readAll(() => pointInTimePaging(client, `/v3/${kind}/query`, body, V3_HITS));
       const expected = await expectedIds(`/v3/${kind}/query`, body);
       expect(expected.length).toBeGreaterThan(60);
       expect(ids).toEqual(expected);
@@ -148,7 +153,7 @@ describe("paging against the emulator with faults on", () => {
       fields: ["host.hostname", "system.cpu.total.pct"],
       ...window,
     };
-    const { ids } = await readAll(() => metricsScrollPaging(client, body));
+    const { ids } = await readAll(() => metricsScrollPaging(client, body, V3_HITS));
     const expected = await expectedIds("/v3/metrics/query", body);
     expect(expected.length).toBeGreaterThan(60);
     expect(ids).toEqual(expected);

@@ -10,6 +10,7 @@ import { createServiceClient } from "../src/api/client.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { BatchExportQuery } from "../src/api/paging/batch-status.js";
+import { v2HitArray } from "../src/api/paging/hit-array.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 
 const SECRET = "very-secret-client-value-42";
@@ -93,10 +94,14 @@ it("keeps secrets out of logs and errors during a faulty export", async () => {
         for await (const _ of readPartition(client, query.kind, token, partition, 1000, signal));
     });
     await attempt(async () => {
-      for await (const _ of v2ScrollPaging(client, {
-        kind: "logs",
-        body: { application: "atr", app_type: "ec2", domain: ["*"], size: 10, ...window },
-      }));
+      for await (const _ of v2ScrollPaging(
+        client,
+        {
+          kind: "logs",
+          body: { application: "atr", app_type: "ec2", domain: ["*"], size: 10, ...window },
+        },
+        v2HitArray("logs"),
+      ));
     });
   }
   // A download link to a port nothing listens on: undici's error must not carry the signature.

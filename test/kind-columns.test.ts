@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { validateRequest } from "../src/api/wire/operations.js";
 import { createSilentLogger } from "../src/logger.js";
-import type { Batch, SliceContext } from "../src/core/contracts.js";
+import type { RecordBatch, SliceContext } from "../src/core/contracts.js";
 import { reportUnknownFields, unknownFields } from "../src/pipeline/report-unknown-fields.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";
@@ -114,14 +114,14 @@ describe("a field no column holds is reported", () => {
       run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
       stats: { duplicates: 0 },
     } satisfies SliceContext;
-    async function* batches(): AsyncGenerator<Batch> {
-      yield [{ _id: "1", atr: { domain_name: "a" }, logLevel: "info" }];
-      yield [{ _id: "2", logLevel: "warn", level: "WARN" }];
-      yield [{ _id: "3", logLevel: "error" }];
+    async function* batches(): AsyncGenerator<RecordBatch> {
+      yield { rows: [{ _id: "1", atr: { domain_name: "a" }, logLevel: "info" }] };
+      yield { rows: [{ _id: "2", logLevel: "warn", level: "WARN" }] };
+      yield { rows: [{ _id: "3", logLevel: "error" }] };
     }
-    const seen: Batch[] = [];
+    const seen: RecordBatch[] = [];
     for await (const batch of reportUnknownFields(columns)(batches(), ctx)) seen.push(batch);
-    expect(seen.flat().map((row) => row._id)).toEqual(["1", "2", "3"]);
+    expect(seen.flatMap((batch) => batch.rows).map((row) => row._id)).toEqual(["1", "2", "3"]);
     expect(warnings).toEqual([{ fields: ["logLevel"] }, { fields: ["level"] }]);
   });
 
@@ -139,8 +139,8 @@ describe("a field no column holds is reported", () => {
     } satisfies SliceContext;
     const wide: Record<string, unknown> = { _id: "1" };
     for (let index = 0; index < 100_000; index++) wide[`f${String(index).padStart(6, "0")}`] = index;
-    async function* batches(): AsyncGenerator<Batch> {
-      yield [wide];
+    async function* batches(): AsyncGenerator<RecordBatch> {
+      yield { rows: [wide] };
     }
     for await (const _batch of reportUnknownFields(columns)(batches(), ctx));
     expect(warnings).toHaveLength(1);

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column } from "../src/core/contracts.js";
+import type { RecordBatch, Column } from "../src/core/contracts.js";
 import {
   REPO_ROOT,
   SERVICE_FROM_ENV,
@@ -98,7 +98,7 @@ describe("the compiled encoder with a pool of worker threads", () => {
       { name: "job.state", type: "string" },
     ];
     // Batches as a source makes them: each row's JSON spliced from the service's `_source` bytes.
-    const batches: Batch[] = Array.from({ length: 5 }, (_, b) => {
+    const batches: RecordBatch[] = Array.from({ length: 5 }, (_, b) => {
       const hits = Array.from({ length: 900 }, (_, i) => {
         const n = b * 900 + i;
         return {
@@ -135,7 +135,9 @@ describe("the compiled encoder with a pool of worker threads", () => {
       const read = async (bytes: Buffer) => parquetReadObjects({ file: arrayBufferOf(bytes) });
       const rows = await read(threaded);
       expect(rows).toEqual(await read(inThread));
-      expect(rows.map((row) => row._id)).toEqual(batches.flat().map((row) => row._id));
+      expect(rows.map((row) => row._id)).toEqual(
+        batches.flatMap((batch) => batch.rows).map((row) => row._id),
+      );
     } finally {
       await pool.close();
     }

@@ -62,7 +62,7 @@ const tsvFormat: Format<{ header: boolean }> = {
       async encode(batch) {
         let out = first ? `${columns.map((column) => column.name).join("\t")}\n` : "";
         first = false;
-        for (const row of batch)
+        for (const row of batch.rows)
           out += `${columns.map((column) => JSON.stringify(row[column.name] ?? null)).join("\t")}\n`;
         return [text.encode(out)];
       },
@@ -79,7 +79,7 @@ const tsvFormat: Format<{ header: boolean }> = {
         columns.map((column, index) => [column.name, JSON.parse(cells[index] ?? "null") as unknown]),
       );
     });
-    if (rows.length > 0) yield rows;
+    if (rows.length > 0) yield { rows };
   },
   async countRows(chunks, settings) {
     let lines = 0;

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand } from "@aws-sdk/client-s3";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
+import type { RecordBatch, Column, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { SinkError } from "../src/errors.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
@@ -50,8 +50,8 @@ function context(signal = new AbortController().signal): SliceContext {
   };
 }
 
-async function* from(list: Batch[]): AsyncIterable<Batch> {
-  yield* list;
+async function* from(list: readonly (readonly Row[])[]): AsyncIterable<RecordBatch> {
+  for (const rows of list) yield { rows };
 }
 
 let s3: TestS3Server;

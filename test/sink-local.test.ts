@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
+import type { RecordBatch, Column, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
@@ -63,8 +63,8 @@ function context(signal = new AbortController().signal, sliceStart = "2026-11-21
   };
 }
 
-async function* from(list: Batch[]): AsyncIterable<Batch> {
-  yield* list;
+async function* from(list: readonly (readonly Row[] | RecordBatch)[]): AsyncIterable<RecordBatch> {
+  for (const item of list) yield "rows" in item ? item : { rows: item };
 }
 
 let dir: string;
@@ -75,7 +75,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function exportTo(to: string, yaml: Record<string, unknown>, input: Batch[]) {
+async function exportTo(to: string, yaml: Record<string, unknown>, input: readonly (readonly Row[])[]) {
   const config = sinkSchema.parse({ to, ...yaml });
   const store = await openOutputStore(config, { run }, components.destinations);
   const output = await createSink(config, {

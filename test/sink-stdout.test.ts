@@ -2,7 +2,7 @@
 import { PassThrough } from "node:stream";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Batch, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
+import type { RecordBatch, Row, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
@@ -34,10 +34,10 @@ function context(hour: number): SliceContext {
   };
 }
 
-async function* slowly(batches: Batch[]): AsyncIterable<Batch> {
-  for (const batch of batches) {
+async function* slowly(batches: readonly (readonly Row[])[]): AsyncIterable<RecordBatch> {
+  for (const rows of batches) {
     await new Promise((resolve) => setImmediate(resolve));
-    yield batch;
+    yield { rows };
   }
 }
 

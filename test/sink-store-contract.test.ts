@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column, OutputStore, RunInfo, SliceContext } from "../src/core/contracts.js";
+import type { RecordBatch, Column, OutputStore, RunInfo, SliceContext } from "../src/core/contracts.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink, rowCounterOf } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
@@ -44,13 +44,13 @@ function contextFor(signal = new AbortController().signal): SliceContext {
   };
 }
 
-function batches(count: number, size: number): Batch[] {
-  return Array.from({ length: count }, (_, b) =>
-    Array.from({ length: size }, (_, i) => ({ id: `r${b}-${i}`, n: b * size + i })),
-  );
+function batches(count: number, size: number): RecordBatch[] {
+  return Array.from({ length: count }, (_, b) => ({
+    rows: Array.from({ length: size }, (_, i) => ({ id: `r${b}-${i}`, n: b * size + i })),
+  }));
 }
 
-async function* from(list: Batch[], afterEach?: (index: number) => void): AsyncIterable<Batch> {
+async function* from(list: RecordBatch[], afterEach?: (index: number) => void): AsyncIterable<RecordBatch> {
   for (const [index, batch] of list.entries()) {
     yield batch;
     afterEach?.(index);
@@ -202,7 +202,7 @@ for (const format of ["ndjson", "parquet"] as const) {
       });
 
       it("propagates a source error after discarding", async () => {
-        async function* failing(): AsyncIterable<Batch> {
+        async function* failing(): AsyncIterable<RecordBatch> {
           yield* batches(3, 1000);
           throw new Error("page 4 failed");
         }

@@ -10,7 +10,7 @@ import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { createSilentLogger } from "../src/logger.js";
 import { isPartitionedSource } from "../src/core/contracts.js";
-import type { Batch, PartitionedSource, SliceContext, Source } from "../src/core/contracts.js";
+import type { RecordBatch, PartitionedSource, SliceContext, Source } from "../src/core/contracts.js";
 import type { Retrieval } from "../src/kinds/data-kind.js";
 import type { SourceSpec } from "../src/kinds/source-spec.js";
 import { createSource } from "../src/components/registry.js";
@@ -209,7 +209,7 @@ function context(signal: AbortSignal): SliceContext {
 }
 
 /** Reads a source as the runner does: a plain source directly, a partitioned one part by part. */
-async function* pages(source: Source | PartitionedSource, ctx: SliceContext): AsyncGenerator<Batch> {
+async function* pages(source: Source | PartitionedSource, ctx: SliceContext): AsyncGenerator<RecordBatch> {
   if (!isPartitionedSource(source)) {
     yield* source(ctx);
     return;
@@ -217,8 +217,8 @@ async function* pages(source: Source | PartitionedSource, ctx: SliceContext): As
   for (const part of await source.parts(ctx)) yield* part.source({ ...ctx, stats: { duplicates: 0 } });
 }
 
-async function readAll(source: Source | PartitionedSource, ctx: SliceContext): Promise<Batch[]> {
-  const out: Batch[] = [];
+async function readAll(source: Source | PartitionedSource, ctx: SliceContext): Promise<RecordBatch[]> {
+  const out: RecordBatch[] = [];
   for await (const page of pages(source, ctx)) out.push(page);
   return out;
 }
@@ -249,7 +249,7 @@ describe.each(CASES)("source contract: $name", ({ query, retrieval, pagesWhenSma
         ...(empty ?? { filters: [{ term: { "atr.domain_name": "no-such-domain.example" } }] }),
       };
       const batches = await readAll(create(none, retrieval, client), context(new AbortController().signal));
-      expect(batches.flat()).toEqual([]);
+      expect(batches.flatMap((batch) => batch.rows)).toEqual([]);
     });
 
   it("yields one page (one per partition for a batch) when the slice fits in one", async () => {
@@ -257,11 +257,11 @@ describe.each(CASES)("source contract: $name", ({ query, retrieval, pagesWhenSma
       create({ ...query, page_size: 10_000 }, retrieval, client),
       context(new AbortController().signal),
     );
-    const rows = batches.flat();
+    const rows = batches.flatMap((batch) => batch.rows);
     expect(rows.length).toBeGreaterThan(0);
     // A page streams out in batches of at most HIT_BATCH_SIZE rows.
     expect(batches.length).toBe(Math.max(pagesWhenSmall, Math.ceil(rows.length / HIT_BATCH_SIZE)));
-    for (const batch of batches) expect(batch.length).toBeLessThanOrEqual(HIT_BATCH_SIZE);
+    for (const batch of batches) expect(batch.rows.length).toBeLessThanOrEqual(HIT_BATCH_SIZE);
     if (records !== false)
       expect(rows.every((row) => typeof row._id === "string" && typeof row._index === "string")).toBe(true);
   });
@@ -269,7 +269,7 @@ describe.each(CASES)("source contract: $name", ({ query, retrieval, pagesWhenSma
   if (records !== false)
     it("yields many pages, every record once", async () => {
       const batches = await readAll(create(query, retrieval, client), context(new AbortController().signal));
-      const ids = batches.flat().map((row) => row._id);
+      const ids = batches.flatMap((batch) => batch.rows).map((row) => row._id);
       expect(batches.length).toBeGreaterThan(2);
       expect(new Set(ids).size).toBe(ids.length);
     });
@@ -279,7 +279,7 @@ describe.each(CASES)("source contract: $name", ({ query, retrieval, pagesWhenSma
     it("stops when aborted midway, with the abort as the error", async () => {
       const controller = new AbortController();
       const reason = new Error("stopped by the test");
-      const seen: Batch[] = [];
+      const seen: RecordBatch[] = [];
       await expect(
         (async () => {
           for await (const page of pages(create(query, retrieval, client), context(controller.signal))) {

@@ -10,24 +10,21 @@ import { systemClock } from "./clock.js";
 import type { HttpResponse, HttpTimeouts } from "./http-transport.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport.js";
-import { ForbiddenAddressError, createDownloadPolicy, guardedLookup, refuseLink } from "./download-policy.js";
 import { DEFAULT_PARTITION_BOUNDS } from "./paging/partition-records.js";
 import type { PartitionBounds } from "./paging/partition-records.js";
 import type { DownloadPolicyOptions } from "./download-policy.js";
 import { QuotaTracker } from "./quota-tracker.js";
 import type { RetryPolicy } from "./retry-policy.js";
-import { DEFAULT_RETRY_POLICY, parseRetryAfter } from "./retry-policy.js";
+import { DEFAULT_RETRY_POLICY } from "./retry-policy.js";
 import { createTokenProvider } from "./token-provider.js";
-import type { RequestOf, ResponseOf, ServiceCallDeps } from "./service-call.js";
-import { callService } from "./service-call.js";
-import { runWithRetries } from "./retry.js";
-import { HttpStatusError } from "./http-status-error.js";
-import { toNetworkError } from "./network-error.js";
-import { describeUrl } from "./redact.js";
-import type { HitConsumer } from "./paging/hit-stream.js";
+import type { RequestOf, ResponseOf, ServiceCallDeps } from "./service-operation.js";
+import { callService, streamService } from "./service-call.js";
+import type { HitBatch } from "./paging/hit-stream.js";
+import type { HitArray } from "./paging/hit-array.js";
 import { NO_OBSERVER } from "../core/run-observer.js";
 import type { RunObserver } from "../core/run-observer.js";
-import { observeTransport, retryReasonOf } from "./observed-transport.js";
+import { observeTransport } from "./observed-transport.js";
+import { createLinkDownloader } from "./link-download.js";
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -68,15 +65,7 @@ export interface CallOptions {
    * is then not resent but fails with code RESPONSE_LOST. Default true.
    */
   idempotent?: boolean;
-  /**
-   * Paged queries: receives the hits in batches as the body streams in, so a page is never held
-   * whole; the response then comes back with its hits array empty.
-   */
-  onHits?: HitConsumer;
 }
-
-/** Partition files are larger than any page: 8 GiB and 30 minutes per download unless configured. */
-const DEFAULT_DOWNLOAD = { maxBytes: 8 * 1024 ** 3, deadlineMs: 30 * 60_000 };
 
 /**
  * One client, one quota.
@@ -89,6 +78,17 @@ const DEFAULT_DOWNLOAD = { maxBytes: 8 * 1024 ** 3, deadlineMs: 30 * 60_000 };
 export interface ServiceClient {
   /** Validates `body` locally, sends it, and returns the response parsed by the operation's wire schema. */
   call<P extends OperationPath>(path: P, body: RequestOf<P>, options?: CallOptions): Promise<ResponseOf<P>>;
+  /**
+   * A paged query: yields the hits of `hits` (where the operation keeps them) in batches as the body
+   * streams in, so a page is never held whole, and returns the response with that array empty. A
+   * resent request yields its hits from offset 0 again.
+   */
+  stream<P extends OperationPath>(
+    path: P,
+    body: RequestOf<P>,
+    hits: HitArray,
+    options?: CallOptions,
+  ): AsyncGenerator<HitBatch, ResponseOf<P>>;
   /** GETs a presigned download link (no bearer token, not counted against the quota), with retries. */
   download(url: string, options?: CallOptions): Promise<HttpResponse>;
   readonly quota: QuotaTracker;
@@ -128,17 +128,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     observer,
     [options.baseUrl, options.authUrl],
   );
-  // Links get their own connections, whose name resolution is checked again at connect time.
-  const downloads = observeTransport(
-    createHttpTransport({
-      timeouts: options.timeouts,
-      connections: options.connections,
-      dispatcher: options.dispatcher,
-      lookup: guardedLookup(options.downloadLookup),
-    }),
-    observer,
-    [options.baseUrl, options.authUrl],
-  );
   const quota = new QuotaTracker({ reserve: options.quotaReserve, clock });
   const tokens = createTokenProvider({
     authUrl: options.authUrl,
@@ -161,70 +150,49 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     userAgent,
     observer,
   };
+  // Links get their own connections, whose name resolution is checked again at connect time.
+  const links = createLinkDownloader({
+    baseUrl: options.baseUrl,
+    serviceUrls: [options.baseUrl, options.authUrl],
+    transport: {
+      timeouts: options.timeouts,
+      connections: options.connections,
+      dispatcher: options.dispatcher,
+    },
+    limits: options.download,
+    allowedHosts: options.downloadHosts,
+    lookup: options.downloadLookup,
+    retry,
+    clock,
+    random,
+    logger,
+    observer,
+    userAgent,
+    secrets: () => tokens.secrets(),
+  });
   let warnedDeprecated = false;
-  const download = { ...DEFAULT_DOWNLOAD, ...options.download };
-  const checkLink = createDownloadPolicy({ baseUrl: options.baseUrl, allowedHosts: options.downloadHosts });
-
-  async function downloadOnce(url: string, signal: AbortSignal | undefined): Promise<HttpResponse> {
-    const where = `partition download ${describeUrl(url)}`;
-    await checkLink(url);
-    let response: HttpResponse;
-    try {
-      response = await downloads.send({
-        method: "GET",
-        url,
-        headers: { "user-agent": userAgent },
-        signal,
-        maxResponseBytes: download.maxBytes,
-        deadlineMs: download.deadlineMs,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      const forbidden = forbiddenAddressIn(error);
-      if (forbidden !== undefined) throw refuseLink(url, forbidden);
-      throw toNetworkError(where, error, tokens.secrets());
-    }
-    if (response.status === 200) return response;
-    await response.body.dump().catch(() => undefined);
-    throw new HttpStatusError(where, response.status, "", {
-      retryable: response.status >= 500 || response.status === 429,
-      retryAfterMs: parseRetryAfter(response.headers["retry-after"], clock.now()),
-    });
-  }
+  const warnIfDeprecated = (path: string): void => {
+    const replacement = V1_REPLACEMENTS[path];
+    if (replacement === undefined || warnedDeprecated) return;
+    warnedDeprecated = true;
+    logger.warn(
+      { operation: path, replacement },
+      "The v1 logs endpoints are deprecated since 2026-03-01; migrate to the v2 logs endpoints.",
+    );
+  };
 
   return {
     call(path, body, callOptions = {}) {
-      const replacement = V1_REPLACEMENTS[path];
-      if (replacement !== undefined && !warnedDeprecated) {
-        warnedDeprecated = true;
-        logger.warn(
-          { operation: path, replacement },
-          "The v1 logs endpoints are deprecated since 2026-03-01; migrate to the v2 logs endpoints.",
-        );
-      }
-      return callService(deps, {
-        path,
-        body,
-        signal: callOptions.signal,
-        movesCursor: callOptions.idempotent === false,
-        onHits: callOptions.onHits,
-      });
+      warnIfDeprecated(path);
+      const movesCursor = callOptions.idempotent === false;
+      return callService(deps, { path, body, signal: callOptions.signal, movesCursor });
     },
-    download(url, callOptions = {}) {
-      return runWithRetries(() => downloadOnce(url, callOptions.signal), {
-        policy: retry,
-        clock,
-        random,
-        signal: callOptions.signal,
-        onRetry: (error, attempt, delayMs) => {
-          observer.retried(retryReasonOf(error));
-          logger.warn(
-            { operation: error.operation, attempt, status: error.status, delayMs },
-            "Retrying a download.",
-          );
-        },
-      });
+    stream(path, body, hits, callOptions = {}) {
+      warnIfDeprecated(path);
+      const movesCursor = callOptions.idempotent === false;
+      return streamService(deps, { path, body, signal: callOptions.signal, movesCursor }, hits);
     },
+    download: (url, callOptions = {}) => links.download(url, callOptions.signal),
     quota,
     clock,
     random,
@@ -234,15 +202,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     observer,
     secrets: () => tokens.secrets(),
     close: async () => {
-      await Promise.all([http.close(), downloads.close()]);
+      await Promise.all([http.close(), links.transport.close()]);
     },
   };
-}
-
-/** The forbidden address a failed download connection met, anywhere in its cause chain. */
-function forbiddenAddressIn(error: unknown): ForbiddenAddressError | undefined {
-  for (let cause = error; cause instanceof Error; cause = cause.cause) {
-    if (cause instanceof ForbiddenAddressError) return cause;
-  }
-  return undefined;
 }

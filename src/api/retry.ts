@@ -1,4 +1,4 @@
-// The one retry loop of the product: retryable ApiErrors are retried with full-jitter backoff (or
+// The one retry budget of the product: retryable ApiErrors are retried with full-jitter backoff (or
 // Retry-After when longer), bounded by the policy's attempts and elapsed time, and abortable. The error
 // that spends the budget comes out as a RetriesSpentError, so no outer loop retries it again.
 import type { ApiError } from "../errors.js";
@@ -32,19 +32,23 @@ function giveUp(
 }
 
 /**
- * Runs `attempt` until it resolves, throws a non-retryable error, or the policy is spent.
+ * One operation's retry budget, for loops that cannot be one promise (a paged query whose hits are
+ * yielded as its body streams in). `failed` waits before the next attempt, or throws: the error
+ * itself when it is not retryable, the give-up error when the budget is spent.
  * @example
- * const body = await runWithRetries((n) => sendOnce(n), { policy, clock: systemClock, random: Math.random });
+ * const budget = startRetryBudget(ctx);
+ * for (;;) { try { return await send(); } catch (error) { await budget.failed(error); } }
  */
-export async function runWithRetries<T>(
-  attempt: (attemptNumber: number) => Promise<T>,
-  ctx: RetryContext,
-): Promise<T> {
+export interface RetryBudget {
+  failed(error: unknown): Promise<void>;
+}
+
+export function startRetryBudget(ctx: RetryContext): RetryBudget {
   const started = ctx.clock.now();
-  for (let attemptNumber = 1; ; attemptNumber += 1) {
-    try {
-      return await attempt(attemptNumber);
-    } catch (error) {
+  let attemptNumber = 0;
+  return {
+    async failed(error) {
+      attemptNumber += 1;
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       if (!isApiError(error) || !error.retryable || spentRetryBudget(error)) throw error;
       if (attemptNumber >= ctx.policy.maxAttempts)
@@ -56,6 +60,25 @@ export async function runWithRetries<T>(
       }
       ctx.onRetry?.(error, attemptNumber, delayMs);
       await ctx.clock.sleep(delayMs, ctx.signal);
+    },
+  };
+}
+
+/**
+ * Runs `attempt` until it resolves, throws a non-retryable error, or the policy is spent.
+ * @example
+ * const body = await runWithRetries((n) => sendOnce(n), { policy, clock: systemClock, random: Math.random });
+ */
+export async function runWithRetries<T>(
+  attempt: (attemptNumber: number) => Promise<T>,
+  ctx: RetryContext,
+): Promise<T> {
+  const budget = startRetryBudget(ctx);
+  for (let attemptNumber = 1; ; attemptNumber += 1) {
+    try {
+      return await attempt(attemptNumber);
+    } catch (error) {
+      await budget.failed(error);
     }
   }
 }

@@ -27,7 +27,7 @@ import { ConfigError } from "../errors.js";
 import type {
   PartitionedSource,
   Source,
-  Batch,
+  RecordBatch,
   Column,
   SliceContext,
   Transform,
@@ -137,8 +137,8 @@ export function createTransformChain(
   deps: TransformDeps,
 ): Transform {
   const stages = steps.map((step) => componentOf(transforms, step.type).create(step.config, deps));
-  return (input: AsyncIterable<Batch>, ctx: SliceContext) =>
-    stages.reduce<AsyncIterable<Batch>>((batches, stage) => stage(batches, ctx), input);
+  return (input: AsyncIterable<RecordBatch>, ctx: SliceContext) =>
+    stages.reduce<AsyncIterable<RecordBatch>>((batches, stage) => stage(batches, ctx), input);
 }
 
 export interface StepProblem {

@@ -17,10 +17,17 @@ export interface RowJson {
 
 /**
  * The unit that flows between stages: the rows of one API page (or of a part of one, as it streams in).
- * `json`, when a source sets it, holds each row's JSON (undefined for a row it could not splice). It
- * describes this array only: a stage that changes rows yields a new array without it.
+ * `json`, when a source sets it, holds each row's JSON, index-aligned with `rows` (undefined for a row
+ * it could not splice), so an NDJSON output copies bytes instead of serialising the row again. Each
+ * stage keeps or drops it on purpose: one that only drops or regroups rows keeps the entries of the
+ * rows it keeps, in step; one that changes rows yields a batch without it.
+ * @example
+ * const batch: RecordBatch = { rows: [{ _id: "a", _index: "jobs", n: 1 }] };
  */
-export type Batch = readonly Row[] & { readonly json?: readonly (RowJson | undefined)[] };
+export interface RecordBatch {
+  readonly rows: readonly Row[];
+  readonly json?: readonly (RowJson | undefined)[] | undefined;
+}
 
 export interface StageContext {
   signal: AbortSignal;
@@ -58,7 +65,7 @@ export interface SliceContext extends StageContext {
   run: RunInfo;
   stats: SliceStats;
   /**
-   * False when no sink writes rows as JSON text (their key order and the spliced JSON of Batch are
+   * False when no sink writes rows as JSON text (their key order and the spliced JSON of RecordBatch are
    * then unused): a source may then skip building that JSON and hand over the parsed records
    * themselves. Unset means a sink may.
    */
@@ -66,7 +73,7 @@ export interface SliceContext extends StageContext {
 }
 
 /** Pages one slice of the service. Releases remote state (scroll, point in time, export) in `finally`. */
-export type Source = (ctx: SliceContext) => AsyncIterable<Batch>;
+export type Source = (ctx: SliceContext) => AsyncIterable<RecordBatch>;
 
 /** One part of a slice that can be committed on its own: a batch export partition. */
 export interface SourcePart {
@@ -95,7 +102,7 @@ export function isPartitionedSource(source: Source | PartitionedSource): source 
 }
 
 /** Reshapes batches. Lifted per-record mappers are fine; never buffer more than a batch. */
-export type Transform = (input: AsyncIterable<Batch>, ctx: SliceContext) => AsyncIterable<Batch>;
+export type Transform = (input: AsyncIterable<RecordBatch>, ctx: SliceContext) => AsyncIterable<RecordBatch>;
 
 /** Column types of the output schema, derived from the service's mappings. */
 export type ColumnType = "string" | "double" | "int64" | "int32" | "boolean" | "timestamp" | "json";
@@ -140,7 +147,7 @@ export interface TransformComponent<Schema extends z.ZodType = z.ZodType> {
 /** Turns rows into the bytes of one file. Any sink writes any format. */
 export interface RowEncoder {
   /** Encodes a batch; returns the bytes ready to be written (none while a row group is buffered). */
-  encode(batch: Batch): Promise<Uint8Array[]>;
+  encode(batch: RecordBatch): Promise<Uint8Array[]>;
   /** Flushes what is buffered and the trailer (Parquet footer, gzip end). */
   finish(): Promise<Uint8Array[]>;
 }
@@ -227,4 +234,4 @@ export interface SliceOutput {
 }
 
 /** Writes one slice's batches; on error or abort it discards what it staged before rejecting. */
-export type Sink = (input: AsyncIterable<Batch>, ctx: SliceContext) => Promise<SliceOutput>;
+export type Sink = (input: AsyncIterable<RecordBatch>, ctx: SliceContext) => Promise<SliceOutput>;

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Batch } from "../core/contracts.js";
+import type { RecordBatch } from "../core/contracts.js";
 import { ndjsonRows } from "./decode-rows.js";
 import { encodeLines } from "./ndjson.js";
 
@@ -8,8 +8,8 @@ async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Ar
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
 }
 
-async function collect(batches: AsyncIterable<Batch>): Promise<Batch[]> {
-  const all: Batch[] = [];
+async function collect(batches: AsyncIterable<RecordBatch>): Promise<RecordBatch[]> {
+  const all: RecordBatch[] = [];
   for await (const batch of batches) all.push(batch);
   return all;
 }
@@ -26,9 +26,9 @@ describe("decoding an NDJSON file for a merge", () => {
   it("parses rows and keeps each line's bytes, whatever the chunks cut, so writing them again copies them", async () => {
     for (const size of [1, 7, 100, file.length]) {
       const batches = await collect(ndjsonRows(chunked(file, size), false, 2));
-      expect(batches.map((batch) => batch.length)).toEqual([2, 1]);
-      expect(batches.flat().map((row) => row._id)).toEqual(["a", "b", "c"]);
-      expect(batches[0]?.[0]).toEqual({ _id: "a", msg: "café", n: 1 });
+      expect(batches.map((batch) => batch.rows.length)).toEqual([2, 1]);
+      expect(batches.flatMap((batch) => batch.rows).map((row) => row._id)).toEqual(["a", "b", "c"]);
+      expect(batches[0]?.rows[0]).toEqual({ _id: "a", msg: "café", n: 1 });
       expect(Buffer.concat(batches.map((batch) => encodeLines(batch)))).toEqual(file);
     }
   });

@@ -5,7 +5,7 @@ import { createGunzip } from "node:zlib";
 import { Readable } from "node:stream";
 import { parquetReadObjects } from "hyparquet";
 import { NdjsonLines } from "../core/ndjson-lines.js";
-import type { Batch, Column, Row, RowJson } from "../core/contracts.js";
+import type { RecordBatch, Column, Row, RowJson } from "../core/contracts.js";
 
 /**
  * NDJSON rows, streamed line by line.
@@ -15,7 +15,7 @@ export function ndjsonRows(
   chunks: AsyncIterable<Uint8Array>,
   gzip: boolean,
   batchRows = 1000,
-): AsyncGenerator<Batch> {
+): AsyncGenerator<RecordBatch> {
   const bytes = gzip ? Readable.from(chunks).pipe(createGunzip()) : chunks;
   return ndjsonBatches(bytes as AsyncIterable<Uint8Array>, batchRows);
 }
@@ -28,7 +28,7 @@ export async function* parquetRows(
   chunks: AsyncIterable<Uint8Array>,
   columns: readonly Column[],
   batchRows = 1000,
-): AsyncGenerator<Batch> {
+): AsyncGenerator<RecordBatch> {
   const parts: Uint8Array[] = [];
   for await (const chunk of chunks) parts.push(chunk);
   const bytes = Buffer.concat(parts);
@@ -50,15 +50,15 @@ export async function* parquetRows(
             configurable: true,
           });
       }
-    yield batch;
+    yield { rows: batch };
   }
 }
 
 /**
- * Lines parsed into rows, each batch carrying the lines' own bytes as the rows' JSON (see Batch), so
+ * Lines parsed into rows, each batch carrying the lines' own bytes as the rows' JSON (see RecordBatch), so
  * an NDJSON file written from them copies the bytes instead of serialising every row again.
  */
-async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Batch> {
+async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<RecordBatch> {
   // The exporter's own files: their lines were bounded when the records came in.
   const lines = new NdjsonLines(Number.MAX_SAFE_INTEGER, () => new Error("unreachable"));
   let rows: Row[] = [];
@@ -67,8 +67,8 @@ async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): 
     rows.push(JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8")) as Row);
     json.push({ head: "", tail: line });
   };
-  const flush = (): Batch => {
-    const batch = Object.assign(rows, { json });
+  const flush = (): RecordBatch => {
+    const batch = { rows, json };
     rows = [];
     json = [];
     return batch;

@@ -2,7 +2,7 @@
 // bytes of one file, how a merge reads or joins such files, how `verify` counts their rows, and what
 // the runner and `ddl` need to know of it. Nothing outside formats/ tests a format by its name.
 import type { z } from "zod";
-import type { Batch, Column, RowEncoder } from "../core/contracts.js";
+import type { RecordBatch, Column, RowEncoder } from "../core/contracts.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 
 /** What the run lends an encoder beside its columns and settings. */
@@ -78,7 +78,7 @@ export interface Format<Settings = unknown> {
     columns: readonly Column[],
     settings: Settings,
     batchRows?: number,
-  ): AsyncIterable<Batch>;
+  ): AsyncIterable<RecordBatch>;
   /**
    * Whether its encoder writes rows as JSON text (key order shows; a batch's spliced JSON is copied
    * instead of serialising the row). When no sink's does, sources skip building that JSON and pass

@@ -3,7 +3,7 @@
 // every kind and on generated hostile hits; and it refuses every text that is not one valid hit.
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { HIT_ARRAYS } from "../api/paging/hit-stream.js";
+import { V3_HITS, v2HitArray } from "../api/paging/hit-array.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
 import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { Column, ColumnType } from "../core/contracts.js";
@@ -31,7 +31,7 @@ interface Expected {
 /** What the JSON.parse path gives for a hit, or undefined when its hit check refuses it. */
 function parsePath(text: string, columns: readonly Column[], v3: boolean): Expected | undefined {
   const hit = JSON.parse(text) as unknown;
-  const accepts = (HIT_ARRAYS[v3 ? "/v3/jobs/query" : "/v2/logs/scroll"]?.accepts ?? (() => false))(hit);
+  const accepts = (v3 ? V3_HITS : v2HitArray("logs")).accepts(hit);
   if (!accepts) return undefined;
   const { _id: id, _index: index } = hit as HitLike;
   const row = hitAsRow(hit as HitLike);

@@ -1,12 +1,12 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import type { Batch, Row } from "../core/contracts.js";
+import type { Row } from "../core/contracts.js";
 import { ndjsonFormat } from "./ndjson.js";
 
-async function encodeAll(batches: Batch[], gzip: boolean): Promise<Buffer> {
+async function encodeAll(batches: readonly (readonly Row[])[], gzip: boolean): Promise<Buffer> {
   const encoder = ndjsonFormat.createEncoder([], { gzip });
   const chunks: Uint8Array[] = [];
-  for (const batch of batches) chunks.push(...(await encoder.encode(batch)));
+  for (const rows of batches) chunks.push(...(await encoder.encode({ rows })));
   chunks.push(...(await encoder.finish()));
   return Buffer.concat(chunks);
 }

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import type { Gzip } from "node:zlib";
 import { z } from "zod";
-import type { Batch, RowEncoder } from "../core/contracts.js";
+import type { RecordBatch, RowEncoder } from "../core/contracts.js";
 import type { Format } from "./format.js";
 import { ndjsonRows } from "./decode-rows.js";
 
@@ -67,25 +67,25 @@ async function countLines(chunks: AsyncIterable<Uint8Array>): Promise<number> {
 
 /**
  * One buffer per batch. A record whose JSON the source already has (spliced from the service's bytes,
- * see Batch) is copied as bytes; any other costs one `JSON.stringify`. Writing straight into bytes
+ * see RecordBatch) is copied as bytes; any other costs one `JSON.stringify`. Writing straight into bytes
  * skips building a string of the batch and encoding it again (a third of the encoding cost).
  */
-export function encodeLines(batch: Batch): Buffer {
-  const json = batch.json;
-  const texts: (string | undefined)[] = new Array<string | undefined>(batch.length);
+export function encodeLines(batch: RecordBatch): Buffer {
+  const { rows, json } = batch;
+  const texts: (string | undefined)[] = new Array<string | undefined>(rows.length);
   let bound = 0;
-  for (let index = 0; index < batch.length; index++) {
+  for (let index = 0; index < rows.length; index++) {
     const spliced = json?.[index];
     if (spliced !== undefined) bound += spliced.head.length * 3 + spliced.tail.length + 1;
     else {
-      const text = stringifyRecord(batch[index]);
+      const text = stringifyRecord(rows[index]);
       texts[index] = text;
       bound += text.length * 3 + 1;
     }
   }
   const out = Buffer.allocUnsafe(bound);
   let at = 0;
-  for (let index = 0; index < batch.length; index++) {
+  for (let index = 0; index < rows.length; index++) {
     const spliced = json?.[index];
     if (spliced !== undefined) {
       at += out.write(spliced.head, at);
@@ -110,7 +110,7 @@ function stringifyRecord(row: unknown): string {
 
 function createPlainEncoder(): RowEncoder {
   return {
-    encode: async (batch) => (batch.length === 0 ? [] : [encodeLines(batch)]),
+    encode: async (batch) => (batch.rows.length === 0 ? [] : [encodeLines(batch)]),
     finish: async () => [],
   };
 }
@@ -135,7 +135,7 @@ function createGzipEncoder(): RowEncoder {
   };
   return {
     async encode(batch) {
-      if (batch.length > 0) {
+      if (batch.rows.length > 0) {
         await new Promise<void>((resolve, reject) => {
           gzip.write(encodeLines(batch), (error) => (error ? reject(error) : resolve()));
         });

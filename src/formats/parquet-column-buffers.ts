@@ -1,5 +1,5 @@
 // A row group's values, column by column, read from rows and coerced to each column's Parquet type.
-import type { Batch, Column, Row } from "../core/contracts.js";
+import type { Column, Row } from "../core/contracts.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { createColumnReader } from "./column-value.js";
@@ -33,7 +33,7 @@ export class ColumnBuffers {
   }
 
   /** Appends rows `start` to `end` of `rows`. */
-  append(rows: Batch | readonly Row[], start: number, end: number): void {
+  append(rows: readonly Row[], start: number, end: number): void {
     // Column by column keeps each loop monomorphic: one reader and one coercer per pass.
     let textLength = 0;
     for (const buffer of this.buffers) {

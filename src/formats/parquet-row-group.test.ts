@@ -80,7 +80,7 @@ describe("a row group encoded on its own", () => {
 
   it("in the worker, from NDJSON lines, reads back as the rows it was given", async () => {
     const rows = rowsOf(0, 2500);
-    const lines = encodeLines(rows);
+    const lines = encodeLines({ rows });
     const result = encodeLinesInWorker({
       codec: "SNAPPY",
       pageVersion: 1,
@@ -120,7 +120,7 @@ describe("a row group encoded on its own", () => {
   });
 
   it("in the worker, refuses lines that do not hold the records announced", () => {
-    const lines = encodeLines(rowsOf(0, 10));
+    const lines = encodeLines({ rows: rowsOf(0, 10) });
     expect(() => encodeLinesInWorker({ codec: "SNAPPY", pageVersion: 1, columns, lines, rows: 11 })).toThrow(
       /11 records arrived with 10 lines/,
     );
@@ -128,7 +128,7 @@ describe("a row group encoded on its own", () => {
 
   it("is what the encoder writes in the thread too: the same rows with or without a pool", async () => {
     const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: 1000 }, {});
-    const chunks = [...(await encoder.encode(rowsOf(0, 2500))), ...(await encoder.finish())];
+    const chunks = [...(await encoder.encode({ rows: rowsOf(0, 2500) })), ...(await encoder.finish())];
     const read = await parquetReadObjects({ file: toBytes(chunks).buffer as ArrayBuffer });
     expect(read.map((row) => row.n)).toEqual(Array.from({ length: 2500 }, (_, i) => BigInt(i)));
   });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Batch, Column, Row } from "../core/contracts.js";
+import type { Column, Row } from "../core/contracts.js";
 import { parquetFormat } from "./parquet.js";
 import type { ParquetSettings } from "./parquet.js";
 
@@ -27,12 +27,12 @@ const columns: Column[] = [
 ];
 
 async function encodeToFile(
-  batches: Batch[],
+  batches: readonly (readonly Row[])[],
   options: ParquetSettings = {},
 ): Promise<{ file: string; chunks: number }> {
   const encoder = parquetFormat.createEncoder(columns, options);
   const chunks: Uint8Array[] = [];
-  for (const batch of batches) chunks.push(...(await encoder.encode(batch)));
+  for (const rows of batches) chunks.push(...(await encoder.encode({ rows })));
   chunks.push(...(await encoder.finish()));
   const file = join(dir, `f-${Math.random().toString(36).slice(2)}.parquet`);
   await writeFile(file, Buffer.concat(chunks));
@@ -127,9 +127,9 @@ describe("parquet format", () => {
   it("streams row groups: bytes come out before finish, and all rows survive", async () => {
     const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: 1000 });
     const batch: Row[] = Array.from({ length: 2500 }, (_, i) => ({ id: `r${i}`, small: i }));
-    const early = await encoder.encode(batch);
+    const early = await encoder.encode({ rows: batch });
     expect(early.length).toBeGreaterThan(0);
-    const chunks = [...early, ...(await encoder.encode(batch)), ...(await encoder.finish())];
+    const chunks = [...early, ...(await encoder.encode({ rows: batch })), ...(await encoder.finish())];
     const file = join(dir, "groups.parquet");
     await writeFile(file, Buffer.concat(chunks));
     const instance = await DuckDBInstance.create(":memory:");
@@ -151,7 +151,7 @@ describe("parquet format", () => {
     // 500 rows with a 100-character id: about 90 kB of buffered values per batch, over the budget.
     const batch: Row[] = Array.from({ length: 500 }, (_, i) => ({ id: `${i}`.padEnd(100, "x"), small: i }));
     const chunks: Uint8Array[] = [];
-    for (let i = 0; i < 3; i++) chunks.push(...(await encoder.encode(batch)));
+    for (let i = 0; i < 3; i++) chunks.push(...(await encoder.encode({ rows: batch })));
     chunks.push(...(await encoder.finish()));
     const file = join(dir, "budget.parquet");
     await writeFile(file, Buffer.concat(chunks));

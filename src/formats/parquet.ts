@@ -2,7 +2,7 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { z } from "zod";
 import type { SchemaElement } from "hyparquet-writer";
-import type { Batch, Column, ColumnType, RowEncoder } from "../core/contracts.js";
+import type { RecordBatch, Column, ColumnType, RowEncoder } from "../core/contracts.js";
 import { SinkError } from "../errors.js";
 import { encodeLines } from "./ndjson.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
@@ -168,7 +168,7 @@ const ROW_GROUP_WORKER = new URL("./parquet-row-group-worker.js", import.meta.ur
 /**
  * Row groups are encoded in-thread from rows read into column arrays, or, when the run lends worker
  * threads (`limits.encode_threads`) and the rows are as the service sent them (their JSON spliced,
- * see Batch), in a worker from the rows' NDJSON bytes: the bytes move to the worker whole, and the
+ * see RecordBatch), in a worker from the rows' NDJSON bytes: the bytes move to the worker whole, and the
  * parsing, column reading, encoding and their garbage happen there while this thread reads the next
  * pages. Cloning column values to a worker instead cost more CPU than it moved (+19% CPU per
  * record, no faster; docs/performance.md). Row groups are encoded apart and placed in the file in
@@ -242,19 +242,19 @@ function createParquetEncoder(
     inFlight.push(encoded);
   };
 
-  const appendRows = async (batch: Batch): Promise<void> => {
+  const appendRows = async ({ rows }: RecordBatch): Promise<void> => {
     let start = 0;
-    while (start < batch.length) {
-      const end = Math.min(batch.length, start + rowGroupRows - buffers.rows);
-      buffers.append(batch, start, end);
+    while (start < rows.length) {
+      const end = Math.min(rows.length, start + rowGroupRows - buffers.rows);
+      buffers.append(rows, start, end);
       start = end;
       if (buffers.rows >= rowGroupRows || buffers.bytes >= rowGroupBytes) await writeRowGroup();
     }
   };
 
-  const appendLines = async (batch: Batch): Promise<void> => {
+  const appendLines = async (batch: RecordBatch): Promise<void> => {
     let bytes: Uint8Array = encodeLines(batch);
-    let rows = batch.length;
+    let rows = batch.rows.length;
     while (rows > 0) {
       const room = rowGroupRows - lineRows;
       const cut = rows > room ? endOfLine(bytes, room) : bytes.length;
@@ -269,8 +269,8 @@ function createParquetEncoder(
   };
 
   return {
-    async encode(batch: Batch) {
-      if (batch.length === 0) return bytes.take();
+    async encode(batch: RecordBatch) {
+      if (batch.rows.length === 0) return bytes.take();
       inWorker ??= encodeInWorker !== undefined && batch.json !== undefined;
       await (inWorker ? appendLines(batch) : appendRows(batch));
       return bytes.take();

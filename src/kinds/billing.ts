@@ -3,7 +3,7 @@
 import type { ServiceClient } from "../api/client.js";
 import { BILLING_FIELDS } from "../api/wire/fields.js";
 import type { FieldSpec } from "../api/wire/fields.js";
-import type { Batch, Source } from "../core/contracts.js";
+import type { RecordBatch, Source } from "../core/contracts.js";
 import type { SourceSection, SourceSpec } from "./source-spec.js";
 import { checkV1Window } from "./check-v1-window.js";
 import type { DataKindComponent, ReportIssue } from "./data-kind.js";
@@ -20,12 +20,12 @@ const SUMMARY_FIELDS: readonly FieldSpec[] = [
 ];
 
 function createBillingSource(source: SourceSpec, client: ServiceClient): Source {
-  return async function* (ctx): AsyncGenerator<Batch> {
+  return async function* (ctx): AsyncGenerator<RecordBatch> {
     const domains = source.domain ?? [];
     for (const domain of domains) {
       const body = { domain, time_range: source.window.expression.start };
       const response = await client.call("/v1/query", body, { signal: ctx.signal });
-      yield [{ ...response.summary }];
+      yield { rows: [{ ...response.summary }] };
     }
     ctx.stats.expected = domains.length;
   };

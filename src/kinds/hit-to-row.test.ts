@@ -55,8 +55,8 @@ describe("hitsToRows", () => {
   it("with JSON wanted: new rows in JSON.stringify order, each with its spliced JSON", () => {
     const hits = page();
     const batch = hitsToRows(hits, bytes);
-    expect(batch[0]).not.toBe(hits[0]?._source);
-    expect(batch.map((row) => JSON.stringify(row))).toEqual([
+    expect(batch.rows[0]).not.toBe(hits[0]?._source);
+    expect(batch.rows.map((row) => JSON.stringify(row))).toEqual([
       '{"_id":"a","_index":"jobs","n":1}',
       '{"_id":"b","_index":"jobs","n":2}',
     ]);
@@ -70,8 +70,8 @@ describe("hitsToRows", () => {
     const hits = page();
     const batch = hitsToRows(hits, bytes, false);
     expect(batch.json).toBeUndefined();
-    expect(batch[1]).toBe(hits[1]?._source);
-    expect(batch).toEqual([
+    expect(batch.rows[1]).toBe(hits[1]?._source);
+    expect(batch.rows).toEqual([
       { _id: "a", _index: "jobs", n: 1 },
       { _id: "b", _index: "jobs", n: 2 },
     ]);

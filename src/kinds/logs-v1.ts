@@ -1,5 +1,6 @@
 // The deprecated v1 logs API: one request over the whole window (a date-math `time_range`), a single
 // scope value instead of lists, and `caas` for containers.
+import { v1HitArray } from "../api/paging/hit-array.js";
 import { v1ScrollPaging } from "../api/paging/v1-scroll.js";
 import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
 import { createBatchSource } from "../sources/batch.js";
@@ -26,7 +27,7 @@ export const v1LogsSources: KindSources = {
   scroll: (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = { ...v1Body("/v1/logs/scroll", source), size: source.page_size };
-      yield v1ScrollPaging(client, body, { signal: ctx.signal });
+      yield v1ScrollPaging(client, body, v1HitArray("logs"), { signal: ctx.signal });
     }),
   batch: (source, { client, batch }) =>
     createBatchSource(

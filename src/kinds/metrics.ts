@@ -1,5 +1,6 @@
 // Metrics: host and container metrics, served by v3 with scroll paging and aggregations. Its mappings
 // differ per application and app type, so they are asked once per app type and joined.
+import { V3_HITS } from "../api/paging/hit-array.js";
 import { metricsScrollPaging } from "../api/paging/metrics-scroll.js";
 import { DOMAIN_APP_TYPES, METRIC_APPLICATIONS } from "../api/wire/common.js";
 import { mappingsPerAppType } from "./mappings-per-app-type.js";
@@ -11,7 +12,7 @@ export const metricsKind = v3Kind({
   summary: "Host and container metrics (v3; scroll, aggs).",
   applications: METRIC_APPLICATIONS,
   paging: "scroll",
-  pages: (client, body, signal) => metricsScrollPaging(client, body, { signal }),
+  pages: (client, body, signal) => metricsScrollPaging(client, body, V3_HITS, { signal }),
   aggs: async (client, body, signal) =>
     (await client.call("/v3/metrics/aggs", body, { signal })).data.aggregations,
   mappings: (client, source, signal) =>

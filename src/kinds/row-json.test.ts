@@ -5,7 +5,8 @@ import { createServiceClient } from "../api/client.js";
 import type { ServiceClient } from "../api/client.js";
 import { pointInTimePaging } from "../api/paging/point-in-time.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
-import type { Page } from "../api/paging/page.js";
+import type { PagePart } from "../api/paging/page.js";
+import { V3_HITS, v2HitArray } from "../api/paging/hit-array.js";
 import { hitToRow, hitsToRows } from "./source-spec.js";
 import type { HitLike } from "./row-json.js";
 import { rowJson } from "./row-json.js";
@@ -55,35 +56,44 @@ describe("rows from streamed pages of the emulator", () => {
     await emulator.close();
   });
 
-  async function checkAll(pages: AsyncIterable<Page<HitLike>>): Promise<number> {
+  async function checkAll(pages: AsyncIterable<PagePart<HitLike>>): Promise<number> {
     let rows = 0;
     for await (const page of pages) {
-      if (page.hits.length === 0) continue; // the envelope's total, after a page's hits
+      if (page.type === "end") continue;
       const batch = hitsToRows(page.hits, page.sources);
-      expect(batch.json).toHaveLength(batch.length);
+      expect(batch.json).toHaveLength(batch.rows.length);
       // Byte for byte what the record serialised today would be, and spliced for every record.
-      batch.forEach((row, index) => expect(text(batch.json?.[index])).toBe(JSON.stringify(row)));
+      batch.rows.forEach((row, index) => expect(text(batch.json?.[index])).toBe(JSON.stringify(row)));
       // And NDJSON from the spliced bytes is byte-identical to NDJSON serialised from the rows.
-      expect(Buffer.compare(encodeLines(batch), encodeLines([...batch]))).toBe(0);
-      rows += batch.length;
+      expect(Buffer.compare(encodeLines(batch), encodeLines({ rows: batch.rows }))).toBe(0);
+      rows += batch.rows.length;
     }
     return rows;
   }
 
   const window = { start_time: "2026-03-01T00:00:00Z", end_time: "2026-03-01T03:00:00Z" };
   it("jobs over point in time and logs over scroll: each row's JSON is the service's bytes spliced", async () => {
-    const jobs = pointInTimePaging(client, "/v3/jobs/query", {
-      application: "atr",
-      app_type: ["ec2", "kubernetes"],
-      domain: ["*"],
-      ...window,
-      size: 250,
-    });
+    const jobs = pointInTimePaging(
+      client,
+      "/v3/jobs/query",
+      {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        ...window,
+        size: 250,
+      },
+      V3_HITS,
+    );
     expect(await checkAll(jobs)).toBeGreaterThan(500);
-    const logs = v2ScrollPaging(client, {
-      kind: "logs",
-      body: { application: "atr", app_type: "ec2", domain: ["*"], ...window, size: 250 },
-    });
+    const logs = v2ScrollPaging(
+      client,
+      {
+        kind: "logs",
+        body: { application: "atr", app_type: "ec2", domain: ["*"], ...window, size: 250 },
+      },
+      v2HitArray("logs"),
+    );
     expect(await checkAll(logs)).toBeGreaterThan(500);
   });
 });

@@ -6,7 +6,7 @@ import { aggsSchema, filtersSchema } from "../api/wire/common.js";
 import type { DataKind } from "../api/wire/fields.js";
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
-import type { Batch, Row, RowJson, Slice } from "../core/contracts.js";
+import type { RecordBatch, Row, RowJson, Slice } from "../core/contracts.js";
 import { rowJson } from "./row-json.js";
 import type { HitLike } from "./row-json.js";
 
@@ -185,23 +185,23 @@ export function hitAsRow(hit: HitLike): Row {
 
 /**
  * The rows of a page. With `withJson` (a sink writes rows as JSON text) each row is a new object in
- * `JSON.stringify` order and, given the hits' verbatim `_source` bytes, carries its JSON (see Batch);
+ * `JSON.stringify` order and, given the hits' verbatim `_source` bytes, carries its JSON (see RecordBatch);
  * without it each row is the hit's parsed `_source` (hitAsRow) and no JSON is built.
  */
 export function hitsToRows(
   hits: readonly HitLike[],
   sources?: readonly (Uint8Array | undefined)[],
   withJson = true,
-): Batch {
+): RecordBatch {
   const rows = new Array<Row>(hits.length);
   if (!withJson) {
     for (let index = 0; index < hits.length; index++) rows[index] = hitAsRow(hits[index] as HitLike);
-    return rows;
+    return { rows };
   }
   for (let index = 0; index < hits.length; index++) rows[index] = hitToRow(hits[index] as HitLike);
-  if (sources === undefined) return rows;
+  if (sources === undefined) return { rows };
   const json = new Array<RowJson | undefined>(hits.length);
   for (let index = 0; index < hits.length; index++)
     json[index] = rowJson(hits[index] as HitLike, sources[index]);
-  return Object.assign(rows, { json });
+  return { rows, json };
 }

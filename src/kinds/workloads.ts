@@ -1,5 +1,6 @@
 // Workloads: compute workloads, served by v2 (scroll, batch export, aggs; one request set per
 // app_type) with v3 mappings.
+import { v2HitArray } from "../api/paging/hit-array.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import { ATR_ONLY, DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { byName } from "./hit-columns.js";
@@ -9,7 +10,8 @@ export const workloadsKind = v2ScrollKind({
   type: "workloads",
   summary: "Compute workloads (v2; scroll, batch, aggs).",
   allowed: { applications: ATR_ONLY, appTypes: DOMAIN_APP_TYPES },
-  scroll: (client, body, signal) => v2ScrollPaging(client, { kind: "workloads", body }, { signal }),
+  scroll: (client, body, signal) =>
+    v2ScrollPaging(client, { kind: "workloads", body }, v2HitArray("workloads"), { signal }),
   batch: (body) => ({ kind: "v2-workloads", body }),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/workloads/aggs", body, { signal })).data.aggregations,

@@ -3,7 +3,7 @@
 // together: the service's ids are unique within an index only, so two documents of two indices with
 // one `_id` are two records. The parts of a batch slice share one `seen` set, so a record is dropped
 // whichever partition brought it first.
-import type { Batch, Row, SliceStats } from "../core/contracts.js";
+import type { RecordBatch, Row, SliceStats } from "../core/contracts.js";
 
 /**
  * The key a record is de-duplicated by: `(_index, _id)`, the index prefixed by its length so no two
@@ -17,35 +17,43 @@ export function recordKey(row: Row): string | undefined {
   return `${index.length}:${index}\u0000${id}`;
 }
 
+/**
+ * Drops the rows whose record this slice already saw. A batch with nothing to drop passes through
+ * untouched; otherwise the kept rows go on with their JSON, in step, so an NDJSON output still copies
+ * their bytes.
+ * @example for await (const batch of deduplicateById(source(ctx), ctx.stats)) write(batch);
+ */
 export async function* deduplicateById(
-  input: AsyncIterable<Batch>,
+  input: AsyncIterable<RecordBatch>,
   stats: SliceStats,
   seen: Set<string> = new Set<string>(),
-): AsyncGenerator<Batch> {
+): AsyncGenerator<RecordBatch> {
   for await (const batch of input) {
-    let kept: Batch = batch;
-    let copying = false;
-    const out: Batch[number][] = [];
-    for (let index = 0; index < batch.length; index++) {
-      const row = batch[index] as Batch[number];
-      const key = recordKey(row);
+    const { rows, json } = batch;
+    /** Indices of the rows kept, once the first duplicate shows up; a clean page is not copied. */
+    let kept: number[] | undefined;
+    for (let index = 0; index < rows.length; index++) {
+      const key = recordKey(rows[index] as Row);
       if (key === undefined) {
-        if (copying) out.push(row);
+        kept?.push(index);
         continue;
       }
       if (seen.has(key)) {
-        // Copy only once the first duplicate shows up; a clean page passes through untouched.
-        if (!copying) {
-          copying = true;
-          for (let earlier = 0; earlier < index; earlier++) out.push(batch[earlier] as Batch[number]);
-        }
+        kept ??= Array.from({ length: index }, (_, earlier) => earlier);
         stats.duplicates++;
         continue;
       }
       seen.add(key);
-      if (copying) out.push(row);
+      kept?.push(index);
     }
-    if (copying) kept = out;
-    if (kept.length > 0) yield kept;
+    if (kept === undefined) {
+      if (rows.length > 0) yield batch;
+      continue;
+    }
+    if (kept.length === 0) continue;
+    const keptRows = kept.map((index) => rows[index] as Row);
+    yield json === undefined
+      ? { rows: keptRows }
+      : { rows: keptRows, json: kept.map((index) => json[index]) };
   }
 }

@@ -2,9 +2,9 @@
 // path (more only when the rolling limits ask). Partitions still commit one by one, so a stopped run
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
-import type { Batch, Sink, Slice, SliceContext, SliceOutput } from "../core/contracts.js";
+import type { RecordBatch, Sink, Slice, SliceContext, SliceOutput } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
-import type { FileJoin } from "../sinks/sink.js";
+import type { FileJoin } from "../sinks/file-join.js";
 import { commitOutputs } from "./commit-outputs.js";
 import type { RecordIntent } from "./commit-outputs.js";
 import type { CommittedFile } from "./state.js";
@@ -24,7 +24,7 @@ export interface MergeSink {
 /** What the composition gives the merge: reading a committed file back, and fresh sinks. */
 export interface PartMerge {
   /** The rows of a committed file of a sink, in the order they were written. */
-  readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<Batch>;
+  readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<RecordBatch>;
   /** The bytes of a committed file of a sink. */
   openFile(file: CommittedFile): Promise<AsyncIterable<Uint8Array>>;
   /** Fresh sinks, one per pipeline sink. */
@@ -67,7 +67,7 @@ async function* concatenate(
   files: readonly CommittedFile[],
   merge: PartMerge,
   signal: AbortSignal,
-): AsyncGenerator<Batch> {
+): AsyncGenerator<RecordBatch> {
   for (const file of files) yield* merge.readFile(file, signal);
 }
 

@@ -1,6 +1,6 @@
 // Reports record fields that no output column holds. A columnar sink writes only its columns, so such
 // a field would vanish from the files without a word; the run names it instead (once per slice).
-import type { Batch, Column, Row, SliceContext, Transform } from "../core/contracts.js";
+import type { RecordBatch, Column, Row, SliceContext, Transform } from "../core/contracts.js";
 
 /**
  * The column names as a tree of their dotted parts (`atr` → `domain_name`), so a record is walked
@@ -78,11 +78,11 @@ const FIELDS_SHOWN = 50;
 export function reportUnknownFields(columns: readonly Column[]): Transform {
   const names = new Set(columns.map((column) => column.name));
   const tree = fieldTree(names);
-  return async function* (input: AsyncIterable<Batch>, ctx: SliceContext): AsyncGenerator<Batch> {
+  return async function* (input: AsyncIterable<RecordBatch>, ctx: SliceContext): AsyncGenerator<RecordBatch> {
     const reported = new Set<string>();
     for await (const batch of input) {
       const fresh = new Set<string>();
-      for (const row of batch)
+      for (const row of batch.rows)
         for (const name of unknownFields(row, names, tree)) if (!reported.has(name)) fresh.add(name);
       if (fresh.size > 0) {
         for (const name of fresh) reported.add(name);

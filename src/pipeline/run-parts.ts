@@ -54,7 +54,7 @@ function mayOverlap(a: SourcePart, b: SourcePart): boolean {
 /** Adds the `(_index, _id)` keys of a committed part to `seen` by reading it again; nothing is written. */
 async function collectIds(part: SourcePart, ctx: SliceContext, seen: Set<string>): Promise<void> {
   for await (const batch of part.source({ ...ctx, stats: { duplicates: 0 } })) {
-    for (const row of batch) {
+    for (const row of batch.rows) {
       const key = recordKey(row);
       if (key !== undefined) seen.add(key);
     }

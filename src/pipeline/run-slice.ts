@@ -3,7 +3,7 @@
 import { ReconciliationError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type {
-  Batch,
+  RecordBatch,
   RunInfo,
   Sink,
   SliceContext,
@@ -47,11 +47,11 @@ export interface RunSliceOptions {
 }
 
 async function* countRows(
-  input: AsyncIterable<Batch>,
+  input: AsyncIterable<RecordBatch>,
   onRows: (rows: number) => void,
-): AsyncGenerator<Batch> {
+): AsyncGenerator<RecordBatch> {
   for await (const batch of input) {
-    onRows(batch.length);
+    onRows(batch.rows.length);
     yield batch;
   }
 }
@@ -78,7 +78,7 @@ export async function runSlice(
   };
   let read = 0;
   try {
-    let stream: AsyncIterable<Batch> = countRows(
+    let stream: AsyncIterable<RecordBatch> = countRows(
       deduplicateById(prefetch(work.source(ctx), 1), ctx.stats, options.seen),
       (rows) => (read += rows),
     );
@@ -86,7 +86,7 @@ export async function runSlice(
     const branches = fanOut(stream, work.sinks.length);
     const settled = await Promise.allSettled(
       work.sinks.map((sink, index) =>
-        sink(branches[index] as AsyncIterable<Batch>, ctx).catch((error: unknown) => {
+        sink(branches[index] as AsyncIterable<RecordBatch>, ctx).catch((error: unknown) => {
           controller.abort(error);
           throw error;
         }),

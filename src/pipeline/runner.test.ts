@@ -8,7 +8,14 @@ import { createLocalStore } from "../sinks/file/local-store.js";
 import { defaultComponents, formatOf } from "../components/environment.js";
 import { createSinkSchema } from "../sinks/schema.js";
 import { createSink } from "../sinks/sink.js";
-import type { Batch, OutputStore, PartitionedSource, RunInfo, Slice, Source } from "../core/contracts.js";
+import type {
+  RecordBatch,
+  OutputStore,
+  PartitionedSource,
+  RunInfo,
+  Slice,
+  Source,
+} from "../core/contracts.js";
 import { runSlices } from "./runner.js";
 import type { SliceTask } from "./runner.js";
 import { StateStore } from "./state.js";
@@ -42,7 +49,7 @@ function rowsSource(
   options: { expected?: number; failOnce?: Error; repeat?: boolean } = {},
 ): Source {
   let failed = false;
-  return async function* (ctx): AsyncGenerator<Batch> {
+  return async function* (ctx): AsyncGenerator<RecordBatch> {
     ctx.stats.expected = options.expected ?? count;
     for (let first = 0; first < count; first += 3) {
       if (options.failOnce !== undefined && !failed && first > 0) {
@@ -53,9 +60,9 @@ function rowsSource(
         _id: `${slice.id}-${first + offset}`,
         n: first + offset,
       }));
-      yield page;
+      yield { rows: page };
       // A retried page arriving twice must not be written twice.
-      if (options.repeat === true) yield page;
+      if (options.repeat === true) yield { rows: page };
     }
   };
 }
@@ -212,7 +219,7 @@ describe("runSlices", () => {
       tasksFor((slice) =>
         slice.index === 1
           ? async function* () {
-              yield [{ _id: "x", n: 1 }];
+              yield { rows: [{ _id: "x", n: 1 }] };
               throw new QuotaExhaustedError("quota reserve reached", 10, 10);
             }
           : rowsSource(slice, 4),
@@ -275,10 +282,10 @@ describe("runSlices", () => {
         Object.entries(files).map(([id, ids]) => ({
           id,
           expected: ids.length,
-          source: async function* (ctx): AsyncGenerator<Batch> {
+          source: async function* (ctx): AsyncGenerator<RecordBatch> {
             ctx.stats.expected = ids.length;
             if (id === "p2" && failures++ === 0) throw new PagingContextLostError("partition download");
-            yield ids.map((rowId, n) => ({ _id: rowId, n }));
+            yield { rows: ids.map((rowId, n) => ({ _id: rowId, n })) };
           },
         })),
     };

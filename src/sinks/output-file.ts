@@ -1,5 +1,5 @@
 // One file a sink is writing: an encoder feeding a staged writer, with the counts that drive rolling.
-import type { Batch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
+import type { RecordBatch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
 import { isEtlError, SinkError } from "../errors.js";
 import type { WorkerPool } from "../core/worker-pool.js";
@@ -10,7 +10,7 @@ export interface OutputFile {
   rows: number;
   /** Bytes handed to the store so far (Parquet: whole row groups; gzip: compressed bytes). */
   bytes: number;
-  append(rows: Batch): Promise<void>;
+  append(batch: RecordBatch): Promise<void>;
   /** Writes the trailer and ends the bytes; the file stays invisible until the writer commits. */
   close(): Promise<StagedFile>;
 }
@@ -36,10 +36,10 @@ export async function openOutputFile(options: OpenFileOptions): Promise<OutputFi
     writer,
     rows: 0,
     bytes: 0,
-    async append(rows) {
-      const chunks = await withContext(path, () => encoder.encode(rows));
+    async append(batch) {
+      const chunks = await withContext(path, () => encoder.encode(batch));
       await writeAll(chunks);
-      file.rows += rows.length;
+      file.rows += batch.rows.length;
     },
     async close() {
       await writeAll(await withContext(path, () => encoder.finish()));

@@ -2,14 +2,13 @@
 // stages them for the slice to commit or discard as one. Any store, any format.
 import type { Logger } from "../logger.js";
 import type {
-  Batch,
   Column,
   OutputStore,
+  RecordBatch,
   Row,
+  RowJson,
   RunInfo,
   Sink,
-  SliceContext,
-  SliceOutput,
   StagedFile,
   StagedWriter,
 } from "../core/contracts.js";
@@ -21,6 +20,7 @@ import { openOutputFile } from "./output-file.js";
 import type { OutputFile } from "./output-file.js";
 import type { SinkConfig } from "./schema.js";
 import type { WorkerPool } from "../core/worker-pool.js";
+import { abortAll, createSliceOutput } from "./slice-output.js";
 
 export interface SinkDeps {
   /** The sink's format, from the environment the pipeline was loaded with. */
@@ -47,9 +47,6 @@ export function rowCounterOf(
 export function writesRowJson(config: SinkConfig, format: Format, workers: WorkerPool | undefined): boolean {
   return format.writesRowJson?.(format.settings(config), workers === undefined ? {} : { workers }) ?? true;
 }
-
-/** Files committed at once; bounds the S3 CompleteMultipartUpload requests in flight. */
-const COMMIT_CONCURRENCY = 8;
 
 /**
  * @example
@@ -111,12 +108,13 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
       }
     };
 
-    const write = async (key: string, rows: Batch): Promise<void> => {
+    const write = async (key: string, batch: RecordBatch): Promise<void> => {
+      const { rows } = batch;
       let start = 0;
       while (start < rows.length) {
         const file = await fileFor(key);
         const end = Math.min(rows.length, start + (maxRows - file.rows));
-        await file.append(start === 0 && end === rows.length ? rows : rows.slice(start, end));
+        await file.append(start === 0 && end === rows.length ? batch : sliceBatch(batch, start, end));
         start = end;
         // Bytes are checked after each write: a file ends at most one batch (Parquet: one row group) past the limit.
         if (file.rows >= maxRows || file.bytes >= maxBytes) await closeFile(key, file);
@@ -126,12 +124,12 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
     try {
       for await (const batch of input) {
         ctx.signal.throwIfAborted();
-        if (batch.length === 0) continue;
+        if (batch.rows.length === 0) continue;
         if (template.fields.length === 0) {
           await write(template.renderKey(values, undefined), batch);
         } else {
-          for (const [key, rows] of groupByKey(batch, (row) => template.renderKey(values, row)))
-            await write(key, rows);
+          for (const [key, group] of groupByKey(batch, (row) => template.renderKey(values, row)))
+            await write(key, group);
         }
       }
       ctx.signal.throwIfAborted();
@@ -158,96 +156,26 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
   };
 }
 
-/** Whole files of a sink joined into the slice's one file; see `createFileJoin`. */
-export interface FileJoin {
-  /** Whether files of these rows and bytes in all fit one file under the sink's rolling limits. */
-  fits(rows: number, bytes: number): boolean;
-  join(
-    files: AsyncIterable<AsyncIterable<Uint8Array>>,
-    rows: number,
-    ctx: SliceContext,
-  ): Promise<SliceOutput>;
+/** Rows `start` to `end` of a batch, with their JSON: a file rolls over in the middle of a batch. */
+function sliceBatch(batch: RecordBatch, start: number, end: number): RecordBatch {
+  const rows = batch.rows.slice(start, end);
+  return batch.json === undefined ? { rows } : { rows, json: batch.json.slice(start, end) };
 }
 
-/**
- * Joins files this sink wrote for parts of a slice into the file it would write for the whole slice,
- * through the format's `join` (bytes copied, no row decoded). Undefined when the result could differ
- * from writing the rows again: the path template reads rows (files could belong under other names),
- * or the format cannot join; `fits` says no when the files together pass a rolling limit.
- */
-export function createFileJoin(config: SinkConfig, deps: SinkDeps): FileJoin | undefined {
-  const { format } = deps;
-  const template = compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE);
-  const join = format.join;
-  if (join === undefined || template.fields.length > 0) return undefined;
-  const maxRows = config.max_rows_per_file ?? Number.POSITIVE_INFINITY;
-  const maxBytes = config.max_file_bytes ?? Number.POSITIVE_INFINITY;
-  const settings = format.settings(config);
-  // Joined bytes are at most the files' own: NDJSON is their sum, Parquet drops all footers but one.
-  const fits = (rows: number, bytes: number): boolean => rows <= maxRows && bytes <= maxBytes;
-  const joinFiles: FileJoin["join"] = async (files, rows, ctx) => {
-    const values: TemplateValues = {
-      slice: ctx.slice,
-      runId: deps.run.runId,
-      ext: format.extension(settings),
-    };
-    const path = template.withSeq(template.renderKey(values, undefined), 0);
-    const writer = await deps.store.stage(path, ctx.signal, format.contentType(settings));
-    try {
-      for await (const chunk of join.call(format, files, deps.columns, settings)) {
-        ctx.signal.throwIfAborted();
-        await writer.write(chunk);
-      }
-      const written = await writer.finish();
-      return createSliceOutput([{ path, rows, ...written }], [writer], ctx.slice.id);
-    } catch (error) {
-      await writer.abort().catch(() => undefined);
-      throw error;
-    }
-  };
-  return { fits, join: joinFiles };
-}
-
-function groupByKey(batch: Batch, keyOf: (row: Row) => string): Map<string, Row[]> {
-  const groups = new Map<string, Row[]>();
-  for (const row of batch) {
+/** The batch's rows per file key, in order, each group keeping its rows' JSON beside them. */
+function groupByKey(batch: RecordBatch, keyOf: (row: Row) => string): Map<string, RecordBatch> {
+  const groups = new Map<string, { rows: Row[]; json: (RowJson | undefined)[] | undefined }>();
+  const { rows, json } = batch;
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index] as Row;
     const key = keyOf(row);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [row]);
-    else group.push(row);
+    let group = groups.get(key);
+    if (group === undefined) {
+      group = { rows: [], json: json === undefined ? undefined : [] };
+      groups.set(key, group);
+    }
+    group.rows.push(row);
+    group.json?.push(json?.[index]);
   }
   return groups;
-}
-
-async function abortAll(writers: readonly StagedWriter[]): Promise<unknown[]> {
-  const results = await Promise.allSettled(writers.map((writer) => writer.abort()));
-  return results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
-}
-
-function createSliceOutput(
-  files: readonly StagedFile[],
-  writers: readonly StagedWriter[],
-  sliceId: string,
-): SliceOutput {
-  return {
-    files,
-    rows: files.reduce((sum, file) => sum + file.rows, 0),
-    async commit() {
-      for (let i = 0; i < writers.length; i += COMMIT_CONCURRENCY) {
-        await Promise.all(writers.slice(i, i + COMMIT_CONCURRENCY).map((writer) => writer.commit()));
-      }
-    },
-    async discard() {
-      const failures = await abortAll(writers);
-      if (failures.length > 0) {
-        throw new SinkError(
-          `discarding the output of slice ${sliceId} left ${failures.length} file(s) behind`,
-          {
-            code: "SINK_DISCARD_FAILED",
-            cause: failures[0],
-          },
-        );
-      }
-    },
-  };
 }

@@ -1,6 +1,6 @@
 // The aggregation source: one aggs request per request set of a slice (the kind sends it), its
 // response turned into one row per bucket path with the slice's bounds beside it.
-import type { Batch, Column, Source } from "../core/contracts.js";
+import type { RecordBatch, Column, Source } from "../core/contracts.js";
 import type { AggregationRequest } from "../kinds/data-kind.js";
 import type { AppType } from "../kinds/source-spec.js";
 import { timeBounds } from "../kinds/source-spec.js";
@@ -33,7 +33,7 @@ export function aggregationSourceColumns(query: Pick<AggregationQuery, "aggs" | 
 }
 
 export function createAggregationSource(query: AggregationQuery): Source {
-  return async function* (ctx): AsyncGenerator<Batch> {
+  return async function* (ctx): AsyncGenerator<RecordBatch> {
     const bounds = timeBounds(ctx.slice);
     for (const appType of query.sets) {
       const aggregations = await query.aggregate({ aggs: query.aggs, bounds, appType, signal: ctx.signal });
@@ -43,7 +43,7 @@ export function createAggregationSource(query: AggregationQuery): Source {
         // Without it the buckets of ec2 and of kubernetes would be rows with the same keys.
         ...(appType !== undefined ? { app_type: appType } : {}),
       });
-      if (rows.length > 0) yield rows;
+      if (rows.length > 0) yield { rows };
     }
   };
 }

@@ -6,7 +6,7 @@ import type { ServiceClient } from "../api/client.js";
 import { awaitBatchReady } from "../api/paging/batch-status.js";
 import type { BatchExportQuery } from "../api/paging/batch-status.js";
 import { readPartition } from "../api/paging/read-partition.js";
-import type { Batch, PartitionedSource, Row, Slice, SourcePart } from "../core/contracts.js";
+import type { RecordBatch, PartitionedSource, Row, Slice, SourcePart } from "../core/contracts.js";
 import { hitAsRow, hitToRow } from "../kinds/source-spec.js";
 
 export interface BatchResume {
@@ -65,7 +65,7 @@ export function createBatchSource(
             id: `${request}:${partition.id}`,
             expected: partition.expected,
             range: partition.range,
-            source: async function* (partCtx): AsyncGenerator<Batch> {
+            source: async function* (partCtx): AsyncGenerator<RecordBatch> {
               if (partition.expected !== undefined) partCtx.stats.expected = partition.expected;
               const records = readPartition(
                 client,
@@ -76,7 +76,8 @@ export function createBatchSource(
                 partCtx.signal,
               );
               const asJson = partCtx.rowJson !== false;
-              for await (const page of records) yield page.map((record) => recordToRow(record, asJson));
+              for await (const page of records)
+                yield { rows: page.map((record) => recordToRow(record, asJson)) };
             },
           });
         }

@@ -1,25 +1,26 @@
 import { describe, expect, it } from "vitest";
-import type { Page } from "../api/paging/page.js";
-import type { Batch } from "../core/contracts.js";
+import type { PagePart } from "../api/paging/page.js";
+import type { RecordBatch } from "../core/contracts.js";
 import { sliceContext } from "../transforms/run-transform.test-support.js";
 import { createPagedSource } from "./paged.js";
 
 type Hit = { _id: string; _index: string; _source: Record<string, unknown> };
 
-async function* pages(): AsyncGenerator<Page<Hit>> {
+async function* pages(): AsyncGenerator<PagePart<Hit>> {
   await Promise.resolve();
   yield {
+    type: "hits",
     hits: [{ _id: "a", _index: "jobs", _source: { _id: "forged", n: 1 } }],
     sources: [Buffer.from('{"_id":"forged","n":1}')],
-    total: 1,
     pageNumber: 1,
   };
+  yield { type: "end", pageNumber: 1, count: 1, total: 1 };
 }
 
-async function read(rowJson: boolean | undefined): Promise<Batch[]> {
+async function read(rowJson: boolean | undefined): Promise<RecordBatch[]> {
   const ctx = { ...sliceContext(), log: { debug: () => undefined } as never };
   const source = createPagedSource(() => [pages()]);
-  const out: Batch[] = [];
+  const out: RecordBatch[] = [];
   for await (const batch of source(rowJson === undefined ? ctx : { ...ctx, rowJson })) out.push(batch);
   return out;
 }
@@ -29,13 +30,29 @@ describe("createPagedSource", () => {
     for (const rowJson of [true, undefined]) {
       const [batch] = await read(rowJson);
       expect(batch?.json).toHaveLength(1);
-      expect(JSON.stringify(batch?.[0])).toBe('{"_id":"a","_index":"jobs","n":1}');
+      expect(JSON.stringify(batch?.rows[0])).toBe('{"_id":"a","_index":"jobs","n":1}');
     }
   });
 
   it("hands over the parsed records, without JSON, when no sink writes it", async () => {
     const [batch] = await read(false);
     expect(batch?.json).toBeUndefined();
-    expect(batch?.[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
+    expect(batch?.rows[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
+  });
+
+  it("sums the totals the queries' first pages end with as the slice's expected count", async () => {
+    async function* query(total: number | undefined): AsyncGenerator<PagePart<Hit>> {
+      await Promise.resolve();
+      yield { type: "end", pageNumber: 1, count: 0, total };
+      // A later page's end does not count again.
+      yield { type: "end", pageNumber: 2, count: 0, total: 99 };
+    }
+    const expectedOf = async (totals: (number | undefined)[]): Promise<number | undefined> => {
+      const ctx = { ...sliceContext(), log: { debug: () => undefined } as never };
+      for await (const _batch of createPagedSource(() => totals.map(query))(ctx));
+      return ctx.stats.expected;
+    };
+    expect(await expectedOf([3, 4])).toBe(7);
+    expect(await expectedOf([3, undefined])).toBeUndefined();
   });
 });

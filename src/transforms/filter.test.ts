@@ -11,7 +11,7 @@ const rows = [
 
 async function ids(condition: unknown): Promise<unknown[]> {
   const transform = filterTransform.create(filterSchema.parse(condition), { run: {} as never });
-  const [batch = []] = await runTransform(transform, [rows]);
+  const [batch = []] = await runTransform(transform, [{ rows }]);
   return batch.map((row) => row.id);
 }
 
@@ -46,7 +46,7 @@ describe("filter", () => {
     const transform = filterTransform.create(filterSchema.parse({ field: "id", equals: 99 }), {
       run: {} as never,
     });
-    expect(await runTransform(transform, [rows, []])).toEqual([[], []]);
+    expect(await runTransform(transform, [{ rows }, { rows: [] }])).toEqual([[], []]);
   });
 
   it("reports fields it will not receive, at their place in the condition", () => {

@@ -1,5 +1,5 @@
 // Lifts a per-row function to a transform over batches: one output batch per input batch, no buffering.
-import type { Batch, Row, SliceContext, Transform } from "../core/contracts.js";
+import type { RecordBatch, Row, SliceContext, Transform } from "../core/contracts.js";
 
 /** A row mapper; returning undefined drops the row (how `filter` keeps only matches). */
 export type RowMapper = (row: Row, ctx: SliceContext) => Row | undefined;
@@ -8,15 +8,19 @@ export type RowMapper = (row: Row, ctx: SliceContext) => Row | undefined;
  * @example const upper = mapRows((row) => ({ ...row, name: String(row.name).toUpperCase() }));
  */
 export function mapRows(mapper: RowMapper): Transform {
-  return async function* mapped(input: AsyncIterable<Batch>, ctx: SliceContext): AsyncIterable<Batch> {
+  return async function* mapped(
+    input: AsyncIterable<RecordBatch>,
+    ctx: SliceContext,
+  ): AsyncIterable<RecordBatch> {
     for await (const batch of input) {
       const out: Row[] = [];
-      for (const row of batch) {
+      for (const row of batch.rows) {
         const next = mapper(row, ctx);
         if (next !== undefined) out.push(next);
       }
-      // An emptied batch still flows, so sinks and counters see every page.
-      yield out;
+      // An emptied batch still flows, so sinks and counters see every page. The rows' JSON is dropped
+      // on purpose: a mapper may have changed any row, so the source's bytes no longer describe it.
+      yield { rows: out };
     }
   };
 }

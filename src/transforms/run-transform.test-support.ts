@@ -1,5 +1,5 @@
 // Test support: runs a transform over given batches with a fixed slice and run, collecting the output.
-import type { Batch, Row, SliceContext, Transform } from "../core/contracts.js";
+import type { RecordBatch, Row, SliceContext, Transform } from "../core/contracts.js";
 import type { Logger } from "../logger.js";
 
 export const RUN = {
@@ -23,18 +23,18 @@ export function sliceContext(): SliceContext {
   };
 }
 
-async function* from(batches: readonly Batch[]): AsyncIterable<Batch> {
+async function* from(batches: readonly RecordBatch[]): AsyncIterable<RecordBatch> {
   yield* batches;
 }
 
-export async function runTransform(transform: Transform, batches: readonly Batch[]): Promise<Row[][]> {
+export async function runTransform(transform: Transform, batches: readonly RecordBatch[]): Promise<Row[][]> {
   const out: Row[][] = [];
-  for await (const batch of transform(from(batches), sliceContext())) out.push([...batch]);
+  for await (const batch of transform(from(batches), sliceContext())) out.push([...batch.rows]);
   return out;
 }
 
 /** Runs one batch and returns its rows. */
 export async function runRows(transform: Transform, rows: readonly Row[]): Promise<Row[]> {
-  const [batch = []] = await runTransform(transform, [rows]);
+  const [batch = []] = await runTransform(transform, [{ rows }]);
   return batch;
 }

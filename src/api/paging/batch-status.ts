@@ -5,7 +5,7 @@ import { z } from "zod";
 import { BatchExportError } from "../../errors.js";
 import { logsPartitionSchema, workloadsPartitionSchema } from "../wire/hits.js";
 import type { ServiceClient } from "../client.js";
-import type { RequestOf } from "../service-call.js";
+import type { RequestOf } from "../service-operation.js";
 import { isHttpStatusError } from "../http-status-error.js";
 import { describeUrl, escapeControl } from "../redact.js";
 

@@ -2,10 +2,10 @@ import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
 import { readHitBytes } from "./hit-bytes.js";
 import type { HitShape } from "./hit-bytes.js";
-import { HIT_ARRAYS } from "./hit-stream.js";
+import { V3_HITS, v2HitArray } from "./hit-array.js";
 import { MAX_JSON_DEPTH } from "./json-bytes.js";
 
-const SCHEMAS = { hit: HIT_ARRAYS["/v2/logs/scroll"]?.schema, v3Hit: HIT_ARRAYS["/v3/jobs/query"]?.schema };
+const SCHEMAS = { hit: v2HitArray("logs").schema, v3Hit: V3_HITS.schema };
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
 const fatalUtf8 = new TextDecoder("utf-8", { fatal: true });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../errors.js";
-import { decodeHitStream, HIT_ARRAYS, HitConsumerError, MalformedBodyError } from "./hit-stream.js";
+import { V3_HITS, v1HitArray, v2HitArray } from "./hit-array.js";
+import { decodeHits, MalformedBodyError } from "./hit-stream.js";
 import type { HitBatch } from "./hit-stream.js";
 
 const hits = Array.from({ length: 23 }, (_, i) => ({
@@ -33,18 +34,15 @@ async function* chunks(text: string, size: number): AsyncGenerator<Uint8Array> {
 
 async function decode(text: string, size: number, batchSize = 5) {
   const batches: HitBatch[] = [];
-  const envelope = await decodeHitStream(
-    chunks(text, size),
-    "/v3/jobs/query",
-    async (batch) => {
-      batches.push(batch);
-    },
-    batchSize,
-  );
-  return { envelope, batches };
+  const decoder = decodeHits(chunks(text, size), V3_HITS, "/v3/jobs/query", batchSize);
+  for (;;) {
+    const next = await decoder.next();
+    if (next.done === true) return { envelope: next.value, batches };
+    batches.push(next.value);
+  }
 }
 
-describe("decodeHitStream", () => {
+describe("decodeHits", () => {
   for (const size of [1, 2, 7, 64, 1 << 20]) {
     it(`hands on every hit and the envelope with the hits emptied (chunks of ${size} bytes)`, async () => {
       const { envelope, batches } = await decode(page(hits), size);
@@ -114,22 +112,31 @@ describe("decodeHitStream", () => {
     await expect(failure).rejects.toThrow(/data\.hits\.1\._id/);
   });
 
-  it("carries the consumer's own error, to be passed through untouched", async () => {
-    const stop = new Error("sink failed");
-    const failing = decodeHitStream(
-      chunks(page(hits), 64),
-      "/v3/jobs/query",
-      async () => {
-        throw stop;
-      },
-      2,
-    );
-    await expect(failing).rejects.toBeInstanceOf(HitConsumerError);
-    await expect(failing).rejects.toMatchObject({ reason: stop });
+  it("reads the body only as fast as batches are taken, and lets it go when the reader stops", async () => {
+    let read = 0;
+    let released = false;
+    async function* body(): AsyncGenerator<Uint8Array> {
+      try {
+        for await (const chunk of chunks(page(hits), 64)) {
+          read += 1;
+          yield chunk;
+        }
+      } finally {
+        released = true;
+      }
+    }
+    const decoder = decodeHits(body(), V3_HITS, "/v3/jobs/query", 2);
+    const first = await decoder.next();
+    expect(first.done).toBe(false);
+    const readForOne = read;
+    await decoder.return(undefined);
+    expect(released).toBe(true);
+    expect(read).toBe(readForOne);
+    expect(readForOne).toBeLessThan(Buffer.byteLength(page(hits)) / 64);
   });
 });
 
-describe("HIT_ARRAYS checks", () => {
+describe("hit array checks", () => {
   const good = { _index: "i", _id: "a", _score: null, _source: { x: 1 }, sort: [1, "a", null] };
   const variants: unknown[] = [
     good,
@@ -149,7 +156,8 @@ describe("HIT_ARRAYS checks", () => {
     "hit",
   ];
   it("accept only what the wire schema accepts, and every well-formed hit", () => {
-    for (const [operation, target] of Object.entries(HIT_ARRAYS)) {
+    const arrays = { v3: V3_HITS, v2: v2HitArray("logs"), v1: v1HitArray("logs") };
+    for (const [operation, target] of Object.entries(arrays)) {
       for (const hit of variants) {
         if (target.accepts(hit))
           expect(target.schema.safeParse(hit).success, `${operation} ${JSON.stringify(hit)}`).toBe(true);

@@ -1,22 +1,24 @@
 // Paging of /v3/metrics/query: follow `meta.pagination.scroll_id` until it is null (no cleanup needed).
 import type { ServiceClient } from "../client.js";
-import type { RequestOf } from "../service-call.js";
+import type { RequestOf } from "../service-operation.js";
 import type { V3Hit } from "../wire/hits.js";
-import type { Page, V3PagingOptions } from "./page.js";
+import type { HitArray } from "./hit-array.js";
+import type { PagePart, V3PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /**
  * Pages a metrics query to its end, halving `size` on 413 and keeping the same scroll. Throws
- * PagingContextLostError when the scroll is gone.
+ * PagingContextLostError when the scroll is gone. `hits` says where the responses keep their hits.
  * @example
- * for await (const page of metricsScrollPaging(client, { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time })) write(page.hits);
+ * for await (const part of metricsScrollPaging(client, { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time }, V3_HITS)) if (part.type === "hits") write(part.hits);
  */
 export async function* metricsScrollPaging(
   client: ServiceClient,
   body: RequestOf<"/v3/metrics/query">,
+  hits: HitArray,
   options: V3PagingOptions = {},
-): AsyncGenerator<Page<V3Hit>> {
+): AsyncGenerator<PagePart<V3Hit>> {
   const halving = { minSize: options.minSize ?? 1 };
   let request: RequestOf<"/v3/metrics/query"> = body;
   let isContinuation = false;
@@ -26,12 +28,12 @@ export async function* metricsScrollPaging(
       client,
       "/v3/metrics/query",
       request,
+      hits,
       { signal: options.signal, isContinuation, movesCursor: true, halving },
       pageNumber,
     );
     guard.page({ count, first, last, total: response.data.total, size });
-    // The total comes in the envelope, after the hits.
-    yield { hits: [], total: response.data.total, pageNumber };
+    yield { type: "end", pageNumber, count, total: response.data.total };
     const scrollId = response.meta.pagination.scroll_id;
     if (scrollId === null || scrollId === "" || count === 0) return;
     request = { scroll_id: scrollId };

@@ -3,6 +3,7 @@ import { PagingContextLostError } from "../../errors.js";
 import { createServiceClient } from "../client.js";
 import type { ServiceClient } from "../client.js";
 import { HttpStatusError } from "../http-status-error.js";
+import { V3_HITS } from "./hit-array.js";
 import { pointInTimePaging } from "./point-in-time.js";
 import { requestPage } from "./page-request.js";
 
@@ -31,7 +32,7 @@ function clientWithPayloadLimit(limit: number): { client: ServiceClient; sizes: 
     _source: {},
     sort: [i],
   }));
-  const call: ServiceClient["call"] = async (path, body, options) => {
+  const stream: ServiceClient["stream"] = async function* (path, body) {
     const request = body as { size?: number; search_after?: number[] };
     const size = request.size ?? 100;
     sizes.push(size);
@@ -40,10 +41,10 @@ function clientWithPayloadLimit(limit: number): { client: ServiceClient; sizes: 
     const hits = all.slice(from, from + size);
     const last = hits.at(-1);
     const more = last !== undefined && from + size < all.length;
-    // As the real client does when given a consumer: hits handed on, the response's array empty.
-    await options?.onHits?.({ offset: 0, hits, sources: hits.map(() => undefined) });
+    // As the real client does: hits yielded as they stream in, the response's array empty.
+    yield { offset: 0, hits, sources: hits.map(() => undefined) };
     return {
-      data: { hits: options?.onHits === undefined ? hits : [], total: all.length, count: hits.length },
+      data: { hits: [], total: all.length, count: hits.length },
       meta: {
         trace_id: "t",
         rate_limit: { daily_remaining: 10 },
@@ -51,15 +52,22 @@ function clientWithPayloadLimit(limit: number): { client: ServiceClient; sizes: 
       },
     } as never;
   };
-  return { client: { ...base, call }, sizes };
+  return { client: { ...base, stream }, sizes };
+}
+
+/** Reads a page request to its end, for its outcome. */
+async function drain(batches: AsyncIterable<unknown>): Promise<void> {
+  for await (const _batch of batches) {
+    // Consume.
+  }
 }
 
 describe("413 halving", () => {
   it("halves size until the page fits, keeps the cursor, and keeps the smaller size", async () => {
     const { client, sizes } = clientWithPayloadLimit(120);
     const ids: string[] = [];
-    for await (const page of pointInTimePaging(client, "/v3/jobs/query", initial))
-      ids.push(...page.hits.map((h) => h._id));
+    for await (const part of pointInTimePaging(client, "/v3/jobs/query", initial, V3_HITS))
+      if (part.type === "hits") ids.push(...part.hits.map((h) => h._id));
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => `j${i}`));
     expect(sizes.slice(0, 4)).toEqual([400, 200, 100, 100]);
     expect(new Set(sizes.slice(2))).toEqual(new Set([100]));
@@ -67,10 +75,12 @@ describe("413 halving", () => {
 
   it("gives up at the floor with an error that suggests fields or batch", async () => {
     const { client } = clientWithPayloadLimit(0);
-    const run = requestPage(client, "/v3/jobs/query", initial, {
-      isContinuation: false,
-      halving: { minSize: 10 },
-    });
+    const run = drain(
+      requestPage(client, "/v3/jobs/query", initial, V3_HITS, {
+        isContinuation: false,
+        halving: { minSize: 10 },
+      }),
+    );
     await expect(run).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE", status: 413 });
     await expect(run).rejects.toThrow(/`fields`.*batch/);
   });
@@ -82,14 +92,14 @@ describe("413 halving", () => {
       clientId: "c",
       clientSecret: "s",
     });
-    const call: ServiceClient["call"] = async (path) => {
+    const stream: ServiceClient["stream"] = async function* (path) {
+      yield* [];
       throw new HttpStatusError(path, 404, "search context not found", { retryable: false });
     };
-    const run = requestPage(
-      { ...base, call },
-      "/v3/jobs/query",
-      { pit_id: "p", search_after: [1] },
-      { isContinuation: true },
+    const run = drain(
+      requestPage({ ...base, stream }, "/v3/jobs/query", { pit_id: "p", search_after: [1] }, V3_HITS, {
+        isContinuation: true,
+      }),
     );
     await expect(run).rejects.toBeInstanceOf(PagingContextLostError);
   });

@@ -1,14 +1,15 @@
-// Sends one paging request: on a v3 query a 413 halves `size` and resends the same cursor (down to a
+// Sends one paging request and yields its hits as the body streams in: on a v3 query a 413 halves `size` and resends the same cursor (down to a
 // floor), and on a continuation request a lost scroll or point-in-time context becomes its own error.
 // A body over the client's byte cap counts as a 413 where the cursor stays put (point in time, first
 // requests); where the server already moved its cursor, the page is gone and the error says so.
 import { ApiError, ERROR_CODES, hasCode, isApiError, PagingContextLostError } from "../../errors.js";
 import type { ServiceClient } from "../client.js";
-import type { RequestOf, ResponseOf } from "../service-call.js";
+import type { RequestOf, ResponseOf } from "../service-operation.js";
 import type { OperationPath } from "../wire/operations.js";
 import type { HttpStatusError } from "../http-status-error.js";
 import { isHttpStatusError } from "../http-status-error.js";
-import type { HitConsumer } from "./hit-stream.js";
+import type { HitArray } from "./hit-array.js";
+import type { HitBatch } from "./hit-stream.js";
 
 const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
 
@@ -31,8 +32,12 @@ export interface PageRequestOptions {
   movesCursor?: boolean;
   /** v3 queries only: halve `size` on 413, never below this. */
   halving?: { minSize: number };
-  /** Hits in batches as the body streams in (the response's hits array then comes back empty). */
-  onHits?: HitConsumer;
+}
+
+/** The response of a page request (its hits array empty) and the page size that worked. */
+export interface RequestedPage<P extends OperationPath> {
+  response: ResponseOf<P>;
+  size: number | undefined;
 }
 
 /** A 413 from the service, or a 2xx body over the client's cap when the same cursor can be asked again. */
@@ -42,25 +47,24 @@ function isTooLarge(error: unknown, cursorMoved: boolean): error is ApiError {
 }
 
 /**
- * Sends `body`, halving `body.size` on 413 when allowed. Returns the response and the size that worked.
+ * Sends `body`, halving `body.size` on 413 when allowed, and yields the hits of `hits` in batches.
+ * Every request sent again (a broken body, a smaller page) yields its hits from offset 0 again.
+ * Returns the response (its hits array empty) and the size that worked.
  * @example
- * const { response, size } = await requestPage(client, "/v3/jobs/query", body, { isContinuation: false, halving: { minSize: 1 } });
+ * const { response, size } = yield* requestPage(client, "/v3/jobs/query", body, V3_HITS, { isContinuation: false, halving: { minSize: 1 } });
  */
-export async function requestPage<P extends OperationPath>(
+export async function* requestPage<P extends OperationPath>(
   client: ServiceClient,
   path: P,
   body: RequestOf<P> & { size?: number },
+  hits: HitArray,
   options: PageRequestOptions,
-): Promise<{ response: ResponseOf<P>; size: number | undefined }> {
+): AsyncGenerator<HitBatch, RequestedPage<P>> {
   let current = body;
   const idempotent = !(options.isContinuation && options.movesCursor === true);
   for (;;) {
     try {
-      const response = await client.call(path, current, {
-        signal: options.signal,
-        idempotent,
-        onHits: options.onHits,
-      });
+      const response = yield* client.stream(path, current, hits, { signal: options.signal, idempotent });
       return { response, size: current.size };
     } catch (error) {
       if (options.isContinuation && isContextLost(error)) {

@@ -1,9 +1,10 @@
 // Paging of /v3/jobs/query and /v3/tickets/query: point in time with `search_after`, until both come
 // back null (the service then releases the point in time itself).
 import type { ServiceClient } from "../client.js";
-import type { RequestOf } from "../service-call.js";
+import type { RequestOf } from "../service-operation.js";
 import type { V3Hit } from "../wire/hits.js";
-import type { Page, V3PagingOptions } from "./page.js";
+import type { HitArray } from "./hit-array.js";
+import type { PagePart, V3PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 
@@ -20,16 +21,18 @@ function toSortValues(values: readonly unknown[]): SortValue[] {
 
 /**
  * Pages a point-in-time query to its end. A 413 halves `size` and resends the same cursor; the
- * smaller size is kept for the pages after it. Throws PagingContextLostError when the point in time is gone.
+ * smaller size is kept for the pages after it. `hits` says where the responses keep their hits (the
+ * kind's, usually V3_HITS). Throws PagingContextLostError when the point in time is gone.
  * @example
- * for await (const page of pointInTimePaging(client, "/v3/jobs/query", { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time, size: 1000 })) write(page.hits);
+ * for await (const part of pointInTimePaging(client, "/v3/jobs/query", { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time, size: 1000 }, V3_HITS)) if (part.type === "hits") write(part.hits);
  */
 export async function* pointInTimePaging(
   client: ServiceClient,
   path: PointInTimePath,
   body: RequestOf<PointInTimePath>,
+  hits: HitArray,
   options: V3PagingOptions = {},
-): AsyncGenerator<Page<V3Hit>> {
+): AsyncGenerator<PagePart<V3Hit>> {
   const halving = { minSize: options.minSize ?? 1 };
   let request: RequestOf<PointInTimePath> = body;
   let isContinuation = false;
@@ -39,12 +42,12 @@ export async function* pointInTimePaging(
       client,
       path,
       request,
+      hits,
       { signal: options.signal, isContinuation, halving },
       pageNumber,
     );
     guard.page({ count, first, last, total: response.data.total, size });
-    // The total comes in the envelope, after the hits.
-    yield { hits: [], total: response.data.total, pageNumber };
+    yield { type: "end", pageNumber, count, total: response.data.total };
     const { pit_id: pitId, search_after: searchAfter } = response.meta.pagination;
     if (pitId === null || searchAfter === null || count === 0) return;
     // The point in time may keep its id; the sort values of the last hit must move on.

@@ -1,21 +1,24 @@
 // Paging of the deprecated /v1/logs/scroll: resend the query with the last `scroll_id` while `has_more`.
 import type { ServiceClient } from "../client.js";
-import type { RequestOf } from "../service-call.js";
+import type { RequestOf } from "../service-operation.js";
 import type { Hit } from "../wire/hits.js";
-import type { Page, PagingOptions } from "./page.js";
+import type { HitArray } from "./hit-array.js";
+import type { PagePart, PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /**
- * Pages a v1 logs scroll to its end. v1 reports no total, so `total` is undefined.
+ * Pages a v1 logs scroll to its end. v1 reports no total, so `total` is undefined. `hits` says where
+ * the responses keep their hits.
  * @example
- * for await (const page of v1ScrollPaging(client, { application: "atr", time_range: "now-1d/d" })) write(page.hits);
+ * for await (const part of v1ScrollPaging(client, { application: "atr", time_range: "now-1d/d" }, v1HitArray("logs"))) if (part.type === "hits") write(part.hits);
  */
 export async function* v1ScrollPaging(
   client: ServiceClient,
   body: RequestOf<"/v1/logs/scroll">,
+  hits: HitArray,
   options: PagingOptions = {},
-): AsyncGenerator<Page<Hit>> {
+): AsyncGenerator<PagePart<Hit>> {
   const { scroll_id: _ignored, ...query } = body;
   let scrollId: string | undefined;
   // v1 reports no total: only a page repeated is recognised as a loop.
@@ -27,10 +30,12 @@ export async function* v1ScrollPaging(
       client,
       "/v1/logs/scroll",
       request,
+      hits,
       { signal: options.signal, isContinuation: scrollId !== undefined, movesCursor: true },
       pageNumber,
     );
     guard.page({ count, first, last, total: undefined, size: undefined });
+    yield { type: "end", pageNumber, count, total: undefined };
     const next = response.scroll_id;
     if (!response.has_more || next === null || next === "" || count === 0) return;
     scrollId = next;

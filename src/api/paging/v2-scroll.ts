@@ -3,9 +3,10 @@
 // page; workloads report the page's count, the total as `workloads_available`, and a scroll_id only
 // when more results are available.
 import type { ServiceClient } from "../client.js";
-import type { RequestOf } from "../service-call.js";
+import type { RequestOf } from "../service-operation.js";
 import type { Hit } from "../wire/hits.js";
-import type { Page, PagingOptions } from "./page.js";
+import type { HitArray } from "./hit-array.js";
+import type { PageHits, PagePart, PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 import type { GuardedPage } from "./paging-guard.js";
@@ -22,16 +23,18 @@ export type V2ScrollQuery =
 async function* fetchPage(
   client: ServiceClient,
   target: V2ScrollQuery,
+  hits: HitArray,
   isContinuation: boolean,
   pageNumber: number,
   signal: AbortSignal | undefined,
-): AsyncGenerator<Page<Hit>, { ends: Ends; total: number | undefined; scrollId: string | undefined }> {
+): AsyncGenerator<PageHits<Hit>, { ends: Ends; total: number | undefined; scrollId: string | undefined }> {
   const options = { signal, isContinuation, movesCursor: true };
   if (target.kind === "logs") {
     const { response, count, first, last } = yield* streamPage<"/v2/logs/scroll", Hit>(
       client,
       "/v2/logs/scroll",
       target.body,
+      hits,
       options,
       pageNumber,
     );
@@ -41,6 +44,7 @@ async function* fetchPage(
     client,
     "/v2/workloads/scroll",
     target.body,
+    hits,
     options,
     pageNumber,
   );
@@ -53,24 +57,25 @@ async function* fetchPage(
 
 /**
  * Pages a v2 scroll to its end. A paging request carries only `scroll_id` (the spec makes every other
- * field optional then). Throws PagingContextLostError when the scroll is gone.
+ * field optional then). `hits` says where the responses keep their hits. Throws
+ * PagingContextLostError when the scroll is gone.
  * @example
- * for await (const page of v2ScrollPaging(client, { kind: "workloads", body: { application: "atr", app_type: "ec2", domain: ["*"], start_time, end_time } })) write(page.hits);
+ * for await (const part of v2ScrollPaging(client, { kind: "workloads", body: { application: "atr", app_type: "ec2", domain: ["*"], start_time, end_time } }, v2HitArray("workloads"))) if (part.type === "hits") write(part.hits);
  */
 export async function* v2ScrollPaging(
   client: ServiceClient,
   query: V2ScrollQuery,
+  hits: HitArray,
   options: PagingOptions = {},
-): AsyncGenerator<Page<Hit>> {
+): AsyncGenerator<PagePart<Hit>> {
   let target = query;
   let isContinuation = false;
   // A scroll keeps its id from page to page, so the guard watches the pages and the total instead.
   const guard = new PagingGuard(query.kind === "logs" ? "/v2/logs/scroll" : "/v2/workloads/scroll");
   for (let pageNumber = 1; ; pageNumber += 1) {
-    const page = yield* fetchPage(client, target, isContinuation, pageNumber, options.signal);
+    const page = yield* fetchPage(client, target, hits, isContinuation, pageNumber, options.signal);
     guard.page({ ...page.ends, total: page.total, size: undefined });
-    // The total comes in the envelope, after the hits.
-    yield { hits: [], total: page.total, pageNumber };
+    yield { type: "end", pageNumber, count: page.ends.count, total: page.total };
     // An empty page ends the scroll even if a scroll_id comes with it, so a stale cursor cannot loop.
     if (page.scrollId === undefined || page.scrollId === "" || page.ends.count === 0) return;
     target = { kind: target.kind, body: { scroll_id: page.scrollId } };

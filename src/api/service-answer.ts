@@ -1,0 +1,189 @@
+// One attempt of an operation on the wire, up to its body: the bearer token (one refresh and one
+// resend on 401), the status turned into its error, and the judgement of a 2xx body that breaks on
+// the way, which decides for every reader of a body (whole text or streamed hits) whether the
+// request may be sent again.
+import type { z } from "zod";
+import { ApiError, isApiError, PermissionError } from "../errors.js";
+import { OPERATIONS } from "./wire/operations.js";
+import type { OperationPath } from "./wire/operations.js";
+import type { BoundedBody } from "./http-transport.js";
+import { ResponseBoundError } from "./bounded-body.js";
+import { reportedRemaining } from "./quota-tracker.js";
+import { parseRetryAfter } from "./retry-policy.js";
+import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
+import { toNetworkError } from "./network-error.js";
+import { classifyRateLimit } from "./rate-limit.js";
+import { MalformedBodyError } from "./paging/hit-stream.js";
+import type { ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
+
+/** The table seen through a mapped type, so that a generic path yields its own response type. */
+const RESPONSE_SCHEMAS: { [P in OperationPath]: { response: z.ZodType<ResponseOf<P>> } } = OPERATIONS;
+
+/** Operations whose batch token travels in the body and is answered 401 when unknown. */
+const BATCH_TOKEN_IN_401: ReadonlySet<string> = new Set(["/v1/logs/batch/urls", "/v1/logs/batch/status"]);
+
+/** An error body is read only this far: its message is all the client shows. */
+const ERROR_EXCERPT_BYTES = 16 * 1024;
+
+/** A 2xx answer whose body is still to be read. */
+export interface OpenAnswer {
+  status: number;
+  body: BoundedBody;
+}
+
+/** A non-2xx answer: its status, Retry-After and an excerpt of its body. */
+interface FailedAnswer {
+  status: number;
+  retryAfter: string | string[] | undefined;
+  text: string;
+}
+
+/**
+ * A request that moves a server-side cursor was answered, but the answer broke on the way. Sending it
+ * again would skip the lost page, so it is not retried; the pager restarts.
+ */
+function responseLost(path: string, cause: ApiError): ApiError {
+  return new ApiError(
+    `${path} was answered but the response broke on the way; the cursor has moved, so the page cannot be fetched again`,
+    { operation: path, status: cause.status, retryable: false, cause },
+    "RESPONSE_LOST",
+  );
+}
+
+/** A 2xx body over the byte cap: where the operation pages, paging treats it like 413 (smaller page). */
+function responseTooLarge(path: string, status: number, cause: ResponseBoundError): ApiError {
+  return new ApiError(
+    `${path} answered more than ${cause.limit} bytes; raise service.limits.max_response_bytes, ` +
+      "request fewer fields or a smaller page, or export with a batch operation",
+    { operation: path, status, retryable: false },
+    "RESPONSE_TOO_LARGE",
+  );
+}
+
+/**
+ * What a 2xx body that broke while it was read stands for: the one place deciding whether the request
+ * is sent again. A hit against the wire schema is the service's answer, not an accident: never resent.
+ * A body over the byte cap asks for a smaller page (RESPONSE_TOO_LARGE). Otherwise (cut short, not
+ * JSON, connection reset, deadline) it is resent like a reset, unless the request moved a cursor:
+ * then the page is lost (RESPONSE_LOST) and the pager restarts.
+ * @example
+ * try { text = await answer.body.text(); } catch (error) { throw brokenBody(deps, call, answer.status, error); }
+ */
+export function brokenBody<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+  status: number,
+  error: unknown,
+): unknown {
+  if (call.signal?.aborted === true) return call.signal.reason;
+  if (isApiError(error) && !error.retryable) return error;
+  if (error instanceof ResponseBoundError && error.code === "RESPONSE_TOO_LARGE")
+    return responseTooLarge(call.path, status, error);
+  const failure =
+    error instanceof MalformedBodyError
+      ? new ApiError(`${call.path} answered a truncated body (${error.message})`, {
+          operation: call.path,
+          status,
+          retryable: true,
+        })
+      : toNetworkError(call.path, error, deps.tokens.secrets());
+  return call.movesCursor ? responseLost(call.path, failure) : failure;
+}
+
+/** Sends the request once; a 2xx comes back unread, any other status with an excerpt of its body. */
+async function sendOnce<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+  token: string,
+): Promise<OpenAnswer | FailedAnswer> {
+  let status: number | undefined;
+  try {
+    const response = await deps.http.send({
+      method: "POST",
+      url: `${deps.baseUrl.replace(/\/+$/, "")}${call.path}`,
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json",
+        "user-agent": deps.userAgent,
+      },
+      body: JSON.stringify(call.body ?? {}),
+      signal: call.signal,
+    });
+    status = response.status;
+    if (status >= 200 && status < 300) return { status, body: response.body };
+    const retryAfter = response.headers["retry-after"];
+    return { status, retryAfter, text: await response.body.excerpt(ERROR_EXCERPT_BYTES) };
+  } catch (error) {
+    if (call.signal?.aborted === true) throw call.signal.reason;
+    throw toNetworkError(call.path, error, deps.tokens.secrets());
+  }
+}
+
+/** The error a non-2xx answer (other than a first 401) stands for. */
+function statusError(deps: ServiceCallDeps, path: string, answer: FailedAnswer): unknown {
+  const { status } = answer;
+  const detail = describeErrorBody(answer.text, deps.tokens.secrets());
+  if (status === 401) {
+    if (BATCH_TOKEN_IN_401.has(path)) return new HttpStatusError(path, 401, detail, { retryable: false });
+    // A fresh token refused as well: retried within the policy (a revocation race), and an
+    // AuthError once the policy is spent (see giveUp).
+    return new HttpStatusError(path, 401, detail, { retryable: true });
+  }
+  if (status === 403) return new PermissionError(path);
+  const retryAfterMs = parseRetryAfter(answer.retryAfter, deps.clock.now());
+  if (status === 429) return classifyRateLimit(deps.quota, deps.retry, path, retryAfterMs, detail);
+  return new HttpStatusError(path, status, detail, { retryable: status >= 500, retryAfterMs });
+}
+
+/**
+ * One attempt up to a 2xx: a token, a send, and on 401 one refresh and one resend. Throws the error
+ * any other status stands for. The caller reads the body and holds the quota slot while it does.
+ * @example
+ * const answer = await sendAuthorized(deps, call);
+ * const response = parseResponse(deps, call, answer.status, JSON.parse(await answer.body.text()));
+ */
+export async function sendAuthorized<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+): Promise<OpenAnswer> {
+  let token = await deps.tokens.getToken(call.signal);
+  let answer = await sendOnce(deps, call, token);
+  if (answer.status === 401) {
+    deps.tokens.invalidate(token);
+    deps.observer.retried("token");
+    token = await deps.tokens.getToken(call.signal);
+    answer = await sendOnce(deps, call, token);
+    if (answer.status === 401) deps.tokens.invalidate(token);
+  }
+  deps.logger.debug({ operation: call.path, status: answer.status }, "Service answered.");
+  if ("body" in answer) return answer;
+  throw statusError(deps, call.path, answer);
+}
+
+/** Parses a 2xx body's JSON with the operation's wire schema and notes the quota it reports. */
+export function parseResponse<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+  status: number,
+  json: unknown,
+): ResponseOf<P> {
+  const parsed = RESPONSE_SCHEMAS[call.path].response.safeParse(json);
+  if (!parsed.success) {
+    const where = parsed.error.issues
+      .slice(0, 3)
+      .map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message}`)
+      .join("; ");
+    throw new ApiError(`${call.path} answered a body that does not follow the spec (${where})`, {
+      operation: call.path,
+      status,
+      retryable: false,
+    });
+  }
+  const remaining = reportedRemaining(parsed.data);
+  if (remaining !== undefined) {
+    deps.quota.observe(remaining);
+    deps.observer.quotaReported(remaining);
+  }
+  return parsed.data;
+}
