@@ -11,29 +11,48 @@ export interface EmulatorFixtures {
   workspace: Workspace;
 }
 
+export interface EmulatorPreset {
+  /**
+   * Whether `options` are spread over `EXPORT_EMULATOR` (the default). `false` starts the emulator
+   * with its own defaults and the real clock, for suites whose windows and timings are relative to now.
+   */
+  preset?: boolean;
+}
+
+/**
+ * A file-scoped fixture that starts an emulator with exactly `options` on first use and closes it
+ * after the file's last test; for a suite's second emulator:
+ * `useEmulator().extend<{ other: TestService }>({ other: serviceFixture({ ...EXPORT_EMULATOR, seed: 2 }) })`.
+ */
+export function serviceFixture(
+  options: EmulatorOptions,
+): [(context: object, use: (service: TestService) => Promise<void>) => Promise<void>, { scope: "file" }] {
+  return [
+    // Vitest reads a fixture's dependencies from its first parameter, which must be a destructuring.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use: (service: TestService) => Promise<void>) => {
+      const service = await startTestService(options);
+      try {
+        await use(service);
+      } finally {
+        await service.close();
+      }
+    },
+    { scope: "file" },
+  ];
+}
+
 /**
  * A `test` (use it as `it`) whose tests receive `service` and `workspace`; the emulator runs with
- * `EXPORT_EMULATOR` under `options`. A test that uses them names them in a destructuring (Vitest
- * starts only the fixtures a test names).
+ * `EXPORT_EMULATOR` under `options` (or `options` alone with `{ preset: false }`). A test that uses
+ * them names them in a destructuring (Vitest starts only the fixtures a test names).
  * @example
  * const it = useEmulator({ density: 3 });
  * it("exports", async ({ service, workspace }) => { await runCli(["run", file], { env: service.env }); });
  */
-export function useEmulator(options: EmulatorOptions = {}) {
+export function useEmulator(options: EmulatorOptions = {}, { preset = true }: EmulatorPreset = {}) {
   return test.extend<EmulatorFixtures>({
-    service: [
-      // Vitest reads a fixture's dependencies from its first parameter, which must be a destructuring.
-      // eslint-disable-next-line no-empty-pattern
-      async ({}, use) => {
-        const service = await startTestService({ ...EXPORT_EMULATOR, ...options });
-        try {
-          await use(service);
-        } finally {
-          await service.close();
-        }
-      },
-      { scope: "file" },
-    ],
+    service: serviceFixture(preset ? { ...EXPORT_EMULATOR, ...options } : options),
     workspace: [
       // eslint-disable-next-line no-empty-pattern
       async ({}, use) => {
