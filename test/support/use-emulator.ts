@@ -2,7 +2,7 @@
 // environment a CLI run needs to reach it) and `workspace` (a temporary folder for pipelines and their
 // output), each set up once per test file, on first use, and closed or removed after its last test.
 import { test } from "vitest";
-import type { EmulatorOptions } from "../../src/emulator/server.js";
+import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
 import { createWorkspace, EXPORT_EMULATOR, startTestService } from "./cli-harness.js";
 import type { TestService, Workspace } from "./cli-harness.js";
 
@@ -66,4 +66,21 @@ export function useEmulator(options: EmulatorOptions = {}, { preset = true }: Em
       { scope: "file" },
     ],
   });
+}
+
+/**
+ * An automatic per-test fixture that puts the emulator's `kind` fields back as generated before each
+ * test, for suites whose tests change them between two runs:
+ * `useEmulator().extend<{ generatedFields: void }>({ generatedFields: fieldsAsGenerated("jobs") })`.
+ */
+export function fieldsAsGenerated(
+  kind: Parameters<RunningEmulator["changeFields"]>[0],
+): [(context: { service: TestService }, use: (value: void) => Promise<void>) => Promise<void>, { auto: true }] {
+  return [
+    async ({ service }, use) => {
+      service.emulator.changeFields(kind, {});
+      await use();
+    },
+    { auto: true },
+  ];
 }
