@@ -5,6 +5,8 @@ import { test } from "vitest";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
 import { createWorkspace, EXPORT_EMULATOR, startTestService } from "./cli-harness.js";
 import type { TestService, Workspace } from "./cli-harness.js";
+import { startS3Server } from "./s3-server.js";
+import type { TestS3Server } from "./s3-server.js";
 
 export interface EmulatorFixtures {
   service: TestService;
@@ -75,12 +77,37 @@ export function useEmulator(options: EmulatorOptions = {}, { preset = true }: Em
  */
 export function fieldsAsGenerated(
   kind: Parameters<RunningEmulator["changeFields"]>[0],
-): [(context: { service: TestService }, use: (value: void) => Promise<void>) => Promise<void>, { auto: true }] {
+): [
+  (context: { service: TestService }, use: (value: void) => Promise<void>) => Promise<void>,
+  { auto: true },
+] {
   return [
     async ({ service }, use) => {
       service.emulator.changeFields(kind, {});
       await use();
     },
     { auto: true },
+  ];
+}
+
+/**
+ * A file-scoped fixture that starts the S3 test server on first use and stops it after the file's
+ * last test: `useEmulator().extend<{ s3: TestS3Server }>({ s3: s3ServerFixture() })`.
+ */
+export function s3ServerFixture(): [
+  (context: object, use: (s3: TestS3Server) => Promise<void>) => Promise<void>,
+  { scope: "file" },
+] {
+  return [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const s3 = await startS3Server();
+      try {
+        await use(s3);
+      } finally {
+        await s3.stop();
+      }
+    },
+    { scope: "file" },
   ];
 }
