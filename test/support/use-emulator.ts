@@ -3,8 +3,8 @@
 // output), each set up once per test file, on first use, and closed or removed after its last test.
 import { test } from "vitest";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
-import { createWorkspace, EXPORT_EMULATOR, startTestService } from "./cli-harness.js";
-import type { TestService, Workspace } from "./cli-harness.js";
+import { createWorkspace, expectedRows, EXPORT_EMULATOR, startTestService } from "./cli-harness.js";
+import type { Row, TestService, Workspace } from "./cli-harness.js";
 import { startS3Server } from "./s3-server.js";
 import type { TestS3Server } from "./s3-server.js";
 
@@ -107,6 +107,25 @@ export function s3ServerFixture(): [
       } finally {
         await s3.stop();
       }
+    },
+    { scope: "file" },
+  ];
+}
+
+/**
+ * A file-scoped fixture holding the records the emulator serves for `target` and `bodies`, keyed by
+ * `_id` (see `expectedRows`), computed once on first use.
+ */
+export function expectedRowsFixture(
+  target: Parameters<typeof expectedRows>[1],
+  bodies: Parameters<typeof expectedRows>[2],
+): [
+  (context: { service: TestService }, use: (rows: Map<string, Row>) => Promise<void>) => Promise<void>,
+  { scope: "file" },
+] {
+  return [
+    async ({ service }, use) => {
+      await use(await expectedRows(service.emulator, target, bodies));
     },
     { scope: "file" },
   ];
