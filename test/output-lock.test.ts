@@ -11,9 +11,8 @@ import { listTree, readNdjsonRecords, runCli, spawnCli, temporaryFiles } from ".
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { liveLockHolder } from "./support/lock-holder.js";
 import { readRunState } from "./support/run-state.js";
-import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
-import { useEmulator } from "./support/use-emulator.js";
+import { gateProxyFixture, useEmulator } from "./support/use-emulator.js";
 
 const it = useEmulator({ seed: 5, density: 20 }, { preset: false }).extend<{
   proxy: GateProxy;
@@ -21,17 +20,7 @@ const it = useEmulator({ seed: 5, density: 20 }, { preset: false }).extend<{
   /** The environment of a run into `out` that reaches the emulator through the proxy. */
   env: (out: string) => Record<string, string>;
 }>({
-  proxy: [
-    async ({ service }, use) => {
-      const proxy = await startGateProxy(service.emulator.url);
-      try {
-        await use(proxy);
-      } finally {
-        await proxy.close();
-      }
-    },
-    { scope: "file" },
-  ],
+  proxy: gateProxyFixture(),
   pipeline: [
     async ({ workspace }, use) => {
       await use(

@@ -5,6 +5,8 @@ import { test } from "vitest";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
 import { createWorkspace, expectedRows, EXPORT_EMULATOR, startTestService } from "./cli-harness.js";
 import type { Row, TestService, Workspace } from "./cli-harness.js";
+import { startGateProxy } from "./gate-proxy.js";
+import type { GateProxy } from "./gate-proxy.js";
 import { startS3Server } from "./s3-server.js";
 import type { TestS3Server } from "./s3-server.js";
 
@@ -126,6 +128,27 @@ export function expectedRowsFixture(
   return [
     async ({ service }, use) => {
       await use(await expectedRows(service.emulator, target, bodies));
+    },
+    { scope: "file" },
+  ];
+}
+
+/**
+ * A file-scoped fixture: a gate proxy in front of the file's emulator (see `startGateProxy`), closed
+ * after the file's last test: `useEmulator().extend<{ proxy: GateProxy }>({ proxy: gateProxyFixture() })`.
+ */
+export function gateProxyFixture(): [
+  (context: { service: TestService }, use: (proxy: GateProxy) => Promise<void>) => Promise<void>,
+  { scope: "file" },
+] {
+  return [
+    async ({ service }, use) => {
+      const proxy = await startGateProxy(service.emulator.url);
+      try {
+        await use(proxy);
+      } finally {
+        await proxy.close();
+      }
     },
     { scope: "file" },
   ];
