@@ -49,7 +49,9 @@ export function serviceFixture(
 /**
  * A `test` (use it as `it`) whose tests receive `service` and `workspace`; the emulator runs with
  * `EXPORT_EMULATOR` under `options` (or `options` alone with `{ preset: false }`). A test that uses
- * them names them in a destructuring (Vitest starts only the fixtures a test names).
+ * them names them in a destructuring (Vitest starts only the fixtures a test names). Call it once per
+ * file: Vitest keeps a file-scoped fixture by its name, so a second `useEmulator` in the same file
+ * would get the first one's emulator; a second emulator is a `serviceFixture` under another name.
  * @example
  * const it = useEmulator({ density: 3 });
  * it("exports", async ({ service, workspace }) => { await runCli(["run", file], { env: service.env }); });
