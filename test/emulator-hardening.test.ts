@@ -5,9 +5,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { parseEmulatorArgs } from "../src/cli/commands/emulator.js";
-import { fetchToken, post, WINDOW } from "./emulator-http.js";
+import { post, WINDOW } from "./emulator-http.js";
 import { runCli } from "./support/cli-harness.js";
-import { useEmulator } from "./support/use-emulator.js";
+import { tokenFixture, useEmulator } from "./support/use-emulator.js";
 
 const internal: string[] = [];
 /**
@@ -27,14 +27,7 @@ const it = useEmulator(
     onInternalError: (error, reference) => internal.push(`${reference} ${String(error)}`),
   },
   { preset: false },
-).extend<{ token: string }>({
-  token: [
-    async ({ service }, use) => {
-      await use(await fetchToken(service.emulator));
-    },
-    { scope: "file" },
-  ],
-});
+).extend<{ token: string }>({ token: tokenFixture() });
 
 describe("emulator limits", () => {
   it("refuses a 1ms date_histogram over hours with 400 too_many_buckets, nested or not", async ({

@@ -3,6 +3,7 @@
 // output), each set up once per test file, on first use, and closed or removed after its last test.
 import { test } from "vitest";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
+import { fetchToken } from "../emulator-http.js";
 import { createWorkspace, expectedRows, EXPORT_EMULATOR, startTestService } from "./cli-harness.js";
 import type { Row, TestService, Workspace } from "./cli-harness.js";
 import { startGateProxy } from "./gate-proxy.js";
@@ -151,6 +152,19 @@ export function gateProxyFixture(): [
       } finally {
         await proxy.close();
       }
+    },
+    { scope: "file" },
+  ];
+}
+
+/** A file-scoped fixture: an access token of the file's emulator, for suites that call it over HTTP. */
+export function tokenFixture(): [
+  (context: { service: TestService }, use: (token: string) => Promise<void>) => Promise<void>,
+  { scope: "file" },
+] {
+  return [
+    async ({ service }, use) => {
+      await use(await fetchToken(service.emulator));
     },
     { scope: "file" },
   ];
