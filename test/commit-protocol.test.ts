@@ -20,6 +20,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
 import type { Row, TestService } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
 import { startS3Server } from "./support/s3-server.js";
@@ -60,15 +61,7 @@ const it = useEmulator().extend<{
         pipeline: (out) => ({
           name: "commit-paged",
           service: SERVICE_FROM_ENV,
-          source: {
-            kind: "jobs",
-            application: "atr",
-            app_type: ["ec2"],
-            domain: ["*"],
-            strategy: "pit",
-            page_size: 20,
-            window: { start: START, end: END, slice: "1h" },
-          },
+          source: jobsSource(START, END, { page_size: 20 }),
           // Several files per slice, so a kill can fall between two renames of one commit.
           sinks: [{ format: "ndjson", to: out, path: PATH, max_rows_per_file: 10 }],
           limits: { concurrency: 1 },

@@ -15,6 +15,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
 import type { Row } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
 import { expectedRowsFixture, useEmulator } from "./support/use-emulator.js";
@@ -33,15 +34,7 @@ function pipeline(out: string, transforms: object[] = []): object {
   return {
     name: "force-window",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      strategy: "pit",
-      page_size: 50,
-      window: { start: START, end: END, slice: "1h" },
-    },
+    source: jobsSource(START, END, { page_size: 50 }),
     transforms,
     // A new run id names the forced slice's files anew, so its old files must be removed by name.
     sinks: [{ format: "ndjson", to: out, path: "dt={date}/run={run_id}/part-{slice}-{seq}.{ext}" }],

@@ -18,6 +18,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
 import type { Row } from "./support/cli-harness.js";
 import type { GateProxy } from "./support/gate-proxy.js";
 import { expectedRowsFixture, gateProxyFixture, useEmulator } from "./support/use-emulator.js";
@@ -109,15 +110,7 @@ function writeNightly(dir: string): Promise<string> {
   return writePipeline(dir, {
     name: "nightly",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      window: { start: START, end: END, slice: "1h" },
-      strategy: "pit",
-      page_size: 10,
-    },
+    source: jobsSource(START, END, { page_size: 10 }),
     sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
     limits: { concurrency: 1 },
   });

@@ -24,6 +24,7 @@ import {
   writePipeline,
   SERVICE_FROM_ENV,
 } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
 import type { TestService } from "./support/cli-harness.js";
 import { useEmulator } from "./support/use-emulator.js";
 
@@ -45,14 +46,7 @@ async function jobsPipeline(dir: string, out: string, file = "pipeline.yaml"): P
     {
       name: "output-full",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "jobs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T04:00:00Z", slice: "1h" },
-        strategy: "pit",
-      },
+      source: jobsSource("2026-11-10T00:00:00Z", "2026-11-10T04:00:00Z"),
       sinks: [{ format: "ndjson", to: out, path: "part-{slice}-{seq}.ndjson" }],
       limits: { concurrency: 1 },
     },
@@ -151,14 +145,7 @@ async function fullS3Pipeline(dir: string, endpoint: string): Promise<string> {
   return writePipeline(dir, {
     name: "output-full-s3",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T01:00:00Z", slice: "1h" },
-      strategy: "pit",
-    },
+    source: jobsSource("2026-11-10T00:00:00Z", "2026-11-10T01:00:00Z"),
     sinks: [
       {
         format: "ndjson",
@@ -255,14 +242,7 @@ describe("stdout redirected to a full device", () => {
     const pipeline = await writePipeline(dir, {
       name: "stdout-full",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "jobs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T04:00:00Z", slice: "1h" },
-        strategy: "pit",
-      },
+      source: jobsSource("2026-11-10T00:00:00Z", "2026-11-10T04:00:00Z"),
       sinks: [{ format: "ndjson", to: "-" }],
     });
     const result = await toDevFull(service, ["run", pipeline]);

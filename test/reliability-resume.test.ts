@@ -17,6 +17,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
 import { readRunState } from "./support/run-state.js";
 import type { Row } from "./support/cli-harness.js";
 
@@ -148,15 +149,11 @@ describe("pipeline change detection", () => {
   ) => ({
     name: "changes",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      strategy: "pit",
-      window: { start: START, end: "2026-11-20T03:00:00Z", slice: "1h" },
-      ...(changes.fields !== undefined ? { fields: changes.fields } : {}),
-    },
+    source: jobsSource(
+      START,
+      "2026-11-20T03:00:00Z",
+      changes.fields !== undefined ? { fields: changes.fields } : {},
+    ),
     ...(changes.transforms !== undefined ? { transforms: changes.transforms } : {}),
     sinks: [{ format: "ndjson", to: out, gzip: changes.gzip ?? false }],
   });

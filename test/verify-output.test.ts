@@ -4,6 +4,7 @@ import { appendFile, readFile, truncate, unlink, writeFile } from "node:fs/promi
 import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { SERVICE_FROM_ENV, dataFiles, listTree, runCli, writePipeline } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
 import type { CliResult } from "./support/cli-harness.js";
 import { useEmulator } from "./support/use-emulator.js";
 
@@ -22,14 +23,7 @@ const it = useEmulator({ seed: 4, density: 10 }, { preset: false }).extend<{ exp
       const file = await writePipeline(dir, {
         name: "verify",
         service: SERVICE_FROM_ENV,
-        source: {
-          kind: "jobs",
-          application: "atr",
-          app_type: ["ec2"],
-          domain: ["*"],
-          strategy: "pit",
-          window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T03:00:00Z", slice: "1h" },
-        },
+        source: jobsSource("2026-11-20T00:00:00Z", "2026-11-20T03:00:00Z"),
         sinks: [
           { format: "parquet", to: join(dir, "parquet") },
           { format: "ndjson", gzip: true, to: join(dir, "ndjson") },
@@ -148,14 +142,7 @@ describe("verify --shard on a destination the shards share", () => {
       {
         name: "sharded",
         service: SERVICE_FROM_ENV,
-        source: {
-          kind: "jobs",
-          application: "atr",
-          app_type: ["ec2"],
-          domain: ["*"],
-          strategy: "pit",
-          window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T04:00:00Z", slice: "1h" },
-        },
+        source: jobsSource("2026-11-20T00:00:00Z", "2026-11-20T04:00:00Z"),
         sinks: [{ format: "ndjson", to: shared }],
       },
       "sharded.yaml",
