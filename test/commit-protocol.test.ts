@@ -20,7 +20,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
-import { jobsSource } from "./support/jobs-pipeline.js";
+import { jobsSource, logsBatchSource } from "./support/jobs-pipeline.js";
 import type { Row, TestService } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
 import { startS3Server } from "./support/s3-server.js";
@@ -75,14 +75,7 @@ const it = useEmulator().extend<{
         pipeline: (out) => ({
           name: "commit-batch",
           service: SERVICE_FROM_ENV,
-          source: {
-            kind: "logs",
-            application: "atr",
-            app_type: ["ec2"],
-            domain: ["*"],
-            strategy: "batch",
-            window: { start: START, end: END, slice: "2h" },
-          },
+          source: logsBatchSource(START, END, "2h"),
           sinks: [{ format: "ndjson", to: out, path: PATH }],
           limits: { concurrency: 1 },
         }),

@@ -14,6 +14,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { logsBatchSource } from "./support/jobs-pipeline.js";
 import { readRunState } from "./support/run-state.js";
 import { useEmulator } from "./support/use-emulator.js";
 
@@ -47,14 +48,7 @@ describe("a batch export resumes partition by partition", () => {
     const file = await writePipeline(dir, {
       name: "batch-parts",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "logs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        strategy: "batch",
-        window: { start: START, end: END, slice: "12h" },
-      },
+      source: logsBatchSource(START, END, "12h"),
       sinks: [{ format: "ndjson", to: out }],
     });
 

@@ -17,7 +17,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
-import { jobsSource } from "./support/jobs-pipeline.js";
+import { jobsSource, logsBatchSource } from "./support/jobs-pipeline.js";
 import { readRunState } from "./support/run-state.js";
 import type { Row } from "./support/cli-harness.js";
 
@@ -51,14 +51,7 @@ describe("a batch export survives a stop", () => {
     const file = await writePipeline(dir, {
       name: "batch-resume",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "logs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        strategy: "batch",
-        window: { start: START, end, slice: "1h" },
-      },
+      source: logsBatchSource(START, end, "1h"),
       sinks: [{ format: "ndjson", to: out }],
     });
     const controller = new AbortController();

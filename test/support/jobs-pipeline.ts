@@ -1,5 +1,6 @@
-// Small jobs pipelines for the CLI tests: hourly v3 point-in-time slices into NDJSON, the service from
-// the environment (the output-safety tests), and one as YAML text for what a run reports about itself.
+// Small pipelines for the CLI tests: the sources of ec2 jobs by point in time and of ec2 logs by batch,
+// hourly jobs slices into NDJSON with the service from the environment (the output-safety tests), and
+// one as YAML text for what a run reports about itself.
 import { REMOTE_SERVICE_YAML, SERVICE_FROM_ENV, writePipeline } from "./cli-harness.js";
 
 export interface JobsPipelineOptions {
@@ -46,6 +47,18 @@ export function jobsSource(
     strategy: "pit",
     window: { start, end, slice: "1h" },
     ...more,
+  };
+}
+
+/** The `source` of a pipeline over ec2 logs by batch export, in slices of `slice`. */
+export function logsBatchSource(start: string, end: string, slice: string): Record<string, unknown> {
+  return {
+    kind: "logs",
+    application: "atr",
+    app_type: ["ec2"],
+    domain: ["*"],
+    strategy: "batch",
+    window: { start, end, slice },
   };
 }
 
