@@ -3,35 +3,20 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { readNdjson, readParquet } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 const PIPELINE = join(import.meta.dirname, "..", "pipelines", "logs-backfill-batch.yaml");
 const WEEK = { start: "2026-03-01T00:00:00Z", end: "2026-03-08T00:00:00Z" };
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-beforeAll(async () => {
-  // The default density: about 60,000 logs in the week over ec2 and kubernetes.
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 60 })).emulator;
-  workspace = await createWorkspace("mdq-merge-");
-});
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+// The default density: about 60,000 logs in the week over ec2 and kubernetes.
+const it = useEmulator({ density: 60 });
 
-function expectedLogs(appType: string): number {
+function expectedLogs(emulator: RunningEmulator, appType: string): number {
   return emulator.expectedCount("/v2/logs/batch", {
     application: "atr",
     app_type: appType,
@@ -42,13 +27,17 @@ function expectedLogs(appType: string): number {
 }
 
 describe("batch backfill files", () => {
-  it("writes one file per day for the week's 60,000 logs, with every log once", async () => {
+  it("writes one file per day for the week's 60,000 logs, with every log once", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "backfill");
     const result = await runCli(["run", PIPELINE, "--start", WEEK.start, "--end", WEEK.end], {
       env: { ...emulatorEnv(emulator), MDQ_OUT_DIR: out },
     });
     expect(result.code).toBe(0);
-    const total = expectedLogs("ec2") + expectedLogs("kubernetes");
+    const total = expectedLogs(emulator, "ec2") + expectedLogs(emulator, "kubernetes");
     expect(total).toBeGreaterThan(55_000);
     const dir = join(out, "logs-backfill");
     const { files } = await checkCompleteExport(dir, total);
@@ -75,7 +64,11 @@ describe("batch backfill files", () => {
     );
   });
 
-  it("joins Parquet partitions by their row groups: one file per day, every log once, verify passes", async () => {
+  it("joins Parquet partitions by their row groups: one file per day, every log once, verify passes", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const text = (await readFile(PIPELINE, "utf8"))
       .replace("  - format: ndjson\n    gzip: true\n", "  - format: parquet\n")
       .replace("out}/logs-backfill", "out}/logs-backfill-parquet");
@@ -86,7 +79,7 @@ describe("batch backfill files", () => {
     const result = await runCli(["run", pipeline, "--start", WEEK.start, "--end", WEEK.end], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).not.toContain("merged row by row");
-    const total = expectedLogs("ec2") + expectedLogs("kubernetes");
+    const total = expectedLogs(emulator, "ec2") + expectedLogs(emulator, "kubernetes");
     const dir = join(out, "logs-backfill-parquet");
     const { files } = await checkCompleteExport(dir, total);
     expect(files).toHaveLength(7);

@@ -5,7 +5,7 @@
 import { readdir } from "node:fs/promises";
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   SERVICE_FROM_ENV,
   compareExactly,
@@ -17,20 +17,18 @@ import {
   runCli,
   spawnCli,
   temporaryFiles,
-  testScope,
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { jobsSource, logsBatchSource } from "./support/jobs-pipeline.js";
 import type { Row, TestService } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
 import { startS3Server } from "./support/s3-server.js";
+import { serviceFixture, useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T04:00:00Z";
 const PATH = "dt={date}/run={run_id}/part-{slice}-{seq}.{ext}";
-const scope = testScope();
-afterAll(scope.cleanUp);
-
 type Strategy = "paged" | "batch";
 
 interface Setup {
@@ -39,66 +37,58 @@ interface Setup {
   pipeline(out: string): object;
 }
 
-const setups = new Map<Strategy, Setup>();
-
-beforeAll(async () => {
-  const paged = await scope.startService({ seed: 31, density: 30 });
-  setups.set("paged", {
-    service: paged,
-    expected: await expectedRows(paged.emulator, "/v3/jobs/query", [
-      { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
-    ]),
-    pipeline: (out) => ({
-      name: "commit-paged",
-      service: SERVICE_FROM_ENV,
-      source: {
-        kind: "jobs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        strategy: "pit",
-        page_size: 20,
-        window: { start: START, end: END, slice: "1h" },
-      },
-      // Several files per slice, so a kill can fall between two renames of one commit.
-      sinks: [{ format: "ndjson", to: out, path: PATH, max_rows_per_file: 10 }],
-      limits: { concurrency: 1 },
-    }),
-  });
+const it = useEmulator().extend<{
+  pagedService: TestService;
+  batchService: TestService;
+  setupOf: (strategy: Strategy) => Setup;
+}>({
+  pagedService: serviceFixture({ seed: 31, density: 30 }),
   // Two 2-hour slices of four half-hour partitions each: parts commit one by one, then are merged.
-  const batch = await scope.startService({
+  batchService: serviceFixture({
     seed: 32,
     density: 60,
     batchPartitionSeconds: 1800,
     batchReadyAfterPolls: 0,
-  });
-  setups.set("batch", {
-    service: batch,
-    expected: await expectedRows(batch.emulator, "/v2/logs/scroll", [
-      { application: "atr", app_type: "ec2", domain: ["*"], start_time: START, end_time: END },
-    ]),
-    pipeline: (out) => ({
-      name: "commit-batch",
-      service: SERVICE_FROM_ENV,
-      source: {
-        kind: "logs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        strategy: "batch",
-        window: { start: START, end: END, slice: "2h" },
-      },
-      sinks: [{ format: "ndjson", to: out, path: PATH }],
-      limits: { concurrency: 1 },
-    }),
-  });
+  }),
+  setupOf: [
+    async ({ pagedService: paged, batchService: batch }, use) => {
+      const setups = new Map<Strategy, Setup>();
+      setups.set("paged", {
+        service: paged,
+        expected: await expectedRows(paged.emulator, "/v3/jobs/query", [
+          { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
+        ]),
+        pipeline: (out) => ({
+          name: "commit-paged",
+          service: SERVICE_FROM_ENV,
+          source: jobsSource(START, END, { page_size: 20 }),
+          // Several files per slice, so a kill can fall between two renames of one commit.
+          sinks: [{ format: "ndjson", to: out, path: PATH, max_rows_per_file: 10 }],
+          limits: { concurrency: 1 },
+        }),
+      });
+      setups.set("batch", {
+        service: batch,
+        expected: await expectedRows(batch.emulator, "/v2/logs/scroll", [
+          { application: "atr", app_type: "ec2", domain: ["*"], start_time: START, end_time: END },
+        ]),
+        pipeline: (out) => ({
+          name: "commit-batch",
+          service: SERVICE_FROM_ENV,
+          source: logsBatchSource(START, END, "2h"),
+          sinks: [{ format: "ndjson", to: out, path: PATH }],
+          limits: { concurrency: 1 },
+        }),
+      });
+      await use((strategy) => {
+        const setup = setups.get(strategy);
+        if (setup === undefined) throw new Error(`no service for ${strategy}`);
+        return setup;
+      });
+    },
+    { scope: "file" },
+  ],
 });
-
-function setupOf(strategy: Strategy): Setup {
-  const setup = setups.get(strategy);
-  if (setup === undefined) throw new Error(`no service for ${strategy}`);
-  return setup;
-}
 
 /** Runs the CLI until the hook pauses it at `step`, then kills it with SIGKILL. */
 async function killAt(file: string, service: TestService, step: string): Promise<void> {
@@ -151,34 +141,37 @@ describe.each([
   ["paged", PAGED_STEPS],
   ["batch", BATCH_STEPS],
 ] as const)("kill -9 at each step of a commit (%s, {run_id} in the path)", (strategy, steps) => {
-  it.each(steps)("at %s: the rerun leaves exactly the records, and verify passes", async (step) => {
-    const { service, expected, pipeline } = setupOf(strategy);
-    expect(expected.size).toBeGreaterThan(40);
-    const dir = await scope.tempDir(`commit-${strategy}`);
-    const out = join(dir, "out");
-    const file = await writePipeline(dir, pipeline(out));
-    await killAt(file, service, step);
+  it.for(steps)(
+    "at %s: the rerun leaves exactly the records, and verify passes",
+    async (step, { workspace, setupOf }) => {
+      const { service, expected, pipeline } = setupOf(strategy);
+      expect(expected.size).toBeGreaterThan(40);
+      const dir = await workspace.folder(`commit-${strategy}`);
+      const out = join(dir, "out");
+      const file = await writePipeline(dir, pipeline(out));
+      await killAt(file, service, step);
 
-    const rerun = await runCli(["run", file], { env: service.env });
-    expect(rerun.code, rerun.stderr).toBe(0);
-    expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
-    const tree = await listTree(out);
-    expect(temporaryFiles(tree)).toEqual([]);
-    expect(await unaccountedFiles(out)).toEqual([]);
-    // The journal is folded into the state object at the end of the run.
-    const journal = await readdir(join(out, "_mdq-export/state.journal")).catch(() => []);
-    expect(journal).toEqual([]);
-    const verified = await runCli(["verify", file], { env: service.env });
-    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
-  });
+      const rerun = await runCli(["run", file], { env: service.env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
+      const tree = await listTree(out);
+      expect(temporaryFiles(tree)).toEqual([]);
+      expect(await unaccountedFiles(out)).toEqual([]);
+      // The journal is folded into the state object at the end of the run.
+      const journal = await readdir(join(out, "_mdq-export/state.journal")).catch(() => []);
+      expect(journal).toEqual([]);
+      const verified = await runCli(["verify", file], { env: service.env });
+      expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+    },
+  );
 });
 
 describe("a killed commit's files under {run_id} names", () => {
-  it("are files no committed slice holds until the rerun removes them", async () => {
+  it("are files no committed slice holds until the rerun removes them", async ({ workspace, setupOf }) => {
     // The situation the protocol exists for: after a kill between the renames and the state's record,
     // the renamed files are visible, and a rerun (a new run id) would write the slice under new names.
     const { service, pipeline } = setupOf("paged");
-    const dir = await scope.tempDir("commit-orphans");
+    const dir = await workspace.folder("commit-orphans");
     const out = join(dir, "out");
     const file = await writePipeline(dir, pipeline(out));
     await killAt(file, service, "commit-renamed#2");
@@ -195,10 +188,13 @@ describe("a killed commit's files under {run_id} names", () => {
 });
 
 describe("a killed commit of a slice the next run's window leaves out", () => {
-  it("is swept all the same: the manifest lists exactly the files present, and verify passes", async () => {
+  it("is swept all the same: the manifest lists exactly the files present, and verify passes", async ({
+    workspace,
+    setupOf,
+  }) => {
     // A relative window moves on between runs: the killed slice may not be in the next one.
     const { service, pipeline } = setupOf("paged");
-    const dir = await scope.tempDir("commit-moved");
+    const dir = await workspace.folder("commit-moved");
     const out = join(dir, "out");
     const file = await writePipeline(dir, pipeline(out));
     await killAt(file, service, "commit-renamed#2");
@@ -218,12 +214,15 @@ describe("a killed commit of a slice the next run's window leaves out", () => {
 });
 
 describe("kill -9 in a commit to S3, {run_id} in the path", () => {
-  it("the rerun removes the completed uploads the killed commit left; the bucket holds each record once", async () => {
+  it("the rerun removes the completed uploads the killed commit left; the bucket holds each record once", async ({
+    workspace,
+    setupOf,
+  }) => {
     const s3 = await startS3Server();
     try {
       s3.createBucket("exports");
       const { service, expected, pipeline } = setupOf("paged");
-      const dir = await scope.tempDir("commit-s3");
+      const dir = await workspace.folder("commit-s3");
       const to = "s3://exports/commit";
       const base = pipeline(to) as { sinks: Record<string, unknown>[] };
       const file = await writePipeline(dir, {

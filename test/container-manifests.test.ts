@@ -2,14 +2,13 @@
 // secrets as files, the retry policy per exit code, Indexed completion with the shard count, the
 // service account), what `kubectl apply -f deploy/kubernetes/` would create, and the ConfigMap's
 // pipeline validated by the product's own validator with the pods' environment.
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { parsePipeline } from "../src/config/load-pipeline.js";
-import type { RunningEmulator } from "../src/emulator/server.js";
-import { emulatorEnv, EXPORT_EMULATOR, REPO_ROOT, runCli, startTestService } from "./support/cli-harness.js";
+import { emulatorEnv, REPO_ROOT, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -30,8 +29,8 @@ let configMap: Doc;
 let secret: Doc;
 let observability: Doc;
 let serviceAccount: Doc;
-let secretsDir = "";
-let emulator: RunningEmulator;
+
+const it = useEmulator({ density: 1 });
 
 /** The pod spec of a CronJob or a Job. */
 function podOf(object: Doc): Doc {
@@ -57,12 +56,6 @@ beforeAll(async () => {
   secret = await load("secret.yaml.example");
   observability = await load("observability-configmap.yaml");
   serviceAccount = await load("serviceaccount.yaml");
-  secretsDir = await mkdtemp(join(tmpdir(), "mdq-k8s-secrets-"));
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 1 })).emulator;
-});
-afterAll(async () => {
-  await rm(secretsDir, { recursive: true, force: true });
-  await emulator.close();
 });
 
 /** The files `kubectl apply -f deploy/kubernetes/` reads: .yaml, .yml and .json, not in subfolders. */
@@ -255,16 +248,20 @@ describe("deploy/kubernetes", () => {
     expect(lines[run]).toContain('--user "$(id -u):$(id -g)"');
   });
 
-  it("the ConfigMap's pipeline yields the Athena and BigQuery DDL offline, from its pin", async () => {
+  it("the ConfigMap's pipeline yields the Athena and BigQuery DDL offline, from its pin", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const text = configMap.data["nightly-jobs.yaml"] as string;
-    const pipeline = join(secretsDir, "nightly-jobs.yaml");
+    const pipeline = join(workspace.dir, "nightly-jobs.yaml");
     await writeFile(pipeline, text);
     // The pin as `mdq-export schema` prints it, from a local copy of the sink (the emulator has the kind).
-    const local = join(secretsDir, "local.yaml");
-    await writeFile(local, text.replace(/to: s3:\/\/\S+/, `to: ${join(secretsDir, "out")}`));
+    const local = join(workspace.dir, "local.yaml");
+    await writeFile(local, text.replace(/to: s3:\/\/\S+/, `to: ${join(workspace.dir, "out")}`));
     const schema = await runCli(["schema", local, "--sink", "1", "--json"], { env: emulatorEnv(emulator) });
     expect(schema.code, schema.stderr).toBe(0);
-    const pin = join(secretsDir, "nightly-jobs.schema.json");
+    const pin = join(workspace.dir, "nightly-jobs.schema.json");
     await writeFile(pin, schema.stdout);
     for (const dialect of ["athena", "bigquery"]) {
       const ddl = await runCli(["ddl", pipeline, "--dialect", dialect, "--pin", pin], {
@@ -276,15 +273,17 @@ describe("deploy/kubernetes", () => {
     }
   });
 
-  it("the ConfigMap's pipeline validates with each pod's environment and the mounted secret files", async () => {
+  it("the ConfigMap's pipeline validates with each pod's environment and the mounted secret files", async ({
+    workspace,
+  }) => {
     const text = configMap.data["nightly-jobs.yaml"] as string;
-    await writeFile(join(secretsDir, "client-id"), "mdq-client\n");
-    await writeFile(join(secretsDir, "client-secret"), "not-a-real-secret\n");
+    await writeFile(join(workspace.dir, "client-id"), "mdq-client\n");
+    await writeFile(join(workspace.dir, "client-secret"), "not-a-real-secret\n");
     for (const object of [cron, backfill, merge]) {
       const env = {
         ...envOf(object),
-        MDQ_CLIENT_ID_FILE: join(secretsDir, "client-id"),
-        MDQ_CLIENT_SECRET_FILE: join(secretsDir, "client-secret"),
+        MDQ_CLIENT_ID_FILE: join(workspace.dir, "client-id"),
+        MDQ_CLIENT_SECRET_FILE: join(workspace.dir, "client-secret"),
       };
       const pipeline = parsePipeline(text, "nightly-jobs.yaml", { env });
       expect(pipeline.service).toMatchObject({

@@ -5,53 +5,41 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   SERVICE_FROM_ENV,
   compareExactly,
   dataFiles,
-  expectedRows,
   listTree,
-  makeTempDir,
   readJson,
   readNdjsonRecords,
-  removeDir,
   runCli,
   spawnCli,
-  startTestService,
   temporaryFiles,
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
-import type { Row, TestService } from "./support/cli-harness.js";
+import type { Row, TestService, Workspace } from "./support/cli-harness.js";
 import { jobsPitSource } from "./support/jobs-pipeline.js";
+import { expectedRowsFixture, useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T06:00:00Z";
 const SLICES = 6;
 
-let service: TestService;
-let expected: Map<string, Row>;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  service = await startTestService({ seed: 3, density: 40 });
-  expected = await expectedRows(service.emulator, "/v3/jobs/query", [
+const it = useEmulator({ seed: 3, density: 40 }, { preset: false }).extend<{ expected: Map<string, Row> }>({
+  expected: expectedRowsFixture("/v3/jobs/query", [
     { application: "atr", app_type: ["ec2", "kubernetes"], domain: ["*"], start_time: START, end_time: END },
-  ]);
-});
-afterAll(async () => {
-  await service.close();
-  for (const dir of dirs) await removeDir(dir);
+  ]),
 });
 
 async function setUp(
+  workspace: Workspace,
   name: string,
   sink: Record<string, unknown> = {},
 ): Promise<{ file: string; out: string }> {
-  const dir = await makeTempDir(`crash-${name}`);
-  dirs.push(dir);
+  const dir = await workspace.folder(`crash-${name}`);
   const out = join(dir, "out");
   const file = await writePipeline(dir, {
     name: `crash-${name}`,
@@ -72,7 +60,7 @@ async function readState(out: string): Promise<StateFile | undefined> {
 }
 
 /** After a completed rerun: exact records, no temporary file, and state and manifest match the files. */
-async function expectExactAndConsistent(out: string): Promise<void> {
+async function expectExactAndConsistent(expected: Map<string, Row>, out: string): Promise<void> {
   expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
   const tree = await listTree(out);
   expect(temporaryFiles(tree)).toEqual([]);
@@ -90,14 +78,18 @@ async function expectExactAndConsistent(out: string): Promise<void> {
   expect(tree).toContain("_SUCCESS");
 }
 
-async function rerun(file: string): Promise<void> {
+async function rerun(service: TestService, file: string): Promise<void> {
   const result = await runCli(["run", file], { env: service.env });
   expect(result.code, result.stderr).toBe(0);
 }
 
 describe("SIGKILL at any moment, then a rerun", () => {
-  it("while fetching: nothing is visible, and the rerun is exact", async () => {
-    const { file, out } = await setUp("fetch");
+  it("while fetching: nothing is visible, and the rerun is exact", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const { file, out } = await setUp(workspace, "fetch");
     service.emulator.setFaults({ latencyMs: 40 });
     try {
       const before = service.emulator.requestCount("/v3/jobs/query");
@@ -109,12 +101,16 @@ describe("SIGKILL at any moment, then a rerun", () => {
       service.emulator.setFaults({});
     }
     expect(dataFiles(await listTree(out))).toEqual([]);
-    await rerun(file);
-    await expectExactAndConsistent(out);
+    await rerun(service, file);
+    await expectExactAndConsistent(expected, out);
   });
 
-  it("while writing: hidden temporary files are left, and the rerun removes them and is exact", async () => {
-    const { file, out } = await setUp("write");
+  it("while writing: hidden temporary files are left, and the rerun removes them and is exact", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const { file, out } = await setUp(workspace, "write");
     service.emulator.setFaults({ latencyMs: 30 });
     try {
       const cli = spawnCli(["run", file], service.env);
@@ -130,45 +126,52 @@ describe("SIGKILL at any moment, then a rerun", () => {
     const state = await readState(out);
     const committed = Object.values(state?.slices ?? {}).flatMap((slice) => slice.files.map((f) => f.path));
     expect(dataFiles(left).filter((path) => !committed.includes(path))).toEqual([]);
-    await rerun(file);
-    await expectExactAndConsistent(out);
+    await rerun(service, file);
+    await expectExactAndConsistent(expected, out);
   });
 
-  it.each([
+  it.for([
     ["its files", {}],
     // A new run id names the redone slice's files anew: the killed commit's files must still go.
     [
       "under {run_id} names, the killed commit's files",
       { path: "dt={date}/run={run_id}/part-{slice}-{seq}.{ext}" },
     ],
-  ])("in the middle of a commit: the rerun redoes the slice, replacing %s, and is exact", async (_, path) => {
-    // Many small files per slice make a commit (rename + directory fsync per file) long enough to catch.
-    const { file, out } = await setUp("commit", { max_rows_per_file: 2, ...path });
-    service.emulator.setFaults({ latencyMs: 10 });
-    let caught: string | undefined;
-    try {
-      const cli = spawnCli(["run", file], service.env);
-      caught = await waitFor(async () => {
-        const visible = dataFiles(await listTree(out));
-        const state = await readState(out);
-        const committed = new Set(Object.keys(state?.slices ?? {}));
-        // A final file of a slice the state does not hold yet: the slice is being committed.
-        return visible.find((path) => !committed.has(/part-(\w+)-\d+/.exec(path)?.[1] ?? ""));
-      }, "a slice in the middle of its commit");
-      cli.child.kill("SIGKILL");
-      await cli.exited;
-    } finally {
-      service.emulator.setFaults({});
-    }
-    expect(caught).toBeDefined();
-    await rerun(file);
-    await expectExactAndConsistent(out);
-  });
+  ] as const)(
+    "in the middle of a commit: the rerun redoes the slice, replacing %s, and is exact",
+    async ([, path], { service, workspace, expected }) => {
+      // Many small files per slice make a commit (rename + directory fsync per file) long enough to catch.
+      const { file, out } = await setUp(workspace, "commit", { max_rows_per_file: 2, ...path });
+      service.emulator.setFaults({ latencyMs: 10 });
+      let caught: string | undefined;
+      try {
+        const cli = spawnCli(["run", file], service.env);
+        caught = await waitFor(async () => {
+          const visible = dataFiles(await listTree(out));
+          const state = await readState(out);
+          const committed = new Set(Object.keys(state?.slices ?? {}));
+          // A final file of a slice the state does not hold yet: the slice is being committed.
+          return visible.find((path) => !committed.has(/part-(\w+)-\d+/.exec(path)?.[1] ?? ""));
+        }, "a slice in the middle of its commit");
+        cli.child.kill("SIGKILL");
+        await cli.exited;
+      } finally {
+        service.emulator.setFaults({});
+      }
+      expect(caught).toBeDefined();
+      await rerun(service, file);
+      await expectExactAndConsistent(expected, out);
+    },
+  );
 });
 
 describe("SIGTERM", () => {
-  it("exits 75 with no temporary file left and the state written; the rerun resumes and is exact", async () => {
-    const { file, out } = await setUp("term");
+  it("exits 75 with no temporary file left and the state written; the rerun resumes and is exact", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const { file, out } = await setUp(workspace, "term");
     service.emulator.setFaults({ latencyMs: 30 });
     let stderr = "";
     try {
@@ -197,8 +200,8 @@ describe("SIGTERM", () => {
     expect(tree).not.toContain("_SUCCESS");
 
     const before = service.emulator.requestCount("/v3/jobs/query");
-    await rerun(file);
-    await expectExactAndConsistent(out);
+    await rerun(service, file);
+    await expectExactAndConsistent(expected, out);
     // Committed slices were not fetched again: fewer queries than a full run of six slices needs.
     const resumedQueries = service.emulator.requestCount("/v3/jobs/query") - before;
     const fullRunQueries = Math.ceil(expected.size / 20) + SLICES;

@@ -2,19 +2,12 @@
 // that exports nothing, `fields`, and `verify` on a good and on a damaged export.
 import { appendFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { listAllFiles, listDataFiles } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  REMOTE_SERVICE_YAML,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 const COMMANDS = [
   "run",
@@ -28,18 +21,7 @@ const COMMANDS = [
   "emulator",
 ];
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-
-beforeAll(async () => {
-  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
-  workspace = await createWorkspace();
-});
-
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+const it = useEmulator();
 
 describe("help and commands", () => {
   it.each(COMMANDS)("%s --help exits 0 and prints its usage on stdout", async (command) => {
@@ -118,7 +100,7 @@ sinks:
 }
 
 /** What the service holds per hour of the window, over both app types. */
-function expectedPerHour(): number[] {
+function expectedPerHour(emulator: RunningEmulator): number[] {
   return [0, 1, 2, 3].map((hour) =>
     ["ec2", "kubernetes"].reduce((sum, appType) => {
       const start = new Date(Date.parse(START) + hour * 3_600_000);
@@ -137,7 +119,11 @@ function expectedPerHour(): number[] {
 }
 
 describe("plan", () => {
-  it("prints every slice with its retrieval and the records the probe counted, asks only mappings and one probe per app type, writes nothing", async () => {
+  it("prints every slice with its retrieval and the records the probe counted, asks only mappings and one probe per app type, writes nothing", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "plan-out");
     const file = await workspace.write("plan.yaml", workloadsPipeline(out));
     const before = emulator.requestCounts();
@@ -145,7 +131,7 @@ describe("plan", () => {
     const result = await runCli(["plan", file], { env: emulatorEnv(emulator) });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    const perHour = expectedPerHour();
+    const perHour = expectedPerHour(emulator);
     for (const [hour, count] of perHour.entries()) {
       expect(result.stdout).toMatch(new RegExp(`20260310T0${hour}0000Z\\s+scroll\\s+${count}\\s+\\d+`));
     }
@@ -166,7 +152,11 @@ describe("plan", () => {
     expect(await listAllFiles(workspace.dir)).toEqual(filesBefore);
   });
 
-  it("--json prints a plan that parses, with slices, expected records and columns", async () => {
+  it("--json prints a plan that parses, with slices, expected records and columns", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const file = await workspace.write(
       "plan-json.yaml",
       workloadsPipeline(join(workspace.dir, "plan-json-out")),
@@ -189,9 +179,9 @@ describe("plan", () => {
       "20260310T020000Z",
       "20260310T030000Z",
     ]);
-    expect(plan.slices.map((slice) => slice.expected)).toEqual(expectedPerHour());
+    expect(plan.slices.map((slice) => slice.expected)).toEqual(expectedPerHour(emulator));
     expect(plan.slices.every((slice) => slice.retrieval === "scroll" && slice.requests >= 2)).toBe(true);
-    expect(plan.expected_records).toBe(expectedPerHour().reduce((a, b) => a + b, 0));
+    expect(plan.expected_records).toBe(expectedPerHour(emulator).reduce((a, b) => a + b, 0));
     expect(plan.columns).toContainEqual({ name: "workload.execution_time.elapsed", type: "double" });
   });
 });
@@ -230,7 +220,8 @@ describe("fields", () => {
 });
 
 describe("verify", () => {
-  it("accepts a good export (exit 0) and reports a damaged file (exit 1)", async () => {
+  it("accepts a good export (exit 0) and reports a damaged file (exit 1)", async ({ service, workspace }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "verify-out");
     const file = await workspace.write(
       "verify.yaml",
@@ -239,7 +230,7 @@ describe("verify", () => {
     const env = emulatorEnv(emulator);
     const run = await runCli(["run", file, "--log-level", "warn"], { env });
     expect(run.code, run.stderr).toBe(0);
-    const rows = expectedPerHour().reduce((a, b) => a + b, 0);
+    const rows = expectedPerHour(emulator).reduce((a, b) => a + b, 0);
     await checkCompleteExport(out, rows);
 
     const good = await runCli(["verify", file], { env });

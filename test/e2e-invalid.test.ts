@@ -1,34 +1,15 @@
 // Invalid pipeline definitions through the command line: `run` and `plan` exit 2, name the file, line
 // and column of the problem, and send nothing at all to the service (not even a token request).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/emulator/server.js";
+import { describe, expect } from "vitest";
 import { listAllFiles } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  REMOTE_SERVICE_YAML,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, EXPORT_EMULATOR, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
+import { serviceFixture, useEmulator } from "./support/use-emulator.js";
 
-/** Answers the valid base definition. */
-let emulator: RunningEmulator;
-/** What every invalid definition points at; it must never see a request. */
-let untouched: RunningEmulator;
-let workspace: Workspace;
-
-beforeAll(async () => {
-  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
-  untouched = (await startTestService(EXPORT_EMULATOR)).emulator;
-  workspace = await createWorkspace();
-});
-
-afterAll(async () => {
-  await emulator.close();
-  await untouched.close();
-  await workspace.remove();
+/** `service` answers the valid base definition. */
+const it = useEmulator().extend<{ untouchedService: TestService }>({
+  /** What every invalid definition points at; it must never see a request. */
+  untouchedService: serviceFixture(EXPORT_EMULATOR),
 });
 
 const SOURCE = `  kind: jobs
@@ -159,7 +140,11 @@ const CASES: InvalidCase[] = [
 ];
 
 describe("invalid definitions through the CLI", () => {
-  it("the base definition is valid and plans against the emulator (so the cases below differ by their one fault)", async () => {
+  it("the base definition is valid and plans against the emulator (so the cases below differ by their one fault)", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const file = await workspace.write("base.yaml", pipeline());
     const before = emulator.requestCount();
     const result = await runCli(["plan", file], { env: emulatorEnv(emulator), cwd: workspace.dir });
@@ -169,7 +154,11 @@ describe("invalid definitions through the CLI", () => {
   });
 
   for (const [index, testCase] of CASES.entries()) {
-    it(`${testCase.name}: run and plan exit 2 with file:line:column, nothing requested, nothing written`, async () => {
+    it(`${testCase.name}: run and plan exit 2 with file:line:column, nothing requested, nothing written`, async ({
+      workspace,
+      untouchedService,
+    }) => {
+      const untouched = untouchedService.emulator;
       const file = await workspace.write(`invalid-${index}.yaml`, testCase.yaml);
       const { line, column } = positionOf(testCase.yaml, testCase.at);
       const env = testCase.env ?? emulatorEnv(untouched);
@@ -190,7 +179,11 @@ describe("invalid definitions through the CLI", () => {
     });
   }
 
-  it("validate reports the same problems with exit 2 and requests nothing", async () => {
+  it("validate reports the same problems with exit 2 and requests nothing", async ({
+    workspace,
+    untouchedService,
+  }) => {
+    const untouched = untouchedService.emulator;
     const files = await Promise.all(
       CASES.slice(0, 3).map((c, i) => workspace.write(`validate-${i}.yaml`, c.yaml)),
     );

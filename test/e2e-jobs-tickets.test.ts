@@ -1,8 +1,7 @@
 // End to end, jobs and tickets (v3, point in time and aggregations): real YAML through main() against
 // an emulator on port 0; the output read back with DuckDB and line parsing equals the emulator's hits.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/emulator/server.js";
+import { describe, expect } from "vitest";
 import { byId, checkCompleteExport } from "./support/export-checks.js";
 import {
   countBy,
@@ -13,35 +12,22 @@ import {
   sliceStartOf,
 } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  REMOTE_SERVICE_YAML,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
+import type { EmulatorFixtures } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00.000Z";
 const END = "2026-03-10T06:00:00.000Z";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
+const it = useEmulator();
 
-beforeAll(async () => {
-  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
-  workspace = await createWorkspace();
-});
-
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
-
-async function runPipeline(name: string, yaml: string): Promise<void> {
+async function runPipeline(
+  { service, workspace }: EmulatorFixtures,
+  name: string,
+  yaml: string,
+): Promise<void> {
   const file = await workspace.write(`${name}.yaml`, yaml);
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: emulatorEnv(emulator) });
+  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
 }
@@ -57,9 +43,14 @@ describe("jobs", () => {
     "@timestamp",
   ];
 
-  it("point in time to Parquet (Hive partitions) and NDJSON with flatten, rename and add: every projected job once, values equal", async () => {
+  it("point in time to Parquet (Hive partitions) and NDJSON with flatten, rename and add: every projected job once, values equal", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "jobs-pit");
     await runPipeline(
+      { service, workspace },
       "jobs-pit",
       `name: e2e-jobs-pit
 ${REMOTE_SERVICE_YAML}
@@ -136,9 +127,14 @@ limits: { concurrency: 3 }
       expect(rows.get(String(record._id))).toEqual(parquetRowOf(record, table.types));
   });
 
-  it("aggregations to Parquet: one row per slice and job state, doc_count and average elapsed as counted from the hits", async () => {
+  it("aggregations to Parquet: one row per slice and job state, doc_count and average elapsed as counted from the hits", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "jobs-aggs");
     await runPipeline(
+      { service, workspace },
       "jobs-aggs",
       `name: e2e-jobs-aggs
 ${REMOTE_SERVICE_YAML}
@@ -210,9 +206,14 @@ function valueOf(hit: { _source: Record<string, unknown> }, path: string): unkno
 }
 
 describe("tickets", () => {
-  it("point in time to gzip NDJSON with filter, select, redact (mask) and drop: exactly the kept tickets, masked", async () => {
+  it("point in time to gzip NDJSON with filter, select, redact (mask) and drop: exactly the kept tickets, masked", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "tickets-pit");
     await runPipeline(
+      { service, workspace },
       "tickets-pit",
       `name: e2e-tickets-pit
 ${REMOTE_SERVICE_YAML}
@@ -270,9 +271,14 @@ sinks:
     }
   });
 
-  it("aggregations to NDJSON: hourly date histogram with ticket types beneath, counts as counted from the hits", async () => {
+  it("aggregations to NDJSON: hourly date histogram with ticket types beneath, counts as counted from the hits", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "tickets-aggs");
     await runPipeline(
+      { service, workspace },
       "tickets-aggs",
       `name: e2e-tickets-aggs
 ${REMOTE_SERVICE_YAML}

@@ -2,54 +2,48 @@
 // main() against an emulator on port 0; the output read back with DuckDB and line parsing equals the
 // emulator's records for the same query.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/emulator/server.js";
+import { describe, expect } from "vitest";
 import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { flattenRecord, hitRecord, HOUR_MS, parquetRowOf, sliceStartOf } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  REMOTE_SERVICE_YAML,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { EXPORT_EMULATOR, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import type { TestService, Workspace } from "./support/cli-harness.js";
+import { serviceFixture, useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00.000Z";
 const END = "2026-03-10T04:00:00.000Z";
 
-let emulator: RunningEmulator;
-/** Serves batch partitions as JSON arrays, the least likely of the formats the spec leaves open. */
-let jsonArrayEmulator: RunningEmulator;
-let workspace: Workspace;
-
-beforeAll(async () => {
-  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
-  jsonArrayEmulator = (
-    await startTestService({ ...EXPORT_EMULATOR, partitionFormat: "json-array", batchPartitionSeconds: 1800 })
-  ).emulator;
-  workspace = await createWorkspace();
+const it = useEmulator().extend<{ jsonArrayService: TestService }>({
+  /** Serves batch partitions as JSON arrays, the least likely of the formats the spec leaves open. */
+  jsonArrayService: serviceFixture({
+    ...EXPORT_EMULATOR,
+    partitionFormat: "json-array",
+    batchPartitionSeconds: 1800,
+  }),
 });
 
-afterAll(async () => {
-  await emulator.close();
-  await jsonArrayEmulator.close();
-  await workspace.remove();
-});
-
-async function runPipeline(name: string, yaml: string, service = emulator): Promise<void> {
+async function runPipeline(
+  service: TestService,
+  workspace: Workspace,
+  name: string,
+  yaml: string,
+): Promise<void> {
   const file = await workspace.write(`${name}.yaml`, yaml);
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: emulatorEnv(service) });
+  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
 }
 
 describe("workloads", () => {
-  it("scroll over two app types to Parquet: every workload once, values equal (missing tickets as nulls)", async () => {
+  it("scroll over two app types to Parquet: every workload once, values equal (missing tickets as nulls)", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "workloads-scroll");
     await runPipeline(
+      service,
+      workspace,
       "workloads-scroll",
       `name: e2e-workloads-scroll
 ${REMOTE_SERVICE_YAML}
@@ -95,9 +89,15 @@ sinks:
     for (const hit of hits) expect(rows.get(hit._id)).toEqual(parquetRowOf(hitRecord(hit), table.types));
   });
 
-  it("batch with JSON-array partitions to NDJSON with flatten (underscores) and a filter: the kept workloads once each", async () => {
+  it("batch with JSON-array partitions to NDJSON with flatten (underscores) and a filter: the kept workloads once each", async ({
+    workspace,
+    jsonArrayService,
+  }) => {
+    const jsonArrayEmulator = jsonArrayService.emulator;
     const out = join(workspace.dir, "workloads-batch");
     await runPipeline(
+      jsonArrayService,
+      workspace,
       "workloads-batch",
       `name: e2e-workloads-batch
 ${REMOTE_SERVICE_YAML}
@@ -115,7 +115,6 @@ sinks:
   - format: ndjson
     to: ${out}
 `,
-      jsonArrayEmulator,
     );
     const hits = await collect(
       jsonArrayEmulator.expectedHits("/v2/workloads/batch", {
@@ -147,9 +146,15 @@ sinks:
     for (const hit of kept) expect(lines.get(hit._id)).toEqual(flattenRecord(hitRecord(hit), "_"));
   });
 
-  it("aggregations with a query filter to NDJSON: per slice and workload state, doc_count and summed elapsed as counted from the filtered hits (regression: v2 aggregations dropped the pipeline's filters)", async () => {
+  it("aggregations with a query filter to NDJSON: per slice and workload state, doc_count and summed elapsed as counted from the filtered hits (regression: v2 aggregations dropped the pipeline's filters)", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "workloads-aggs");
     await runPipeline(
+      service,
+      workspace,
       "workloads-aggs",
       `name: e2e-workloads-aggs
 ${REMOTE_SERVICE_YAML}
@@ -211,9 +216,15 @@ sinks:
 });
 
 describe("metrics", () => {
-  it("scroll over ec2 and kubernetes to Parquet with select and rename: cluster columns null on ec2, values equal", async () => {
+  it("scroll over ec2 and kubernetes to Parquet with select and rename: cluster columns null on ec2, values equal", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "metrics-scroll");
     await runPipeline(
+      service,
+      workspace,
       "metrics-scroll",
       `name: e2e-metrics-scroll
 ${REMOTE_SERVICE_YAML}
@@ -267,9 +278,15 @@ sinks:
     expect(clustered).toBeLessThan(hits.length);
   });
 
-  it("aggregations to Parquet: per slice and domain, mean cpu and the count of values as computed from the hits", async () => {
+  it("aggregations to Parquet: per slice and domain, mean cpu and the count of values as computed from the hits", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "metrics-aggs");
     await runPipeline(
+      service,
+      workspace,
       "metrics-aggs",
       `name: e2e-metrics-aggs
 ${REMOTE_SERVICE_YAML}
@@ -337,10 +354,16 @@ sinks:
 });
 
 describe("billing", () => {
-  it("one summary per domain to Parquet and NDJSON: each equals the service's own /v1/query answer", async () => {
+  it("one summary per domain to Parquet and NDJSON: each equals the service's own /v1/query answer", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "billing");
     const domains = ["alpha.example", "delta.example"];
     await runPipeline(
+      service,
+      workspace,
       "billing",
       `name: e2e-billing
 ${REMOTE_SERVICE_YAML}

@@ -3,15 +3,12 @@
 // without a token is a 401 as the spec shows, and the command guards its credentials.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { parseEmulatorArgs } from "../src/cli/commands/emulator.js";
-import { startEmulator } from "../src/emulator/server.js";
-import type { RunningEmulator } from "../src/emulator/server.js";
-import { fetchToken, post, WINDOW } from "./emulator-http.js";
-import { makeTempDir, removeDir, runCli } from "./support/cli-harness.js";
+import { post, WINDOW } from "./emulator-http.js";
+import { runCli } from "./support/cli-harness.js";
+import { tokenFixture, useEmulator } from "./support/use-emulator.js";
 
-let emulator: RunningEmulator;
-let token = "";
 const internal: string[] = [];
 /**
  * A clock that fails on demand, after a given number of further readings (the token check reads it
@@ -20,24 +17,24 @@ const internal: string[] = [];
 let readingsBeforeFailure = Infinity;
 const scope = { application: "atr", ...WINDOW, app_type: ["kubernetes"], domain: ["*"] };
 
-beforeAll(async () => {
-  emulator = await startEmulator({
+const it = useEmulator(
+  {
     seed: 3,
     clock: () => {
       if (readingsBeforeFailure-- <= 0) throw new Error("clock source /srv/emulator/state.db unavailable");
       return Date.now();
     },
     onInternalError: (error, reference) => internal.push(`${reference} ${String(error)}`),
-  });
-  token = await fetchToken(emulator);
-});
-
-afterAll(async () => {
-  await emulator?.close();
-});
+  },
+  { preset: false },
+).extend<{ token: string }>({ token: tokenFixture() });
 
 describe("emulator limits", () => {
-  it("refuses a 1ms date_histogram over hours with 400 too_many_buckets, nested or not", async () => {
+  it("refuses a 1ms date_histogram over hours with 400 too_many_buckets, nested or not", async ({
+    service,
+    token,
+  }) => {
+    const { emulator } = service;
     for (const aggs of [
       { h: { date_histogram: { field: "@timestamp", fixed_interval: "1ms" } } },
       {
@@ -58,7 +55,11 @@ describe("emulator limits", () => {
     expect((await post(emulator, "/v3/jobs/aggs", { ...scope, aggs: hourly }, token)).status).toBe(200);
   });
 
-  it("answers v1 batch urls without a batch token with 401, status_code and detail", async () => {
+  it("answers v1 batch urls without a batch token with 401, status_code and detail", async ({
+    service,
+    token,
+  }) => {
+    const { emulator } = service;
     for (const body of [{}, { token: "" }, { token: "   " }]) {
       const answer = await post(emulator, "/v1/logs/batch/urls", body, token);
       expect(answer.status).toBe(401);
@@ -66,7 +67,8 @@ describe("emulator limits", () => {
     }
   });
 
-  it("keeps internal error text out of a 500 and hands it to the operator", async () => {
+  it("keeps internal error text out of a 500 and hands it to the operator", async ({ service, token }) => {
+    const { emulator } = service;
     readingsBeforeFailure = 1;
     const answer = await post(emulator, "/v3/jobs/query", scope, token).finally(
       () => (readingsBeforeFailure = Infinity),
@@ -81,15 +83,8 @@ describe("emulator limits", () => {
 });
 
 describe("the emulator command's credentials", () => {
-  let dir = "";
-  beforeAll(async () => {
-    dir = await makeTempDir("emulator-credentials");
-  });
-  afterAll(async () => {
-    await removeDir(dir);
-  });
-
-  it("reads the secret from a file or the environment, not only argv", async () => {
+  it("reads the secret from a file or the environment, not only argv", async ({ workspace }) => {
+    const { dir } = workspace;
     const file = join(dir, "secret");
     await writeFile(file, "from-a-file\n");
     expect(parseEmulatorArgs(["--client-secret-file", file], {})).toMatchObject({

@@ -1,18 +1,14 @@
 // Contract: each operation's success envelope, and the status and body of every rule violation.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../src/emulator/server.js";
+import { describe, expect } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { OPERATIONS } from "../src/api/wire/operations.js";
 import type { OperationPath } from "../src/api/wire/operations.js";
-import { fetchToken, post, WINDOW } from "./emulator-http.js";
+import { post, WINDOW } from "./emulator-http.js";
+import { tokenFixture, useEmulator } from "./support/use-emulator.js";
 
-let emulator: RunningEmulator;
-let token: string;
-beforeAll(async () => {
-  emulator = await startEmulator({ seed: 3, density: 4 });
-  token = await fetchToken(emulator);
+const it = useEmulator({ seed: 3, density: 4 }, { preset: false }).extend<{ token: string }>({
+  token: tokenFixture(),
 });
-afterAll(() => emulator.close());
 
 const domainScope = { application: "atr", ...WINDOW, app_type: "ec2", domain: ["*"] };
 const v3Scope = { application: "atr", ...WINDOW, app_type: ["kubernetes"], domain: ["*"] };
@@ -50,6 +46,8 @@ const VALID: Record<OperationPath, Record<string, unknown> | undefined> = {
 };
 
 async function batchToken(
+  emulator: RunningEmulator,
+  token: string,
   path: "/v1/logs/batch" | "/v2/logs/batch" | "/v2/workloads/batch",
 ): Promise<string> {
   const answer = await post(emulator, path, VALID[path], token);
@@ -60,12 +58,15 @@ async function batchToken(
 
 describe("success envelopes", () => {
   for (const path of Object.keys(OPERATIONS) as OperationPath[]) {
-    it(`${path} answers 200 with a body its wire schema accepts`, async () => {
+    it(`${path} answers 200 with a body its wire schema accepts`, async ({ service, token }) => {
+      const { emulator } = service;
       let body = VALID[path];
       if (path === "/v1/logs/batch/urls" || path === "/v1/logs/batch/status")
-        body = { token: await batchToken("/v1/logs/batch") };
-      if (path === "/v2/logs/batch/status") body = { token: `  ${await batchToken("/v2/logs/batch")} ` };
-      if (path === "/v2/workloads/batch/status") body = { token: await batchToken("/v2/workloads/batch") };
+        body = { token: await batchToken(emulator, token, "/v1/logs/batch") };
+      if (path === "/v2/logs/batch/status")
+        body = { token: `  ${await batchToken(emulator, token, "/v2/logs/batch")} ` };
+      if (path === "/v2/workloads/batch/status")
+        body = { token: await batchToken(emulator, token, "/v2/workloads/batch") };
       const answer = await post(emulator, path, body, token);
       expect(answer.status, answer.text.slice(0, 300)).toBe(200);
       const parsed = OPERATIONS[path].response.safeParse(answer.body);
@@ -77,7 +78,11 @@ describe("success envelopes", () => {
     });
   }
 
-  it("lists mappings sorted by name with companions, different per application family", async () => {
+  it("lists mappings sorted by name with companions, different per application family", async ({
+    service,
+    token,
+  }) => {
+    const { emulator } = service;
     const domain = await post(emulator, "/v3/logs/mappings", { application: "atr", app_type: "ec2" }, token);
     const serverless = await post(
       emulator,
@@ -94,7 +99,8 @@ describe("success envelopes", () => {
     expect((domain.body["data"] as { field_count: number }).field_count).toBe(names(domain).length);
   });
 
-  it("gives unique request ids and v2 echoes of the scope", async () => {
+  it("gives unique request ids and v2 echoes of the scope", async ({ service, token }) => {
+    const { emulator } = service;
     const one = await post(
       emulator,
       "/v2/logs/batch",
@@ -156,7 +162,8 @@ describe("rule violations", () => {
     ["workloads batch status with unknown token", "/v2/workloads/batch/status", { token: "nope" }, 404],
   ];
   for (const [name, path, body, status] of cases) {
-    it(`${name}: ${status}`, async () => {
+    it(`${name}: ${status}`, async ({ service, token }) => {
+      const { emulator } = service;
       const answer = await post(emulator, path, body, token);
       expect(answer.status, answer.text).toBe(status);
       if (path.startsWith("/v1/"))
@@ -164,7 +171,11 @@ describe("rule violations", () => {
     });
   }
 
-  it("workloads batch status without token: 400 with error and details; unknown: 404 with message", async () => {
+  it("workloads batch status without token: 400 with error and details; unknown: 404 with message", async ({
+    service,
+    token,
+  }) => {
+    const { emulator } = service;
     const missing = await post(emulator, "/v2/workloads/batch/status", { token: "   " }, token);
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({
@@ -175,7 +186,8 @@ describe("rule violations", () => {
     expect(unknown.body["message"]).toMatch(/2 hours/);
   });
 
-  it("names the field, the value and what is allowed in a v3 400", async () => {
+  it("names the field, the value and what is allowed in a v3 400", async ({ service, token }) => {
+    const { emulator } = service;
     const answer = await post(emulator, "/v3/metrics/query", { ...v3Scope, application: "eventops" }, token);
     expect(answer.status).toBe(400);
     expect(answer.body["details"]).toBe('application: "eventops" is not one of atr, klewer, quasar');

@@ -1,22 +1,22 @@
 // Contract: every paging mechanism, read to its end over HTTP, returns exactly the generator's hits for
 // the query (expectedHits), in order, none twice; contexts expire when idle (injected clock).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../src/emulator/server.js";
+import { describe, expect } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import type { OperationPath } from "../src/api/wire/operations.js";
-import { fetchToken, manualClock, post, WINDOW } from "./emulator-http.js";
+import { manualClock, post, WINDOW } from "./emulator-http.js";
+import { tokenFixture, useEmulator } from "./support/use-emulator.js";
 
 const clock = manualClock();
-let emulator: RunningEmulator;
-let token: string;
+const it = useEmulator(
+  { seed: 42, density: 7, clock: clock.now, contextIdleSeconds: 60 },
+  { preset: false },
+).extend<{ token: string }>({ token: tokenFixture() });
 
-beforeAll(async () => {
-  emulator = await startEmulator({ seed: 42, density: 7, clock: clock.now, contextIdleSeconds: 60 });
-  token = await fetchToken(emulator);
-});
-afterAll(() => emulator.close());
-
-async function expected(path: OperationPath, body: Record<string, unknown>): Promise<string[]> {
+async function expected(
+  emulator: RunningEmulator,
+  path: OperationPath,
+  body: Record<string, unknown>,
+): Promise<string[]> {
   const ids: string[] = [];
   for await (const hit of emulator.expectedHits(path, body)) ids.push(hit._id);
   return ids;
@@ -24,6 +24,8 @@ async function expected(path: OperationPath, body: Record<string, unknown>): Pro
 
 /** Reads a paging mechanism to its end; returns the ids in order and the number of pages. */
 async function readAll(
+  emulator: RunningEmulator,
+  token: string,
   path: OperationPath,
   first: Record<string, unknown>,
   pick: (body: Record<string, unknown>) => {
@@ -48,10 +50,14 @@ async function readAll(
 type Envelope = { data: Record<string, unknown>; meta: Record<string, unknown> };
 
 describe("paging to the end", () => {
-  it("v3 jobs point in time: every hit once, pit_id and search_after null on the last page", async () => {
+  it("v3 jobs point in time: every hit once, pit_id and search_after null on the last page", async ({
+    service,
+    token,
+  }) => {
+    const { emulator } = service;
     const first = { application: "atr", ...WINDOW, app_type: ["ec2", "kubernetes"], domain: ["*"], size: 17 };
-    const want = await expected("/v3/jobs/query", first);
-    const { ids, pages } = await readAll("/v3/jobs/query", first, (raw) => {
+    const want = await expected(emulator, "/v3/jobs/query", first);
+    const { ids, pages } = await readAll(emulator, token, "/v3/jobs/query", first, (raw) => {
       const { data, meta } = raw as Envelope;
       const pagination = meta["pagination"] as { pit_id: string | null; search_after: unknown[] | null };
       expect(pagination.pit_id === null).toBe(pagination.search_after === null);
@@ -67,7 +73,8 @@ describe("paging to the end", () => {
     expect(pages).toBe(Math.ceil(want.length / 17));
   });
 
-  it("v3 tickets point in time with filters and fields", async () => {
+  it("v3 tickets point in time with filters and fields", async ({ service, token }) => {
+    const { emulator } = service;
     const first = {
       application: "atr",
       ...WINDOW,
@@ -80,11 +87,11 @@ describe("paging to the end", () => {
       fields: ["ticket.number", "ticket.type", "atr.domain_name"],
       size: 5,
     };
-    const want = await expected("/v3/tickets/query", first);
-    const all = await expected("/v3/tickets/query", { ...first, filters: undefined });
+    const want = await expected(emulator, "/v3/tickets/query", first);
+    const all = await expected(emulator, "/v3/tickets/query", { ...first, filters: undefined });
     expect(want.length).toBeGreaterThan(0);
     expect(want.length).toBeLessThan(all.length);
-    const { ids } = await readAll("/v3/tickets/query", first, (raw) => {
+    const { ids } = await readAll(emulator, token, "/v3/tickets/query", first, (raw) => {
       const { data, meta } = raw as Envelope;
       for (const hit of data["hits"] as { _source: Record<string, Record<string, unknown>> }[]) {
         expect(Object.keys(hit._source).sort()).toEqual(["atr", "ticket"]);
@@ -99,10 +106,11 @@ describe("paging to the end", () => {
     expect(ids).toEqual(want);
   });
 
-  it("v3 metrics scroll: scroll_id null on the last page", async () => {
+  it("v3 metrics scroll: scroll_id null on the last page", async ({ service, token }) => {
+    const { emulator } = service;
     const first = { application: "quasar", ...WINDOW, app_type: ["ec2"], domain: ["*"], size: 33 };
-    const want = await expected("/v3/metrics/query", first);
-    const { ids } = await readAll("/v3/metrics/query", first, (raw) => {
+    const want = await expected(emulator, "/v3/metrics/query", first);
+    const { ids } = await readAll(emulator, token, "/v3/metrics/query", first, (raw) => {
       const { data, meta } = raw as Envelope;
       const scrollId = (meta["pagination"] as { scroll_id: string | null }).scroll_id;
       return {
@@ -113,7 +121,11 @@ describe("paging to the end", () => {
     expect(ids).toEqual(want);
   });
 
-  it("v2 logs scroll (domain scope): data.count is all matches, scroll_id absent at the end", async () => {
+  it("v2 logs scroll (domain scope): data.count is all matches, scroll_id absent at the end", async ({
+    service,
+    token,
+  }) => {
+    const { emulator } = service;
     const first = {
       application: "klewer",
       ...WINDOW,
@@ -121,8 +133,8 @@ describe("paging to the end", () => {
       domain: ["bravo.example"],
       size: 9,
     };
-    const want = await expected("/v2/logs/scroll", first);
-    const { ids } = await readAll("/v2/logs/scroll", first, (raw) => {
+    const want = await expected(emulator, "/v2/logs/scroll", first);
+    const { ids } = await readAll(emulator, token, "/v2/logs/scroll", first, (raw) => {
       const { data, meta } = raw as Envelope;
       expect(data["count"]).toBe(want.length);
       expect(meta["api_version"]).toBe("v2");
@@ -135,7 +147,8 @@ describe("paging to the end", () => {
     expect(ids).toEqual(want);
   });
 
-  it("v2 logs scroll (serverless scope)", async () => {
+  it("v2 logs scroll (serverless scope)", async ({ service, token }) => {
+    const { emulator } = service;
     const first = {
       application: "eventops",
       ...WINDOW,
@@ -145,9 +158,9 @@ describe("paging to the end", () => {
       stage: ["prod"],
       size: 8,
     };
-    const want = await expected("/v2/logs/scroll", first);
+    const want = await expected(emulator, "/v2/logs/scroll", first);
     expect(want.length).toBeGreaterThan(0);
-    const { ids } = await readAll("/v2/logs/scroll", first, (raw) => {
+    const { ids } = await readAll(emulator, token, "/v2/logs/scroll", first, (raw) => {
       const { data, meta } = raw as Envelope;
       const scrollId = meta["scroll_id"] as string | undefined;
       return {
@@ -158,10 +171,14 @@ describe("paging to the end", () => {
     expect(ids).toEqual(want);
   });
 
-  it("v2 workloads scroll: data.count is this page, workloads_available the total", async () => {
+  it("v2 workloads scroll: data.count is this page, workloads_available the total", async ({
+    service,
+    token,
+  }) => {
+    const { emulator } = service;
     const first = { application: "atr", ...WINDOW, app_type: "ec2", domain: ["*"], size: 10 };
-    const want = await expected("/v2/workloads/scroll", first);
-    const { ids } = await readAll("/v2/workloads/scroll", first, (raw) => {
+    const want = await expected(emulator, "/v2/workloads/scroll", first);
+    const { ids } = await readAll(emulator, token, "/v2/workloads/scroll", first, (raw) => {
       const { data, meta } = raw as Envelope;
       expect(data["count"]).toBe((data["workloads"] as unknown[]).length);
       expect(meta["workloads_available"]).toBe(want.length);
@@ -175,7 +192,8 @@ describe("paging to the end", () => {
     expect(ids).toEqual(want);
   });
 
-  it("v1 logs scroll: has_more false on the last page", async () => {
+  it("v1 logs scroll: has_more false on the last page", async ({ service, token }) => {
+    const { emulator } = service;
     const first = {
       application: "atr",
       time_range: "now-1d/d",
@@ -183,8 +201,8 @@ describe("paging to the end", () => {
       domain: "alpha.example",
       size: 50,
     };
-    const want = await expected("/v1/logs/scroll", first);
-    const { ids } = await readAll("/v1/logs/scroll", first, (raw) => {
+    const want = await expected(emulator, "/v1/logs/scroll", first);
+    const { ids } = await readAll(emulator, token, "/v1/logs/scroll", first, (raw) => {
       const body = raw as {
         logs: { _id: string }[];
         has_more: boolean;
@@ -200,7 +218,8 @@ describe("paging to the end", () => {
 });
 
 describe("paging contexts", () => {
-  it("are gone after the idle limit (404), and kept while used", async () => {
+  it("are gone after the idle limit (404), and kept while used", async ({ service, token }) => {
+    const { emulator } = service;
     const first = { application: "atr", ...WINDOW, app_type: "ec2", domain: ["*"], size: 5 };
     const one = await post(emulator, "/v2/logs/scroll", first, token);
     const scrollId = (one.body["meta"] as { scroll_id: string }).scroll_id;
@@ -212,7 +231,8 @@ describe("paging contexts", () => {
     expect(lost.body["error"]).toBe("context_not_found");
   });
 
-  it("an unknown point in time is 404", async () => {
+  it("an unknown point in time is 404", async ({ service, token }) => {
+    const { emulator } = service;
     const answer = await post(
       emulator,
       "/v3/jobs/query",

@@ -3,52 +3,38 @@
 // files present, verify passes, and the next plain run has nothing to redo. After a pipeline change a
 // partial force is refused: it would leave two pipelines' files side by side.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   SERVICE_FROM_ENV,
   compareExactly,
   dataFiles,
-  expectedRows,
   listTree,
   readJson,
   readNdjsonRecords,
   runCli,
-  testScope,
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
-import type { Row, TestService } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
+import type { Row } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
+import { expectedRowsFixture, useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T06:00:00Z";
 const SLICES = 6;
-const scope = testScope();
-afterAll(scope.cleanUp);
 
-let service: TestService;
-let expected: Map<string, Row>;
-
-beforeAll(async () => {
-  service = await scope.startService({ seed: 41, density: 20 });
-  expected = await expectedRows(service.emulator, "/v3/jobs/query", [
+const it = useEmulator({ seed: 41, density: 20 }, { preset: false }).extend<{ expected: Map<string, Row> }>({
+  expected: expectedRowsFixture("/v3/jobs/query", [
     { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
-  ]);
+  ]),
 });
 
 function pipeline(out: string, transforms: object[] = []): object {
   return {
     name: "force-window",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      strategy: "pit",
-      page_size: 50,
-      window: { start: START, end: END, slice: "1h" },
-    },
+    source: jobsSource(START, END, { page_size: 50 }),
     transforms,
     // A new run id names the forced slice's files anew, so its old files must be removed by name.
     sinks: [{ format: "ndjson", to: out, path: "dt={date}/run={run_id}/part-{slice}-{seq}.{ext}" }],
@@ -61,8 +47,12 @@ async function manifestFiles(out: string): Promise<string[]> {
 }
 
 describe("--force over one hour of a six-hour output", () => {
-  it("redoes that hour and keeps the other slices in the state and the manifest", async () => {
-    const dir = await scope.tempDir("force-window");
+  it("redoes that hour and keeps the other slices in the state and the manifest", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const dir = await workspace.folder("force-window");
     const out = join(dir, "out");
     const file = await writePipeline(dir, pipeline(out));
     const first = await runCli(["run", file], { env: service.env });
@@ -96,8 +86,12 @@ describe("--force over one hour of a six-hour output", () => {
     expect((await readJson(join(out, "_manifest.json"))).complete).toBe(true);
   });
 
-  it("stopped midway, lists the old files it has not replaced yet: verify passes, and the rerun is exact", async () => {
-    const dir = await scope.tempDir("force-stopped");
+  it("stopped midway, lists the old files it has not replaced yet: verify passes, and the rerun is exact", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const dir = await workspace.folder("force-stopped");
     const out = join(dir, "out");
     const file = await writePipeline(dir, pipeline(out));
     expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
@@ -128,8 +122,12 @@ describe("--force over one hour of a six-hour output", () => {
     expect(await manifestFiles(out)).toEqual(dataFiles(await listTree(out)));
   });
 
-  it("after a pipeline change is refused with exit 2 and nothing touched; forcing the whole output works", async () => {
-    const dir = await scope.tempDir("force-changed");
+  it("after a pipeline change is refused with exit 2 and nothing touched; forcing the whole output works", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const dir = await workspace.folder("force-changed");
     const out = join(dir, "out");
     const file = await writePipeline(dir, pipeline(out));
     expect((await runCli(["run", file], { env: service.env })).code).toBe(0);
@@ -162,8 +160,12 @@ describe("--force over one hour of a six-hour output", () => {
 // length changed from 1h to 3h wrote hours 01:00 and 02:00 twice, and `--force` over 04:00–04:30
 // dropped 04:30–05:00 with the manifest complete; each exited 0 and verify passed.
 describe("a window off the committed slice grid", () => {
-  it("is refused with exit 2 before anything is written, naming both slices", async () => {
-    const dir = await scope.tempDir("grid");
+  it("is refused with exit 2 before anything is written, naming both slices", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const dir = await workspace.folder("grid");
     const out = join(dir, "out");
     const file = await writePipeline(dir, pipeline(out));
     expect((await runCli(["run", file], { env: service.env })).code).toBe(0);

@@ -4,45 +4,25 @@
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   SERVICE_FROM_ENV,
   dataFiles,
   listTree,
-  makeTempDir,
   readNdjsonRecords,
-  removeDir,
   runCli,
-  startTestService,
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
-import type { TestService } from "./support/cli-harness.js";
-import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
+import { s3ServerFixture, useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T02:00:00Z";
 
-let service: TestService;
-let s3: TestS3Server;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  service = await startTestService({ seed: 12, density: 5 });
-  s3 = await startS3Server();
+const it = useEmulator({ seed: 12, density: 5 }, { preset: false }).extend<{ s3: TestS3Server }>({
+  s3: s3ServerFixture(),
 });
-afterAll(async () => {
-  await service.close();
-  await s3.stop();
-  for (const dir of dirs) await removeDir(dir);
-});
-
-async function tempDir(name: string): Promise<string> {
-  const dir = await makeTempDir(name);
-  dirs.push(dir);
-  return dir;
-}
 
 const source = (end = END) => ({
   kind: "jobs",
@@ -62,8 +42,8 @@ const HOSTILE = [
 ] as const;
 
 describe("record values in path templates", () => {
-  it.each(HOSTILE)("%s stays inside the output directory", async (_, value) => {
-    const dir = await tempDir("hostile-path");
+  it.for(HOSTILE)("%s stays inside the output directory", async ([, value], { service, workspace }) => {
+    const dir = await workspace.folder("hostile-path");
     const out = join(dir, "deep", "out");
     const file = await writePipeline(dir, {
       name: "hostile-path",
@@ -90,9 +70,9 @@ describe("record values in path templates", () => {
     expect(rows.every((row) => row.tag === value)).toBe(true);
   });
 
-  it("stays inside the S3 prefix", async () => {
+  it("stays inside the S3 prefix", async ({ service, workspace, s3 }) => {
     s3.createBucket("hostile");
-    const dir = await tempDir("hostile-s3");
+    const dir = await workspace.folder("hostile-s3");
     const file = await writePipeline(dir, {
       name: "hostile-s3",
       service: SERVICE_FROM_ENV,
@@ -123,8 +103,11 @@ describe("record values in path templates", () => {
 });
 
 describe("malformed responses", () => {
-  it("truncated JSON fails naming the operation and slice, and keeps what was committed", async () => {
-    const dir = await tempDir("truncated");
+  it("truncated JSON fails naming the operation and slice, and keeps what was committed", async ({
+    service,
+    workspace,
+  }) => {
+    const dir = await workspace.folder("truncated");
     const out = join(dir, "out");
     const file = await writePipeline(dir, {
       name: "truncated",
@@ -185,16 +168,19 @@ describe("pipeline files that must be refused", () => {
     ["binary", Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x02, 0x9f, 0x00]), /.+/],
   ];
 
-  it.each(cases)("%s: exit 2 with a clear message, nothing requested", async (_, content, message) => {
-    const dir = await tempDir("bad-pipeline");
-    const file = join(dir, "pipeline.yaml");
-    await writeFile(file, content);
-    const before = service.emulator.requestCount();
-    const result = await runCli(["run", file], { env: service.env });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr).toContain("pipeline.yaml");
-    expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    expect(service.emulator.requestCount()).toBe(before);
-  });
+  it.for(cases)(
+    "%s: exit 2 with a clear message, nothing requested",
+    async ([, content, message], { service, workspace }) => {
+      const dir = await workspace.folder("bad-pipeline");
+      const file = join(dir, "pipeline.yaml");
+      await writeFile(file, content);
+      const before = service.emulator.requestCount();
+      const result = await runCli(["run", file], { env: service.env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toContain("pipeline.yaml");
+      expect(result.stderr).not.toMatch(/\n\s+at /); // no stack trace
+      expect(service.emulator.requestCount()).toBe(before);
+    },
+  );
 });

@@ -5,26 +5,23 @@
 import { readFile, mkdir, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   SERVICE_FROM_ENV,
   compareExactly,
   dataFiles,
-  expectedRows,
   listTree,
-  makeTempDir,
   readNdjsonRecords,
-  removeDir,
   runCli,
   spawnCli,
-  startTestService,
   temporaryFiles,
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
-import type { Row, TestService } from "./support/cli-harness.js";
-import { startGateProxy } from "./support/gate-proxy.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
+import type { Row } from "./support/cli-harness.js";
 import type { GateProxy } from "./support/gate-proxy.js";
+import { expectedRowsFixture, gateProxyFixture, useEmulator } from "./support/use-emulator.js";
 import { liveLockHolder } from "./support/lock-holder.js";
 import { readRunState } from "./support/run-state.js";
 
@@ -32,16 +29,53 @@ const LOCK = "_mdq-export/lock.json";
 const START = "2026-11-10T00:00:00Z";
 const END = "2026-11-10T06:00:00Z";
 
-let service: TestService;
-let first: GateProxy;
-let second: GateProxy;
-let dir = "";
-let pipeline = "";
-let truth: Map<string, Row>;
-
-function env(proxy: GateProxy, out: string): Record<string, string> {
-  return { ...service.env, MDQ_BASE_URL: proxy.url, MDQ_AUTH_URL: proxy.url, OUT: out };
-}
+const it = useEmulator({ seed: 7, density: 20 }, { preset: false }).extend<{
+  /** Two gates in front of the emulator, one per competing run. */
+  first: GateProxy;
+  second: GateProxy;
+  pipeline: string;
+  truth: Map<string, Row>;
+  /** The environment of a run into `out` that reaches the emulator through `proxy`. */
+  env: (proxy: GateProxy, out: string) => Record<string, string>;
+  /** The export in `out` read by glob equals the service's records, and `verify` passes. */
+  expectExact: (out: string) => Promise<void>;
+}>({
+  first: gateProxyFixture(),
+  second: gateProxyFixture(),
+  pipeline: [
+    async ({ workspace }, use) => {
+      await use(await writeNightly(workspace.dir));
+    },
+    { scope: "file" },
+  ],
+  truth: expectedRowsFixture("/v3/jobs/query", [
+    { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
+  ]),
+  env: [
+    async ({ service }, use) => {
+      await use((proxy, out) => ({
+        ...service.env,
+        MDQ_BASE_URL: proxy.url,
+        MDQ_AUTH_URL: proxy.url,
+        OUT: out,
+      }));
+    },
+    { scope: "file" },
+  ],
+  expectExact: [
+    async ({ truth, pipeline, env, first }, use) => {
+      await use(async (out) => {
+        expect(compareExactly(await readNdjsonRecords(out), truth)).toBeUndefined();
+        const verified = await runCli(["verify", pipeline], { env: env(first, out) });
+        expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+        const tree = await listTree(out);
+        expect(temporaryFiles(tree)).toEqual([]);
+        expect(tree).not.toContain(LOCK);
+      });
+    },
+    { scope: "file" },
+  ],
+});
 
 async function lockHolder(out: string): Promise<Record<string, unknown> | undefined> {
   const text = await readFile(join(out, LOCK), "utf8").catch(() => undefined);
@@ -71,58 +105,27 @@ async function plantLock(out: string, body: string): Promise<void> {
   await writeFile(join(out, LOCK), body);
 }
 
-/** The export in `out` read by glob equals the service's records, and `verify` passes. */
-async function expectExact(out: string): Promise<void> {
-  expect(compareExactly(await readNdjsonRecords(out), truth)).toBeUndefined();
-  const verified = await runCli(["verify", pipeline], { env: env(first, out) });
-  expect(verified.code, verified.stdout + verified.stderr).toBe(0);
-  const tree = await listTree(out);
-  expect(temporaryFiles(tree)).toEqual([]);
-  expect(tree).not.toContain(LOCK);
-}
-
-beforeAll(async () => {
-  service = await startTestService({ seed: 7, density: 20 });
-  first = await startGateProxy(service.emulator.url);
-  second = await startGateProxy(service.emulator.url);
-  dir = await makeTempDir("lock-fencing");
-  // Small pages: a slice takes several requests, so a run can be frozen with a slice half-written.
-  pipeline = await writePipeline(dir, {
+// Small pages: a slice takes several requests, so a run can be frozen with a slice half-written.
+function writeNightly(dir: string): Promise<string> {
+  return writePipeline(dir, {
     name: "nightly",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      window: { start: START, end: END, slice: "1h" },
-      strategy: "pit",
-      page_size: 10,
-    },
+    source: jobsSource(START, END, { page_size: 10 }),
     sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
     limits: { concurrency: 1 },
   });
-  truth = await expectedRows(service.emulator, "/v3/jobs/query", [
-    { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
-  ]);
-});
-
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
-  await service?.close();
-  await removeDir(dir);
-});
+}
 
 describe("a holder paused past its lease", () => {
   const moments = [
     { name: "between two pages of a slice", halfWritten: 1 },
     { name: "between two slices", halfWritten: 0 },
   ];
-  it.each(moments)(
+  it.for(moments)(
     "$name: commits nothing after another run took the lock over, exits 75, and keeps its temporary files from the new holder's sweep",
-    async ({ name, halfWritten: staged }) => {
-      const out = join(dir, `paused-${name.replaceAll(" ", "-")}`);
+    { timeout: 90_000 },
+    async ({ name, halfWritten: staged }, { workspace, first, second, pipeline, env, expectExact }) => {
+      const out = join(workspace.dir, `paused-${name.replaceAll(" ", "-")}`);
       // Frozen at its next request once a slice is committed, with the next one half-written or not begun.
       const frozen = first.holdWhen(
         async () =>
@@ -166,14 +169,20 @@ describe("a holder paused past its lease", () => {
       expect(await next.exited, next.stderr()).toBe(0);
       await expectExact(out);
     },
-    90_000,
   );
 });
 
 describe("runs racing for a stale lock", () => {
-  it("lets exactly one take it over, also when a killed run left the lock's guard behind", async () => {
+  it("lets exactly one take it over, also when a killed run left the lock's guard behind", async ({
+    workspace,
+    first,
+    second,
+    pipeline,
+    env,
+    expectExact,
+  }) => {
     for (let round = 0; round < 3; round++) {
-      const out = join(dir, `race-${round}`);
+      const out = join(workspace.dir, `race-${round}`);
       await plantLock(
         out,
         JSON.stringify({
@@ -229,8 +238,14 @@ describe("a lock file that cannot be trusted", () => {
   ];
 
   for (const { name, lock, says } of cases) {
-    it(`refuses ${name}, naming the file and --break-lock, which recovers`, async () => {
-      const out = join(dir, `untrusted-${name.replaceAll(" ", "-").replaceAll("'", "")}`);
+    it(`refuses ${name}, naming the file and --break-lock, which recovers`, async ({
+      workspace,
+      first,
+      pipeline,
+      env,
+      expectExact,
+    }) => {
+      const out = join(workspace.dir, `untrusted-${name.replaceAll(" ", "-").replaceAll("'", "")}`);
       await plantLock(out, typeof lock === "string" ? lock : JSON.stringify(lock));
       const refused = await runCli(["run", pipeline], { env: env(first, out) });
       expect(refused.code, refused.stderr).toBe(1);
@@ -248,8 +263,13 @@ describe("a lock file that cannot be trusted", () => {
     }, 60_000);
   }
 
-  it("--break-lock refuses a lock whose lease still runs, and leaves it", async () => {
-    const out = join(dir, "break-live");
+  it("--break-lock refuses a lock whose lease still runs, and leaves it", async ({
+    workspace,
+    first,
+    pipeline,
+    env,
+  }) => {
+    const out = join(workspace.dir, "break-live");
     const holder = JSON.stringify(liveLockHolder("r-live", "nightly"));
     await plantLock(out, holder);
     const refused = await runCli(["run", pipeline, "--break-lock"], { env: env(first, out) });
@@ -259,8 +279,13 @@ describe("a lock file that cannot be trusted", () => {
     expect(await readFile(join(out, LOCK), "utf8")).toBe(holder);
   }, 30_000);
 
-  it("shows the holder's run id and host escaped, control characters and NUL included", async () => {
-    const out = join(dir, "escaped");
+  it("shows the holder's run id and host escaped, control characters and NUL included", async ({
+    workspace,
+    first,
+    pipeline,
+    env,
+  }) => {
+    const out = join(workspace.dir, "escaped");
     await plantLock(
       out,
       JSON.stringify({

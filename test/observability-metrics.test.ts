@@ -4,9 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator } from "../src/emulator/server.js";
-import type { RunningEmulator } from "../src/emulator/server.js";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { Manifest } from "../src/pipeline/manifest.js";
 import { waitFor } from "./support/cli-harness.js";
 import {
@@ -18,35 +16,31 @@ import {
 } from "./support/prometheus.js";
 import type { RunningTool } from "./support/prometheus.js";
 import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, runCli } from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
+import { serviceFixture, useEmulator } from "./support/use-emulator.js";
 
-let workspace: Workspace;
 let pushgateway: RunningTool;
 
 beforeAll(async () => {
-  workspace = await createWorkspace("mdq-metrics-");
   pushgateway = await startPushgateway();
 });
 afterAll(async () => {
   await pushgateway?.close();
-  await workspace?.remove();
 });
 
 async function readManifest(dir: string): Promise<Manifest> {
   return JSON.parse(await readFile(join(dir, "_manifest.json"), "utf8")) as Manifest;
 }
 
-describe("--pushgateway", () => {
-  let emulator: RunningEmulator;
-  beforeAll(async () => {
-    emulator = await startEmulator({ seed: 5, density: 40 });
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
+const it = useEmulator({ seed: 5, density: 40 }, { preset: false });
 
-  it("pushes, grouped by job and pipeline, the records, slices and requests the manifest and the emulator count", async () => {
+describe("--pushgateway", () => {
+  it("pushes, grouped by job and pipeline, the records, slices and requests the manifest and the emulator count", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "pushed");
     const file = await workspace.write("pushed.yaml", jobsPipelineYaml({ name: "metrics-pushed", out }));
     const result = await runCli(["run", file, "--pushgateway", pushgateway.url], {
@@ -88,7 +82,11 @@ describe("--pushgateway", () => {
     expect(pushed).toEqual(emulator.requestCounts());
   });
 
-  it("keeps the last success when a later run of the pipeline fails, and says it failed", async () => {
+  it("keeps the last success when a later run of the pipeline fails, and says it failed", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "pushed");
     const before = parseExposition(await (await fetch(`${pushgateway.url}/metrics`)).text());
     const success = sampleValue(before, "mdq_export_last_success_timestamp_seconds", {
@@ -109,7 +107,11 @@ describe("--pushgateway", () => {
     ).toBe(1);
   });
 
-  it("a Pushgateway that cannot be reached is a warning, never a failed export", async () => {
+  it("a Pushgateway that cannot be reached is a warning, never a failed export", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "unpushed");
     const file = await workspace.write("unpushed.yaml", jobsPipelineYaml({ name: "metrics-unpushed", out }));
     const closed = `http://127.0.0.1:${await freePort()}`;
@@ -133,56 +135,62 @@ describe("--pushgateway", () => {
 });
 
 describe("--metrics-port", () => {
-  it("is scraped by Prometheus while the run lasts, and closes when it ends", async () => {
+  const slowIt = it.extend<{ slowService: TestService }>({
     // Every request waits half a second, one slice at a time: the run lasts several one-second
     // scrape intervals.
-    const emulator = await startEmulator({ seed: 6, density: 20, faults: { latencyMs: 500 } });
-    const port = await freePort();
-    const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
-    try {
-      const out = join(workspace.dir, "scraped");
-      const file = await workspace.write(
-        "scraped.yaml",
-        jobsPipelineYaml({ name: "metrics-scraped", out, slice: "30m", concurrency: 1 }),
-      );
-      const run = runCli(["run", file, "--metrics-port", String(port)], {
-        env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "warn" },
-      });
-      let finished = false;
-      void run.finally(() => (finished = true));
-      const query = async (
-        expr: string,
-      ): Promise<{ metric: Record<string, string>; value: [number, string] }[]> => {
-        const response = await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`);
-        const body = (await response.json()) as {
-          data: { result: { metric: Record<string, string>; value: [number, string] }[] };
-        };
-        return body.data.result;
-      };
-      const series = await waitFor(async () => {
-        if (finished) throw new Error("the run ended before Prometheus scraped it");
-        const result = await query('mdq_export_records_read_total{pipeline="metrics-scraped"}');
-        return result.length > 0 ? result : undefined;
-      }, "Prometheus to scrape the run");
-      expect(series[0]?.metric).toMatchObject({
-        job: "mdq-export",
-        instance: `127.0.0.1:${port}`,
-        kind: "jobs",
-      });
-      const result = await run;
-      expect(result.code, result.stderr).toBe(0);
-      const requests = await query('sum(mdq_export_requests_total{pipeline="metrics-scraped"})');
-      expect(Number(requests[0]?.value[1])).toBeGreaterThan(0);
-      // The port is closed once the run has ended.
-      const refused = await new Promise<boolean>((resolve) => {
-        const socket = connect(port, "127.0.0.1");
-        socket.once("connect", () => (socket.destroy(), resolve(false)));
-        socket.once("error", () => resolve(true));
-      });
-      expect(refused).toBe(true);
-    } finally {
-      await prometheus.close();
-      await emulator.close();
-    }
+    slowService: serviceFixture({ seed: 6, density: 20, faults: { latencyMs: 500 } }),
   });
+
+  slowIt(
+    "is scraped by Prometheus while the run lasts, and closes when it ends",
+    async ({ slowService, workspace }) => {
+      const { emulator } = slowService;
+      const port = await freePort();
+      const prometheus = await startPrometheus([`127.0.0.1:${port}`]);
+      try {
+        const out = join(workspace.dir, "scraped");
+        const file = await workspace.write(
+          "scraped.yaml",
+          jobsPipelineYaml({ name: "metrics-scraped", out, slice: "30m", concurrency: 1 }),
+        );
+        const run = runCli(["run", file, "--metrics-port", String(port)], {
+          env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "warn" },
+        });
+        let finished = false;
+        void run.finally(() => (finished = true));
+        const query = async (
+          expr: string,
+        ): Promise<{ metric: Record<string, string>; value: [number, string] }[]> => {
+          const response = await fetch(`${prometheus.url}/api/v1/query?query=${encodeURIComponent(expr)}`);
+          const body = (await response.json()) as {
+            data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+          };
+          return body.data.result;
+        };
+        const series = await waitFor(async () => {
+          if (finished) throw new Error("the run ended before Prometheus scraped it");
+          const result = await query('mdq_export_records_read_total{pipeline="metrics-scraped"}');
+          return result.length > 0 ? result : undefined;
+        }, "Prometheus to scrape the run");
+        expect(series[0]?.metric).toMatchObject({
+          job: "mdq-export",
+          instance: `127.0.0.1:${port}`,
+          kind: "jobs",
+        });
+        const result = await run;
+        expect(result.code, result.stderr).toBe(0);
+        const requests = await query('sum(mdq_export_requests_total{pipeline="metrics-scraped"})');
+        expect(Number(requests[0]?.value[1])).toBeGreaterThan(0);
+        // The port is closed once the run has ended.
+        const refused = await new Promise<boolean>((resolve) => {
+          const socket = connect(port, "127.0.0.1");
+          socket.once("connect", () => (socket.destroy(), resolve(false)));
+          socket.once("error", () => resolve(true));
+        });
+        expect(refused).toBe(true);
+      } finally {
+        await prometheus.close();
+      }
+    },
+  );
 });

@@ -9,26 +9,18 @@ import { createServer as createTcpServer, connect } from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 import { lstat, mkdir, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { startEmulator } from "../src/emulator/server.js";
-import type { RunningEmulator } from "../src/emulator/server.js";
+
 import { METRICS_MAX_CONNECTIONS } from "../src/observability/metrics-server.js";
 import type { RunReport } from "../src/observability/run-report.js";
-import { createWorkspace, emulatorEnv, runCli, spawnCli, waitFor } from "./support/cli-harness.js";
+import { emulatorEnv, runCli, spawnCli, waitFor } from "./support/cli-harness.js";
 import type { CliResult, Workspace } from "./support/cli-harness.js";
 import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
 import { freePort } from "./support/prometheus.js";
+import { useEmulator } from "./support/use-emulator.js";
 
-let workspace: Workspace;
-let emulator: RunningEmulator;
-beforeAll(async () => {
-  workspace = await createWorkspace("mdq-side-channels-");
-  emulator = await startEmulator({ seed: 21, density: 5 });
-});
-afterAll(async () => {
-  await emulator?.close();
-  await workspace?.remove();
-});
+const it = useEmulator({ seed: 21, density: 5 }, { preset: false });
 
 /** A gateway of the test's own: `answer` handles every push once its body has arrived. */
 async function hostileGateway(
@@ -51,7 +43,11 @@ async function hostileGateway(
   };
 }
 
-async function pipelineFile(name: string, endHour = 3): Promise<{ file: string; out: string }> {
+async function pipelineFile(
+  workspace: Workspace,
+  name: string,
+  endHour = 3,
+): Promise<{ file: string; out: string }> {
   const out = join(workspace.dir, name);
   const file = await workspace.write(`${name}.yaml`, jobsPipelineYaml({ name, out, endHour }));
   return { file, out };
@@ -64,7 +60,11 @@ function pushWarnings(result: CliResult): Record<string, unknown>[] {
 }
 
 describe("a hostile Pushgateway", () => {
-  it("that answers headers and then drips a byte every 2 s: the process still exits after the push deadline", async () => {
+  it("that answers headers and then drips a byte every 2 s: the process still exits after the push deadline", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const drips = new Set<NodeJS.Timeout>();
     const gateway = await hostileGateway((_req, res) => {
       res.writeHead(200, { "content-type": "text/plain" });
@@ -73,7 +73,7 @@ describe("a hostile Pushgateway", () => {
       res.on("close", () => clearInterval(drip));
     });
     try {
-      const { file, out } = await pipelineFile("push-drip");
+      const { file, out } = await pipelineFile(workspace, "push-drip");
       const started = Date.now();
       const cli = spawnCli(["run", file, "--pushgateway", gateway.url, "--log-format", "json"], {
         ...emulatorEnv(emulator),
@@ -97,7 +97,11 @@ describe("a hostile Pushgateway", () => {
     }
   }, 40_000);
 
-  it("that answers an error of 32 MB: read up to the cap, a one-line warning, exit 0", async () => {
+  it("that answers an error of 32 MB: read up to the cap, a one-line warning, exit 0", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const total = 32 * 1024 * 1024;
     let sentWhole = false;
     const gateway = await hostileGateway((_req, res) => {
@@ -114,7 +118,7 @@ describe("a hostile Pushgateway", () => {
       more();
     });
     try {
-      const { file } = await pipelineFile("push-huge");
+      const { file } = await pipelineFile(workspace, "push-huge");
       const result = await runCli(["run", file, "--pushgateway", gateway.url], {
         env: emulatorEnv(emulator),
       });
@@ -132,7 +136,11 @@ describe("a hostile Pushgateway", () => {
     }
   });
 
-  it("that echoes the Authorization header: the URL's credentials reach no log line in any encoding", async () => {
+  it("that echoes the Authorization header: the URL's credentials reach no log line in any encoding", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const user = "ci-bot";
     const password = "p@ss/w0rd-42";
     const basic = Buffer.from(`${user}:${password}`).toString("base64");
@@ -152,7 +160,7 @@ describe("a hostile Pushgateway", () => {
       );
     });
     try {
-      const { file } = await pipelineFile("push-echo");
+      const { file } = await pipelineFile(workspace, "push-echo");
       const credentialed = gateway.url.replace("http://", `http://${user}:${encodeURIComponent(password)}@`);
       const result = await runCli(["run", file, "--pushgateway", credentialed], {
         env: emulatorEnv(emulator),
@@ -171,8 +179,9 @@ describe("a hostile Pushgateway", () => {
 });
 
 describe("--pushgateway that is not an http(s) URL", () => {
-  it("is refused with exit 2, showing no password it carries", async () => {
-    const { file } = await pipelineFile("push-not-a-url");
+  it("is refused with exit 2, showing no password it carries", async ({ service, workspace }) => {
+    const { emulator } = service;
+    const { file } = await pipelineFile(workspace, "push-not-a-url");
     for (const url of [
       "ci:pa55-w0rd@gateway:9091",
       "ftp://ci:pa55-w0rd@gateway:9091",
@@ -187,8 +196,12 @@ describe("--pushgateway that is not an http(s) URL", () => {
 });
 
 describe("--report", () => {
-  it("into a missing folder stops before the first request with exit 2 and the fix", async () => {
-    const { file, out } = await pipelineFile("report-missing-folder");
+  it("into a missing folder stops before the first request with exit 2 and the fix", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipelineFile(workspace, "report-missing-folder");
     const before = emulator.requestCount();
     const report = join(workspace.dir, "no-such-folder", "report.json");
     const result = await runCli(["run", file, "--report", report], { env: emulatorEnv(emulator) });
@@ -199,7 +212,11 @@ describe("--report", () => {
     await expect(readdir(out)).rejects.toThrow();
   });
 
-  it("that cannot be written when a pipeline is refused is an error line; the refusal's exit 2 stands", async () => {
+  it("that cannot be written when a pipeline is refused is an error line; the refusal's exit 2 stands", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const file = await workspace.write("refused.yaml", "name: refused\nsource: {}\n");
     const report = join(workspace.dir, "no-such-folder-either", "report.json");
     const result = await runCli(["run", file, "--report", report, "--log-format", "json"], {
@@ -217,8 +234,12 @@ describe("--report", () => {
     );
   });
 
-  it("never writes through a link planted at the old temporary name or at the report's own name", async () => {
-    const { file } = await pipelineFile("report-links");
+  it("never writes through a link planted at the old temporary name or at the report's own name", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file } = await pipelineFile(workspace, "report-links");
     const folder = join(workspace.dir, "report-links-folder");
     await mkdir(folder);
     const victim = join(workspace.dir, "victim.txt");
@@ -250,12 +271,16 @@ function accepts(host: string, port: number): Promise<boolean> {
 }
 
 describe("--metrics-port", () => {
-  it("on a port in use stops before the first request with exit 2 and the fix", async () => {
+  it("on a port in use stops before the first request with exit 2 and the fix", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const blocker = createTcpServer();
     await new Promise<void>((resolve) => blocker.listen(0, "0.0.0.0", resolve));
     const { port } = blocker.address() as AddressInfo;
     try {
-      const { file } = await pipelineFile("metrics-busy");
+      const { file } = await pipelineFile(workspace, "metrics-busy");
       const before = emulator.requestCount();
       const result = await runCli(["run", file, "--metrics-port", String(port)], {
         env: emulatorEnv(emulator),
@@ -269,12 +294,14 @@ describe("--metrics-port", () => {
     }
   });
 
-  it("caps its connections: 200 idle ones keep no more than the cap open, and the export completes", async () => {
+  it("caps its connections: 200 idle ones keep no more than the cap open, and the export completes", async ({
+    workspace,
+  }) => {
     const slow = await startEmulator({ seed: 22, density: 5, faults: { latencyMs: 400 } });
     const port = await freePort();
     const sockets: Socket[] = [];
     try {
-      const { file, out } = await pipelineFile("metrics-cap");
+      const { file, out } = await pipelineFile(workspace, "metrics-cap");
       const run = runCli(["run", file, "--metrics-port", String(port)], { env: emulatorEnv(slow) });
       let finished = false;
       void run.finally(() => (finished = true));
@@ -307,11 +334,11 @@ describe("--metrics-port", () => {
     }
   }, 30_000);
 
-  it("--metrics-address puts it on the address given, and only there", async () => {
+  it("--metrics-address puts it on the address given, and only there", async ({ workspace }) => {
     const slow = await startEmulator({ seed: 23, density: 5, faults: { latencyMs: 400 } });
     const port = await freePort();
     try {
-      const { file } = await pipelineFile("metrics-address");
+      const { file } = await pipelineFile(workspace, "metrics-address");
       const run = runCli(["run", file, "--metrics-port", String(port), "--metrics-address", "127.0.0.2"], {
         env: emulatorEnv(slow),
       });

@@ -7,7 +7,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { SinkError } from "../src/errors.js";
 import type { RunInfo } from "../src/core/contracts.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
@@ -18,26 +18,17 @@ import {
   REPO_ROOT,
   dataFiles,
   listTree,
-  makeTempDir,
   readNdjsonRecords,
   removeDir,
   spawnCli,
-  startTestService,
   writePipeline,
   SERVICE_FROM_ENV,
 } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
 import type { TestService } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
-let service: TestService;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  service = await startTestService({ seed: 5, density: 40 });
-});
-afterAll(async () => {
-  await service.close();
-  for (const dir of dirs) await removeDir(dir);
-});
+const it = useEmulator({ seed: 5, density: 40 }, { preset: false });
 
 /** Mounts a tmpfs of `size` at `dir`; false when this process may not mount (not root, no CAP_SYS_ADMIN). */
 function mountTmpfs(dir: string, size: string): boolean {
@@ -55,14 +46,7 @@ async function jobsPipeline(dir: string, out: string, file = "pipeline.yaml"): P
     {
       name: "output-full",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "jobs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T04:00:00Z", slice: "1h" },
-        strategy: "pit",
-      },
+      source: jobsSource("2026-11-10T00:00:00Z", "2026-11-10T04:00:00Z"),
       sinks: [{ format: "ndjson", to: out, path: "part-{slice}-{seq}.ndjson" }],
       limits: { concurrency: 1 },
     },
@@ -70,7 +54,10 @@ async function jobsPipeline(dir: string, out: string, file = "pipeline.yaml"): P
   );
 }
 
-async function runToEnd(pipeline: string): Promise<{ code: number | NodeJS.Signals; stderr: string }> {
+async function runToEnd(
+  service: TestService,
+  pipeline: string,
+): Promise<{ code: number | NodeJS.Signals; stderr: string }> {
   const cli = spawnCli(["run", pipeline], service.env);
   const code = await cli.exited;
   return { code, stderr: cli.stderr() };
@@ -96,15 +83,17 @@ async function startFullS3(): Promise<{ endpoint: string; close: () => Promise<v
 }
 
 describe("a full file system at the output", () => {
-  it("stops with exit 75 naming the output, keeps only whole committed files, and resumes once there is room", async () => {
-    const dir = await makeTempDir("output-full");
-    dirs.push(dir);
+  it("stops with exit 75 naming the output, keeps only whole committed files, and resumes once there is room", async ({
+    service,
+    workspace,
+  }) => {
+    const dir = await workspace.folder("output-full");
     const out = join(dir, "out");
     await mkdir(out);
     const pipeline = await jobsPipeline(dir, out);
     // The whole export for comparison, on a file system with room.
     const roomy = join(dir, "roomy");
-    const reference = await runToEnd(await jobsPipeline(dir, roomy, "roomy.yaml"));
+    const reference = await runToEnd(service, await jobsPipeline(dir, roomy, "roomy.yaml"));
     expect(reference.code, reference.stderr).toBe(0);
     const expected = await readNdjsonRecords(roomy);
     await removeDir(roomy);
@@ -114,7 +103,7 @@ describe("a full file system at the output", () => {
     const s3 = mounted ? undefined : await startFullS3();
     try {
       const target = mounted ? pipeline : await fullS3Pipeline(dir, s3?.endpoint ?? "");
-      const stopped = await runToEnd(target);
+      const stopped = await runToEnd(service, target);
       expect(stopped.code, stopped.stderr).toBe(75);
       const shownOutput = mounted ? out : "s3://exports";
       expect(stopped.stderr).toMatch(mounted ? /\(ENOSPC\): no space is left/ : /\(XMinioStorageFull\)/);
@@ -136,7 +125,7 @@ describe("a full file system at the output", () => {
       }
 
       execFileSync("mount", ["-o", "remount,size=4m", out]);
-      const resumed = await runToEnd(pipeline);
+      const resumed = await runToEnd(service, pipeline);
       expect(resumed.code, resumed.stderr).toBe(0);
       expect(resumed.stderr).toMatch(/"skipped":[12]/);
       const rows = await readNdjsonRecords(out);
@@ -156,14 +145,7 @@ async function fullS3Pipeline(dir: string, endpoint: string): Promise<string> {
   return writePipeline(dir, {
     name: "output-full-s3",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T01:00:00Z", slice: "1h" },
-      strategy: "pit",
-    },
+    source: jobsSource("2026-11-10T00:00:00Z", "2026-11-10T01:00:00Z"),
     sinks: [
       {
         format: "ndjson",
@@ -223,7 +205,10 @@ describe("the errno codes of a full destination", () => {
 
 describe("stdout redirected to a full device", () => {
   /** Runs the CLI with stdout on /dev/full, whose every write answers ENOSPC. */
-  async function toDevFull(argv: string[]): Promise<{ code: number | null; stderr: string }> {
+  async function toDevFull(
+    service: TestService,
+    argv: string[],
+  ): Promise<{ code: number | null; stderr: string }> {
     const full = openSync("/dev/full", "w");
     try {
       const child = spawn(process.execPath, [CLI_ENTRY, ...argv], {
@@ -240,8 +225,8 @@ describe("stdout redirected to a full device", () => {
     }
   }
 
-  it("fields stops with exit 75 and the fix instead of a stack trace", async () => {
-    const result = await toDevFull(["fields", "--kind", "jobs"]);
+  it("fields stops with exit 75 and the fix instead of a stack trace", async ({ service }) => {
+    const result = await toDevFull(service, ["fields", "--kind", "jobs"]);
     expect(result.code).toBe(75);
     expect(result.stderr).toContain(
       "error: writing to stdout failed (ENOSPC): no space is left where stdout goes (the file it is redirected to); free space there and run the same command again",
@@ -249,23 +234,18 @@ describe("stdout redirected to a full device", () => {
     expect(result.stderr).not.toMatch(/\n\s+at |Node\.js v/);
   });
 
-  it("a run to stdout stops with exit 75, saying why and that a stdout-only pipeline starts over", async () => {
-    const dir = await makeTempDir("stdout-full");
-    dirs.push(dir);
+  it("a run to stdout stops with exit 75, saying why and that a stdout-only pipeline starts over", async ({
+    service,
+    workspace,
+  }) => {
+    const dir = await workspace.folder("stdout-full");
     const pipeline = await writePipeline(dir, {
       name: "stdout-full",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "jobs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        window: { start: "2026-11-10T00:00:00Z", end: "2026-11-10T04:00:00Z", slice: "1h" },
-        strategy: "pit",
-      },
+      source: jobsSource("2026-11-10T00:00:00Z", "2026-11-10T04:00:00Z"),
       sinks: [{ format: "ndjson", to: "-" }],
     });
-    const result = await toDevFull(["run", pipeline]);
+    const result = await toDevFull(service, ["run", pipeline]);
     expect(result.code).toBe(75);
     expect(result.stderr).toContain("writing to stdout failed (ENOSPC)");
     expect(result.stderr).toContain("A pipeline that writes only to stdout keeps no state");

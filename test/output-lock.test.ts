@@ -6,34 +6,38 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  listTree,
-  makeTempDir,
-  readNdjsonRecords,
-  removeDir,
-  runCli,
-  spawnCli,
-  startTestService,
-  temporaryFiles,
-} from "./support/cli-harness.js";
-import type { TestService } from "./support/cli-harness.js";
+import { describe, expect } from "vitest";
+import { listTree, readNdjsonRecords, runCli, spawnCli, temporaryFiles } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { liveLockHolder } from "./support/lock-holder.js";
 import { readRunState } from "./support/run-state.js";
-import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
+import { gateProxyFixture, useEmulator } from "./support/use-emulator.js";
 
-let service: TestService;
-let proxy: GateProxy;
-let dir = "";
-let pipeline = "";
+const it = useEmulator({ seed: 5, density: 20 }, { preset: false }).extend<{
+  proxy: GateProxy;
+  pipeline: string;
+  /** The environment of a run into `out` that reaches the emulator through the proxy. */
+  env: (out: string) => Record<string, string>;
+}>({
+  proxy: gateProxyFixture(),
+  pipeline: [
+    async ({ workspace }, use) => {
+      await use(
+        await writeJobsPipeline(workspace.dir, { name: "nightly", hours: 4, limits: { concurrency: 1 } }),
+      );
+    },
+    { scope: "file" },
+  ],
+  env: [
+    async ({ service, proxy }, use) => {
+      await use((out) => ({ ...service.env, MDQ_BASE_URL: proxy.url, MDQ_AUTH_URL: proxy.url, OUT: out }));
+    },
+    { scope: "file" },
+  ],
+});
 
 const LOCK = "_mdq-export/lock.json";
-
-function env(out: string): Record<string, string> {
-  return { ...service.env, MDQ_BASE_URL: proxy.url, MDQ_AUTH_URL: proxy.url, OUT: out };
-}
 
 /** A pid no process has any more: a child that has already exited. */
 function deadPid(): number {
@@ -46,22 +50,14 @@ async function plantLock(out: string, holder: Record<string, unknown>, path = LO
   await writeFile(join(out, path), JSON.stringify(holder));
 }
 
-beforeAll(async () => {
-  service = await startTestService({ seed: 5, density: 20 });
-  proxy = await startGateProxy(service.emulator.url);
-  dir = await makeTempDir("lock");
-  pipeline = await writeJobsPipeline(dir, { name: "nightly", hours: 4, limits: { concurrency: 1 } });
-});
-
-afterAll(async () => {
-  await proxy?.close();
-  await service?.close();
-  await removeDir(dir);
-});
-
 describe("one run per output", () => {
-  it("stops a second run (and a --force one) at once with exit 75, naming the holder, and touches nothing", async () => {
-    const out = join(dir, "overlap");
+  it("stops a second run (and a --force one) at once with exit 75, naming the holder, and touches nothing", async ({
+    workspace,
+    pipeline,
+    proxy,
+    env,
+  }) => {
+    const out = join(workspace.dir, "overlap");
     const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)));
     const first = spawnCli(["run", pipeline], env(out));
     await gate.reached;
@@ -88,8 +84,13 @@ describe("one run per output", () => {
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 60_000);
 
-  it("stops a run whose lock another run took over: exit 75, nothing half-written, the lock left alone", async () => {
-    const out = join(dir, "taken-over");
+  it("stops a run whose lock another run took over: exit 75, nothing half-written, the lock left alone", async ({
+    workspace,
+    pipeline,
+    proxy,
+    env,
+  }) => {
+    const out = join(workspace.dir, "taken-over");
     const committed = async (): Promise<number> =>
       Object.keys((await readRunState(out))?.slices ?? {}).length;
     // The first request after a slice is in is held, so the run is mid-way when its lock is taken.
@@ -119,8 +120,13 @@ describe("one run per output", () => {
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 60_000);
 
-  it("lets the shards of one backfill run side by side: each locks its own state", async () => {
-    const out = join(dir, "shards");
+  it("lets the shards of one backfill run side by side: each locks its own state", async ({
+    workspace,
+    pipeline,
+    proxy,
+    env,
+  }) => {
+    const out = join(workspace.dir, "shards");
     const gate = proxy.holdWhen(() => existsSync(join(out, "_mdq-export/lock.shard-0-of-2.json")));
     const first = spawnCli(["run", pipeline, "--shard", "0/2"], env(out));
     await gate.reached;
@@ -135,8 +141,8 @@ describe("one run per output", () => {
     expect(new Set((await readNdjsonRecords(out)).map((row) => row._id)).size).toBeGreaterThan(0);
   }, 60_000);
 
-  it("takes over a lock whose process is gone from this host", async () => {
-    const out = join(dir, "dead");
+  it("takes over a lock whose process is gone from this host", async ({ workspace, pipeline, env }) => {
+    const out = join(workspace.dir, "dead");
     const pid = deadPid();
     const lease = new Date(Date.now() + 3_600_000).toISOString();
     await plantLock(out, {
@@ -153,8 +159,12 @@ describe("one run per output", () => {
     expect(await listTree(out)).not.toContain(LOCK);
   }, 30_000);
 
-  it("respects another host's live lease, and takes the lock over once that lease has expired", async () => {
-    const out = join(dir, "other-host");
+  it("respects another host's live lease, and takes the lock over once that lease has expired", async ({
+    workspace,
+    pipeline,
+    env,
+  }) => {
+    const out = join(workspace.dir, "other-host");
     const holder = {
       run_id: "r-elsewhere",
       pipeline: "nightly",

@@ -5,38 +5,22 @@
 // pages, PLAIN (bit-packed) booleans, timestamps with the TIMESTAMP logical type.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/emulator/server.js";
+import { describe, expect } from "vitest";
 import { snakeCaseName } from "../src/warehouse/column-names.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { flattenRecord, parquetRowOf } from "./support/expected-rows.js";
 import { PARQUET_READERS, pagesOf, readWith } from "./support/parquet-readers.js";
 import type { Rows } from "./support/parquet-readers.js";
 import { listDataFiles, readNdjson } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  REMOTE_SERVICE_YAML,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
+import type { EmulatorFixtures } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00.000Z";
 const END = "2026-03-10T04:00:00.000Z";
 const WINDOW = `{ start: "${START}", end: "${END}", slice: 2h }`;
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-beforeAll(async () => {
-  emulator = (await startTestService(EXPORT_EMULATOR)).emulator;
-  workspace = await createWorkspace("parquet-readers");
-});
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+const it = useEmulator();
 
 /** Each kind, by the way its records come: pages of hits, a batch export's files, aggregations. */
 const SOURCES: Record<string, string> = {
@@ -65,7 +49,12 @@ function typesOf(schema: readonly { name: string; type?: string; logical_type?: 
 
 const sorted = (rows: Rows): string[] => rows.map((row) => JSON.stringify(row)).sort();
 
-async function exportKind(name: string, source: string, pageVersion?: 2): Promise<string> {
+async function exportKind(
+  { service, workspace }: EmulatorFixtures,
+  name: string,
+  source: string,
+  pageVersion?: 2,
+): Promise<string> {
   const out = join(workspace.dir, name.replaceAll(/\W+/g, "-"));
   const parquet = pageVersion === undefined ? "" : `\n    parquet: { page_version: ${pageVersion} }`;
   const yaml = `name: readers\n${REMOTE_SERVICE_YAML}\nsource:\n  ${source}\nsinks:
@@ -74,7 +63,7 @@ async function exportKind(name: string, source: string, pageVersion?: 2): Promis
   - format: parquet\n    to: ${out}/snake_case\n    column_names: snake_case\n    row_group_rows: 1000${parquet}
 `;
   const file = await workspace.write(`${name.replaceAll(/\W+/g, "-")}.yaml`, yaml);
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: emulatorEnv(emulator) });
+  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
   expect(result.code, result.stderr).toBe(0);
   return out;
 }
@@ -113,8 +102,8 @@ async function expectEveryReaderAgrees(out: string, naming: "as_is" | "snake_cas
 
 describe("every reader reads every kind's Parquet as the records exported", () => {
   for (const [name, source] of Object.entries(SOURCES)) {
-    it(`${name}: as_is and snake_case, five readers`, async () => {
-      const out = await exportKind(name, source);
+    it(`${name}: as_is and snake_case, five readers`, async ({ service, workspace }) => {
+      const out = await exportKind({ service, workspace }, name, source);
       expect(await expectEveryReaderAgrees(out, "as_is")).toBeGreaterThan(0);
       await expectEveryReaderAgrees(out, "snake_case");
       for (const naming of ["as_is", "snake_case"]) {
@@ -154,8 +143,16 @@ async function expectVersionOnePages(path: string): Promise<void> {
 }
 
 describe("page_version: 2", () => {
-  it("writes DATA_PAGE_V2 pages that every reader reads as the records exported", async () => {
-    const out = await exportKind("jobs v2 pages", SOURCES["jobs, point in time"] as string, 2);
+  it("writes DATA_PAGE_V2 pages that every reader reads as the records exported", async ({
+    service,
+    workspace,
+  }) => {
+    const out = await exportKind(
+      { service, workspace },
+      "jobs v2 pages",
+      SOURCES["jobs, point in time"] as string,
+      2,
+    );
     await expectEveryReaderAgrees(out, "as_is");
     const dir = join(out, "as_is");
     const types = new Set<string>();
@@ -167,7 +164,11 @@ describe("page_version: 2", () => {
 });
 
 describe("page_version other than 1 or 2", () => {
-  it("is refused before anything runs, naming the option and the values it takes", async () => {
+  it("is refused before anything runs, naming the option and the values it takes", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "bad-page-version");
     const file = await workspace.write(
       "bad-page-version.yaml",

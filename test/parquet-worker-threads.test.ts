@@ -7,28 +7,25 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { RecordBatch, Column } from "../src/core/contracts.js";
 import {
   REPO_ROOT,
   SERVICE_FROM_ENV,
   dataFiles,
-  expectedRows,
   listTree,
-  makeTempDir,
   readJson,
-  removeDir,
   runCli,
   spawnCli,
-  startTestService,
   temporaryFiles,
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
-import type { Row, TestService } from "./support/cli-harness.js";
+import type { Row, Workspace } from "./support/cli-harness.js";
 import { jobsPitSource } from "./support/jobs-pipeline.js";
 import { readParquet } from "./support/read-output.js";
 import { readRunState } from "./support/run-state.js";
+import { expectedRowsFixture, useEmulator } from "./support/use-emulator.js";
 
 import type * as ParquetModule from "../src/formats/parquet.js";
 import type * as PoolModule from "../src/core/worker-pool.js";
@@ -43,25 +40,19 @@ const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T04:00:00Z";
 const SLICES = 4;
 
-let service: TestService;
-let expected: Map<string, Row>;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  // About 2,400 jobs per one-hour slice: several row groups of 500 rows per file.
-  service = await startTestService({ seed: 11, density: 400 });
-  expected = await expectedRows(service.emulator, "/v3/jobs/query", [
+// About 2,400 jobs per one-hour slice: several row groups of 500 rows per file.
+const it = useEmulator({ seed: 11, density: 400 }, { preset: false }).extend<{ expected: Map<string, Row> }>({
+  expected: expectedRowsFixture("/v3/jobs/query", [
     { application: "atr", app_type: ["ec2", "kubernetes"], domain: ["*"], start_time: START, end_time: END },
-  ]);
-});
-afterAll(async () => {
-  await service.close();
-  for (const dir of dirs) await removeDir(dir);
+  ]),
 });
 
-async function setUp(name: string, encodeThreads: number): Promise<{ file: string; out: string }> {
-  const dir = await makeTempDir(`parquet-threads-${name}`);
-  dirs.push(dir);
+async function setUp(
+  workspace: Workspace,
+  name: string,
+  encodeThreads: number,
+): Promise<{ file: string; out: string }> {
+  const dir = await workspace.folder(`parquet-threads-${name}`);
   const out = join(dir, "out");
   const file = await writePipeline(dir, {
     name: `parquet-threads-${name}`,
@@ -145,9 +136,13 @@ describe("the compiled encoder with a pool of worker threads", () => {
 });
 
 describe("a run with encode_threads", () => {
-  it("writes the same rows and row groups as a run that encodes in the thread, and verify passes", async () => {
-    const inThread = await setUp("zero", 0);
-    const threaded = await setUp("two", 2);
+  it("writes the same rows and row groups as a run that encodes in the thread, and verify passes", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const inThread = await setUp(workspace, "zero", 0);
+    const threaded = await setUp(workspace, "two", 2);
     const logs: string[] = [];
     for (const { file } of [inThread, threaded]) {
       const result = await runCli(["run", file, "--log-level", "debug"], { env: service.env });
@@ -169,8 +164,12 @@ describe("a run with encode_threads", () => {
     expect(verify.code, verify.stderr).toBe(0);
   });
 
-  it("on SIGTERM exits 75 with nothing half-written; the rerun resumes and is exact", async () => {
-    const { file, out } = await setUp("term", 2);
+  it("on SIGTERM exits 75 with nothing half-written; the rerun resumes and is exact", async ({
+    service,
+    workspace,
+    expected,
+  }) => {
+    const { file, out } = await setUp(workspace, "term", 2);
     service.emulator.setFaults({ latencyMs: 40 });
     try {
       const cli = spawnCli(["run", file], service.env);

@@ -3,21 +3,15 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { readNdjson, readParquet, valueAnywhere, viewColumnCounts } from "./support/read-output.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
+import { emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
-import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
+import { s3ServerFixture, useEmulator } from "./support/use-emulator.js";
 
 const DIR = join(import.meta.dirname, "..", "pipelines");
 
@@ -44,21 +38,7 @@ const SERVICE_ONLY_ENV = {
 
 const DAY_START = "2026-03-10T00:00:00Z";
 
-let emulator: RunningEmulator;
-let s3: TestS3Server;
-let workspace: Workspace;
-
-beforeAll(async () => {
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 2 })).emulator;
-  s3 = await startS3Server();
-  workspace = await createWorkspace("pipelines");
-});
-
-afterAll(async () => {
-  await emulator.close();
-  await s3.stop();
-  await workspace.remove();
-});
+const it = useEmulator({ density: 2 }).extend<{ s3: TestS3Server }>({ s3: s3ServerFixture() });
 
 describe("pipelines/", () => {
   it("holds exactly the documented examples, each opening with the schema line and a comment saying what it is for", async () => {
@@ -94,7 +74,7 @@ interface RunCase {
   /** Sink directories under MDQ_OUT_DIR. */
   outputs: string[];
   /** Rows the whole export must hold, from the emulator's own count of the same query. */
-  rows?: () => number;
+  rows?: (emulator: RunningEmulator) => number;
   /** What else the example promises of its output (under MDQ_OUT_DIR). */
   check?: (out: string) => Promise<void>;
 }
@@ -111,7 +91,7 @@ const RUNS: RunCase[] = [
     file: "nightly-jobs.yaml",
     window: ["--start", DAY_START, "--end", hours(3)],
     outputs: ["nightly-jobs"],
-    rows: () =>
+    rows: (emulator) =>
       emulator.expectedCount("jobs", {
         application: "atr",
         app_type: ["ec2", "kubernetes"],
@@ -124,7 +104,7 @@ const RUNS: RunCase[] = [
     file: "nightly-warehouse-load.yaml",
     window: ["--start", DAY_START, "--end", hours(3)],
     outputs: ["warehouse/jobs"],
-    rows: () =>
+    rows: (emulator) =>
       emulator.expectedCount("jobs", {
         application: "atr",
         app_type: ["ec2", "kubernetes"],
@@ -147,7 +127,7 @@ const RUNS: RunCase[] = [
     file: "logs-backfill-batch.yaml",
     window: ["--start", "2026-03-08", "--end", "2026-03-10"],
     outputs: ["logs-backfill"],
-    rows: () =>
+    rows: (emulator) =>
       ["ec2", "kubernetes"].reduce(
         (sum, appType) =>
           sum +
@@ -176,7 +156,7 @@ const RUNS: RunCase[] = [
         expect(row.pipeline).toBe("tickets-ndjson");
       }
     },
-    rows: () =>
+    rows: (emulator) =>
       emulator.expectedCount("tickets", {
         application: "atr",
         app_type: ["ec2", "kubernetes"],
@@ -213,7 +193,7 @@ const RUNS: RunCase[] = [
     file: "serverless-logs.yaml",
     window: ["--start", DAY_START, "--end", hours(2)],
     outputs: ["serverless-logs"],
-    rows: () =>
+    rows: (emulator) =>
       emulator.expectedCount("logs", {
         application: "eventops",
         app_type: "serverless",
@@ -277,7 +257,8 @@ async function checkDdl(
 }
 
 describe("the README's pipeline", () => {
-  it("yields the Athena and BigQuery DDL, offline from its pin", async () => {
+  it("yields the Athena and BigQuery DDL, offline from its pin", async ({ service, workspace }) => {
+    const { emulator } = service;
     const readme = await readFile(join(DIR, "..", "README.md"), "utf8");
     const text = /## A pipeline\n\n```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
     expect(text).toContain("name: nightly-jobs");
@@ -301,33 +282,39 @@ describe("the README's pipeline", () => {
 
 describe("pipelines/ run against the emulator", () => {
   // One MDQ_OUT_DIR for all, as the README sets it: each example writes only below its own directory.
-  const out = (): string => join(workspace.dir, "examples");
+  const out = (workspace: Workspace): string => join(workspace.dir, "examples");
 
-  it.each(RUNS)(
+  it.for(RUNS)(
     "$file runs to a complete export that verify accepts, and its DDL reads it back",
-    async (run) => {
-      const env = { ...emulatorEnv(emulator), MDQ_OUT_DIR: out() };
+    async (run, { service, workspace }) => {
+      const { emulator } = service;
+      const env = { ...emulatorEnv(emulator), MDQ_OUT_DIR: out(workspace) };
       const file = join(DIR, run.file);
       const result = await runCli(["run", file, ...run.window, "--log-level", "error"], { env });
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       for (const output of run.outputs) {
-        const dir = join(out(), output);
+        const dir = join(out(workspace), output);
         const manifest = JSON.parse(await readFile(join(dir, "_manifest.json"), "utf8")) as Manifest;
         expect(manifest.totals.rows, output).toBeGreaterThan(0);
-        if (run.rows !== undefined) expect(manifest.totals.rows, output).toBe(run.rows());
+        if (run.rows !== undefined) expect(manifest.totals.rows, output).toBe(run.rows(emulator));
         await checkCompleteExport(dir, manifest.totals.rows);
       }
-      await run.check?.(out());
+      await run.check?.(out(workspace));
       const verify = await runCli(["verify", file], { env });
       expect(verify.stdout).not.toContain("problem");
       expect(verify.code).toBe(0);
       for (const [index, output] of run.outputs.entries())
-        await checkDdl(file, env, index + 1, join(out(), output));
+        await checkDdl(file, env, index + 1, join(out(workspace), output));
     },
   );
 
-  it("nightly-jobs-s3.yaml runs into an S3 bucket: objects, manifest and _SUCCESS on the store; verify accepts", async () => {
+  it("nightly-jobs-s3.yaml runs into an S3 bucket: objects, manifest and _SUCCESS on the store; verify accepts", async ({
+    service,
+    workspace,
+    s3,
+  }) => {
+    const { emulator } = service;
     s3.createBucket("mdq-e2e");
     const env = {
       ...emulatorEnv(emulator),
@@ -389,7 +376,9 @@ describe("pipelines/ run against the emulator", () => {
     await checkDdl(file, env, 1, copy, copy);
   });
 
-  it("demo.yaml runs on its embedded emulator into ./out/demo of the working directory", async () => {
+  it("demo.yaml runs on its embedded emulator into ./out/demo of the working directory", async ({
+    workspace,
+  }) => {
     const cwd = process.cwd();
     const demoDir = join(workspace.dir, "demo");
     await mkdir(demoDir);

@@ -1,40 +1,44 @@
 // The planner's date histogram from a hostile service: every bucket is checked before its count is
 // used. Regression: a `doc_count` of "59" was summed as text ("0059"), stored in the state by a
 // re-check, and every later run failed with "not a state this version wrote".
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { answerToken, startHostileService } from "./support/hostile-service.js";
 import type { HostileService } from "./support/hostile-service.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 type Bucket = Record<string, unknown>;
 type Spoil = (buckets: Bucket[]) => unknown;
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-let proxy: HostileService;
 /** What the proxy does to the buckets of the next histograms; undefined passes them through. */
 let spoil: Spoil | undefined;
 
-beforeAll(async () => {
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 5 })).emulator;
-  workspace = await createWorkspace("mdq-probe-hostile-");
-  // The emulator behind a proxy that rewrites the histogram's buckets as the test says.
-  proxy = await startHostileService(async ({ path, body, req }, res) => {
+const it = useEmulator({ density: 5 }).extend<{ proxyEnv: Record<string, string> }>({
+  /** The environment of a CLI run that reaches the emulator through the proxy. */
+  proxyEnv: [
+    async ({ service }, use) => {
+      const proxy = await startProxy(service.emulator);
+      try {
+        await use({ ...service.env, MDQ_BASE_URL: proxy.url, MDQ_AUTH_URL: proxy.url });
+      } finally {
+        await proxy.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
+
+/** The emulator behind a proxy that rewrites the histogram's buckets as the test says. */
+function startProxy(emulator: RunningEmulator): Promise<HostileService> {
+  return startHostileService(async ({ path, body, req }, res) => {
     if (path === "/oauth2/token") return answerToken(res);
     const upstream = await fetch(`${emulator.url}${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: await emulatorAuthorization() },
+      headers: { "content-type": "application/json", authorization: await emulatorAuthorization(emulator) },
       body,
     });
     let text = await upstream.text();
@@ -51,15 +55,10 @@ beforeAll(async () => {
     res.writeHead(upstream.status, { "content-type": "application/json" });
     res.end(text);
   });
-});
-afterAll(async () => {
-  await proxy.close();
-  await emulator.close();
-  await workspace.remove();
-});
+}
 
 let token: string | undefined;
-async function emulatorAuthorization(): Promise<string> {
+async function emulatorAuthorization(emulator: RunningEmulator): Promise<string> {
   token ??= (
     (await (
       await fetch(`${emulator.url}/oauth2/token`, {
@@ -76,11 +75,6 @@ async function emulatorAuthorization(): Promise<string> {
   return `Bearer ${token}`;
 }
 
-const proxyEnv = (): Record<string, string> => ({
-  ...emulatorEnv(emulator),
-  MDQ_BASE_URL: proxy.url,
-  MDQ_AUTH_URL: proxy.url,
-});
 const window = ["--start", "2026-03-10T00:00:00Z", "--end", "2026-03-10T03:00:00Z"];
 const first = (change: (bucket: Bucket) => Bucket): Spoil => {
   return (buckets) => buckets.map((bucket, index) => (index === 0 ? change(bucket) : bucket));
@@ -103,34 +97,42 @@ const CASES: [string, Spoil, string][] = [
 ];
 
 describe("a hostile service's date histogram", () => {
-  it.each(CASES)("plan stops on %s, naming the service and the value", async (_name, bad, message) => {
-    const file = await workspace.write(
-      "plan.yaml",
-      kubernetesJobsYaml("hostile-plan", '  - format: ndjson\n    to: "-"\n'),
-    );
-    spoil = bad;
-    try {
-      const result = await runCli(["plan", file, ...window], { env: proxyEnv() });
-      expect(result.code, result.stderr).toBe(1);
-      expect(result.stderr).toContain("jobs aggs (the plan's date histogram): the service's date histogram");
-      expect(result.stderr).toContain(message);
-    } finally {
-      spoil = undefined;
-    }
-  });
+  it.for(CASES)(
+    "plan stops on %s, naming the service and the value",
+    async ([, bad, message], { workspace, proxyEnv }) => {
+      const file = await workspace.write(
+        "plan.yaml",
+        kubernetesJobsYaml("hostile-plan", '  - format: ndjson\n    to: "-"\n'),
+      );
+      spoil = bad;
+      try {
+        const result = await runCli(["plan", file, ...window], { env: proxyEnv });
+        expect(result.code, result.stderr).toBe(1);
+        expect(result.stderr).toContain(
+          "jobs aggs (the plan's date histogram): the service's date histogram",
+        );
+        expect(result.stderr).toContain(message);
+      } finally {
+        spoil = undefined;
+      }
+    },
+  );
 
-  it("a re-check that gets a bad bucket fails without touching the state, and the next good one works", async () => {
+  it("a re-check that gets a bad bucket fails without touching the state, and the next good one works", async ({
+    workspace,
+    proxyEnv,
+  }) => {
     const out = join(workspace.dir, "out");
     const file = await workspace.write(
       "recheck.yaml",
       kubernetesJobsYaml("hostile-recheck", `  - format: ndjson\n    to: ${out}\n`),
     );
-    expect((await runCli(["run", file, ...window], { env: proxyEnv() })).code).toBe(0);
+    expect((await runCli(["run", file, ...window], { env: proxyEnv })).code).toBe(0);
     const state = await readFile(join(out, "_mdq-export/state.json"), "utf8");
 
     spoil = first((b) => ({ ...b, doc_count: String(b.doc_count) }));
     try {
-      const bad = await runCli(["run", file, ...window, "--recheck"], { env: proxyEnv() });
+      const bad = await runCli(["run", file, ...window, "--recheck"], { env: proxyEnv });
       expect(bad.code).toBe(1);
       expect(bad.stderr).toContain("not a whole number of 0 or more");
     } finally {
@@ -138,7 +140,7 @@ describe("a hostile service's date histogram", () => {
     }
     expect(await readFile(join(out, "_mdq-export/state.json"), "utf8")).toBe(state);
 
-    const good = await runCli(["run", file, ...window, "--recheck"], { env: proxyEnv() });
+    const good = await runCli(["run", file, ...window, "--recheck"], { env: proxyEnv });
     expect(good.code, good.stderr).toBe(0);
     expect(good.stdout).toContain("Re-checked committed slices: none changed");
   });

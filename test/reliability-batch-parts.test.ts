@@ -1,7 +1,7 @@
 // A batch export commits partition by partition: a run stopped midway leaves the partitions it wrote
 // committed, and the rerun downloads only the others, with the same batch token, and ends exact.
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   SERVICE_FROM_ENV,
   compareExactly,
@@ -10,17 +10,22 @@ import {
   readJson,
   readNdjsonRecords,
   runCli,
-  testScope,
   temporaryFiles,
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { logsBatchSource } from "./support/jobs-pipeline.js";
 import { readRunState } from "./support/run-state.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T12:00:00Z";
-const scope = testScope();
-afterAll(scope.cleanUp);
+
+// One 12-hour slice whose batch export has twelve one-hour partitions.
+const it = useEmulator(
+  { seed: 21, density: 1200, batchPartitionSeconds: 3600, batchReadyAfterPolls: 0 },
+  { preset: false },
+);
 
 interface BatchState {
   tokens: Record<string, string>;
@@ -37,27 +42,13 @@ async function batchState(out: string): Promise<BatchState | undefined> {
 }
 
 describe("a batch export resumes partition by partition", () => {
-  it("downloads after a stop only the partitions not yet committed", async () => {
-    // One 12-hour slice whose batch export has twelve one-hour partitions.
-    const service = await scope.startService({
-      seed: 21,
-      density: 1200,
-      batchPartitionSeconds: 3600,
-      batchReadyAfterPolls: 0,
-    });
-    const dir = await scope.tempDir("batch-parts");
+  it("downloads after a stop only the partitions not yet committed", async ({ service, workspace }) => {
+    const { dir } = workspace;
     const out = join(dir, "out");
     const file = await writePipeline(dir, {
       name: "batch-parts",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "logs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        strategy: "batch",
-        window: { start: START, end: END, slice: "12h" },
-      },
+      source: logsBatchSource(START, END, "12h"),
       sinks: [{ format: "ndjson", to: out }],
     });
 

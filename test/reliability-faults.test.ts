@@ -1,22 +1,21 @@
 // Fault injection through the CLI: with 5xx, resets, 429 (Retry-After 0), truncated bodies, lost
 // contexts, revoked tokens and latency on, every kind and record strategy exports exactly the records
 // the emulator holds — each id once, every value equal.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { FaultOptions } from "../src/emulator/server.js";
 import {
   SERVICE_FROM_ENV,
   compareExactly,
   expectedRows,
   listTree,
-  makeTempDir,
   readNdjsonRecords,
-  removeDir,
   runCli,
   startTestService,
   temporaryFiles,
   writePipeline,
 } from "./support/cli-harness.js";
 import type { TestService } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T04:00:00Z";
@@ -100,51 +99,46 @@ const CASES: Case[] = [
   },
 ];
 
-let service: TestService;
+const it = useEmulator({ seed: 11, density: 20, batchReadyAfterPolls: 0, faults: FAULTS }, { preset: false });
 let retriesLogged = 0;
-const dirs: string[] = [];
-
-beforeAll(async () => {
-  service = await startTestService({ seed: 11, density: 20, batchReadyAfterPolls: 0, faults: FAULTS });
-});
-afterAll(async () => {
-  await service.close();
-  for (const dir of dirs) await removeDir(dir);
-});
 
 describe("export under every fault", () => {
-  it.each(CASES)("$name: output equals the service's records exactly", async (testCase) => {
-    const dir = await makeTempDir("faults");
-    dirs.push(dir);
-    const out = `${dir}/out`;
-    const file = await writePipeline(dir, {
-      name: "faults",
-      service: SERVICE_FROM_ENV,
-      source: {
-        application: "atr",
-        ...testCase.source,
-        window: { start: START, end: END, slice: "1h" },
-        page_size: 25,
-      },
-      sinks: [{ format: "ndjson", to: out, path: "part-{slice}-{seq}.{ext}", max_rows_per_file: 120 }],
-      limits: { concurrency: 2, max_retries_per_slice: 6 },
-    });
-    const before = service.emulator.requestCounts();
-    const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
-    expect(result.code, result.stderr).toBe(0);
+  it.for(CASES)(
+    "$name: output equals the service's records exactly",
+    async (testCase, { service, workspace }) => {
+      const dir = await workspace.folder("faults");
+      const out = `${dir}/out`;
+      const file = await writePipeline(dir, {
+        name: "faults",
+        service: SERVICE_FROM_ENV,
+        source: {
+          application: "atr",
+          ...testCase.source,
+          window: { start: START, end: END, slice: "1h" },
+          page_size: 25,
+        },
+        sinks: [{ format: "ndjson", to: out, path: "part-{slice}-{seq}.{ext}", max_rows_per_file: 120 }],
+        limits: { concurrency: 2, max_retries_per_slice: 6 },
+      });
+      const before = service.emulator.requestCounts();
+      const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
+      expect(result.code, result.stderr).toBe(0);
 
-    const expected = await expectedRows(service.emulator, testCase.target, testCase.bodies);
-    expect(expected.size).toBeGreaterThan(50);
-    expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
-    expect(temporaryFiles(await listTree(out))).toEqual([]);
-    // The faults really happened: retries were logged.
-    const after = service.emulator.requestCounts();
-    const sent = Object.entries(after).reduce((sum, [path, n]) => sum + n - (before[path] ?? 0), 0);
-    expect(sent).toBeGreaterThan(8);
-    retriesLogged += result.logs.filter((line) => line.level === "warn").length;
-  });
+      const expected = await expectedRows(service.emulator, testCase.target, testCase.bodies);
+      expect(expected.size).toBeGreaterThan(50);
+      expect(compareExactly(await readNdjsonRecords(out), expected)).toBeUndefined();
+      expect(temporaryFiles(await listTree(out))).toEqual([]);
+      // The faults really happened: retries were logged.
+      const after = service.emulator.requestCounts();
+      const sent = Object.entries(after).reduce((sum, [path, n]) => sum + n - (before[path] ?? 0), 0);
+      expect(sent).toBeGreaterThan(8);
+      retriesLogged += result.logs.filter((line) => line.level === "warn").length;
+    },
+  );
 
-  it("really met the faults (every kind was drawn, and retries were logged across the exports)", () => {
+  it("really met the faults (every kind was drawn, and retries were logged across the exports)", ({
+    service,
+  }) => {
     const drawn = service.emulator.faultCounts();
     for (const [fault, times] of Object.entries(drawn)) expect(times, fault).toBeGreaterThan(0);
     expect(retriesLogged).toBeGreaterThan(20);
@@ -152,9 +146,11 @@ describe("export under every fault", () => {
 });
 
 describe("failing workload batch partitions", () => {
-  it("asks for the batch again, stops naming the slice, and a rerun after the service recovers is exact", async () => {
-    const dir = await makeTempDir("failing-partitions");
-    dirs.push(dir);
+  // Its own emulators: the failing one is closed and a healthy one started on the same port.
+  it("asks for the batch again, stops naming the slice, and a rerun after the service recovers is exact", async ({
+    workspace,
+  }) => {
+    const dir = await workspace.folder("failing-partitions");
     const out = `${dir}/out`;
     // Half-hour partitions: each 1 h slice's batch has partitions 0 and 1, and partition 1 always fails.
     const broken = await startTestService({

@@ -17,6 +17,7 @@ import {
   waitFor,
   writePipeline,
 } from "./support/cli-harness.js";
+import { jobsSource, logsBatchSource } from "./support/jobs-pipeline.js";
 import { readRunState } from "./support/run-state.js";
 import type { Row } from "./support/cli-harness.js";
 
@@ -50,14 +51,7 @@ describe("a batch export survives a stop", () => {
     const file = await writePipeline(dir, {
       name: "batch-resume",
       service: SERVICE_FROM_ENV,
-      source: {
-        kind: "logs",
-        application: "atr",
-        app_type: ["ec2"],
-        domain: ["*"],
-        strategy: "batch",
-        window: { start: START, end, slice: "1h" },
-      },
+      source: logsBatchSource(START, end, "1h"),
       sinks: [{ format: "ndjson", to: out }],
     });
     const controller = new AbortController();
@@ -148,15 +142,11 @@ describe("pipeline change detection", () => {
   ) => ({
     name: "changes",
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      strategy: "pit",
-      window: { start: START, end: "2026-11-20T03:00:00Z", slice: "1h" },
-      ...(changes.fields !== undefined ? { fields: changes.fields } : {}),
-    },
+    source: jobsSource(
+      START,
+      "2026-11-20T03:00:00Z",
+      changes.fields !== undefined ? { fields: changes.fields } : {},
+    ),
     ...(changes.transforms !== undefined ? { transforms: changes.transforms } : {}),
     sinks: [{ format: "ndjson", to: out, gzip: changes.gzip ?? false }],
   });

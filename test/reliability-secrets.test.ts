@@ -3,25 +3,14 @@
 // manifest, the state or any other file the run wrote.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, expect, it } from "vitest";
-import {
-  SERVICE_FROM_ENV,
-  listTree,
-  makeTempDir,
-  removeDir,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import { writePipeline } from "./support/cli-harness.js";
+import { expect } from "vitest";
+import { SERVICE_FROM_ENV, listTree, runCli, writePipeline } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 const SECRET = "client-secret-that-must-not-leak-7f3a";
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await removeDir(dir);
-});
 
-it("keeps secrets out of logs, errors, the manifest and the state", async () => {
-  const service = await startTestService({
+const it = useEmulator(
+  {
     seed: 21,
     density: 15,
     clientSecret: SECRET,
@@ -37,42 +26,41 @@ it("keeps secrets out of logs, errors, the manifest and the state", async () => 
       contextLossRate: 0.05,
       tokenRevocationRate: 0.2,
     },
-  });
-  const dir = await makeTempDir("secrets");
-  dirs.push(dir);
+  },
+  { preset: false },
+);
+
+it("keeps secrets out of logs, errors, the manifest and the state", async ({ service, workspace }) => {
+  const { dir } = workspace;
   const outputs: string[] = [];
-  try {
-    for (const [name, source] of [
-      ["logs-batch", { kind: "logs", app_type: ["ec2"], strategy: "batch" }],
-      // Workload batches whose second partition fails: an error path with tokens and links about.
-      ["workloads-batch", { kind: "workloads", app_type: ["ec2"], strategy: "batch" }],
-      ["jobs-pit", { kind: "jobs", app_type: ["ec2", "kubernetes"], strategy: "pit" }],
-    ] as const) {
-      const out = join(dir, name);
-      const file = await writePipeline(
-        dir,
-        {
-          name,
-          service: SERVICE_FROM_ENV,
-          source: {
-            application: "atr",
-            domain: ["*"],
-            ...source,
-            window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T02:00:00Z", slice: "1h" },
-            page_size: 20,
-          },
-          sinks: [{ format: "ndjson", to: out }],
+  for (const [name, source] of [
+    ["logs-batch", { kind: "logs", app_type: ["ec2"], strategy: "batch" }],
+    // Workload batches whose second partition fails: an error path with tokens and links about.
+    ["workloads-batch", { kind: "workloads", app_type: ["ec2"], strategy: "batch" }],
+    ["jobs-pit", { kind: "jobs", app_type: ["ec2", "kubernetes"], strategy: "pit" }],
+  ] as const) {
+    const out = join(dir, name);
+    const file = await writePipeline(
+      dir,
+      {
+        name,
+        service: SERVICE_FROM_ENV,
+        source: {
+          application: "atr",
+          domain: ["*"],
+          ...source,
+          window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T02:00:00Z", slice: "1h" },
+          page_size: 20,
         },
-        `${name}.yaml`,
-      );
-      const result = await runCli(["run", file, "--log-level", "debug", "--debug"], {
-        env: service.env,
-      });
-      outputs.push(result.stderr, result.stdout);
-      for (const path of await listTree(out)) outputs.push(await readFile(join(out, path), "utf8"));
-    }
-  } finally {
-    await service.close();
+        sinks: [{ format: "ndjson", to: out }],
+      },
+      `${name}.yaml`,
+    );
+    const result = await runCli(["run", file, "--log-level", "debug", "--debug"], {
+      env: service.env,
+    });
+    outputs.push(result.stderr, result.stdout);
+    for (const path of await listTree(out)) outputs.push(await readFile(join(out, path), "utf8"));
   }
   const text = outputs.join("\n");
   expect(text.length).toBeGreaterThan(10_000);

@@ -13,13 +13,12 @@ import { lockObjectPath, lockOutputs } from "../src/pipeline/output-lock.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { startConditionalS3Proxy } from "./support/conditional-s3-proxy.js";
 import type { ConditionalS3Proxy } from "./support/conditional-s3-proxy.js";
-import { makeTempDir, removeDir, spawnCli, startTestService } from "./support/cli-harness.js";
-import type { TestService } from "./support/cli-harness.js";
+import { spawnCli } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
-import { startGateProxy } from "./support/gate-proxy.js";
 import type { GateProxy } from "./support/gate-proxy.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
+import { gateProxyFixture, useEmulator } from "./support/use-emulator.js";
 
 const BUCKET = "locks";
 let s3: TestS3Server;
@@ -173,23 +172,16 @@ describe("the S3 output lock", () => {
 });
 
 describe("two CLI processes on one S3 output", () => {
-  let service: TestService;
-  let gateProxy: GateProxy;
-  let dir = "";
-
-  beforeAll(async () => {
-    service = await startTestService({ seed: 6, density: 20 });
-    gateProxy = await startGateProxy(service.emulator.url);
-    dir = await makeTempDir("s3-lock");
-  });
-  afterAll(async () => {
-    await gateProxy?.close();
-    await service?.close();
-    await removeDir(dir);
+  const it = useEmulator({ seed: 6, density: 20 }, { preset: false }).extend<{ gateProxy: GateProxy }>({
+    gateProxy: gateProxyFixture(),
   });
 
-  it("stops the second with exit 75 and the holder's name; the first completes", async () => {
-    const pipeline = await writeJobsPipeline(dir, {
+  it("stops the second with exit 75 and the holder's name; the first completes", async ({
+    service,
+    workspace,
+    gateProxy,
+  }) => {
+    const pipeline = await writeJobsPipeline(workspace.dir, {
       name: "nightly",
       hours: 2,
       to: `s3://${BUCKET}/cli`,

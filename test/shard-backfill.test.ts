@@ -5,42 +5,29 @@
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import {
   dataFiles,
   listTree,
-  makeTempDir,
   readJson,
   readNdjsonRecords,
-  removeDir,
   runCli,
   SERVICE_FROM_ENV,
   spawnCli,
-  startTestService,
   writePipeline,
 } from "./support/cli-harness.js";
 import { liveLockHolder } from "./support/lock-holder.js";
-import type { TestService } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
 const SHARDS = 3;
 // Ten hourly slices: shards of 4, 3 and 3.
 const WINDOW = { start: "2026-11-10T00:00:00Z", end: "2026-11-10T10:00:00Z", slice: "1h" };
-
-let service: TestService;
-let dir = "";
-let pipeline = "";
-let single = "";
-let sharded = "";
 
 interface ManifestFile {
   path: string;
   slice: string;
   rows: number;
   sha256: string;
-}
-
-function env(out: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...service.env, OUT: out, ...extra };
 }
 
 async function manifestFiles(path: string): Promise<ManifestFile[]> {
@@ -50,12 +37,38 @@ async function manifestFiles(path: string): Promise<ManifestFile[]> {
     .sort((a, b) => a.path.localeCompare(b.path));
 }
 
-beforeAll(async () => {
-  service = await startTestService({ seed: 11, density: 40 });
-  dir = await makeTempDir("shards");
-  single = join(dir, "single");
-  sharded = join(dir, "sharded");
-  pipeline = await writePipeline(dir, {
+const it = useEmulator({ seed: 11, density: 40 }, { preset: false }).extend<{
+  /** The environment of a run into `out`. */
+  env: (out: string, extra?: Record<string, string>) => Record<string, string>;
+  pipeline: string;
+  /** The output of the same backfill in one process, the reference the shards are compared with. */
+  single: string;
+}>({
+  env: [
+    async ({ service }, use) => {
+      await use((out, extra = {}) => ({ ...service.env, OUT: out, ...extra }));
+    },
+    { scope: "file" },
+  ],
+  pipeline: [
+    async ({ workspace }, use) => {
+      await use(await writeBackfill(workspace.dir));
+    },
+    { scope: "file" },
+  ],
+  single: [
+    async ({ workspace, pipeline, env }, use) => {
+      const single = join(workspace.dir, "single");
+      const reference = await runCli(["run", pipeline], { env: env(single) });
+      expect(reference.code, reference.stderr).toBe(0);
+      await use(single);
+    },
+    { scope: "file" },
+  ],
+});
+
+function writeBackfill(dir: string): Promise<string> {
+  return writePipeline(dir, {
     name: "backfill",
     service: SERVICE_FROM_ENV,
     source: {
@@ -71,17 +84,16 @@ beforeAll(async () => {
     sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
     limits: { concurrency: 2 },
   });
-  const reference = await runCli(["run", pipeline], { env: env(single) });
-  expect(reference.code, reference.stderr).toBe(0);
-});
-
-afterAll(async () => {
-  await service?.close();
-  await removeDir(dir);
-});
+}
 
 describe("a backfill in shards", () => {
-  it("runs as n concurrent processes whose merged output equals the single-process export", async () => {
+  it("runs as n concurrent processes whose merged output equals the single-process export", async ({
+    workspace,
+    pipeline,
+    env,
+    single,
+  }) => {
+    const sharded = join(workspace.dir, "sharded");
     // Shard 0 from the flag, shard 1 as an AWS Batch array child, shard 2 as a Kubernetes Indexed Job pod.
     const shards = [
       spawnCli(["run", pipeline, "--shard", `0/${SHARDS}`], env(sharded)),
@@ -146,8 +158,13 @@ describe("a backfill in shards", () => {
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 60_000);
 
-  it("writes no _SUCCESS while a shard's manifest is missing, and a rerun shard resumes", async () => {
-    const out = join(dir, "partial");
+  it("writes no _SUCCESS while a shard's manifest is missing, and a rerun shard resumes", async ({
+    workspace,
+    pipeline,
+    env,
+    single,
+  }) => {
+    const out = join(workspace.dir, "partial");
     for (const index of [0, 1]) {
       const result = await runCli(["run", pipeline, "--shard", `${index}/${SHARDS}`], { env: env(out) });
       expect(result.code, result.stderr).toBe(0);

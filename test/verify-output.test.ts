@@ -2,69 +2,59 @@
 // truncated, altered or extra file is named (exit 1), for NDJSON (gzip) and Parquet alike.
 import { appendFile, readFile, truncate, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  SERVICE_FROM_ENV,
-  dataFiles,
-  listTree,
-  makeTempDir,
-  removeDir,
-  runCli,
-  startTestService,
-  writePipeline,
-} from "./support/cli-harness.js";
-import type { TestService } from "./support/cli-harness.js";
+import { describe, expect } from "vitest";
+import { SERVICE_FROM_ENV, dataFiles, listTree, runCli, writePipeline } from "./support/cli-harness.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
+import type { CliResult } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 
-let service: TestService;
-let dir: string;
-let file: string;
-
-beforeAll(async () => {
-  service = await startTestService({ seed: 4, density: 10 });
-});
-afterAll(async () => {
-  await service.close();
-  await removeDir(dir);
-});
-
-beforeEach(async () => {
-  if (dir !== undefined) await removeDir(dir);
-  dir = await makeTempDir("verify");
-  file = await writePipeline(dir, {
-    name: "verify",
-    service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      strategy: "pit",
-      window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T03:00:00Z", slice: "1h" },
-    },
-    sinks: [
-      { format: "parquet", to: join(dir, "parquet") },
-      { format: "ndjson", gzip: true, to: join(dir, "ndjson") },
-    ],
-  });
-  const run = await runCli(["run", file], { env: service.env });
-  expect(run.code, run.stderr).toBe(0);
-});
-
-const verify = () => runCli(["verify", file], { env: service.env });
-
-async function firstDataFile(sink: string): Promise<string> {
-  const files = dataFiles(await listTree(join(dir, sink)));
-  expect(files.length).toBeGreaterThanOrEqual(3);
-  return join(dir, sink, files[0] as string);
+/** A complete export, made afresh for each test, and what the tests do with it. */
+interface FreshExport {
+  dir: string;
+  file: string;
+  verify(): Promise<CliResult>;
+  firstDataFile(sink: string): Promise<string>;
 }
 
+const it = useEmulator({ seed: 4, density: 10 }, { preset: false }).extend<{ exported: FreshExport }>({
+  exported: [
+    async ({ service, workspace }, use) => {
+      const dir = await workspace.folder("verify");
+      const file = await writePipeline(dir, {
+        name: "verify",
+        service: SERVICE_FROM_ENV,
+        source: jobsSource("2026-11-20T00:00:00Z", "2026-11-20T03:00:00Z"),
+        sinks: [
+          { format: "parquet", to: join(dir, "parquet") },
+          { format: "ndjson", gzip: true, to: join(dir, "ndjson") },
+        ],
+      });
+      const run = await runCli(["run", file], { env: service.env });
+      expect(run.code, run.stderr).toBe(0);
+      await use({
+        dir,
+        file,
+        verify: () => runCli(["verify", file], { env: service.env }),
+        async firstDataFile(sink) {
+          const files = dataFiles(await listTree(join(dir, sink)));
+          expect(files.length).toBeGreaterThanOrEqual(3);
+          return join(dir, sink, files[0] as string);
+        },
+      });
+    },
+    { auto: true },
+  ],
+});
+
 describe("verify", () => {
-  it("passes a complete export", async () => {
+  it("passes a complete export", async ({ exported }) => {
+    const { verify } = exported;
     const result = await verify();
     expect(result.code, result.stdout + result.stderr).toBe(0);
   });
 
-  it.each(["parquet", "ndjson"])("names a deleted %s file", async (sink) => {
+  it.for(["parquet", "ndjson"])("names a deleted %s file", async (sink, { exported }) => {
+    const { dir, verify, firstDataFile } = exported;
     const path = await firstDataFile(sink);
     await unlink(path);
     const result = await verify();
@@ -73,7 +63,8 @@ describe("verify", () => {
     expect(result.stdout).toContain(path.slice(join(dir, sink).length + 1));
   });
 
-  it.each(["parquet", "ndjson"])("names a truncated %s file", async (sink) => {
+  it.for(["parquet", "ndjson"])("names a truncated %s file", async (sink, { exported }) => {
+    const { dir, verify, firstDataFile } = exported;
     const path = await firstDataFile(sink);
     const { length } = await readFile(path);
     await truncate(path, Math.floor(length / 2));
@@ -83,7 +74,8 @@ describe("verify", () => {
     expect(result.stdout).toContain(path.slice(join(dir, sink).length + 1));
   });
 
-  it("names a file whose bytes were altered (same size)", async () => {
+  it("names a file whose bytes were altered (same size)", async ({ exported }) => {
+    const { verify, firstDataFile } = exported;
     const path = await firstDataFile("ndjson");
     const bytes = await readFile(path);
     bytes[bytes.length - 12] = (bytes[bytes.length - 12] ?? 0) ^ 0xff;
@@ -93,18 +85,25 @@ describe("verify", () => {
     expect(result.stdout).toMatch(/checksum|unreadable|rows/);
   });
 
-  it.each(["parquet", "ndjson"])("names an extra %s file the manifest does not know", async (sink) => {
-    const extra = join(dir, sink, "stray-20261120T000000Z-0000.bin");
-    await writeFile(extra, "not part of the export\n");
-    const result = await verify();
-    expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/extra/);
-    expect(result.stdout).toContain("stray-20261120T000000Z-0000.bin");
-  });
+  it.for(["parquet", "ndjson"])(
+    "names an extra %s file the manifest does not know",
+    async (sink, { exported }) => {
+      const { dir, verify } = exported;
+      const extra = join(dir, sink, "stray-20261120T000000Z-0000.bin");
+      await writeFile(extra, "not part of the export\n");
+      const result = await verify();
+      expect(result.code).toBe(1);
+      expect(result.stdout).toMatch(/extra/);
+      expect(result.stdout).toContain("stray-20261120T000000Z-0000.bin");
+    },
+  );
 
   // Regression: the manifest was trusted as parsed; a file's row count given as text was checked as if
   // it were a count.
-  it("stops on a manifest that is not one, naming the file, the field and the value", async () => {
+  it("stops on a manifest that is not one, naming the file, the field and the value", async ({
+    exported,
+  }) => {
+    const { dir, verify } = exported;
     const path = join(dir, "ndjson", "_manifest.json");
     const manifest = JSON.parse(await readFile(path, "utf8")) as { files: { rows: unknown }[] };
     const second = manifest.files[1];
@@ -122,7 +121,8 @@ describe("verify", () => {
     expect(result.stderr).toContain("rerun the pipeline");
   });
 
-  it("names a file that grew", async () => {
+  it("names a file that grew", async ({ exported }) => {
+    const { verify, firstDataFile } = exported;
     const path = await firstDataFile("parquet");
     await appendFile(path, "tail");
     const result = await verify();
@@ -131,21 +131,18 @@ describe("verify", () => {
 });
 
 describe("verify --shard on a destination the shards share", () => {
-  it("checks its own shard: the other shards' files are theirs, a file no manifest lists is extra", async () => {
+  it("checks its own shard: the other shards' files are theirs, a file no manifest lists is extra", async ({
+    service,
+    exported,
+  }) => {
+    const { dir } = exported;
     const shared = join(dir, "shared");
     const sharded = await writePipeline(
       dir,
       {
         name: "sharded",
         service: SERVICE_FROM_ENV,
-        source: {
-          kind: "jobs",
-          application: "atr",
-          app_type: ["ec2"],
-          domain: ["*"],
-          strategy: "pit",
-          window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T04:00:00Z", slice: "1h" },
-        },
+        source: jobsSource("2026-11-20T00:00:00Z", "2026-11-20T04:00:00Z"),
         sinks: [{ format: "ndjson", to: shared }],
       },
       "sharded.yaml",

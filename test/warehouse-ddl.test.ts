@@ -4,8 +4,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/emulator/server.js";
+import { describe, expect } from "vitest";
 import { hitRecord } from "./support/expected-rows.js";
 import {
   asColumnValue,
@@ -16,26 +15,11 @@ import {
   viewColumnCounts,
 } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
-import type { Workspace } from "./support/cli-harness.js";
+import { emulatorEnv, runCli } from "./support/cli-harness.js";
+import { useEmulator } from "./support/use-emulator.js";
 import type { Manifest } from "../src/pipeline/manifest.js";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
-beforeAll(async () => {
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 4 })).emulator;
-  workspace = await createWorkspace("mdq-ddl-");
-});
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
+const it = useEmulator({ density: 4 });
 
 const WINDOW = { start: "2026-03-10T22:00:00Z", end: "2026-03-11T02:00:00Z" };
 const DUCKDB_TYPES: Record<string, string> = {
@@ -49,12 +33,13 @@ const DUCKDB_TYPES: Record<string, string> = {
 };
 
 describe("ddl --dialect duckdb", () => {
-  it.each([
+  it.for([
     ["parquet", "dt={date}/hour={hour}/part-{slice}-{seq}.parquet"],
     ["ndjson\n    gzip: true", "dt={date}/hour={hour}/part-{slice}-{seq}.{ext}"],
-  ])(
+  ] as const)(
     "%s: the view returns the exported records with pinned types and typed partitions",
-    async (format, path) => {
+    async ([format, path], { service, workspace }) => {
+      const { emulator } = service;
       const out = join(workspace.dir, format.startsWith("parquet") ? "parquet" : "ndjson");
       const file = await workspace.write(
         `ddl-${format.slice(0, 7)}.yaml`,
@@ -158,7 +143,11 @@ ${extra}`,
       'transforms:\n  - rename: { job.state: status.text, "@timestamp": timestamp }\nsinks:',
     );
 
-  it("duckdb: every column of the view holds as many values as the exported records; offline from a pin, from any directory", async () => {
+  it("duckdb: every column of the view holds as many values as the exported records; offline from a pin, from any directory", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "nested");
     const file = await workspace.write("nested.yaml", pipelineYaml(out));
     const env = emulatorEnv(emulator);
@@ -243,7 +232,7 @@ ${extra}`,
     expect(bigquery.stdout).toMatch(/`atr` STRUCT<[^>]*`domain_name` STRING/);
   });
 
-  it("a missing --pin names the command that writes it", async () => {
+  it("a missing --pin names the command that writes it", async ({ workspace }) => {
     const out = join(workspace.dir, "nested");
     const file = await workspace.write("nested-location.yaml", pipelineYaml(out));
     const pin = join(workspace.dir, "missing.schema.json");

@@ -3,36 +3,24 @@
 // policy says, with every file of the sink in the pinned column order and types.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { listDataFiles, readManifest, readParquet } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  EXPORT_EMULATOR,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
+import { emulatorEnv, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
+import { fieldsAsGenerated, useEmulator } from "./support/use-emulator.js";
+import type { EmulatorFixtures } from "./support/use-emulator.js";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
+const it = useEmulator({ density: 3 }).extend<{ generatedFields: void }>({
+  generatedFields: fieldsAsGenerated("jobs"),
+});
 let runs = 0;
-beforeAll(async () => {
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 3 })).emulator;
-  workspace = await createWorkspace("mdq-drift-");
-});
-beforeEach(() => emulator.changeFields("jobs", {}));
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
 
 const FIRST = ["--start", "2026-03-10T00:00:00Z", "--end", "2026-03-10T02:00:00Z"];
 const SECOND = ["--start", "2026-03-10T02:00:00Z", "--end", "2026-03-10T04:00:00Z"];
 
-async function pipeline(policy: string, out: string): Promise<string> {
+async function pipeline(workspace: Workspace, policy: string, out: string): Promise<string> {
   return workspace.write(
     `drift-${++runs}.yaml`,
     kubernetesJobsYaml(
@@ -65,6 +53,7 @@ async function fileColumns(out: string): Promise<string[][]> {
 }
 
 async function twoRuns(
+  { service, workspace }: EmulatorFixtures,
   policy: string,
   change: Parameters<RunningEmulator["changeFields"]>[1],
 ): Promise<{
@@ -74,21 +63,25 @@ async function twoRuns(
   plan: Awaited<ReturnType<typeof runCli>>;
 }> {
   const out = join(workspace.dir, `out-${runs + 1}`);
-  const file = await pipeline(policy, out);
-  const env = emulatorEnv(emulator);
+  const file = await pipeline(workspace, policy, out);
+  const env = service.env;
   const first = await runCli(["run", file, ...FIRST], { env });
   expect(first.code, first.stderr).toBe(0);
   const before = await pinned(out);
-  emulator.changeFields("jobs", change);
+  service.emulator.changeFields("jobs", change);
   const plan = await runCli(["plan", file, ...SECOND], { env });
   const second = await runCli(["run", file, ...SECOND], { env });
   return { out, second, before, plan };
 }
 
 describe("the pinned schema", () => {
-  it("is written by the first run beside the output and in the manifest, with source fields", async () => {
+  it("is written by the first run beside the output and in the manifest, with source fields", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, "out-first");
-    const file = await pipeline("{}", out);
+    const file = await pipeline(workspace, "{}", out);
     const result = await runCli(["run", file, ...FIRST], { env: emulatorEnv(emulator) });
     expect(result.code, result.stderr).toBe(0);
     const columns = await pinned(out);
@@ -111,8 +104,11 @@ describe("the pinned schema", () => {
 });
 
 describe("a field added between two runs", () => {
-  it("add: a new nullable column at the end, in the new files and the pin", async () => {
-    const { out, second, before, plan } = await twoRuns("{ new_fields: add }", {
+  it("add: a new nullable column at the end, in the new files and the pin", async ({
+    service,
+    workspace,
+  }) => {
+    const { out, second, before, plan } = await twoRuns({ service, workspace }, "{ new_fields: add }", {
       add: { "job.priority": "integer" },
     });
     // plan shows the drift before anything is written.
@@ -139,8 +135,8 @@ describe("a field added between two runs", () => {
     expect(newer.rows.every((row) => Number.isInteger(row["job_priority"]))).toBe(true);
   });
 
-  it("ignore: not written, the pin unchanged", async () => {
-    const { out, second, before } = await twoRuns("{ new_fields: ignore }", {
+  it("ignore: not written, the pin unchanged", async ({ service, workspace }) => {
+    const { out, second, before } = await twoRuns({ service, workspace }, "{ new_fields: ignore }", {
       add: { "job.priority": "integer" },
     });
     expect(second.code, second.stderr).toBe(0);
@@ -149,8 +145,8 @@ describe("a field added between two runs", () => {
     for (const names of await fileColumns(out)) expect(names.join()).not.toContain("job_priority");
   });
 
-  it("fail: the run fails naming the field before anything is written", async () => {
-    const { out, second, before, plan } = await twoRuns("{ new_fields: fail }", {
+  it("fail: the run fails naming the field before anything is written", async ({ service, workspace }) => {
+    const { out, second, before, plan } = await twoRuns({ service, workspace }, "{ new_fields: fail }", {
       add: { "job.priority": "integer" },
     });
     expect(plan.code).toBe(1);
@@ -163,10 +159,12 @@ describe("a field added between two runs", () => {
 });
 
 describe("a field removed between two runs", () => {
-  it.each(["add", "ignore", "fail"])(
+  it.for(["add", "ignore", "fail"])(
     "%s: the column stays in its place, written as nulls, reported",
-    async (policy) => {
-      const { out, second, before } = await twoRuns(`{ new_fields: ${policy} }`, { remove: ["workflow.id"] });
+    async (policy, { service, workspace }) => {
+      const { out, second, before } = await twoRuns({ service, workspace }, `{ new_fields: ${policy} }`, {
+        remove: ["workflow.id"],
+      });
       expect(second.code, second.stderr).toBe(0);
       expect(second.stderr).toMatch(
         /no longer in the service's mappings since \d{4}-\d\d-\d\dT[\d:.]+Z: column kept, written as nulls \(schema.keep_removed_days\)/,
@@ -191,8 +189,13 @@ describe("a field removed between two runs", () => {
 });
 
 describe("a field retyped between two runs", () => {
-  it("fail (the default): the run fails naming the field and both types, nothing written", async () => {
-    const { out, second } = await twoRuns("{}", { retype: { "job.execution_time.elapsed": "keyword" } });
+  it("fail (the default): the run fails naming the field and both types, nothing written", async ({
+    service,
+    workspace,
+  }) => {
+    const { out, second } = await twoRuns({ service, workspace }, "{}", {
+      retype: { "job.execution_time.elapsed": "keyword" },
+    });
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(
       'field "job.execution_time.elapsed" (column job_execution_time_elapsed) changed type from double (pinned) to string',
@@ -200,8 +203,11 @@ describe("a field retyped between two runs", () => {
     expect((await listDataFiles(out)).some((f) => f.includes("hour=02"))).toBe(false);
   });
 
-  it("string: written as text from then on, reported, the pin says string", async () => {
-    const { out, second, before } = await twoRuns("{ type_changes: string }", {
+  it("string: written as text from then on, reported, the pin says string", async ({
+    service,
+    workspace,
+  }) => {
+    const { out, second, before } = await twoRuns({ service, workspace }, "{ type_changes: string }", {
       retype: { "job.execution_time.elapsed": "keyword" },
     });
     expect(second.code, second.stderr).toBe(0);

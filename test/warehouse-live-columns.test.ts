@@ -5,32 +5,18 @@
 // own or stops before anything is written or pinned.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { listAllFiles, listDataFiles, readParquet } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
-import {
-  createWorkspace,
-  emulatorEnv,
-  expectedRows,
-  EXPORT_EMULATOR,
-  runCli,
-  startTestService,
-} from "./support/cli-harness.js";
+import { emulatorEnv, expectedRows, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
+import { fieldsAsGenerated, useEmulator } from "./support/use-emulator.js";
 
-let emulator: RunningEmulator;
-let workspace: Workspace;
+const it = useEmulator({ density: 3 }).extend<{ generatedFields: void }>({
+  generatedFields: fieldsAsGenerated("jobs"),
+});
 let runs = 0;
-beforeAll(async () => {
-  emulator = (await startTestService({ ...EXPORT_EMULATOR, density: 3 })).emulator;
-  workspace = await createWorkspace("mdq-live-columns-");
-});
-beforeEach(() => emulator.changeFields("jobs", {}));
-afterAll(async () => {
-  await emulator.close();
-  await workspace.remove();
-});
 
 const START = "2026-03-10T00:00:00Z";
 const MIDDLE = "2026-03-10T02:00:00Z";
@@ -38,7 +24,7 @@ const END = "2026-03-10T04:00:00Z";
 const FIRST = ["--start", START, "--end", MIDDLE];
 const SECOND = ["--start", MIDDLE, "--end", END];
 
-async function pipeline(sinkLines: string): Promise<{ file: string; out: string }> {
+async function pipeline(workspace: Workspace, sinkLines: string): Promise<{ file: string; out: string }> {
   const out = join(workspace.dir, `out-${++runs}`);
   const file = await workspace.write(
     `live-${runs}.yaml`,
@@ -60,15 +46,23 @@ async function pinText(out: string): Promise<string> {
 }
 
 /** The records of the window as the emulator holds them, by `_id`. */
-async function truth(start: string, end: string): Promise<Map<string, Record<string, unknown>>> {
+async function truth(
+  emulator: RunningEmulator,
+  start: string,
+  end: string,
+): Promise<Map<string, Record<string, unknown>>> {
   return expectedRows(emulator, "/v3/jobs/query", [
     { application: "atr", app_type: ["kubernetes"], domain: ["*"], start_time: start, end_time: end },
   ]);
 }
 
 describe("two fields that become one column at run time", () => {
-  it("job_state beside job.state under snake_case: the run stops before writing or pinning, naming both", async () => {
-    const { file, out } = await pipeline("    column_names: snake_case\n");
+  it("job_state beside job.state under snake_case: the run stops before writing or pinning, naming both", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipeline(workspace, "    column_names: snake_case\n");
     // validate knows only the kind's own fields: the clash exists only in the live mappings.
     expect((await runCli(["validate", file], { env: emulatorEnv(emulator) })).code).toBe(0);
     emulator.changeFields("jobs", { add: { job_state: "keyword" } });
@@ -86,8 +80,12 @@ describe("two fields that become one column at run time", () => {
     expect(schema.stderr).toContain('turns both "job.state" and "job_state" into "job_state"');
   });
 
-  it("@_id after a first run: the second run stops, the pin and the files stay as they were", async () => {
-    const { file, out } = await pipeline("    column_names: snake_case\n");
+  it("@_id after a first run: the second run stops, the pin and the files stay as they were", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipeline(workspace, "    column_names: snake_case\n");
     const env = emulatorEnv(emulator);
     const first = await runCli(["run", file, ...FIRST], { env });
     expect(first.code, first.stderr).toBe(0);
@@ -101,8 +99,12 @@ describe("two fields that become one column at run time", () => {
     expect(await listDataFiles(out)).toEqual(filesBefore);
   });
 
-  it("a field the mappings list twice with two types under as_is: stopped, not the last one winning", async () => {
-    const { file, out } = await pipeline("");
+  it("a field the mappings list twice with two types under as_is: stopped, not the last one winning", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipeline(workspace, "");
     emulator.changeFields("jobs", { mappings: [{ name: "job.state", type: "long" }] });
     const result = await runCli(["run", file, ...FIRST], { env: emulatorEnv(emulator) });
     expect(result.code, result.stderr).toBe(1);
@@ -112,8 +114,13 @@ describe("two fields that become one column at run time", () => {
     expect(await listDataFiles(out).catch(() => [])).toEqual([]);
   });
 
-  it("column_name_overrides gives one of them its own column: each holds its own field's values", async () => {
+  it("column_name_overrides gives one of them its own column: each holds its own field's values", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const { file, out } = await pipeline(
+      workspace,
       "    column_names: snake_case\n    column_name_overrides: { job_state: job_state_field }\n",
     );
     emulator.changeFields("jobs", { add: { job_state: "keyword" } });
@@ -121,7 +128,7 @@ describe("two fields that become one column at run time", () => {
     expect(result.code, result.stderr).toBe(0);
     const table = await readParquet(out, await listDataFiles(out));
     expect(table.types).toMatchObject({ job_state: "VARCHAR", job_state_field: "VARCHAR" });
-    const expected = await truth(START, MIDDLE);
+    const expected = await truth(emulator, START, MIDDLE);
     expect(table.rows).toHaveLength(expected.size);
     for (const row of table.rows) {
       const record = expected.get(row["_id"] as string);
@@ -133,7 +140,11 @@ describe("two fields that become one column at run time", () => {
 });
 
 describe("a transform over a field only the live mappings have", () => {
-  it("add: { job_state } when the service starts mapping job_state: stopped, not overwritten", async () => {
+  it("add: { job_state } when the service starts mapping job_state: stopped, not overwritten", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const out = join(workspace.dir, `out-${++runs}`);
     const yaml = kubernetesJobsYaml(
       "live-columns",
@@ -155,8 +166,12 @@ describe("a transform over a field only the live mappings have", () => {
 });
 
 describe("names that JavaScript objects treat specially", () => {
-  it("a field named __proto__ and a mapping type named constructor are plain names", async () => {
-    const { file, out } = await pipeline("    column_names: snake_case\n");
+  it("a field named __proto__ and a mapping type named constructor are plain names", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipeline(workspace, "    column_names: snake_case\n");
     emulator.changeFields("jobs", {
       add: JSON.parse('{"__proto__":"keyword"}') as Record<string, "keyword">,
       mappings: [{ name: "mapped_only", type: "constructor" }],
@@ -165,7 +180,7 @@ describe("names that JavaScript objects treat specially", () => {
     expect(result.code, result.stderr).toBe(0);
     const table = await readParquet(out, await listDataFiles(out));
     expect(table.types).toMatchObject({ __proto: "VARCHAR", mapped_only: "VARCHAR" });
-    const expected = await truth(START, MIDDLE);
+    const expected = await truth(emulator, START, MIDDLE);
     expect(table.rows).toHaveLength(expected.size);
     for (const row of table.rows) {
       const record = expected.get(row["_id"] as string) ?? {};
@@ -177,8 +192,12 @@ describe("names that JavaScript objects treat specially", () => {
 });
 
 describe("names from the service are bounded", () => {
-  it("a 400,000-character field name stops the run at once, naming the field's length and the setting", async () => {
-    const { file, out } = await pipeline("    column_names: snake_case\n");
+  it("a 400,000-character field name stops the run at once, naming the field's length and the setting", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipeline(workspace, "    column_names: snake_case\n");
     emulator.changeFields("jobs", { mappings: [{ name: `A${"B".repeat(399_999)}`, type: "keyword" }] });
     const started = performance.now();
     const result = await runCli(["run", file, ...FIRST], { env: emulatorEnv(emulator) });
@@ -192,8 +211,12 @@ describe("names from the service are bounded", () => {
     expect(await listDataFiles(out).catch(() => [])).toEqual([]);
   });
 
-  it("100,000 mapped fields stop the run before anything is written, naming schema.max_columns", async () => {
-    const { file, out } = await pipeline("");
+  it("100,000 mapped fields stop the run before anything is written, naming schema.max_columns", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipeline(workspace, "");
     emulator.changeFields("jobs", {
       mappings: Array.from({ length: 100_000 }, (_, index) => ({ name: `extra.f${index}`, type: "keyword" })),
     });
@@ -204,8 +227,12 @@ describe("names from the service are bounded", () => {
     expect(await listAllFiles(out).catch(() => [])).not.toContainEqual(PIN.join("/"));
   });
 
-  it("a thousand new fields are one drift line with counts, not a thousand", async () => {
-    const { file, out } = await pipeline("    column_names: snake_case\n");
+  it("a thousand new fields are one drift line with counts, not a thousand", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const { file, out } = await pipeline(workspace, "    column_names: snake_case\n");
     const env = emulatorEnv(emulator);
     expect((await runCli(["run", file, ...FIRST], { env })).code).toBe(0);
     emulator.changeFields("jobs", {
@@ -223,9 +250,13 @@ describe("names from the service are bounded", () => {
     expect(pinned.length).toBeGreaterThan(1000);
   });
 
-  it("control characters in a name are shown escaped, and refused as a column name as_is", async () => {
+  it("control characters in a name are shown escaped, and refused as a column name as_is", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const evil = "evil\u001b[2J\u0000name\r";
-    const snake = await pipeline("    column_names: snake_case\n");
+    const snake = await pipeline(workspace, "    column_names: snake_case\n");
     emulator.changeFields("jobs", { mappings: [{ name: evil, type: "keyword" }] });
     const env = emulatorEnv(emulator);
     const schema = await runCli(["schema", snake.file], { env });
@@ -237,7 +268,7 @@ describe("names from the service are bounded", () => {
     for (const text of [schema.stdout, fields.stdout, schema.stderr, fields.stderr])
       // eslint-disable-next-line no-control-regex -- no control character may reach the terminal
       expect(text.replaceAll("\n", "")).not.toMatch(/[\u0000-\u001f]/);
-    const asIs = await pipeline("");
+    const asIs = await pipeline(workspace, "");
     const run = await runCli(["run", asIs.file, ...FIRST], { env });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('the column name "evil\\u001b[2J\\u0000name\\r" holds a control character');
@@ -248,8 +279,13 @@ describe("names from the service are bounded", () => {
 });
 
 describe("a removed field's column", () => {
-  it("is dropped once schema.keep_removed_days have passed since the run that first missed it", async () => {
+  it("is dropped once schema.keep_removed_days have passed since the run that first missed it", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
     const { file, out } = await pipeline(
+      workspace,
       "    column_names: snake_case\n    schema: { keep_removed_days: 30 }\n",
     );
     const env = emulatorEnv(emulator);

@@ -166,6 +166,8 @@ export interface Workspace {
   dir: string;
   /** Writes `text` as `name` in the workspace and returns its path. */
   write(name: string, text: string): Promise<string>;
+  /** Creates a new folder in the workspace, named `name-` and a unique suffix (a test's own corner), and returns its path. */
+  folder(name: string): Promise<string>;
   remove(): Promise<void>;
 }
 
@@ -179,6 +181,7 @@ export async function createWorkspace(prefix = "e2e"): Promise<Workspace> {
       await writeFile(path, text, "utf8");
       return path;
     },
+    folder: (name) => mkdtemp(join(dir, `${name}-`)),
     remove: () => removeDir(dir),
   };
 }

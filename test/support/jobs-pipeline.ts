@@ -1,5 +1,6 @@
-// Small jobs pipelines for the CLI tests: hourly v3 point-in-time slices into NDJSON, the service from
-// the environment (the output-safety tests), and one as YAML text for what a run reports about itself.
+// Small pipelines for the CLI tests: the sources of ec2 jobs by point in time and of ec2 logs by batch,
+// hourly jobs slices into NDJSON with the service from the environment (the output-safety tests), and
+// one as YAML text for what a run reports about itself.
 import { REMOTE_SERVICE_YAML, SERVICE_FROM_ENV, writePipeline } from "./cli-harness.js";
 
 export interface JobsPipelineOptions {
@@ -16,15 +17,7 @@ export async function writeJobsPipeline(dir: string, options: JobsPipelineOption
   return writePipeline(dir, {
     name: options.name,
     service: SERVICE_FROM_ENV,
-    source: {
-      kind: "jobs",
-      application: "atr",
-      app_type: ["ec2"],
-      domain: ["*"],
-      window: { start: "2026-11-10T00:00:00Z", end, slice: "1h" },
-      strategy: "pit",
-      page_size: 100,
-    },
+    source: jobsSource("2026-11-10T00:00:00Z", end, { page_size: 100 }),
     sinks: [
       {
         format: "ndjson",
@@ -37,17 +30,41 @@ export async function writeJobsPipeline(dir: string, options: JobsPipelineOption
   });
 }
 
-/** The `source` of a pipeline over ec2 and kubernetes jobs by point in time, in hourly slices. */
-export function jobsPitSource(start: string, end: string, pageSize: number): Record<string, unknown> {
+/**
+ * The `source` of a pipeline over ec2 jobs by point in time, in hourly slices from `start` to `end`;
+ * `more` adds keys or overrides them (`page_size`, `fields`, `app_type`).
+ */
+export function jobsSource(
+  start: string,
+  end: string,
+  more: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     kind: "jobs",
     application: "atr",
-    app_type: ["ec2", "kubernetes"],
+    app_type: ["ec2"],
     domain: ["*"],
     strategy: "pit",
     window: { start, end, slice: "1h" },
-    page_size: pageSize,
+    ...more,
   };
+}
+
+/** The `source` of a pipeline over ec2 logs by batch export, in slices of `slice`. */
+export function logsBatchSource(start: string, end: string, slice: string): Record<string, unknown> {
+  return {
+    kind: "logs",
+    application: "atr",
+    app_type: ["ec2"],
+    domain: ["*"],
+    strategy: "batch",
+    window: { start, end, slice },
+  };
+}
+
+/** The `source` of a pipeline over ec2 and kubernetes jobs by point in time, in hourly slices. */
+export function jobsPitSource(start: string, end: string, pageSize: number): Record<string, unknown> {
+  return jobsSource(start, end, { app_type: ["ec2", "kubernetes"], page_size: pageSize });
 }
 
 /** A jobs pipeline on 2026-03-10 as YAML text, for tests that look at what a run reports about itself (metrics, run report, logs). */
