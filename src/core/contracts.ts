@@ -70,6 +70,30 @@ export interface SliceContext extends StageContext {
    * themselves. Unset means a sink may.
    */
   rowJson?: boolean;
+  /**
+   * Reads the service's hits straight from their bytes, when what the slice's outputs read can be taken
+   * without parsing each hit (see HitBytesReader); unset means every hit is parsed.
+   */
+  hitReader?: HitBytesReader | undefined;
+}
+
+/**
+ * What a source's paging hands a hit that a reader took: the row the outputs read (`_id` and `_index`
+ * at least) and, when the outputs splice rows from the service's bytes, those of its `_source`.
+ */
+export interface ReadHit {
+  row: Row;
+  source: Uint8Array | undefined;
+}
+
+/**
+ * Takes one hit from the bytes of a page as they stream in, checking them whole (JSON grammar and the
+ * hit's shape) without building the parsed object. Undefined leaves the hit to the usual path (JSON.parse
+ * and the wire schema), which decides and names what is wrong, so a reader only ever declines.
+ */
+export interface HitBytesReader {
+  /** `v3`: the hit has the v3 shape (`sort` required), else the v1/v2 one. The result is valid until the next call. */
+  read(bytes: Uint8Array, start: number, end: number, v3: boolean): ReadHit | undefined;
 }
 
 /** Pages one slice of the service. Releases remote state (scroll, point in time, export) in `finally`. */

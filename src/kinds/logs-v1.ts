@@ -27,7 +27,7 @@ export const v1LogsSources: KindSources = {
   scroll: (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = { ...v1Body("/v1/logs/scroll", source), size: source.page_size };
-      yield v1ScrollPaging(client, body, v1HitArray("logs"), { signal: ctx.signal });
+      yield v1ScrollPaging(client, body, v1HitArray("logs"), { signal: ctx.signal, reader: ctx.hitReader });
     }),
   batch: (source, { client, batch }) =>
     createBatchSource(

@@ -26,8 +26,8 @@ export const logsKind = v2ScrollKind({
   type: "logs",
   summary: "Application logs (v2 scroll, batch, aggs; deprecated v1 scroll, batch).",
   allowed: { applications: LOG_APPLICATIONS, appTypes: V2_LOG_APP_TYPES },
-  scroll: (client, body, signal) =>
-    v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs"), { signal }),
+  scroll: (client, body, options) =>
+    v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs"), options),
   batch: (body) => ({ kind: "v2-logs", body }),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/logs/aggs", body, { signal })).data.aggregations,

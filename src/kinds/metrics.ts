@@ -12,7 +12,7 @@ export const metricsKind = v3Kind({
   summary: "Host and container metrics (v3; scroll, aggs).",
   applications: METRIC_APPLICATIONS,
   paging: "scroll",
-  pages: (client, body, signal) => metricsScrollPaging(client, body, V3_HITS, { signal }),
+  pages: (client, body, options) => metricsScrollPaging(client, body, V3_HITS, options),
   aggs: async (client, body, signal) =>
     (await client.call("/v3/metrics/aggs", body, { signal })).data.aggregations,
   mappings: (client, source, signal) =>

@@ -19,7 +19,7 @@ export function pointInTimeKind(type: keyof typeof PATHS, summary: string): Data
     summary,
     applications: ATR_ONLY,
     paging: "pit",
-    pages: (client, body, signal) => pointInTimePaging(client, paths.query, body, V3_HITS, { signal }),
+    pages: (client, body, options) => pointInTimePaging(client, paths.query, body, V3_HITS, options),
     aggs: async (client, body, signal) => (await client.call(paths.aggs, body, { signal })).data.aggregations,
     mappings: async (client, source, signal) =>
       byName(

@@ -9,6 +9,20 @@ export interface HitLike {
   _source: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A row a bytes reader took from the page (SliceContext.hitReader) instead of a parsed hit: it has no
+ * `_source`, and it is the row the outputs read.
+ */
+export interface TakenRow {
+  _id: string;
+  _index: string;
+  _source?: undefined;
+  [field: string]: unknown;
+}
+
+/** A hit of a page as the paging hands it on: parsed, or taken from its bytes. */
+export type PagedHit = HitLike | TakenRow;
+
 /** Array-index keys (`"0"`, `"17"`): JSON.stringify writes them first, whatever order the bytes had. */
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
 const CLOSE = new Uint8Array([0x7d]);
@@ -22,8 +36,11 @@ const CLOSE = new Uint8Array([0x7d]);
  * rowJson({ _id: "a", _index: "jobs", _source: { n: 1 } }, Buffer.from('{"n":1}'))
  * // { head: '{"_id":"a","_index":"jobs",', tail: <bytes of '"n":1}'> }
  */
-export function rowJson(hit: HitLike, source: Uint8Array | undefined): RowJson | undefined {
+export function rowJson(hit: PagedHit, source: Uint8Array | undefined): RowJson | undefined {
   if (source === undefined) return undefined;
+  // A reader hands on the `_source` bytes only when they splice: compact, no key of the row's own,
+  // no array-index key (see api/paging/splice-reader.ts).
+  if (hit._source === undefined) return splicedJson(hit, source.length <= 2, source);
   const parsed = hit._source;
   if (Object.hasOwn(parsed, "_id") || Object.hasOwn(parsed, "_index")) return undefined;
   let empty = true;
@@ -33,6 +50,10 @@ export function rowJson(hit: HitLike, source: Uint8Array | undefined): RowJson |
     empty = false;
     break;
   }
+  return splicedJson(hit, empty, source);
+}
+
+function splicedJson(hit: PagedHit, empty: boolean, source: Uint8Array): RowJson {
   const head = `{"_id":${JSON.stringify(hit._id)},"_index":${JSON.stringify(hit._index)}`;
   return empty ? { head, tail: CLOSE } : { head: `${head},`, tail: source.subarray(1) };
 }

@@ -8,7 +8,7 @@ import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
 import type { RecordBatch, Row, RowJson, Slice } from "../core/contracts.js";
 import { rowJson } from "./row-json.js";
-import type { HitLike } from "./row-json.js";
+import type { HitLike, PagedHit } from "./row-json.js";
 
 export const APPLICATIONS = ["atr", "klewer", "eventops", "quasar"] as const;
 export type Application = (typeof APPLICATIONS)[number];
@@ -189,19 +189,25 @@ export function hitAsRow(hit: HitLike): Row {
  * without it each row is the hit's parsed `_source` (hitAsRow) and no JSON is built.
  */
 export function hitsToRows(
-  hits: readonly HitLike[],
+  hits: readonly PagedHit[],
   sources?: readonly (Uint8Array | undefined)[],
   withJson = true,
 ): RecordBatch {
   const rows = new Array<Row>(hits.length);
   if (!withJson) {
-    for (let index = 0; index < hits.length; index++) rows[index] = hitAsRow(hits[index] as HitLike);
+    for (let index = 0; index < hits.length; index++)
+      rows[index] = pagedRow(hits[index] as PagedHit, hitAsRow);
     return { rows };
   }
-  for (let index = 0; index < hits.length; index++) rows[index] = hitToRow(hits[index] as HitLike);
+  for (let index = 0; index < hits.length; index++) rows[index] = pagedRow(hits[index] as PagedHit, hitToRow);
   if (sources === undefined) return { rows };
   const json = new Array<RowJson | undefined>(hits.length);
   for (let index = 0; index < hits.length; index++)
-    json[index] = rowJson(hits[index] as HitLike, sources[index]);
+    json[index] = rowJson(hits[index] as PagedHit, sources[index]);
   return { rows, json };
+}
+
+/** A parsed hit's row as `toRow` makes it; a row a bytes reader took is already the row. */
+function pagedRow(hit: PagedHit, toRow: (hit: HitLike) => Row): Row {
+  return hit._source === undefined ? hit : toRow(hit);
 }

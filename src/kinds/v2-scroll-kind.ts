@@ -2,6 +2,7 @@
 // per app_type, mappings from v3. A kind declares its applications and app types, its mappings and
 // the three calls that name its own operations (their bodies are typed by the wire spec, so each call
 // stays in the kind's module); the factory builds the sources, the aggregation and the rest.
+import type { PagingOptions } from "../api/paging/page.js";
 import type { ServiceClient } from "../api/client.js";
 import type { Aggregations } from "../api/wire/aggs.js";
 import type { BatchExportQuery } from "../api/paging/batch-status.js";
@@ -27,7 +28,11 @@ export interface V2KindSpec<A extends Application, T extends AppType> {
   /** The applications and app_type values the v2 operations take. */
   allowed: { applications: readonly A[]; appTypes: readonly T[] };
   /** Pages one app type's scroll from its initial body (`/v2/<kind>/scroll`). */
-  scroll(client: ServiceClient, body: ReturnType<typeof v2ScrollBody<A, T>>, signal: AbortSignal): PagedQuery;
+  scroll(
+    client: ServiceClient,
+    body: ReturnType<typeof v2ScrollBody<A, T>>,
+    options: PagingOptions,
+  ): PagedQuery;
   /** The batch export request of one app type's body (`/v2/<kind>/batch`). */
   batch(body: ReturnType<typeof v2BatchBody<A, T>>): BatchExportQuery;
   /** Sends one aggs request (`/v2/<kind>/aggs`) and returns its `data.aggregations`. */
@@ -53,7 +58,7 @@ function v2Sources<A extends Application, T extends AppType>(spec: V2KindSpec<A,
         const operation = `/v2/${spec.type}/scroll`;
         for (const appType of source.app_type) {
           const body = v2ScrollBody(operation, allowed, source, appType, ctx.slice);
-          yield spec.scroll(client, body, ctx.signal);
+          yield spec.scroll(client, body, { signal: ctx.signal, reader: ctx.hitReader });
         }
       }),
     batch: (source, { client, batch }) =>

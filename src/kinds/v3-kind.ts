@@ -2,6 +2,7 @@
 // type, aggregations in one request, application atr or the kind's own. A kind declares its
 // applications, how it pages, its mappings and the two calls that name its own operations (their
 // bodies are typed by the wire spec, so each call stays with the kind); the factory builds the rest.
+import type { PagingOptions } from "../api/paging/page.js";
 import type { ServiceClient } from "../api/client.js";
 import { DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
@@ -18,8 +19,8 @@ export interface V3KindSpec<A extends Application> {
   applications: readonly A[];
   /** How the query pages: a point in time (`search_after`) or a scroll. */
   paging: "pit" | "scroll";
-  /** Pages one slice's query (`/v3/<kind>/query`) from its initial body. */
-  pages(client: ServiceClient, body: ReturnType<typeof v3QueryBody<A>>, signal: AbortSignal): PagedQuery;
+  /** Pages one slice's query (`/v3/<kind>/query`) from its initial body, with the slice's signal and hit reader. */
+  pages(client: ServiceClient, body: ReturnType<typeof v3QueryBody<A>>, options: PagingOptions): PagedQuery;
   /** Sends one aggs request (`/v3/<kind>/aggs`) and returns its `data.aggregations`. */
   aggs(
     client: ServiceClient,
@@ -40,7 +41,7 @@ export function v3Kind<const A extends Application>(spec: V3KindSpec<A>): DataKi
   const paged: SourceFactory = (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = v3QueryBody(query, spec.applications, source, ctx.slice);
-      yield spec.pages(client, body, ctx.signal);
+      yield spec.pages(client, body, { signal: ctx.signal, reader: ctx.hitReader });
     });
   return {
     type: spec.type,

@@ -10,8 +10,8 @@ export const workloadsKind = v2ScrollKind({
   type: "workloads",
   summary: "Compute workloads (v2; scroll, batch, aggs).",
   allowed: { applications: ATR_ONLY, appTypes: DOMAIN_APP_TYPES },
-  scroll: (client, body, signal) =>
-    v2ScrollPaging(client, { kind: "workloads", body }, v2HitArray("workloads"), { signal }),
+  scroll: (client, body, options) =>
+    v2ScrollPaging(client, { kind: "workloads", body }, v2HitArray("workloads"), options),
   batch: (body) => ({ kind: "v2-workloads", body }),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/workloads/aggs", body, { signal })).data.aggregations,

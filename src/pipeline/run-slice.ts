@@ -3,12 +3,13 @@
 import { ReconciliationError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type {
+  HitBytesReader,
   RecordBatch,
   RunInfo,
   Sink,
+  Slice,
   SliceContext,
   SliceOutput,
-  Slice,
   Source,
   Transform,
 } from "../core/contracts.js";
@@ -22,6 +23,8 @@ export interface SliceWork {
   sinks: readonly Sink[];
   /** Whether a sink writes rows as JSON text (see SliceContext.rowJson); unset: assume one does. */
   rowJson?: boolean;
+  /** Takes the service's hits from their bytes (see SliceContext.hitReader); unset: every hit is parsed. */
+  hitReader?: HitBytesReader | undefined;
 }
 
 export interface SliceResult {
@@ -75,6 +78,7 @@ export async function runSlice(
     run: options.run,
     stats: { duplicates: 0 },
     ...(work.rowJson !== undefined ? { rowJson: work.rowJson } : {}),
+    ...(work.hitReader !== undefined ? { hitReader: work.hitReader } : {}),
   };
   let read = 0;
   try {

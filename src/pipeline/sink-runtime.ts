@@ -12,7 +12,7 @@ import type { Format } from "../formats/format.js";
 import { openOutputStore } from "../sinks/open-output-store.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { createFileJoin } from "../sinks/file-join.js";
-import { createSink } from "../sinks/sink.js";
+import { createSink, pathReadsRecords, writesRowJson } from "../sinks/sink.js";
 import type { FileJoin } from "../sinks/file-join.js";
 import { conformSink } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../warehouse/pipeline-schemas.js";
@@ -42,6 +42,20 @@ export interface SinkRuntime extends OpenedSink {
   join: FileJoin | undefined;
   /** A fresh sink for one attempt at a slice, writing rows conformed to the schema. */
   createSink(): Sink;
+}
+
+/**
+ * Whether a sink reads nothing of a row but its identity and its JSON spliced from the service's bytes:
+ * it writes rows as JSON text, keeps every field (not columnar), renames none and names its files
+ * without record fields. A slice whose sinks all do so need not parse the service's hits.
+ */
+export function readsOnlyRowJson(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
+  return (
+    writesRowJson(sink.config, sink.format, workers) &&
+    sink.format.columnar !== true &&
+    sink.schema.conformRow === undefined &&
+    !pathReadsRecords(sink.config)
+  );
 }
 
 /** Removes a file the state records from its sink's store. */

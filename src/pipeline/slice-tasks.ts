@@ -10,6 +10,8 @@ import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
 import type { SinkRuntime } from "./sink-runtime.js";
+import { readsOnlyRowJson } from "./sink-runtime.js";
+import { createSpliceReader } from "../api/paging/splice-reader.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface SliceTaskDeps {
@@ -34,6 +36,9 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
   const createSinks = (): Sink[] => sinks.map((sink) => sink.createSink());
   const rowJson = sinks.some((sink) => writesRowJson(sink.config, sink.format, deps.workers));
+  // Nothing reads a record's fields: its hits are checked and spliced from their bytes, never parsed.
+  const splicesOnly =
+    pipeline.transforms.length === 0 && sinks.every((sink) => readsOnlyRowJson(sink, deps.workers));
   const merge = createPartMerge(sinks);
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
@@ -63,6 +68,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
       ],
       sinks: createSinks(),
       rowJson,
+      hitReader: splicesOnly ? createSpliceReader() : undefined,
     }),
   }));
 }

@@ -34,6 +34,11 @@ export interface SinkDeps {
   workers?: WorkerPool;
 }
 
+/** Whether the sink's path template reads record fields (`{atr.domain_name}`) to name its files. */
+export function pathReadsRecords(config: SinkConfig): boolean {
+  return compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE).fields.length > 0;
+}
+
 /** How `verify` counts the rows of this sink's files: its format's counter, with its settings. */
 export function rowCounterOf(
   config: SinkConfig,

@@ -2,6 +2,7 @@
 // differ only in these, so a kind passes its operation's description to the paging and nothing here
 // lists operations. The v2 and v3 shapes are shared constants; a kind of either shape names its array.
 import type { z } from "zod";
+import type { HitBytesReader } from "../../core/contracts.js";
 import { hitSchema, v3HitSchema } from "../wire/hits.js";
 
 /**
@@ -18,6 +19,15 @@ export interface HitArray {
    * profile. A hit it refuses goes to `schema`, which decides and names the field.
    */
   accepts: (hit: unknown) => boolean;
+  /** The v3 shape (`sort` required) or the v1/v2 one: what a bytes reader checks. */
+  v3: boolean;
+  /** Takes hits from their bytes before they are parsed (see HitBytesReader); none by default. */
+  reader?: HitBytesReader | undefined;
+}
+
+/** `hits` with the paging's reader, if it has one. */
+export function withReader(hits: HitArray, reader: HitBytesReader | undefined): HitArray {
+  return reader === undefined ? hits : { ...hits, reader };
 }
 
 type HitFields = Partial<Record<"_index" | "_id" | "_score" | "_source" | "sort", unknown>>;
@@ -53,14 +63,19 @@ function acceptsV3Hit(hit: unknown): boolean {
 }
 
 /** v3 queries (jobs, tickets, metrics): `data.hits`, each hit with its sort values. */
-export const V3_HITS: HitArray = { path: ["data", "hits"], schema: v3HitSchema, accepts: acceptsV3Hit };
+export const V3_HITS: HitArray = {
+  path: ["data", "hits"],
+  schema: v3HitSchema,
+  accepts: acceptsV3Hit,
+  v3: true,
+};
 
 /** v2 scrolls keep their hits under `data.<kind>` (`data.logs`, `data.workloads`). */
 export function v2HitArray(kind: string): HitArray {
-  return { path: ["data", kind], schema: hitSchema, accepts: acceptsHit };
+  return { path: ["data", kind], schema: hitSchema, accepts: acceptsHit, v3: false };
 }
 
 /** The deprecated v1 scroll keeps its hits at the top level (`logs`). */
 export function v1HitArray(kind: string): HitArray {
-  return { path: [kind], schema: hitSchema, accepts: acceptsHit };
+  return { path: [kind], schema: hitSchema, accepts: acceptsHit, v3: false };
 }

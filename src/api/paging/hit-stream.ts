@@ -47,7 +47,15 @@ export async function* decodeHits(
   let sources: (Uint8Array | undefined)[] = [];
   let offset = 0;
   let index = 0;
+  const reader = hitArray.reader;
   const scanner = new HitScanner(hitArray.path, (element) => {
+    const read = reader?.read(element.bytes, element.start, element.end, hitArray.v3);
+    if (read !== undefined) {
+      hits.push(read.row);
+      sources.push(read.source);
+      index += 1;
+      return;
+    }
     const text = element.bytes.toString("utf8", element.start, element.end);
     let hit: unknown;
     try {

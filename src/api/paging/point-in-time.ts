@@ -4,6 +4,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-operation.js";
 import type { V3Hit } from "../wire/hits.js";
 import type { HitArray } from "./hit-array.js";
+import { withReader } from "./hit-array.js";
 import type { PagePart, V3PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
@@ -42,7 +43,7 @@ export async function* pointInTimePaging(
       client,
       path,
       request,
-      hits,
+      withReader(hits, options.reader),
       { signal: options.signal, isContinuation, halving },
       pageNumber,
     );

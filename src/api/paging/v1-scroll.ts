@@ -3,6 +3,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-operation.js";
 import type { Hit } from "../wire/hits.js";
 import type { HitArray } from "./hit-array.js";
+import { withReader } from "./hit-array.js";
 import type { PagePart, PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
@@ -30,7 +31,7 @@ export async function* v1ScrollPaging(
       client,
       "/v1/logs/scroll",
       request,
-      hits,
+      withReader(hits, options.reader),
       { signal: options.signal, isContinuation: scrollId !== undefined, movesCursor: true },
       pageNumber,
     );

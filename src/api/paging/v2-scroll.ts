@@ -6,6 +6,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-operation.js";
 import type { Hit } from "../wire/hits.js";
 import type { HitArray } from "./hit-array.js";
+import { withReader } from "./hit-array.js";
 import type { PageHits, PagePart, PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
@@ -73,7 +74,14 @@ export async function* v2ScrollPaging(
   // A scroll keeps its id from page to page, so the guard watches the pages and the total instead.
   const guard = new PagingGuard(query.kind === "logs" ? "/v2/logs/scroll" : "/v2/workloads/scroll");
   for (let pageNumber = 1; ; pageNumber += 1) {
-    const page = yield* fetchPage(client, target, hits, isContinuation, pageNumber, options.signal);
+    const page = yield* fetchPage(
+      client,
+      target,
+      withReader(hits, options.reader),
+      isContinuation,
+      pageNumber,
+      options.signal,
+    );
     guard.page({ ...page.ends, total: page.total, size: undefined });
     yield { type: "end", pageNumber, count: page.ends.count, total: page.total };
     // An empty page ends the scroll even if a scroll_id comes with it, so a stale cursor cannot loop.

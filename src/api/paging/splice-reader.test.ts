@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import type { RecordBatch } from "../../core/contracts.js";
+import { encodeLines } from "../../formats/ndjson.js";
+import { hitToRow, hitsToRows } from "../../kinds/source-spec.js";
+import type { HitLike, PagedHit } from "../../kinds/row-json.js";
+import { V3_HITS, v2HitArray, withReader } from "./hit-array.js";
+import type { HitArray } from "./hit-array.js";
+import { decodeHits } from "./hit-stream.js";
+import type { HitBatch } from "./hit-stream.js";
+import { createSpliceReader } from "./splice-reader.js";
+
+/** A response body of `hits` (texts as the service would send them) under `data.<array>`, in chunks of `cut` bytes. */
+function body(array: string, hits: readonly string[], cut: number): Uint8Array[] {
+  const bytes = Buffer.from(`{"data":{"${array}":[${hits.join(",")}],"total":${hits.length}}}`);
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += cut) chunks.push(bytes.subarray(at, at + cut));
+  return chunks;
+}
+
+async function* stream(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const chunk of chunks) yield chunk;
+}
+
+/** The NDJSON an output writes for these hits, read through `hits` (with or without a reader). */
+async function ndjson(
+  chunks: readonly Uint8Array[],
+  hits: HitArray,
+): Promise<{ text: string; taken: number }> {
+  const batches: RecordBatch[] = [];
+  let taken = 0;
+  const decoded = decodeHits(stream(chunks), hits, "/v3/jobs/query", 3);
+  for (;;) {
+    const next = await decoded.next();
+    if (next.done === true) break;
+    const batch: HitBatch = next.value;
+    taken += batch.hits.filter((hit) => (hit as PagedHit)._source === undefined).length;
+    batches.push(hitsToRows(batch.hits as PagedHit[], batch.sources));
+  }
+  return { text: batches.map((batch) => encodeLines(batch).toString("utf8")).join(""), taken };
+}
+
+const v3 = (id: string, source: string, extra = ""): string =>
+  `{"_index":"jobs-atr-ec2-2026.03.01","_id":${JSON.stringify(id)},"_score":null,"_source":${source},"sort":[1,"${id}"]${extra}}`;
+
+const HITS = [
+  v3("a", '{"job":{"id":"a","state":"DONE","elapsed":3167.3},"@timestamp":"2026-03-01T00:00:00.000Z"}'),
+  v3("b", '{"name":"caf\\u00e9 \\"quoted\\" \u00e9\u{1f600}","n":-0,"big":1e400,"list":[1,{"x":null}]}'),
+  // Empty _source: the row is its identity alone.
+  v3("c", "{}"),
+  // Not compact: parsed, then serialised.
+  v3("d", '{ "spaced" : true }'),
+  // Its own _id and _index: the row's replace them, which a splice cannot do.
+  v3("e", '{"_id":"other","_index":"elsewhere","k":1}'),
+  // An array-index key: JSON.stringify writes it first.
+  v3("f", '{"b":1,"7":2}'),
+  // An escaped key and duplicate keys: copied as sent, as the splice always did.
+  v3("g", '{"k\\u0065y":1,"d":1,"d":2}'),
+  v3("h", '{"x":"\\ud800 lone"}'),
+];
+
+describe("the splice reader", () => {
+  it("gives, hit for hit, the NDJSON the parsing path gives, and takes only hits it can splice", async () => {
+    for (const cut of [1, 7, 64, 100_000]) {
+      const chunks = body("hits", HITS, cut);
+      const parsed = await ndjson(chunks, V3_HITS);
+      const read = await ndjson(chunks, withReader(V3_HITS, createSpliceReader()));
+      expect(read.text).toBe(parsed.text);
+      // a, b, c, g and h splice; d is not compact, e carries identity keys, f an array-index key.
+      expect(read.taken).toBe(5);
+      expect(parsed.taken).toBe(0);
+    }
+  });
+
+  it("writes a hit sent as JSON.stringify writes it exactly as JSON.stringify writes its parsed row", async () => {
+    // a and c are spliced; d, e and f are serialised from their parsed rows. (b, g and h keep their
+    // escapes, numbers and duplicate keys as sent, on either path: the test above.)
+    const plain = [0, 2, 3, 4, 5];
+    const read = await ndjson(body("hits", HITS, 50), withReader(V3_HITS, createSpliceReader()));
+    const lines = read.text.trimEnd().split("\n");
+    for (const index of plain) {
+      const row = hitToRow(JSON.parse(HITS[index] ?? "") as HitLike);
+      expect(lines[index]).toBe(JSON.stringify(row));
+    }
+  });
+
+  it("declines v2 hits of the wrong shape and broken hits, which the parsing path then judges", async () => {
+    const logs = v2HitArray("logs");
+    const good = '{"_index":"logs-atr","_id":"1","_score":1.5,"_source":{"message":"ok"}}';
+    const chunks = body("logs", [good], 10);
+    const read = await ndjson(chunks, withReader(logs, createSpliceReader()));
+    expect(read.text).toBe(`${JSON.stringify({ _id: "1", _index: "logs-atr", message: "ok" })}\n`);
+    expect(read.taken).toBe(1);
+
+    const noId = '{"_index":"logs-atr","_source":{"message":"ok"}}';
+    await expect(ndjson(body("logs", [noId], 10), withReader(logs, createSpliceReader()))).rejects.toThrow(
+      /does not follow the spec/,
+    );
+    const notJson = '{"_index":"logs-atr","_id":"1","_source":{"message":tru}}';
+    await expect(ndjson(body("logs", [notJson], 10), withReader(logs, createSpliceReader()))).rejects.toThrow(
+      /not JSON/,
+    );
+  });
+});
