@@ -6,8 +6,9 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { validateRequest } from "../src/api/wire/operations.js";
 import { createSilentLogger } from "../src/logger.js";
-import type { RecordBatch, SliceContext } from "../src/core/contracts.js";
+import type { RecordBatch, Row, SliceContext } from "../src/core/contracts.js";
 import { reportUnknownFields, unknownFields } from "../src/pipeline/report-unknown-fields.js";
+import { createTakenColumnsReader } from "../src/formats/taken-columns.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";
 import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
@@ -123,6 +124,38 @@ describe("a field no column holds is reported", () => {
     for await (const batch of reportUnknownFields(columns)(batches(), ctx)) seen.push(batch);
     expect(seen.flatMap((batch) => batch.rows).map((row) => row._id)).toEqual(["1", "2", "3"]);
     expect(warnings).toEqual([{ fields: ["logLevel"] }, { fields: ["level"] }]);
+  });
+
+  it("takes the names of rows read from the hits' bytes from their reader, as the walk would give them", async () => {
+    const warnings: unknown[] = [];
+    const log = createSilentLogger();
+    const ctx = {
+      signal: new AbortController().signal,
+      log: Object.assign(Object.create(log) as typeof log, {
+        warn: (fields: unknown) => void warnings.push(fields),
+      }),
+      slice: { index: 0, id: "s", start: new Date(0), end: new Date(1) },
+      run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
+      stats: { duplicates: 0 },
+    } satisfies SliceContext;
+    const reader = createTakenColumnsReader(columns);
+    const take = (id: string, source: string): Row => {
+      const bytes = Buffer.from(`{"_index":"logs","_id":"${id}","_score":null,"_source":${source}}`);
+      const read = reader.read(bytes, 0, bytes.length, false);
+      if (read === undefined) throw new Error("the reader declined a valid hit");
+      return read.row;
+    };
+    async function* batches(): AsyncGenerator<RecordBatch> {
+      yield { rows: [take("1", '{"atr":{"domain_name":"a"},"logLevel":"info"}')] };
+      yield { rows: [take("2", '{"logLevel":"warn","level":"WARN"}'), { _id: "3", other: 1 }] };
+    }
+    for await (const batch of reportUnknownFields(columns)(batches(), ctx))
+      expect(batch.rows.length).toBeGreaterThan(0);
+    // The hits' own `_index` is a field of the row too, outside these columns, as a parsed row's walk finds.
+    expect(warnings).toEqual([{ fields: ["_index", "logLevel"] }, { fields: ["level", "other"] }]);
+    const names = new Set(columns.map((column) => column.name));
+    const parsed = { _id: "1", _index: "logs", atr: { domain_name: "a" }, logLevel: "info" };
+    expect(unknownFields(parsed, names)).toEqual(["_index", "logLevel"]);
   });
 
   it("lists at most 50 names in a warning and counts the rest: a record of 100,000 keys is one short line", async () => {

@@ -86,6 +86,12 @@ export interface Format<Settings = unknown> {
    */
   writesRowJson?(settings: Settings, context: EncoderContext): boolean;
   /**
+   * Whether its encoder reads the values a columns reader took from the service's bytes
+   * (formats/taken-columns.ts) for rows that carry them, instead of the rows' fields. A slice whose one
+   * sink's format does (and nothing else reads the rows) need not parse the hits. Absent: it does not.
+   */
+  takesColumnValues?(settings: Settings, context: EncoderContext): boolean;
+  /**
    * The bytes of one file holding the rows of whole files this format wrote with the same columns and
    * settings, in order, without decoding them (a batch slice's partition files joined). Optional: a
    * format without it is merged row by row through `decodeRows`.

@@ -3,6 +3,9 @@ import type { Column, Row } from "../core/contracts.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { createColumnReader } from "./column-value.js";
+import { EtlError } from "../errors.js";
+import { sameColumns, TAKEN_AT, takenChunkOf } from "./taken-columns.js";
+import type { TakenChunk, TakenRow } from "./taken-columns.js";
 import type { ColumnReader } from "./column-value.js";
 
 interface ColumnBuffer {
@@ -22,7 +25,15 @@ export class ColumnBuffers {
   /** About the bytes of the values buffered: string characters, plus 8 per value. */
   bytes = 0;
 
+  private readonly columns: readonly Column[];
+  /** Column lists of taken chunks already found to be these columns. */
+  private readonly matching = new WeakSet<readonly Column[]>();
+  /** Per row of the current append: its taken chunk and place, when it is a taken row. */
+  private chunks: (TakenChunk | undefined)[] = [];
+  private places: number[] = [];
+
   constructor(columns: readonly Column[]) {
+    this.columns = columns;
     this.names = columns.map((column) => column.name);
     this.buffers = columns.map((column) => ({
       read: createColumnReader(column),
@@ -34,6 +45,10 @@ export class ColumnBuffers {
 
   /** Appends rows `start` to `end` of `rows`. */
   append(rows: readonly Row[], start: number, end: number): void {
+    if (this.findTaken(rows, start, end)) {
+      this.appendTaken(rows, start, end);
+      return;
+    }
     // Column by column keeps each loop monomorphic: one reader and one coercer per pass.
     let textLength = 0;
     for (const buffer of this.buffers) {
@@ -48,6 +63,50 @@ export class ColumnBuffers {
         for (let i = start; i < end; i++) values.push(coerce(read(rows[i] as Row)));
       }
     }
+    this.rows += end - start;
+    this.bytes += textLength + (end - start) * this.buffers.length * 8;
+  }
+
+  /**
+   * Notes which rows a columns reader took (formats/taken-columns.ts); false when none did. Their
+   * values were taken for the encoder's columns: a row taken for others is a defect, never nulls.
+   */
+  private findTaken(rows: readonly Row[], start: number, end: number): boolean {
+    let any = false;
+    for (let i = start; i < end; i++) {
+      const row = rows[i] as Row;
+      const chunk = takenChunkOf(row);
+      this.chunks[i - start] = chunk;
+      if (chunk === undefined) continue;
+      any = true;
+      this.places[i - start] = (row as TakenRow)[TAKEN_AT];
+      if (this.matching.has(chunk.columns)) continue;
+      if (!sameColumns(chunk.columns, this.columns))
+        throw new EtlError(
+          "INTERNAL",
+          "rows were taken from the service's bytes for other columns than the file's",
+        );
+      this.matching.add(chunk.columns);
+    }
+    return any;
+  }
+
+  /** `append` for rows of which some were taken: their values are read from their chunks. */
+  private appendTaken(rows: readonly Row[], start: number, end: number): void {
+    const { chunks, places } = this;
+    let textLength = 0;
+    this.buffers.forEach((buffer, column) => {
+      const { read, coerce, values } = buffer;
+      for (let i = start; i < end; i++) {
+        const chunk = chunks[i - start];
+        const value =
+          chunk === undefined
+            ? coerce(read(rows[i] as Row))
+            : ((chunk.values[column] as ParquetValue[])[places[i - start] as number] as ParquetValue);
+        if (buffer.isText && typeof value === "string") textLength += value.length;
+        values.push(value);
+      }
+    });
     this.rows += end - start;
     this.bytes += textLength + (end - start) * this.buffers.length * 8;
   }

@@ -69,6 +69,8 @@ export const parquetFormat: Format<ParquetSettings> = {
   usesWorkers: true,
   // Rows go to a worker as NDJSON lines; in this thread they are read column by column, by name.
   writesRowJson: (_settings, context) => context.workers !== undefined && context.workers.threads > 0,
+  // In this thread its column buffers read taken values; a worker gets rows as NDJSON lines instead.
+  takesColumnValues: (_settings, context) => context.workers === undefined || context.workers.threads === 0,
   settings: (sink) => {
     const { compression, row_group_rows, parquet } = z.object(parquetOptions).parse(sink);
     return { compression, rowGroupRows: row_group_rows, pageVersion: parquet?.page_version ?? 1 };

@@ -58,6 +58,19 @@ export function readsOnlyRowJson(sink: SinkRuntime, workers: WorkerPool | undefi
   );
 }
 
+/**
+ * Whether a sink's encoder can read its column values taken from the service's bytes instead of rows
+ * (Format.takesColumnValues): rows reach it unrenamed, and no record field names its files.
+ */
+export function takesColumnValues(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
+  const context = workers === undefined ? {} : { workers };
+  return (
+    sink.format.takesColumnValues?.(sink.format.settings(sink.config), context) === true &&
+    sink.schema.conformRow === undefined &&
+    !pathReadsRecords(sink.config)
+  );
+}
+
 /** Removes a file the state records from its sink's store. */
 export type RemoveRecordedFile = (file: IntendedFile) => Promise<void>;
 

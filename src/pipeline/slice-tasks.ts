@@ -2,7 +2,7 @@
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
 import { writesRowJson } from "../sinks/sink.js";
-import type { Column, RunInfo, Sink } from "../core/contracts.js";
+import type { Column, HitBytesReader, RunInfo, Sink } from "../core/contracts.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain } from "../components/registry.js";
@@ -10,7 +10,8 @@ import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "./state.js";
 import type { SinkRuntime } from "./sink-runtime.js";
-import { readsOnlyRowJson } from "./sink-runtime.js";
+import { readsOnlyRowJson, takesColumnValues } from "./sink-runtime.js";
+import { createTakenColumnsReader } from "../formats/taken-columns.js";
 import { createSpliceReader } from "../api/paging/splice-reader.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 
@@ -39,6 +40,21 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   // Nothing reads a record's fields: its hits are checked and spliced from their bytes, never parsed.
   const splicesOnly =
     pipeline.transforms.length === 0 && sinks.every((sink) => readsOnlyRowJson(sink, deps.workers));
+  // One sink that reads column values, whose columns are the fields the unknown-field report knows:
+  // its values are taken from the hits' bytes, never parsed.
+  const [only] = sinks;
+  const takesColumns =
+    pipeline.transforms.length === 0 &&
+    sinks.length === 1 &&
+    only !== undefined &&
+    takesColumnValues(only, deps.workers) &&
+    sameNames(only.columns, deps.columns);
+  const hitReader = (): HitBytesReader | undefined =>
+    splicesOnly
+      ? createSpliceReader()
+      : takesColumns && only !== undefined
+        ? createTakenColumnsReader(only.columns)
+        : undefined;
   const merge = createPartMerge(sinks);
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
@@ -68,7 +84,14 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
       ],
       sinks: createSinks(),
       rowJson,
-      hitReader: splicesOnly ? createSpliceReader() : undefined,
+      hitReader: hitReader(),
     }),
   }));
+}
+
+/** Whether two column lists hold the same names, whatever their order. */
+function sameNames(left: readonly Column[], right: readonly Column[]): boolean {
+  if (left.length !== right.length) return false;
+  const names = new Set(left.map((column) => column.name));
+  return right.every((column) => names.has(column.name));
 }

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import type { Column, Row } from "../core/contracts.js";
+import { hitAsRow } from "../kinds/source-spec.js";
+import type { HitLike } from "../kinds/row-json.js";
+import { ColumnBuffers } from "./parquet-column-buffers.js";
+import { createTakenColumnsReader, takenChunkOf } from "./taken-columns.js";
+
+const COLUMNS: Column[] = [
+  { name: "_id", type: "string" },
+  { name: "_index", type: "string" },
+  { name: "@timestamp", type: "timestamp" },
+  { name: "job.id", type: "string" },
+  { name: "job.execution_time.elapsed", type: "double" },
+  { name: "job.retries", type: "int64" },
+  { name: "job.done", type: "boolean" },
+  { name: "tags", type: "json" },
+];
+
+const hit = (id: string, source: string): string =>
+  `{"_index":"jobs-atr-ec2-2026.03.01","_id":"${id}","_score":null,"_source":${source},"sort":[1,"${id}"]}`;
+
+const HITS = [
+  hit(
+    "a",
+    '{"@timestamp":"2026-03-01T00:00:00.000Z","job":{"id":"a","execution_time":{"elapsed":3.5},"retries":2,"done":true},"tags":["x",1]}',
+  ),
+  hit(
+    "b",
+    '{"@timestamp":"2026-03-01T00:00:01Z","job":{"id":7,"retries":"3","done":null},"extra":{"deep":1}}',
+  ),
+  hit("c", '{"job.id":"flat wins","job":{"id":"nested"},"@timestamp":"not a date"}'),
+  hit("d", "{}"),
+];
+
+/** The rows each hit gives: taken from its bytes when the reader can, parsed otherwise. */
+function rows(reader: ReturnType<typeof createTakenColumnsReader> | undefined): Row[] {
+  return HITS.map((text) => {
+    const bytes = Buffer.from(text);
+    const read = reader?.read(bytes, 0, bytes.length, true);
+    return read === undefined ? hitAsRow(JSON.parse(text) as HitLike) : read.row;
+  });
+}
+
+describe("column values taken from the hits' bytes", () => {
+  it("fill the column buffers exactly as the parsed rows do, also mixed in one batch", () => {
+    const parsed = new ColumnBuffers(COLUMNS);
+    const taken = new ColumnBuffers(COLUMNS);
+    const mixed = new ColumnBuffers(COLUMNS);
+    const takenRows = rows(createTakenColumnsReader(COLUMNS));
+    const parsedRows = rows(undefined);
+    expect(takenRows.every((row) => takenChunkOf(row) !== undefined)).toBe(true);
+    parsed.append(parsedRows, 0, parsedRows.length);
+    taken.append(takenRows, 0, takenRows.length);
+    mixed.append([takenRows[0], parsedRows[1], takenRows[2], parsedRows[3]] as Row[], 0, 4);
+    const expected = parsed.take();
+    expect(expected.flat()).toContain("flat wins");
+    expect(taken.take()).toStrictEqual(expected);
+    expect(mixed.take()).toStrictEqual(expected);
+  });
+
+  it("are refused by buffers of other columns rather than written as nulls", () => {
+    const takenRows = rows(createTakenColumnsReader(COLUMNS));
+    const other = new ColumnBuffers(COLUMNS.slice(1));
+    expect(() => other.append(takenRows, 0, takenRows.length)).toThrow(/other columns/);
+  });
+
+  it("name the fields no column holds, as the walk of the parsed row does", () => {
+    const [, second] = rows(createTakenColumnsReader(COLUMNS));
+    const chunk = second === undefined ? undefined : takenChunkOf(second);
+    expect(chunk?.unknown[1]).toEqual(["extra"]);
+  });
+});

@@ -1,0 +1,79 @@
+// Column values taken straight from the bytes of the service's hits, for an output whose encoder reads
+// rows column by column (Parquet in this thread): no hit is parsed and no row object holds its fields.
+// Each hit becomes a row of its identity alone that points at its values in a chunk of column arrays;
+// the encoder's column buffers read them there, and the unknown-field report reads the names the
+// reader found. Parsing each hit and the garbage of the parsed objects were about two fifths of such
+// an export's CPU (docs/performance.md).
+import type { Column, HitBytesReader, ReadHit, Row } from "../core/contracts.js";
+import type { ParquetValue } from "./coerce-value.js";
+import { createHitColumnsReader } from "./hit-columns-reader.js";
+import type { HitColumnsReader } from "./hit-columns-reader.js";
+
+/** Values of up to CHUNK_ROWS hits, column by column, in the order of `columns`. */
+export interface TakenChunk {
+  readonly columns: readonly Column[];
+  readonly values: ParquetValue[][];
+  /** Per hit, the fields no column holds (shared empty list when none). */
+  readonly unknown: (readonly string[])[];
+}
+
+/** A row taken by the reader: where its values are. Symbols, so no walk of the row's fields sees them. */
+export const TAKEN_CHUNK: unique symbol = Symbol("mdq.takenChunk");
+export const TAKEN_AT: unique symbol = Symbol("mdq.takenAt");
+
+export interface TakenRow extends Row {
+  [TAKEN_CHUNK]: TakenChunk;
+  [TAKEN_AT]: number;
+}
+
+const CHUNK_ROWS = 1000;
+const NONE: readonly string[] = [];
+
+/** The chunk and position of a row the reader took; undefined for any other row. */
+export function takenChunkOf(row: Row): TakenChunk | undefined {
+  return (row as Partial<TakenRow>)[TAKEN_CHUNK];
+}
+
+/**
+ * A reader that takes each hit's values for `columns` (the encoder's, as named in the output) from its
+ * bytes; it declines (the hit is then parsed) whatever `createHitColumnsReader` refuses.
+ * @example
+ * const hitReader = createTakenColumnsReader(sink.columns);
+ */
+export function createTakenColumnsReader(columns: readonly Column[]): HitBytesReader {
+  const readers: { v2?: HitColumnsReader; v3?: HitColumnsReader } = {};
+  const taken: ReadHit = { row: { _id: "", _index: "" }, source: undefined };
+  let chunk = newChunk(columns);
+  let at = 0;
+  return {
+    read(bytes, start, end, v3) {
+      const reader = v3
+        ? (readers.v3 ??= createHitColumnsReader(columns, { v3: true }))
+        : (readers.v2 ??= createHitColumnsReader(columns, { v3: false }));
+      if (at === CHUNK_ROWS) {
+        chunk = newChunk(columns);
+        at = 0;
+      }
+      const read = reader.read(bytes, start, end, chunk.values);
+      if (read.failure !== undefined) return undefined;
+      chunk.unknown.push(read.unknownFields.length === 0 ? NONE : [...read.unknownFields]);
+      const row: TakenRow = { _id: read.id, _index: read.index, [TAKEN_CHUNK]: chunk, [TAKEN_AT]: at };
+      at += 1;
+      taken.row = row;
+      return taken;
+    },
+  };
+}
+
+function newChunk(columns: readonly Column[]): TakenChunk {
+  return { columns, values: columns.map(() => []), unknown: [] };
+}
+
+/** Whether values taken for `taken` columns are those of `columns`: the same names and types, in order. */
+export function sameColumns(taken: readonly Column[], columns: readonly Column[]): boolean {
+  if (taken === columns) return true;
+  if (taken.length !== columns.length) return false;
+  return taken.every(
+    (column, index) => column.name === columns[index]?.name && column.type === columns[index]?.type,
+  );
+}
