@@ -9,7 +9,10 @@
 const LAYERS = [
   ["cli"],
   ["observability"],
-  ["pipeline"],
+  // pipeline/ is three rooms: the run, the output records it keeps (state, manifest, lock), the plan.
+  ["pipeline/run"],
+  ["pipeline/records"],
+  ["pipeline/plan"],
   ["config"],
   ["warehouse"],
   ["components"],

@@ -7,7 +7,7 @@ import { describe, expect } from "vitest";
 import { validateRequest } from "../src/api/wire/operations.js";
 import { createSilentLogger } from "../src/logger.js";
 import type { RecordBatch, Row, SliceContext } from "../src/core/contracts.js";
-import { reportUnknownFields, unknownFields } from "../src/pipeline/report-unknown-fields.js";
+import { reportUnknownFields, unknownFields } from "../src/pipeline/run/report-unknown-fields.js";
 import { createTakenColumnsReader } from "../src/formats/taken-columns.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";

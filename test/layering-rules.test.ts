@@ -50,7 +50,11 @@ describe("the layering lint", { timeout: 30_000 }, () => {
       "core/contracts.ts": contracts,
       "formats/ndjson.ts": 'import type { Row } from "../core/contracts.js";\nexport type Line = Row;\n',
       "sinks/sink.ts": 'import type { Line } from "../formats/ndjson.js";\nexport type Out = Line;\n',
-      "pipeline/run.ts": 'import type { Out } from "../sinks/sink.js";\nexport type Run = Out;\n',
+      "pipeline/run/run.ts": 'import type { Out } from "../../sinks/sink.js";\nexport type Run = Out;\n',
+      "pipeline/records/state.ts":
+        'import type { Plan } from "../plan/plan.js";\nexport type State = Plan;\n',
+      "pipeline/plan/plan.ts":
+        'import type { Row } from "../../core/contracts.js";\nexport type Plan = Row;\n',
       "emulator/server.ts": 'import type { Wire } from "../api/wire/ops.js";\nexport type S = Wire;\n',
       "api/wire/ops.ts": "export type Wire = string;\n",
     });
@@ -61,13 +65,15 @@ describe("the layering lint", { timeout: 30_000 }, () => {
   it("fails a type-only import that points up the layers", async () => {
     const result = await lintTree({
       "core/contracts.ts": contracts,
-      "pipeline/run-outcome.ts":
-        'import type { Row } from "../core/contracts.js";\nexport type Outcome = Row;\n',
+      "pipeline/run/run-outcome.ts":
+        'import type { Row } from "../../core/contracts.js";\nexport type Outcome = Row;\n',
       "formats/ndjson.ts":
-        'import type { Outcome } from "../pipeline/run-outcome.js";\nexport type Line = Outcome;\n',
+        'import type { Outcome } from "../pipeline/run/run-outcome.js";\nexport type Line = Outcome;\n',
     });
     expect(result.failed).toBe(true);
-    expect(result.output).toContain("not-in-allowed: src/formats/ndjson.ts → src/pipeline/run-outcome.ts");
+    expect(result.output).toContain(
+      "not-in-allowed: src/formats/ndjson.ts → src/pipeline/run/run-outcome.ts",
+    );
   });
 
   it("fails an import between peers and a new one from a file with a known back-arrow", async () => {
@@ -75,14 +81,30 @@ describe("the layering lint", { timeout: 30_000 }, () => {
       "sources/paged.ts": "export const paged = 1;\n",
       "transforms/add.ts": 'import { paged } from "../sources/paged.js";\nexport const add = paged;\n',
       "warehouse/warehouse-options.ts": "export const KINDS = {};\n",
-      "pipeline/state.ts": "export const state = 1;\n",
+      "pipeline/records/state.ts": "export const state = 1;\n",
       "sinks/schema.ts":
-        'import { KINDS } from "../warehouse/warehouse-options.js";\nimport { state } from "../pipeline/state.js";\nexport const schema = [KINDS, state];\n',
+        'import { KINDS } from "../warehouse/warehouse-options.js";\nimport { state } from "../pipeline/records/state.js";\nexport const schema = [KINDS, state];\n',
     });
     expect(result.failed).toBe(true);
     expect(result.output).toContain("not-in-allowed: src/transforms/add.ts → src/sources/paged.ts");
-    expect(result.output).toContain("not-in-allowed: src/sinks/schema.ts → src/pipeline/state.ts");
+    expect(result.output).toContain("not-in-allowed: src/sinks/schema.ts → src/pipeline/records/state.ts");
     expect(result.output).not.toContain("src/sinks/schema.ts → src/warehouse/warehouse-options.ts");
+  });
+
+  it("keeps the rooms of pipeline/ in their order: the records a run keeps never import the run", async () => {
+    const result = await lintTree({
+      "pipeline/run/runner.ts": "export const runner = 1;\n",
+      "pipeline/records/state.ts":
+        'import { runner } from "../run/runner.js";\nexport const state = runner;\n',
+      "pipeline/plan/plan.ts": 'import { state } from "../records/state.js";\nexport const plan = state;\n',
+    });
+    expect(result.failed).toBe(true);
+    expect(result.output).toContain(
+      "not-in-allowed: src/pipeline/records/state.ts → src/pipeline/run/runner.ts",
+    );
+    expect(result.output).toContain(
+      "not-in-allowed: src/pipeline/plan/plan.ts → src/pipeline/records/state.ts",
+    );
   });
 
   it("fails an emulator import beyond the wire schemas", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parsePipeline } from "../src/config/load-pipeline.js";
 import { ConfigError } from "../src/errors.js";
 import type { ConfigIssue } from "../src/errors.js";
-import { fingerprintOf } from "../src/pipeline/fingerprint.js";
+import { fingerprintOf } from "../src/pipeline/run/fingerprint.js";
 import { sinkIdentity } from "../src/sinks/open-output-store.js";
 import { defaultComponents } from "../src/components/environment.js";
 import { createSinkSchema } from "../src/sinks/schema.js";

@@ -10,9 +10,9 @@ import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema, SchemaSink } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
-import { sourceColumnsFromService } from "../pipeline/output-columns.js";
-import { newRunInfo } from "../pipeline/prepare-run.js";
-import { openSession } from "../pipeline/session.js";
+import { sourceColumnsFromService } from "../pipeline/run/output-columns.js";
+import { newRunInfo } from "../pipeline/run/prepare-run.js";
+import { openSession } from "../pipeline/run/session.js";
 
 export interface LoadedSchemas {
   pipeline: Pipeline;

@@ -1,5 +1,5 @@
 // How a plan is shown: a table of slices and a few totals, or JSON for scripts.
-import type { PreparedRun } from "../pipeline/prepare-run.js";
+import type { PreparedRun } from "../pipeline/run/prepare-run.js";
 import { escapedName } from "../warehouse/show-name.js";
 
 /**

@@ -1,7 +1,7 @@
 // The progress of a run: a line rewritten in place on a terminal, a periodic log line otherwise.
 import type { Writable } from "node:stream";
 import type { Logger } from "../logger.js";
-import type { RunProgress } from "../pipeline/run-pipeline.js";
+import type { RunProgress } from "../pipeline/run/run-pipeline.js";
 
 /** What the progress line shows: the run's counts as the pipeline reports them. */
 export type ProgressSnapshot = RunProgress;

@@ -1,7 +1,7 @@
 // The few lines a run prints when it ends: what it exported, where, and what is left. A stop (a
 // signal, a lost lock, the quota) leaves slices cut short, not failed: the next run redoes them.
 import { ERROR_CODES, hasCode } from "../errors.js";
-import type { PipelineOutcome } from "../pipeline/run-outcome.js";
+import type { PipelineOutcome } from "../pipeline/run/run-outcome.js";
 
 function megabytes(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(bytes < 10_000_000 ? 2 : 1)} MB`;

@@ -14,7 +14,7 @@ import { createStream } from "../emulator/streams.js";
 import { hitColumns, tableMappings } from "../kinds/hit-columns.js";
 import { hitAsRow } from "../kinds/source-spec.js";
 import type { HitLike } from "../kinds/row-json.js";
-import { fieldTree, unknownFields } from "../pipeline/report-unknown-fields.js";
+import { fieldTree, unknownFields } from "../pipeline/run/report-unknown-fields.js";
 import type { ParquetValue } from "./coerce-value.js";
 import { createColumnReader } from "./column-value.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PipelineOutcome, SliceResult } from "../pipeline/run-outcome.js";
+import type { PipelineOutcome, SliceResult } from "../pipeline/run/run-outcome.js";
 import { observePipeline } from "./observe-pipeline.js";
 import { createRunTally } from "./run-tally.js";
 

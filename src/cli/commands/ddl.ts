@@ -20,7 +20,7 @@ import type { SchemaColumn } from "../../warehouse/output-schema.js";
 import { parsePinnedSchema, PINNED_SCHEMA_PATH } from "../../warehouse/pinned-schema.js";
 import type { PinnedSchema } from "../../warehouse/pinned-schema.js";
 import { destinationOf, openOutputStore } from "../../sinks/open-output-store.js";
-import { newRunInfo } from "../../pipeline/prepare-run.js";
+import { newRunInfo } from "../../pipeline/run/prepare-run.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { DEFAULT_PATH_TEMPLATE } from "../../sinks/path-template.js";
 import {

@@ -11,7 +11,7 @@ import { parseCommandArgs } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
-import { openSession } from "../../pipeline/session.js";
+import { openSession } from "../../pipeline/run/session.js";
 import { escapedName } from "../../warehouse/show-name.js";
 
 export const FIELDS_USAGE = `Usage: mdq-export fields PIPELINE.yaml

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Manifest } from "../../pipeline/manifest.js";
+import type { Manifest } from "../../pipeline/records/manifest.js";
 import { main } from "../main.js";
 
 function manifest(index: number, window: { start: string; end: string }, complete = true): Manifest {

@@ -1,8 +1,8 @@
 // `mdq-export plan PIPELINE`: what a run would do — slices, retrieval per slice, expected records and
 // requests against the quota — without exporting anything.
 import { loadPipeline } from "../../config/load-pipeline.js";
-import { prepareRun } from "../../pipeline/prepare-run.js";
-import { resolveShard } from "../../pipeline/shard.js";
+import { prepareRun } from "../../pipeline/run/prepare-run.js";
+import { resolveShard } from "../../pipeline/plan/shard.js";
 import {
   NOW_OPTION,
   PIPELINE_OPTIONS,

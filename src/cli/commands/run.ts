@@ -2,8 +2,8 @@
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { OBSERVABILITY_OPTIONS } from "../../observability/observability-settings.js";
 import { createRunObservability } from "../../observability/run-observability.js";
-import { runPipeline } from "../../pipeline/run-pipeline.js";
-import { resolveShard } from "../../pipeline/shard.js";
+import { runPipeline } from "../../pipeline/run/run-pipeline.js";
+import { resolveShard } from "../../pipeline/plan/shard.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import {
   NOW_OPTION,
@@ -19,9 +19,9 @@ import { startProgress } from "../progress.js";
 import { exitCodeOf } from "../report-error.js";
 import { formatRunSummary } from "../run-summary.js";
 import { RUN_USAGE } from "./run-usage.js";
-import { formatRecheck } from "../../pipeline/recheck.js";
+import { formatRecheck } from "../../pipeline/records/recheck.js";
 import { formatDuration } from "../../config/duration.js";
-import type { PipelineOutcome } from "../../pipeline/run-outcome.js";
+import type { PipelineOutcome } from "../../pipeline/run/run-outcome.js";
 
 const RUN_OPTIONS = {
   ...PIPELINE_OPTIONS,

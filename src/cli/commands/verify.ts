@@ -3,12 +3,12 @@
 import { defaultComponents, formatOf } from "../../components/environment.js";
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { EtlError } from "../../errors.js";
-import { forEachDestination, readManifest } from "../../pipeline/destinations.js";
-import { manifestObjectPath } from "../../pipeline/manifest.js";
-import { resolveShard } from "../../pipeline/shard.js";
-import type { Shard } from "../../pipeline/shard.js";
+import { forEachDestination, readManifest } from "../../pipeline/run/destinations.js";
+import { manifestObjectPath } from "../../pipeline/records/manifest.js";
+import { resolveShard } from "../../pipeline/plan/shard.js";
+import type { Shard } from "../../pipeline/plan/shard.js";
 import type { OutputStore } from "../../core/contracts.js";
-import { verifyExport } from "../../pipeline/verify.js";
+import { verifyExport } from "../../pipeline/records/verify.js";
 import { rowCounterOf } from "../../sinks/sink.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
 import { EXIT } from "../io.js";

@@ -13,7 +13,7 @@ import { stageFile } from "./staged-file.js";
 import { finalNameOf, isTemporaryName, temporaryPathFor, writerOf } from "./temporary-names.js";
 
 export interface LocalStoreOptions {
-  /** The tag of the writing run (pipeline/writer-tag.ts), carried in temporary names. */
+  /** The tag of the writing run (core/writer-tag.ts), carried in temporary names. */
   writer?: string;
 }
 

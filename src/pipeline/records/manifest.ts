@@ -1,0 +1,111 @@
+// The manifest each destination gets at the end of a run: every committed file with rows, bytes and
+// checksum, and per slice the count the service reported beside the count read and written.
+import type { OutputStore } from "../../core/contracts.js";
+import type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
+import { shardSuffix } from "../plan/shard.js";
+import type { Shard } from "../plan/shard.js";
+import type { RunState } from "./state.js";
+
+export type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
+
+export const SUCCESS_MARKER = "_SUCCESS";
+
+export function manifestObjectPath(shard?: Shard): string {
+  return `_manifest${shardSuffix(shard)}.json`;
+}
+
+/** `_SUCCESS`, or the shard's own marker. */
+export function successMarkerPath(shard?: Shard): string {
+  return `${SUCCESS_MARKER}${shardSuffix(shard)}`;
+}
+
+export interface BuildManifestOptions {
+  state: Readonly<RunState>;
+  sinkIndex: number;
+  runId: string;
+  destination: string;
+  format: string;
+  window: { start: Date; end: Date };
+  complete: boolean;
+  now: Date;
+}
+
+/** The manifest of one sink, from the state: every committed slice, in time order. */
+export function buildManifest(options: BuildManifestOptions): Manifest {
+  const entries = Object.entries(options.state.slices).sort(([, a], [, b]) => a.start.localeCompare(b.start));
+  const slices: ManifestSlice[] = [];
+  const files: ManifestFile[] = [];
+  let expectedTotal: number | null = 0;
+  for (const [id, slice] of entries) {
+    const own = slice.files.filter((file) => file.sink === options.sinkIndex);
+    const written = own.reduce((sum, file) => sum + file.rows, 0);
+    slices.push({
+      id,
+      start: slice.start,
+      end: slice.end,
+      expected: slice.expected,
+      read: slice.read,
+      duplicates: slice.duplicates,
+      written,
+      files: own.length,
+      ...(slice.open === true ? { open: true as const } : {}),
+      ...(options.state.rechecks[id] === undefined ? {} : { rechecks: options.state.rechecks[id] }),
+    });
+    for (const file of own) {
+      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+    }
+    expectedTotal = slice.expected === null || expectedTotal === null ? null : expectedTotal + slice.expected;
+  }
+  // Partitions of a batch slice that a stopped run committed are present too; list them, so the
+  // manifest names every file there is (the slice's expected count is not known until it completes).
+  for (const [id, batch] of Object.entries(options.state.batches)) {
+    if (options.state.slices[id] !== undefined) continue;
+    // Once merged, the partition files are on their way out and the merged files are the slice's.
+    const pending = batch.merged ?? Object.values(batch.parts).flatMap((part) => part.files);
+    for (const file of pending) {
+      if (file.sink !== options.sinkIndex) continue;
+      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+    }
+  }
+  // Files of the pipeline before a --force whose slices are not redone yet are still there: listed
+  // (under their slice, which is not committed), so the manifest names exactly the files present.
+  for (const [id, superseded] of Object.entries(options.state.superseded)) {
+    if (options.state.slices[id] !== undefined) continue;
+    for (const file of superseded) {
+      if (file.sink !== options.sinkIndex) continue;
+      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+    }
+  }
+  return {
+    version: 1,
+    pipeline: options.state.pipeline,
+    fingerprint: options.state.fingerprint,
+    run_id: options.runId,
+    generated_at: options.now.toISOString(),
+    destination: options.destination,
+    format: options.format,
+    window: { start: options.window.start.toISOString(), end: options.window.end.toISOString() },
+    complete: options.complete,
+    totals: {
+      slices: slices.length,
+      files: files.length,
+      rows: files.reduce((sum, file) => sum + file.rows, 0),
+      bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+      expected: expectedTotal,
+    },
+    slices,
+    files,
+  };
+}
+
+/** Writes the manifest, then `_SUCCESS` when the whole window is committed (and removes a stale one otherwise). */
+export async function writeManifest(
+  store: OutputStore,
+  manifest: Manifest,
+  shard?: { index: number; count: number },
+): Promise<void> {
+  await store.putObject(manifestObjectPath(shard), `${JSON.stringify(manifest, null, 2)}\n`);
+  const marker = successMarkerPath(shard);
+  if (manifest.complete) await store.putObject(marker, "");
+  else await store.deleteObject(marker);
+}

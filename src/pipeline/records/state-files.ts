@@ -1,0 +1,62 @@
+// Reading the state object, refusing what it cannot hold, and the files a commit left midway.
+import { EtlError } from "../../errors.js";
+import { parseState } from "./state-schema.js";
+import type { IntendedFile, RunState } from "./state-schema.js";
+
+export function fileKey(file: IntendedFile): string {
+  return `${file.sink}\u0000${file.path}`;
+}
+
+/** The state object from its bytes; `where` names it in the error. */
+export function readStateObject(bytes: Uint8Array, where: string): RunState {
+  try {
+    // A view of the bytes, not a copy: the state of a long history is tens of megabytes.
+    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+    return parseState(JSON.parse(text));
+  } catch (error) {
+    throw new EtlError(
+      "STATE_UNREADABLE",
+      `the state ${where} is not a state this version wrote; move it away or run with --force`,
+      { cause: error },
+    );
+  }
+}
+
+/** A change the state's schema refuses: it is not written, and the committed state stays readable. */
+export function refused(what: string, cause: unknown): EtlError {
+  return new EtlError(
+    "STATE_REFUSED",
+    `${what} is not something the run state can hold, so it was not written (the committed state is unchanged); report this with --debug output`,
+    { cause },
+  );
+}
+
+/**
+ * The files a commit of the slice left midway that nothing committed accounts for: the names it was
+ * renaming to, and the files of a committed or superseded record the interrupted redo was replacing.
+ * Partitions and merged files a batch export committed are kept.
+ */
+export function filesOfInterruptedCommit(state: Readonly<RunState>, sliceId: string): IntendedFile[] {
+  const pending = state.pending[sliceId];
+  if (pending === undefined) return [];
+  const batch = state.batches[sliceId];
+  const kept = new Set(
+    [...Object.values(batch?.parts ?? {}).flatMap((part) => part.files), ...(batch?.merged ?? [])].map(
+      fileKey,
+    ),
+  );
+  const candidates = [
+    ...pending,
+    ...(state.slices[sliceId]?.files ?? []),
+    ...(state.superseded[sliceId] ?? []),
+  ];
+  const seen = new Set<string>();
+  const orphans: IntendedFile[] = [];
+  for (const file of candidates) {
+    const key = fileKey(file);
+    if (kept.has(key) || seen.has(key)) continue;
+    seen.add(key);
+    orphans.push({ sink: file.sink, path: file.path });
+  }
+  return orphans;
+}

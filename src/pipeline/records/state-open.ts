@@ -1,0 +1,76 @@
+// Reading a pipeline's state as a run opens it: the state object (or a fresh one), the journal entries
+// written after it replayed in order, and the checks that decide whether this run may go on from it
+// (the slice grid, --force, the pipeline's fingerprint).
+import { ConfigError } from "../../errors.js";
+import type { OutputStore, Slice } from "../../core/contracts.js";
+import { readStateObject } from "./state-files.js";
+import type { RunState } from "./state-schema.js";
+import { applyEntry, journalPrefix, readJournal } from "./state-journal.js";
+import { applyForce } from "./state-force.js";
+import type { ForcedWindow } from "./state-force.js";
+import { checkSliceGrid } from "./slice-grid.js";
+
+export interface StateStoreOptions {
+  store: OutputStore;
+  path: string;
+  pipeline: string;
+  fingerprint: string;
+  /** Redo the slices of the forced window (all when no window): ignore them as committed. */
+  force: boolean;
+  /** The window `--force` applies to; slices committed outside it stay committed. */
+  forceWindow?: ForcedWindow | undefined;
+  /** The slices the run plans; one overlapping a committed slice of another id is refused. */
+  planned?: readonly Slice[];
+  /** Awaited before each write of the state; throws once the run may no longer write (the lock's fence). */
+  fence?: () => Promise<void>;
+}
+
+export interface OpenedState {
+  state: RunState;
+  /** The journal objects read, not yet folded into the state object. */
+  journal: string[];
+  /** Whether the state must be written whole before any entry: fresh, forced, or resumed from a journal. */
+  rewrite: boolean;
+}
+
+/** Reads and checks the state a run goes on from; throws a ConfigError when the pipeline changed. */
+export async function readRunState(options: StateStoreOptions): Promise<OpenedState> {
+  const bytes = await options.store.getObject(options.path);
+  const journal = await readJournal(options.store, journalPrefix(options.path));
+  // Without a state object, entries are of a state moved away: nothing of them is replayed.
+  const state: RunState =
+    bytes === undefined
+      ? {
+          version: 1,
+          pipeline: options.pipeline,
+          fingerprint: options.fingerprint,
+          journal_seq: journal.at(-1)?.seq ?? 0,
+          slices: {},
+          batches: {},
+          superseded: {},
+          rechecks: {},
+          pending: {},
+        }
+      : readStateObject(bytes, `${options.store.location}/${options.path}`);
+  for (const { seq, entry } of journal) {
+    if (seq <= state.journal_seq) continue;
+    applyEntry(state, entry);
+    state.journal_seq = seq;
+  }
+  checkSliceGrid(state, options.planned ?? [], options.store.location, options.force);
+  if (options.force) {
+    applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
+  } else if (state.fingerprint !== options.fingerprint) {
+    throw new ConfigError(
+      `the pipeline changed since the output in ${options.store.location} was written (fields, filters, transforms or sinks); ` +
+        "rerun with --force to rewrite every slice, or write to a new destination",
+      [],
+    );
+  }
+  state.fingerprint = options.fingerprint;
+  return {
+    state,
+    journal: journal.map((stored) => stored.path),
+    rewrite: bytes === undefined || options.force || journal.length > 0,
+  };
+}

@@ -1,0 +1,190 @@
+// Opening a run: everything it holds until it ends, acquired in order — the service and the plan, one
+// store per sink, the output lock, the pinned schemas, the state, the slices to run, the worker
+// threads — and released by `close` whatever happened. What an interrupted run left is removed here,
+// before the first slice; nothing of the run's own output is written yet.
+import type { Pipeline } from "../../config/pipeline-schema.js";
+import { ConfigError, EtlError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import { formatOf } from "../../components/environment.js";
+import type { Components } from "../../components/environment.js";
+import { unlockedOutputs } from "../../sinks/open-output-store.js";
+import { autoWorkerThreads, createWorkerPool } from "../../core/worker-pool.js";
+import type { WorkerPool } from "../../core/worker-pool.js";
+import { sparingWriters } from "../../core/writer-tag.js";
+import { resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
+import { logDrift } from "../../warehouse/schema-drift.js";
+import { outputFingerprint } from "./fingerprint.js";
+import { removeLeftovers } from "./leftovers.js";
+import { lockObjectPath, lockOutputs } from "../records/output-lock.js";
+import type { OutputLock } from "../records/output-lock.js";
+import { prepareRun } from "./prepare-run.js";
+import type { PreparedRun } from "./prepare-run.js";
+import type { RunPipelineOptions } from "./run-options.js";
+import { unbound } from "./run-log.js";
+import type { SliceTask } from "./runner.js";
+import { createSinkRuntimes, openSinks, recordedFileRemover } from "./sink-runtime.js";
+import type { OpenedSink, RemoveRecordedFile, SinkRuntime } from "./sink-runtime.js";
+import { buildSliceTasks } from "./slice-tasks.js";
+import { slicesToRun, windowSlices } from "./slices-to-run.js";
+import type { SlicesToRun } from "./slices-to-run.js";
+import { StateStore, stateObjectPath } from "../records/state.js";
+
+/** A run between its opening and its end, with everything it holds. */
+export interface OpenRun {
+  prepared: PreparedRun;
+  sinks: readonly SinkRuntime[];
+  lock: OutputLock;
+  state: StateStore;
+  /** The slices this run runs and redoes, and what a re-check found. */
+  toRun: SlicesToRun;
+  tasks: readonly SliceTask[];
+  removeFile: RemoveRecordedFile;
+  /** Releases the workers, the lock, the stores and the service; throws only what closing the service throws. */
+  close(): Promise<void>;
+}
+
+/** What the run holds so far: `close` releases exactly these, however far the opening got. */
+interface Held {
+  sinks: OpenedSink[];
+  lock?: OutputLock;
+  workers?: WorkerPool;
+}
+
+/**
+ * Opens the run: plans, opens every sink's store, takes the lock, resolves the schemas (drift the
+ * policy refuses throws here), opens the state and decides the slices. On a failure, releases what it
+ * had taken and throws.
+ */
+export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): Promise<OpenRun> {
+  const prepared = await prepareRun(pipeline, {
+    log: options.log,
+    signal: options.signal,
+    shard: options.shard,
+    recheck: { requested: options.recheck === true },
+    components: options.components,
+    ...(options.run === undefined ? {} : { run: options.run }),
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
+  });
+  const held: Held = { sinks: [] };
+  const close = async (): Promise<void> => {
+    await held.workers?.close().catch(() => undefined);
+    await held.lock?.release().catch(() => undefined);
+    for (const { store } of held.sinks) await store.close().catch(() => undefined);
+    await prepared.session.close();
+  };
+  try {
+    return { ...(await acquire(prepared, options, held)), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function acquire(
+  prepared: PreparedRun,
+  options: RunPipelineOptions,
+  held: Held,
+): Promise<Omit<OpenRun, "close">> {
+  const { pipeline, run, shard, components } = prepared;
+  const { log } = options;
+  checkRequestBudget(prepared, log);
+  await openSinks(pipeline.sinks, { run, stdout: options.stdout, components }, held.sinks);
+  const opened = held.sinks;
+  const lock = await lockOutputs({
+    stores: opened.map((sink) => sink.store),
+    path: lockObjectPath(shard),
+    run,
+    log,
+    breakLock: options.breakLock === true,
+    unlocked: unlockedOutputs(pipeline.sinks, components.destinations),
+  });
+  held.lock = lock;
+  // Drift is decided before anything is written: a change the policy refuses fails the run here.
+  const schemas = await resolvePipelineSchemas({
+    pipeline,
+    transforms: components.transforms,
+    pipelineFile: options.pipelineFile,
+    sourceColumns: prepared.sourceColumns,
+    sinks: opened,
+    now: run.startedAt,
+  });
+  for (const schema of schemas) logDrift(log, schema.where, schema.changes);
+  // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
+  const stateSink = opened.find((sink) => sink.keepsFiles) ?? opened[0];
+  if (stateSink === undefined)
+    throw new EtlError("INTERNAL", "the pipeline has no sink to keep its state in");
+  const state = await StateStore.open({
+    store: stateSink.store,
+    path: stateObjectPath(shard),
+    pipeline: pipeline.name,
+    fingerprint: outputFingerprint(pipeline, components.destinations),
+    force: options.force === true,
+    // A --force redoes the run's window (and shard); what is committed outside it stays.
+    forceWindow: pipeline.source.window,
+    planned: windowSlices(prepared).map((plan) => plan.slice),
+    // Every commit, state and manifest write goes through the lock's fence.
+    fence: lock.fence,
+  });
+  const toRun = await slicesToRun({ prepared, state, log, force: options.force === true });
+  const removeFile = recordedFileRemover(opened);
+  await removeLeftovers({
+    stores: opened.map((sink) => sparingWriters(sink.store, lock.spared)),
+    removeFile,
+    slices: toRun.slices,
+    state,
+    shard,
+    log,
+    rechecked: toRun.redo,
+  });
+  log.info(
+    {
+      ...unbound(log, { pipeline: pipeline.name, run_id: run.runId }),
+      service: prepared.session.describe,
+      slices: toRun.slices.length,
+      expected: prepared.plan.expectedRecords,
+      requests: prepared.plan.estimatedRequests,
+    },
+    "Run started.",
+  );
+  const workers = createWorkerPool(encodeThreads(pipeline, components));
+  held.workers = workers;
+  if (workers.threads > 0)
+    log.debug({ threads: workers.threads }, "Parquet row groups are encoded in worker threads.");
+  const sinks = createSinkRuntimes(opened, { schemas, run, log, workers });
+  const tasks = buildSliceTasks({
+    workers,
+    prepared,
+    sinks,
+    state,
+    columns: prepared.columns,
+    run,
+    slices: toRun.slices,
+    redo: toRun.redo,
+  });
+  return { prepared, sinks, lock, state, toRun, tasks, removeFile };
+}
+
+/** Refuses a plan beyond `limits.max_requests`, and warns when the quota will stop the run. */
+function checkRequestBudget(prepared: PreparedRun, log: Logger): void {
+  const { pipeline } = prepared;
+  const estimate = prepared.shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
+  const max = pipeline.limits.max_requests;
+  if (max !== undefined && estimate > max) {
+    const message = `the plan needs about ${estimate} requests, more than limits.max_requests (${max}); narrow the window or raise the limit`;
+    throw new ConfigError(message, [{ path: "limits.max_requests", message }]);
+  }
+  const quotaLeft = prepared.plan.quotaRemaining;
+  if (quotaLeft !== undefined && estimate > quotaLeft - pipeline.limits.quota_reserve) {
+    log.warn(
+      { estimate, quota_remaining: quotaLeft, quota_reserve: pipeline.limits.quota_reserve },
+      "The plan needs more requests than the quota leaves above the reserve; the run will stop there and resume later.",
+    );
+  }
+}
+
+/** Only a format that encodes on worker threads gets them; others cost less than a thread hop. */
+function encodeThreads(pipeline: Pipeline, components: Components): number {
+  if (!pipeline.sinks.some((sink) => formatOf(components, sink).usesWorkers)) return 0;
+  const { encode_threads: threads, concurrency } = pipeline.limits;
+  return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
+}

@@ -1,0 +1,118 @@
+// What every command that talks to the service shares: open the service, learn the output columns,
+// and plan the slices of this run (or of this shard).
+import { randomBytes } from "node:crypto";
+import type { Pipeline } from "../../config/pipeline-schema.js";
+import { defaultComponents } from "../../components/environment.js";
+import type { Components } from "../../components/environment.js";
+import { sliceWindow } from "../../config/window.js";
+import type { Logger } from "../../logger.js";
+import type { RunObserver } from "../../core/run-observer.js";
+import { outputColumns, sourceColumnsFromService } from "./output-columns.js";
+import type { Column, RunInfo } from "../../core/contracts.js";
+import { planRun } from "../plan/plan.js";
+import type { Plan } from "../plan/plan.js";
+import { openSession } from "./session.js";
+import type { Session } from "./session.js";
+import { selectShard, shardReserve } from "../plan/shard.js";
+import type { Shard } from "../plan/shard.js";
+
+export interface PreparedRun {
+  pipeline: Pipeline;
+  /** The environment the pipeline was loaded with: its transforms, formats, destinations and kinds. */
+  components: Components;
+  session: Session;
+  run: RunInfo;
+  plan: Plan;
+  /** The slices this process runs (all, or this shard's). */
+  shardPlan: Plan["slices"];
+  sourceColumns: Column[];
+  columns: readonly Column[];
+  shard: Shard | undefined;
+  /** Whether this run re-checks committed slices; the plan then counted every slice. */
+  rechecking: boolean;
+}
+
+export interface PrepareOptions {
+  log: Logger;
+  signal: AbortSignal;
+  shard: Shard | undefined;
+  /** Count every slice's records even when the plan needs no probe. */
+  alwaysProbe?: boolean;
+  /**
+   * A run that may re-check: `--recheck` given, or the pipeline's `recheck.last_days` (then the plan
+   * also counts that many days before the window's start).
+   */
+  recheck?: { requested: boolean };
+  /** The run's identity when the caller made it first (to label its logs and metrics). */
+  run?: RunInfo;
+  /** Told of the client's requests, retries and quota. */
+  observer?: RunObserver;
+  /** The environment the pipeline was loaded with; the built-in components unless given. */
+  components?: Components | undefined;
+}
+
+function newRunId(name: string, now: Date): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  return `${name}-${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+/** The identity of one run of a pipeline: its name, a fresh run id, and when it started. */
+export function newRunInfo(pipelineName: string, startedAt = new Date()): RunInfo {
+  return { pipelineName, runId: newRunId(pipelineName, startedAt), startedAt };
+}
+
+/** Opens the service and plans; the caller closes `session`. Makes requests (mappings, probe). */
+export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): Promise<PreparedRun> {
+  const { log, signal } = options;
+  const run = options.run ?? newRunInfo(pipeline.name);
+  const session = await openSession(pipeline.service, {
+    log,
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
+    quotaReserve: shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency),
+  });
+  const rechecking =
+    options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);
+  const recheckMs = rechecking ? pipeline.recheck.last_days * 86_400_000 : 0;
+  try {
+    const components = options.components ?? defaultComponents();
+    // Independent requests, sent together: a round trip less before the first slice starts.
+    const [sourceColumns, plan] = await Promise.all([
+      sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal),
+      planRun({
+        client: session.client,
+        query: pipeline.source,
+        kinds: components.kinds,
+        window: {
+          ...pipeline.source.window,
+          start: new Date(pipeline.source.window.start.getTime() - recheckMs),
+        },
+        sliceWindow: (start, end, sliceMs) => sliceWindow(start, end, sliceMs),
+        alwaysProbe: options.alwaysProbe === true || rechecking,
+        signal,
+      }),
+    ]);
+    const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
+    const shardPlan = selectShard(
+      plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
+      options.shard,
+    );
+    return {
+      pipeline,
+      components,
+      session,
+      run,
+      plan,
+      shardPlan,
+      sourceColumns,
+      columns,
+      shard: options.shard,
+      rechecking,
+    };
+  } catch (error) {
+    await session.close();
+    throw error;
+  }
+}

@@ -1,0 +1,141 @@
+// What a run of a pipeline reports when it ends: its status and counts, every slice of this run
+// (or shard), what each destination holds, and the manifests written. The CLI prints it and maps it
+// to an exit code; observers (metrics, run reports) read the same record.
+import type { ChangedSlice } from "../records/recheck.js";
+import type { Pipeline } from "../../config/pipeline-schema.js";
+import type { OpenedSink } from "./sink-runtime.js";
+import type { Plan } from "../plan/plan.js";
+import type { RunOutcome } from "./runner.js";
+import type { Shard } from "../plan/shard.js";
+import type { RunState } from "../records/state.js";
+
+/** One slice of the run: committed now, skipped (committed by an earlier run), or left to do. */
+export interface SliceResult {
+  id: string;
+  start: string;
+  end: string;
+  retrieval: Plan["slices"][number]["retrieval"];
+  status: "committed" | "skipped" | "pending";
+  /** Written while the service may still be indexing it: redone by the next run until it settles. */
+  open: boolean;
+  /** Records read from the service (for a skipped slice, what the earlier run read). */
+  read: number;
+  expected: number | null;
+  duplicates: number;
+  files: number;
+  rows: number;
+  bytes: number;
+  /** Attempts this run made at the slice; 0 for a skipped slice. */
+  attempts: number;
+  /** From the first attempt's start to the commit, for a slice committed by this run. */
+  durationMs: number | undefined;
+}
+
+/** One sink of the pipeline and what its destination holds now (every committed slice's files). */
+export interface DestinationResult {
+  sink: number;
+  /** `./out/jobs`, `s3://bucket/prefix`, or `-` for stdout. */
+  location: string;
+  format: string;
+  gzip: boolean;
+  /** A stream (stdout): nothing kept, no manifest. */
+  stream: boolean;
+  files: number;
+  rows: number;
+  bytes: number;
+  /** The manifest written for this destination (`LOCATION/PATH`); none for stdout. */
+  manifest: string | undefined;
+}
+
+export interface PipelineOutcome extends RunOutcome {
+  pipeline: string;
+  /** A re-checking run: the committed slices whose count changed and were exported again. */
+  rechecked: readonly ChangedSlice[] | undefined;
+  /** A re-checking run: committed slices the service now counts fewer records in, whose files were kept. */
+  decreased?: readonly ChangedSlice[] | undefined;
+  runId: string;
+  shard: Shard | undefined;
+  /** Where the service is, for messages: the base URL, or "embedded emulator (seed N)". */
+  service: string;
+  /** Records read by the slices this run committed. */
+  records: number;
+  elapsedMs: number;
+  expectedRecords: number | undefined;
+  /** The plan's estimate of the requests the whole window costs. */
+  estimatedRequests: number;
+  /** The daily quota the service last reported; undefined before the first response. */
+  quotaRemaining: number | undefined;
+  slices: SliceResult[];
+  destinations: DestinationResult[];
+  /** Every manifest written, as `LOCATION/PATH`. */
+  manifests: string[];
+}
+
+/** A slice's timing as the run saw it. */
+export interface SliceTiming {
+  attempts: number;
+  startedAt: number;
+  durationMs?: number;
+}
+
+export interface OutcomeInput {
+  pipeline: Pipeline;
+  outcome: RunOutcome;
+  slices: Plan["slices"];
+  state: Readonly<RunState>;
+  /** Slices committed by this run, by id. */
+  committedNow: ReadonlySet<string>;
+  timings: ReadonlyMap<string, SliceTiming>;
+  sinks: readonly OpenedSink[];
+  manifestPath: string;
+}
+
+function sliceResult(input: OutcomeInput, slicePlan: Plan["slices"][number]): SliceResult {
+  const { slice, retrieval } = slicePlan;
+  const committed = input.state.slices[slice.id];
+  const timing = input.timings.get(slice.id);
+  const files = committed?.files ?? [];
+  return {
+    id: slice.id,
+    start: slice.start.toISOString(),
+    end: slice.end.toISOString(),
+    retrieval,
+    status: committed === undefined ? "pending" : input.committedNow.has(slice.id) ? "committed" : "skipped",
+    open: committed?.open === true,
+    read: committed?.read ?? 0,
+    expected: committed?.expected ?? slicePlan.expected ?? null,
+    duplicates: committed?.duplicates ?? 0,
+    files: files.length,
+    rows: files.reduce((sum, file) => sum + file.rows, 0),
+    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    attempts: timing?.attempts ?? 0,
+    durationMs: timing?.durationMs,
+  };
+}
+
+function destinationResult(input: OutcomeInput, sink: OpenedSink): DestinationResult {
+  const { index, config, store } = sink;
+  const stream = !sink.keepsFiles;
+  const files = stream
+    ? []
+    : Object.values(input.state.slices).flatMap((slice) => slice.files.filter((file) => file.sink === index));
+  return {
+    sink: index,
+    location: store.location,
+    format: config.format,
+    gzip: config.gzip === true,
+    files: files.length,
+    rows: files.reduce((sum, file) => sum + file.rows, 0),
+    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    stream,
+    manifest: stream ? undefined : `${store.location}/${input.manifestPath}`,
+  };
+}
+
+/** Slices and destinations of the outcome, from the state the run left. */
+export function describeOutcome(input: OutcomeInput): Pick<PipelineOutcome, "slices" | "destinations"> {
+  return {
+    slices: input.slices.map((slicePlan) => sliceResult(input, slicePlan)),
+    destinations: input.sinks.map((sink) => destinationResult(input, sink)),
+  };
+}

@@ -1,0 +1,177 @@
+// Runs a slice whose source falls into parts (batch export partitions): each part is fetched, written
+// and committed on its own and recorded in the state, so a rerun skips the parts already committed.
+// Records are de-duplicated by `_id` across the parts of the slice; on a rerun the ids of committed
+// parts whose time range overlaps a pending part's are read again (not written) first, so a record
+// they hold is not written a second time; disjoint partitions, the usual case, are not downloaded again.
+import { createHash } from "node:crypto";
+import pLimit from "p-limit";
+import type { Logger } from "../../logger.js";
+import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "../../core/contracts.js";
+import { commitOutputs } from "../records/commit-outputs.js";
+import type { SliceTotals } from "../records/commit-outputs.js";
+import { runSlice } from "./run-slice.js";
+import type { SliceWork } from "./run-slice.js";
+import type { CommittedFile, StateStore } from "../records/state.js";
+import { mergePartFiles, needsMerge } from "./merge-parts.js";
+import type { PartMerge } from "./merge-parts.js";
+import { recordKey } from "./deduplicate.js";
+
+/**
+ * Partitions of one slice downloaded and written at once. One: slices already run in parallel, and
+ * every open Parquet file buffers a row group — two at once took 1M logs over batch into Parquet from
+ * 294 MB to 481 MB peak at the same speed (bench/run.js, logs-batch/parquet).
+ */
+export const PART_CONCURRENCY = 1;
+
+export interface RunPartsOptions {
+  signal: AbortSignal;
+  log: Logger;
+  run: RunInfo;
+  state: StateStore;
+  /** Fresh transforms and sinks for one part. */
+  buildStages(): Omit<SliceWork, "source">;
+  /** Folds the partitions' files into one per partition path once all are committed. */
+  merge?: PartMerge | undefined;
+  /** Awaited right before each part's commit; throws once the run may no longer write. */
+  fence?: (() => Promise<void>) | undefined;
+}
+
+/**
+ * The slice a part is written as: the slice's bounds (so `{date}` and `{hour}` name the slice) and an
+ * id derived from the part's, so a redone part replaces its own files and never another part's.
+ */
+export function partSlice(slice: Slice, partId: string): Slice {
+  const suffix = createHash("sha256").update(partId).digest("hex").slice(0, 10);
+  return { ...slice, id: `${slice.id}-p${suffix}` };
+}
+
+/** Whether two parts can hold the same record: unless both ranges are known and disjoint. */
+function mayOverlap(a: SourcePart, b: SourcePart): boolean {
+  if (a.range === undefined || b.range === undefined) return true;
+  return a.range.start < b.range.end && b.range.start < a.range.end;
+}
+
+/** Adds the `(_index, _id)` keys of a committed part to `seen` by reading it again; nothing is written. */
+async function collectIds(part: SourcePart, ctx: SliceContext, seen: Set<string>): Promise<void> {
+  for await (const batch of part.source({ ...ctx, stats: { duplicates: 0 } })) {
+    for (const row of batch.rows) {
+      const key = recordKey(row);
+      if (key !== undefined) seen.add(key);
+    }
+  }
+}
+
+export async function runParts(
+  slice: Slice,
+  source: PartitionedSource,
+  options: RunPartsOptions,
+): Promise<SliceTotals> {
+  // A failing part stops its siblings rather than leaving them to download for nothing.
+  const controller = new AbortController();
+  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const ctx: SliceContext = {
+    signal,
+    log: options.log.child({ slice: slice.id }),
+    slice,
+    run: options.run,
+    stats: { duplicates: 0 },
+  };
+  const parts = await source.parts(ctx);
+  const done = options.state.committedParts(slice.id);
+  const pending = parts.filter((part) => done[part.id] === undefined);
+  if (pending.length < parts.length) {
+    ctx.log.info(
+      { parts: parts.length, skipped: parts.length - pending.length },
+      "Resuming a batch export: committed partitions are skipped.",
+    );
+  }
+  const seen = new Set<string>();
+  for (const part of parts) {
+    if (done[part.id] !== undefined && pending.some((other) => mayOverlap(part, other))) {
+      await collectIds(part, ctx, seen);
+    }
+  }
+  const limit = pLimit(PART_CONCURRENCY);
+  const settled = await Promise.allSettled(
+    pending.map((part) =>
+      limit(async () => {
+        if (signal.aborted) throw signal.reason;
+        try {
+          const result = await runSlice(
+            partSlice(slice, part.id),
+            { source: part.source, ...options.buildStages() },
+            {
+              signal,
+              log: options.log,
+              run: options.run,
+              seen,
+            },
+          );
+          const files = await commitOutputs(
+            result.outputs,
+            (intended) => options.state.recordIntent(slice.id, intended),
+            options.fence,
+          );
+          await options.state.commitPart(slice.id, part.id, {
+            read: result.read,
+            expected: result.expected ?? null,
+            duplicates: result.duplicates,
+            files,
+          });
+        } catch (error) {
+          controller.abort(error);
+          throw error;
+        }
+      }),
+    ),
+  );
+  const failure = settled.find((result) => result.status === "rejected");
+  if (failure !== undefined) throw failure.reason;
+
+  const committed = options.state.committedParts(slice.id);
+  const result: SliceTotals = { read: 0, expected: 0, duplicates: 0, files: [] };
+  for (const part of parts) {
+    const entry = committed[part.id];
+    if (entry === undefined) continue;
+    result.read += entry.read;
+    result.duplicates += entry.duplicates;
+    result.expected =
+      result.expected === undefined || entry.expected === null ? undefined : result.expected + entry.expected;
+    result.files.push(...entry.files);
+  }
+  if (options.merge !== undefined && needsMerge(result.files))
+    result.files = await mergeSlice(slice, result.files, options.merge, options.state, ctx, options.fence);
+  return result;
+}
+
+/**
+ * The merge is recorded in the state before a partition file is removed: a crash before that leaves
+ * the partitions (the merge is redone, over the same names), a crash after leaves the record (the
+ * remaining partition files are removed on the next run).
+ */
+async function mergeSlice(
+  slice: Slice,
+  files: readonly CommittedFile[],
+  merge: PartMerge,
+  state: StateStore,
+  ctx: SliceContext,
+  fence: (() => Promise<void>) | undefined,
+): Promise<CommittedFile[]> {
+  let merged = state.mergedFiles(slice.id);
+  if (merged === undefined) {
+    const written = await mergePartFiles(
+      slice,
+      files,
+      merge,
+      ctx,
+      (intended) => state.recordIntent(slice.id, intended),
+      fence,
+    );
+    await state.recordMerge(slice.id, written);
+    merged = written;
+    ctx.log.info({ parts: files.length, files: written.length }, "Merged the partition files of the slice.");
+  }
+  const kept = new Set(merged.map((file) => `${file.sink}\u0000${file.path}`));
+  for (const file of files) if (!kept.has(`${file.sink}\u0000${file.path}`)) await merge.deleteFile(file);
+  return [...merged];
+}

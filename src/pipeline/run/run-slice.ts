@@ -1,0 +1,118 @@
+// Runs one slice: source pages → de-duplication → transforms → every sink, then checks the count the
+// service reported against the records read. Output stays staged; the runner commits it.
+import { ReconciliationError } from "../../errors.js";
+import type { Logger } from "../../logger.js";
+import type {
+  HitBytesReader,
+  RecordBatch,
+  RunInfo,
+  Sink,
+  Slice,
+  SliceContext,
+  SliceOutput,
+  Source,
+  Transform,
+} from "../../core/contracts.js";
+import { deduplicateById } from "./deduplicate.js";
+import { fanOut } from "./fan-out.js";
+import { prefetch } from "./prefetch.js";
+
+export interface SliceWork {
+  source: Source;
+  transforms: readonly Transform[];
+  sinks: readonly Sink[];
+  /** Whether a sink writes rows as JSON text (see SliceContext.rowJson); unset: assume one does. */
+  rowJson?: boolean;
+  /** Takes the service's hits from their bytes (see SliceContext.hitReader); unset: every hit is parsed. */
+  hitReader?: HitBytesReader | undefined;
+}
+
+export interface SliceResult {
+  slice: Slice;
+  /** Distinct records the source yielded. */
+  read: number;
+  /** What the service said the slice holds, when it said. */
+  expected: number | undefined;
+  duplicates: number;
+  /** One output per sink, in the order of the pipeline's sinks; staged, not yet committed. */
+  outputs: readonly SliceOutput[];
+}
+
+export interface RunSliceOptions {
+  signal: AbortSignal;
+  log: Logger;
+  run: RunInfo;
+  /**
+   * Ids already written by the other parts of the same slice. A part's announced count covers every
+   * record in its file, so with a shared set the count is checked against records read plus duplicates.
+   */
+  seen?: Set<string>;
+}
+
+async function* countRows(
+  input: AsyncIterable<RecordBatch>,
+  onRows: (rows: number) => void,
+): AsyncGenerator<RecordBatch> {
+  for await (const batch of input) {
+    onRows(batch.rows.length);
+    yield batch;
+  }
+}
+
+/** Runs a slice to staged output; on any failure every sink's staged files are discarded. */
+export async function runSlice(
+  slice: Slice,
+  work: SliceWork,
+  options: RunSliceOptions,
+): Promise<SliceResult> {
+  // One failing sink must stop the source and the other sinks, not just leave them waiting.
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort(options.signal.reason);
+  if (options.signal.aborted) onOuterAbort();
+  else options.signal.addEventListener("abort", onOuterAbort, { once: true });
+
+  const ctx: SliceContext = {
+    signal: controller.signal,
+    log: options.log.child({ slice: slice.id }),
+    slice,
+    run: options.run,
+    stats: { duplicates: 0 },
+    ...(work.rowJson !== undefined ? { rowJson: work.rowJson } : {}),
+    ...(work.hitReader !== undefined ? { hitReader: work.hitReader } : {}),
+  };
+  let read = 0;
+  try {
+    let stream: AsyncIterable<RecordBatch> = countRows(
+      deduplicateById(prefetch(work.source(ctx), 1), ctx.stats, options.seen),
+      (rows) => (read += rows),
+    );
+    for (const transform of work.transforms) stream = transform(stream, ctx);
+    const branches = fanOut(stream, work.sinks.length);
+    const settled = await Promise.allSettled(
+      work.sinks.map((sink, index) =>
+        sink(branches[index] as AsyncIterable<RecordBatch>, ctx).catch((error: unknown) => {
+          controller.abort(error);
+          throw error;
+        }),
+      ),
+    );
+    const outputs = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    const failure = settled.find((result) => result.status === "rejected");
+    if (failure !== undefined) {
+      await Promise.allSettled(outputs.map((output) => output.discard()));
+      throw failure.reason;
+    }
+    const expected = ctx.stats.expected;
+    const received = options.seen === undefined ? read : read + ctx.stats.duplicates;
+    if (expected !== undefined && expected !== received) {
+      await Promise.allSettled(outputs.map((output) => output.discard()));
+      throw new ReconciliationError(
+        `slice ${slice.id}: the service reported ${expected} records but ${read} were read` +
+          (ctx.stats.duplicates > 0 ? ` (${ctx.stats.duplicates} duplicates dropped)` : ""),
+      );
+    }
+    return { slice, read, expected, duplicates: ctx.stats.duplicates, outputs };
+  } finally {
+    options.signal.removeEventListener("abort", onOuterAbort);
+  }
+}

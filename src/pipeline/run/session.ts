@@ -1,0 +1,72 @@
+// The service a command talks to: the remote service named in the pipeline, or the embedded emulator
+// started in-process; and the one client every request goes through.
+import type { ServiceClient } from "../../api/client.js";
+import { createServiceClient } from "../../api/client.js";
+import { describeUrl } from "../../api/redact.js";
+import type { ServiceConfig } from "../../config/service-schema.js";
+import type { Logger } from "../../logger.js";
+import type { RunObserver } from "../../core/run-observer.js";
+
+export interface Session {
+  client: ServiceClient;
+  /** Where the service is, for messages: the base URL, or "embedded emulator". */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export interface OpenSessionOptions {
+  log: Logger;
+  quotaReserve: number;
+  observer?: RunObserver;
+}
+
+export async function openSession(service: ServiceConfig, options: OpenSessionOptions): Promise<Session> {
+  const bounds = {
+    timeouts: { connectMs: service.timeouts.connect_ms, requestMs: service.timeouts.request_ms },
+    maxResponseBytes: service.limits.max_response_bytes,
+    download: { maxBytes: service.limits.max_partition_bytes, deadlineMs: service.timeouts.download_ms },
+    partitions: {
+      maxLineBytes: service.limits.max_line_bytes,
+      maxDecompressionRatio: service.limits.max_decompression_ratio,
+    },
+    ...(options.observer === undefined ? {} : { observer: options.observer }),
+  };
+  if (service.mode === "embedded") {
+    // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.
+    const { startEmulator } = await import("../../emulator/server.js");
+    const emulator = await startEmulator({
+      seed: service.seed,
+      ...(service.density !== undefined ? { density: service.density } : {}),
+    });
+    const client = createServiceClient({
+      baseUrl: emulator.url,
+      authUrl: emulator.url,
+      clientId: emulator.clientId,
+      clientSecret: emulator.clientSecret,
+      logger: options.log,
+      quotaReserve: options.quotaReserve,
+      ...bounds,
+    });
+    options.log.info({ url: emulator.url }, "Embedded emulator started.");
+    return {
+      client,
+      describe: `embedded emulator (seed ${service.seed})`,
+      async close() {
+        await client.close();
+        await emulator.close();
+      },
+    };
+  }
+  const client = createServiceClient({
+    baseUrl: service.base_url,
+    authUrl: service.auth_url,
+    clientId: service.client_id,
+    clientSecret: service.client_secret,
+    logger: options.log,
+    quotaReserve: options.quotaReserve,
+    ...bounds,
+    downloadHosts: service.download_hosts,
+  });
+  // Never the userinfo a base_url may carry.
+  return { client, describe: describeUrl(service.base_url), close: () => client.close() };
+}

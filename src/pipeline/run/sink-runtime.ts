@@ -1,0 +1,135 @@
+// One sink of a run with everything the run holds for it: its section of the pipeline, its open
+// store, its pinned schema and columns, its file join and a factory of fresh sinks. Stages take these
+// objects instead of indexes into lists kept side by side. The state and the manifests name a file's
+// sink by its position in the pipeline; `sinkOf` is the one place such a number becomes a sink.
+import type { Writable } from "node:stream";
+import type { Logger } from "../../logger.js";
+import type { Column, OutputStore, RunInfo, Sink } from "../../core/contracts.js";
+import type { WorkerPool } from "../../core/worker-pool.js";
+import { formatOf } from "../../components/environment.js";
+import type { Components } from "../../components/environment.js";
+import type { Format } from "../../formats/format.js";
+import { openOutputStore } from "../../sinks/open-output-store.js";
+import type { SinkConfig } from "../../sinks/schema.js";
+import { createFileJoin } from "../../sinks/file-join.js";
+import { createSink, pathReadsRecords, writesRowJson } from "../../sinks/sink.js";
+import type { FileJoin } from "../../sinks/file-join.js";
+import { conformSink } from "../../warehouse/pipeline-schemas.js";
+import type { ResolvedSinkSchema } from "../../warehouse/pipeline-schemas.js";
+import { EtlError } from "../../errors.js";
+import { keepsFiles } from "./destinations.js";
+import type { IntendedFile } from "../records/state.js";
+
+/** A sink's section of the pipeline and its open store: what a run has before schemas are resolved. */
+export interface OpenedSink {
+  /** The sink's position in the pipeline; the state and the manifests name the sink by it. */
+  index: number;
+  config: SinkConfig;
+  /** Its format, from the environment the pipeline was loaded with. */
+  format: Format;
+  store: OutputStore;
+  /** Whether it writes files (not stdout): only such a sink keeps the state, a manifest and a pin. */
+  keepsFiles: boolean;
+}
+
+/** A sink as the run's slices use it. */
+export interface SinkRuntime extends OpenedSink {
+  /** Its pinned schema: its files' columns, and how rows are renamed into them. */
+  schema: ResolvedSinkSchema;
+  /** The columns its encoder writes (the pinned schema's). */
+  columns: readonly Column[];
+  /** Its files of a batch slice joined as bytes, when its format and path template allow. */
+  join: FileJoin | undefined;
+  /** A fresh sink for one attempt at a slice, writing rows conformed to the schema. */
+  createSink(): Sink;
+}
+
+/**
+ * Whether a sink reads nothing of a row but its identity and its JSON spliced from the service's bytes:
+ * it writes rows as JSON text, keeps every field (not columnar), renames none and names its files
+ * without record fields. A slice whose sinks all do so need not parse the service's hits.
+ */
+export function readsOnlyRowJson(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
+  return (
+    writesRowJson(sink.config, sink.format, workers) &&
+    sink.format.columnar !== true &&
+    sink.schema.conformRow === undefined &&
+    !pathReadsRecords(sink.config)
+  );
+}
+
+/**
+ * Whether a sink's encoder can read its column values taken from the service's bytes instead of rows
+ * (Format.takesColumnValues): rows reach it unrenamed, and no record field names its files.
+ */
+export function takesColumnValues(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
+  const context = workers === undefined ? {} : { workers };
+  return (
+    sink.format.takesColumnValues?.(sink.format.settings(sink.config), context) === true &&
+    sink.schema.conformRow === undefined &&
+    !pathReadsRecords(sink.config)
+  );
+}
+
+/** Removes a file the state records from its sink's store. */
+export type RemoveRecordedFile = (file: IntendedFile) => Promise<void>;
+
+/**
+ * Opens each sink's store in the pipeline's order, adding it to `opened` as soon as it is open, so a
+ * failure midway leaves the caller the stores to close.
+ */
+export async function openSinks(
+  configs: readonly SinkConfig[],
+  deps: { run: RunInfo; stdout: Writable; components: Components },
+  opened: OpenedSink[],
+): Promise<void> {
+  const { destinations } = deps.components;
+  for (const [index, config] of configs.entries()) {
+    const store = await openOutputStore(config, { run: deps.run, stdout: deps.stdout }, destinations);
+    const format = formatOf(deps.components, config);
+    opened.push({ index, config, format, store, keepsFiles: keepsFiles(config, destinations) });
+  }
+}
+
+/** The sink a state record or manifest names by its position; undefined for a position no sink has. */
+export function sinkOf<S extends OpenedSink>(sinks: readonly S[], index: number): S | undefined {
+  return sinks.find((sink) => sink.index === index);
+}
+
+/** Removes recorded files from the store of the sink they name (nothing for a sink the run lacks). */
+export function recordedFileRemover(sinks: readonly OpenedSink[]): RemoveRecordedFile {
+  return async (file) => {
+    await sinkOf(sinks, file.sink)?.store.deleteObject(file.path);
+  };
+}
+
+export interface SinkRuntimeDeps {
+  /** Each sink's resolved schema, in the pipeline's order. */
+  schemas: readonly ResolvedSinkSchema[];
+  run: RunInfo;
+  log: Logger;
+  /** Threads the sinks' encoders may use. */
+  workers?: WorkerPool;
+}
+
+/** The opened sinks with their schemas, joins and sink factories. */
+export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRuntimeDeps): SinkRuntime[] {
+  const { run, log, workers } = deps;
+  return opened.map((sink): SinkRuntime => {
+    const schema = deps.schemas[sink.index];
+    // resolvePipelineSchemas gives one schema per sink; a missing one is a defect, not a user's error.
+    if (schema === undefined) throw new EtlError("INTERNAL", `sink ${sink.index + 1} has no resolved schema`);
+    const columns = schema.encoderColumns;
+    return {
+      ...sink,
+      schema,
+      columns,
+      join: createFileJoin(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
+      createSink: () =>
+        conformSink(
+          createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
+          schema,
+        ),
+    };
+  });
+}

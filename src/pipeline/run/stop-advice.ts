@@ -1,0 +1,16 @@
+// The advice a stopped run logs: run again after the quota resets, run again to resume, or, for a
+// pipeline that keeps no state (stdout only), that nothing resumes and a rerun starts over.
+import { ERROR_CODES, hasCode } from "../../errors.js";
+
+export /** What a stopped run says to do: only a run that keeps state (a file or S3 sink) resumes. */
+function stopAdvice(error: unknown, keepsState: boolean): string {
+  if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED))
+    return "Run stopped at the quota reserve; run the same command after the daily quota resets to resume.";
+  if (!keepsState)
+    return hasCode(error, ERROR_CODES.OUTPUT_CLOSED)
+      ? "Run stopped: the reader of stdout closed it. A pipeline that writes only to stdout keeps no state, so there is nothing to resume: running it again exports the whole window again."
+      : "Run stopped. A pipeline that writes only to stdout keeps no state, so there is nothing to resume: running it again exports the whole window again.";
+  if (hasCode(error, ERROR_CODES.OUTPUT_CLOSED))
+    return "Run stopped: the reader of stdout closed it. The committed slices are kept; run the same command again to export the rest.";
+  return "Run stopped; run the same command again to resume.";
+}
