@@ -6,15 +6,37 @@
 import type { RecordBatch, Row, SliceStats } from "../../core/contracts.js";
 
 /**
- * The key a record is de-duplicated by: `(_index, _id)`, the index prefixed by its length so no two
- * pairs share a key; undefined for a row with no string `_id` (aggregation buckets).
- * @example recordKey({ _index: "jobs-2026.11", _id: "a" }) // "12:jobs-2026.11\u0000a"
+ * The records a slice has seen, by `(_index, _id)`: the ids of each index in a set of their own, so no
+ * key string is built per record (a joined key per record was 2% of a Parquet export's CPU). A row
+ * with no string `_id` (aggregation buckets) is never a record seen.
  */
-export function recordKey(row: Row): string | undefined {
-  const id = row._id;
-  if (typeof id !== "string") return undefined;
-  const index = typeof row._index === "string" ? row._index : "";
-  return `${index.length}:${index}\u0000${id}`;
+export class SeenRecords {
+  private readonly byIndex = new Map<string, Set<string>>();
+  /** The last index looked up: a page's hits mostly share one. */
+  private lastIndex: string | undefined;
+  private lastIds: Set<string> | undefined;
+
+  /** Adds the row's record; false when it was seen already, or when the row is no record. */
+  add(row: Row): boolean {
+    const id = row._id;
+    if (typeof id !== "string") return false;
+    const ids = this.idsOf(typeof row._index === "string" ? row._index : "");
+    if (ids.has(id)) return false;
+    ids.add(id);
+    return true;
+  }
+
+  private idsOf(index: string): Set<string> {
+    if (index === this.lastIndex && this.lastIds !== undefined) return this.lastIds;
+    let ids = this.byIndex.get(index);
+    if (ids === undefined) {
+      ids = new Set<string>();
+      this.byIndex.set(index, ids);
+    }
+    this.lastIndex = index;
+    this.lastIds = ids;
+    return ids;
+  }
 }
 
 /**
@@ -26,24 +48,19 @@ export function recordKey(row: Row): string | undefined {
 export async function* deduplicateById(
   input: AsyncIterable<RecordBatch>,
   stats: SliceStats,
-  seen: Set<string> = new Set<string>(),
+  seen: SeenRecords = new SeenRecords(),
 ): AsyncGenerator<RecordBatch> {
   for await (const batch of input) {
     const { rows, json } = batch;
     /** Indices of the rows kept, once the first duplicate shows up; a clean page is not copied. */
     let kept: number[] | undefined;
     for (let index = 0; index < rows.length; index++) {
-      const key = recordKey(rows[index] as Row);
-      if (key === undefined) {
-        kept?.push(index);
-        continue;
-      }
-      if (seen.has(key)) {
+      const row = rows[index] as Row;
+      if (typeof row._id === "string" && !seen.add(row)) {
         kept ??= Array.from({ length: index }, (_, earlier) => earlier);
         stats.duplicates++;
         continue;
       }
-      seen.add(key);
       kept?.push(index);
     }
     if (kept === undefined) {

@@ -14,7 +14,7 @@ import type { SliceWork } from "./run-slice.js";
 import type { CommittedFile, StateStore } from "../records/state.js";
 import { mergePartFiles, needsMerge } from "./merge-parts.js";
 import type { PartMerge } from "./merge-parts.js";
-import { recordKey } from "./deduplicate.js";
+import { SeenRecords } from "./deduplicate.js";
 
 /**
  * Partitions of one slice downloaded and written at once. One: slices already run in parallel, and
@@ -52,12 +52,9 @@ function mayOverlap(a: SourcePart, b: SourcePart): boolean {
 }
 
 /** Adds the `(_index, _id)` keys of a committed part to `seen` by reading it again; nothing is written. */
-async function collectIds(part: SourcePart, ctx: SliceContext, seen: Set<string>): Promise<void> {
+async function collectIds(part: SourcePart, ctx: SliceContext, seen: SeenRecords): Promise<void> {
   for await (const batch of part.source({ ...ctx, stats: { duplicates: 0 } })) {
-    for (const row of batch.rows) {
-      const key = recordKey(row);
-      if (key !== undefined) seen.add(key);
-    }
+    for (const row of batch.rows) seen.add(row);
   }
 }
 
@@ -85,7 +82,7 @@ export async function runParts(
       "Resuming a batch export: committed partitions are skipped.",
     );
   }
-  const seen = new Set<string>();
+  const seen = new SeenRecords();
   for (const part of parts) {
     if (done[part.id] !== undefined && pending.some((other) => mayOverlap(part, other))) {
       await collectIds(part, ctx, seen);

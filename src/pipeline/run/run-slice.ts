@@ -14,6 +14,7 @@ import type {
   Transform,
 } from "../../core/contracts.js";
 import { deduplicateById } from "./deduplicate.js";
+import type { SeenRecords } from "./deduplicate.js";
 import { fanOut } from "./fan-out.js";
 import { prefetch } from "./prefetch.js";
 
@@ -46,7 +47,7 @@ export interface RunSliceOptions {
    * Ids already written by the other parts of the same slice. A part's announced count covers every
    * record in its file, so with a shared set the count is checked against records read plus duplicates.
    */
-  seen?: Set<string>;
+  seen?: SeenRecords;
 }
 
 async function* countRows(
