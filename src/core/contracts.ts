@@ -84,6 +84,8 @@ export interface SliceContext extends StageContext {
 export interface ReadHit {
   row: Row;
   source: Uint8Array | undefined;
+  /** Where the hit's bytes end (read as a prefix, wherever it closed). */
+  end: number;
 }
 
 /**
@@ -92,8 +94,12 @@ export interface ReadHit {
  * and the wire schema), which decides and names what is wrong, so a reader only ever declines.
  */
 export interface HitBytesReader {
-  /** `v3`: the hit has the v3 shape (`sort` required), else the v1/v2 one. The result is valid until the next call. */
-  read(bytes: Uint8Array, start: number, end: number, v3: boolean): ReadHit | undefined;
+  /**
+   * `v3`: the hit has the v3 shape (`sort` required), else the v1/v2 one. With `prefix`, the hit starts
+   * at `start` and may close anywhere before `end` (a page still streaming in): then the reader finds
+   * where it ends, and the page need not be scanned for it first. The result is valid until the next call.
+   */
+  read(bytes: Uint8Array, start: number, end: number, v3: boolean, prefix?: boolean): ReadHit | undefined;
 }
 
 /** Pages one slice of the service. Releases remote state (scroll, point in time, export) in `finally`. */

@@ -33,6 +33,8 @@ export interface HitColumnsRead {
   unknownFields: readonly string[];
   /** The characters of the string values written to text columns (ColumnBuffers' size estimate). */
   textLength: number;
+  /** Where the hit's bytes end: `end` itself, or, read as a prefix, wherever the hit closed. */
+  end: number;
 }
 
 const QUOTE = 0x22;
@@ -60,6 +62,7 @@ class HitColumnsParser extends HitFieldsScanner {
     index: "",
     unknownFields: NONE,
     textLength: 0,
+    end: -1,
   };
   /** The slots of the columns `_id` and `_index`, which the hit's own identity fills (-1: no column). */
   private readonly idSlot: number;
@@ -78,7 +81,13 @@ class HitColumnsParser extends HitFieldsScanner {
     this.indexSlot = top.find((child) => child.key === KEY_INDEX)?.slot ?? -1;
   }
 
-  read(bytes: Uint8Array, start: number, end: number, into: ParquetValue[][]): HitColumnsRead {
+  read(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    into: ParquetValue[][],
+    prefix = false,
+  ): HitColumnsRead {
     const result = this.result;
     this.begin(bytes, end);
     this.values.fill(undefined);
@@ -88,8 +97,9 @@ class HitColumnsParser extends HitFieldsScanner {
     this.id = "";
     this.index = "";
     let at = this.readHit(this.skipSpace(start));
-    if (at >= 0 && this.skipSpace(at) !== end) at = this.fail("bytes follow the hit");
+    if (at >= 0 && !prefix && this.skipSpace(at) !== end) at = this.fail("bytes follow the hit");
     result.failure = at < 0 ? this.failure : undefined;
+    result.end = at;
     if (at < 0) return result;
     this.finish(into);
     return result;
@@ -237,13 +247,20 @@ class HitColumnsParser extends HitFieldsScanner {
 export interface HitColumnsReader {
   /**
    * Reads the hit in `bytes[start, end)` and, when it is valid, pushes one value onto each column's
-   * array of `into` (in `columns` order). On failure nothing is pushed.
+   * array of `into` (in `columns` order). On failure nothing is pushed. With `prefix`, the hit starts
+   * at `start` and may close anywhere before `end`; the result's `end` says where.
    * @example
    * const reader = createHitColumnsReader(columns, { v3: true });
    * const read = reader.read(element.bytes, element.start, element.end, values);
    * if (read.failure !== undefined) fallBackToJsonParse(element);
    */
-  read(bytes: Uint8Array, start: number, end: number, into: ParquetValue[][]): HitColumnsRead;
+  read(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    into: ParquetValue[][],
+    prefix?: boolean,
+  ): HitColumnsRead;
 }
 
 export function createHitColumnsReader(

@@ -4,6 +4,8 @@ import { hitAsRow } from "../kinds/source-spec.js";
 import type { HitLike } from "../kinds/row-json.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
 import { createTakenColumnsReader, takenChunkOf } from "./taken-columns.js";
+import { V3_HITS, withReader } from "../api/paging/hit-array.js";
+import { decodeHits } from "../api/paging/hit-stream.js";
 
 const COLUMNS: Column[] = [
   { name: "_id", type: "string" },
@@ -56,6 +58,30 @@ describe("column values taken from the hits' bytes", () => {
     expect(expected.flat()).toContain("flat wins");
     expect(taken.take()).toStrictEqual(expected);
     expect(mixed.take()).toStrictEqual(expected);
+  });
+
+  it("are taken where each hit starts in a streamed page, whatever the chunks, as the parsed rows give them", async () => {
+    const page = Buffer.from(`{"data":{"hits":[${HITS.join(",")}],"total":${HITS.length}}}`);
+    const expected = new ColumnBuffers(COLUMNS);
+    const parsed = rows(undefined);
+    expected.append(parsed, 0, parsed.length);
+    const values = expected.take();
+    for (const cut of [1, 5, 64, 100_000]) {
+      async function* chunks(): AsyncGenerator<Uint8Array> {
+        for (let at = 0; at < page.length; at += cut) yield page.subarray(at, at + cut);
+      }
+      const taken: Row[] = [];
+      const decoded = decodeHits(
+        chunks(),
+        withReader(V3_HITS, createTakenColumnsReader(COLUMNS)),
+        "/v3/jobs/query",
+      );
+      for await (const batch of decoded) taken.push(...(batch.hits as Row[]));
+      expect(taken.every((row) => takenChunkOf(row) !== undefined)).toBe(true);
+      const buffers = new ColumnBuffers(COLUMNS);
+      buffers.append(taken, 0, taken.length);
+      expect(buffers.take()).toStrictEqual(values);
+    }
   });
 
   it("are refused by buffers of other columns rather than written as nulls", () => {

@@ -42,11 +42,11 @@ export function takenChunkOf(row: Row): TakenChunk | undefined {
  */
 export function createTakenColumnsReader(columns: readonly Column[]): HitBytesReader {
   const readers: { v2?: HitColumnsReader; v3?: HitColumnsReader } = {};
-  const taken: ReadHit = { row: { _id: "", _index: "" }, source: undefined };
+  const taken: ReadHit = { row: { _id: "", _index: "" }, source: undefined, end: -1 };
   let chunk = newChunk(columns);
   let at = 0;
   return {
-    read(bytes, start, end, v3) {
+    read(bytes, start, end, v3, prefix = false) {
       const reader = v3
         ? (readers.v3 ??= createHitColumnsReader(columns, { v3: true }))
         : (readers.v2 ??= createHitColumnsReader(columns, { v3: false }));
@@ -54,12 +54,13 @@ export function createTakenColumnsReader(columns: readonly Column[]): HitBytesRe
         chunk = newChunk(columns);
         at = 0;
       }
-      const read = reader.read(bytes, start, end, chunk.values);
+      const read = reader.read(bytes, start, end, chunk.values, prefix);
       if (read.failure !== undefined) return undefined;
       chunk.unknown.push(read.unknownFields.length === 0 ? NONE : [...read.unknownFields]);
       const row: TakenRow = { _id: read.id, _index: read.index, [TAKEN_CHUNK]: chunk, [TAKEN_AT]: at };
       at += 1;
       taken.row = row;
+      taken.end = read.end;
       return taken;
     },
   };

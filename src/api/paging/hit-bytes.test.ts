@@ -270,6 +270,7 @@ describe("readHitBytes agrees with JSON.parse and the hit schema", () => {
               ...inFrame,
               sortStart: shifted(inFrame.sortStart),
               sortEnd: shifted(inFrame.sortEnd),
+              end: shifted(inFrame.end),
             }).toEqual({
               ...result,
               sourceStart: inFrame.sourceStart,
@@ -279,6 +280,12 @@ describe("readHitBytes agrees with JSON.parse and the hit schema", () => {
               result.sourceStart,
               result.sourceEnd,
             ]);
+            // Read as a prefix of the rest of the buffer, it is the same hit, closing where it did;
+            // whitespace after it is not the hit's, so only that can leave the prefix compact.
+            const asPrefix = readHitBytes(framed, 3, framed.length, shape, true);
+            expect(asPrefix.ok && { ...asPrefix, compact: inFrame.compact }).toEqual(inFrame);
+            if (asPrefix.ok && asPrefix.compact !== inFrame.compact)
+              expect(/\s$/.test(input.toString("latin1"))).toBe(true);
           } else expect(inFrame).toEqual(result);
           const outcome = result.ok ? "ok" : result.reason;
           outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);

@@ -18,6 +18,8 @@ export type HitBytesRefusal = "syntax" | "shape" | "utf8" | "depth";
 
 export interface HitBytes {
   ok: true;
+  /** Where the hit's object closes (just past its `}`; whitespace after it is not counted). */
+  end: number;
   /** `_index` and `_id` as JSON.parse decodes them; of a key given twice the last, as JSON.parse. */
   index: string;
   id: string;
@@ -190,13 +192,21 @@ function fitsShape(fields: HitFields, shape: HitShape): boolean {
 }
 
 /**
- * Reads the hit in bytes[start, end) (whitespace around it allowed, as JSON.parse allows it).
+ * Reads the hit in bytes[start, end) (whitespace around it allowed, as JSON.parse allows it). With
+ * `prefix`, the hit starts at `start` and may close anywhere before `end` (bytes of a page still
+ * streaming in): what follows it is not read, and `end` of the result says where it closed.
  * @example
  * const hit = readHitBytes(page, element.start, element.end, "v3Hit");
  * if (hit.ok) write(hit.id, hit.index, page.subarray(hit.sourceStart, hit.sourceEnd));
  * else parseAndCheck(page, element); // JSON.parse and the wire schema name what is wrong
  */
-export function readHitBytes(bytes: Uint8Array, start: number, end: number, shape: HitShape): HitBytesResult {
+export function readHitBytes(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  shape: HitShape,
+  prefix = false,
+): HitBytesResult {
   const json = new JsonBytes(bytes, end);
   const fields = new HitFields(shape);
   let i = json.space(start);
@@ -228,10 +238,11 @@ export function readHitBytes(bytes: Uint8Array, start: number, end: number, shap
       if (next !== token.COMMA) return refused("syntax");
       i = json.space(i + 1);
     }
-  if (json.space(i) !== end) return refused("syntax");
+  if (!prefix && json.space(i) !== end) return refused("syntax");
   if (!fitsShape(fields, shape)) return refused("shape");
   return {
     ok: true,
+    end: i,
     index: json.decode(fields.index, fields.indexEnd, fields.indexEscaped),
     id: json.decode(fields.id, fields.idEnd, fields.idEscaped),
     score: fields.score,

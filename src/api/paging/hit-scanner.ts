@@ -48,9 +48,16 @@ export class HitScanner {
   private readonly envelope: Buffer[] = [];
   private envelopeBytes = 0;
 
+  /**
+   * `take`, when given, is offered each element where it starts, with the bytes the window holds: it
+   * returns where the element ends when it read and handed it on itself, or -1 to leave it to the
+   * scan (an element the window does not yet hold whole, or one it declines), so an element a reader
+   * takes is read once, not scanned first.
+   */
   constructor(
     private readonly path: readonly string[],
     private readonly onElement: (element: ScannedElement) => void,
+    private readonly take?: (bytes: Buffer, start: number, limit: number) => number,
   ) {}
 
   push(chunk: Uint8Array): void {
@@ -112,6 +119,14 @@ export class HitScanner {
         if (this.expectKey[this.depth] === true) this.readKey(bytes, i + 1, j);
         i = j + 1;
         continue;
+      }
+      if (c === 0x7b && this.take !== undefined && this.arrayDepth > 0 && this.depth === this.arrayDepth) {
+        const end = this.take(bytes, i, length);
+        if (end > i) {
+          this.mark = end;
+          i = end;
+          continue;
+        }
       }
       if (c === 0x7b || c === 0x5b) {
         this.open(c === 0x7b, i);

@@ -48,34 +48,50 @@ export async function* decodeHits(
   let offset = 0;
   let index = 0;
   const reader = hitArray.reader;
-  const scanner = new HitScanner(hitArray.path, (element) => {
-    const read = reader?.read(element.bytes, element.start, element.end, hitArray.v3);
-    if (read !== undefined) {
-      hits.push(read.row);
-      sources.push(read.source);
+  /** A hit the reader takes where it starts, before the scan looks for its end (see HitScanner). */
+  const takeAtStart =
+    reader === undefined
+      ? undefined
+      : (bytes: Buffer, start: number, limit: number): number => {
+          const read = reader.read(bytes, start, limit, hitArray.v3, true);
+          if (read === undefined) return -1;
+          hits.push(read.row);
+          sources.push(read.source);
+          index += 1;
+          return read.end;
+        };
+  const scanner = new HitScanner(
+    hitArray.path,
+    (element) => {
+      const read = reader?.read(element.bytes, element.start, element.end, hitArray.v3);
+      if (read !== undefined) {
+        hits.push(read.row);
+        sources.push(read.source);
+        index += 1;
+        return;
+      }
+      const text = element.bytes.toString("utf8", element.start, element.end);
+      let hit: unknown;
+      try {
+        hit = JSON.parse(text);
+      } catch (error) {
+        throw new MalformedBodyError(`hit ${index} is not JSON`, { cause: error });
+      }
+      const checked = hitArray.accepts(hit) ? undefined : hitArray.schema.safeParse(hit);
+      if (checked !== undefined && !checked.success) {
+        const issue = checked.error.issues[0];
+        const where = [hitArray.path.join("."), index, ...(issue?.path ?? [])].join(".");
+        throw new ApiError(
+          `${operation} answered a body that does not follow the spec (${where}: ${issue?.message})`,
+          { operation, retryable: false },
+        );
+      }
+      hits.push(hit);
+      sources.push(verbatimSource(element));
       index += 1;
-      return;
-    }
-    const text = element.bytes.toString("utf8", element.start, element.end);
-    let hit: unknown;
-    try {
-      hit = JSON.parse(text);
-    } catch (error) {
-      throw new MalformedBodyError(`hit ${index} is not JSON`, { cause: error });
-    }
-    const checked = hitArray.accepts(hit) ? undefined : hitArray.schema.safeParse(hit);
-    if (checked !== undefined && !checked.success) {
-      const issue = checked.error.issues[0];
-      const where = [hitArray.path.join("."), index, ...(issue?.path ?? [])].join(".");
-      throw new ApiError(
-        `${operation} answered a body that does not follow the spec (${where}: ${issue?.message})`,
-        { operation, retryable: false },
-      );
-    }
-    hits.push(hit);
-    sources.push(verbatimSource(element));
-    index += 1;
-  });
+    },
+    takeAtStart,
+  );
   /** The first `batchSize` hits gathered (or all, when fewer), taken out of the buffer. */
   const take = (): HitBatch => {
     let batch: HitBatch;

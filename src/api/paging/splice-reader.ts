@@ -13,13 +13,14 @@ import { readHitBytes } from "./hit-bytes.js";
  * const hits = withReader(V3_HITS, createSpliceReader());
  */
 export function createSpliceReader(): HitBytesReader {
-  const taken: ReadHit = { row: { _id: "", _index: "" }, source: undefined };
+  const taken: ReadHit = { row: { _id: "", _index: "" }, source: undefined, end: -1 };
   return {
-    read(bytes, start, end, v3) {
-      const hit = readHitBytes(bytes, start, end, v3 ? "v3Hit" : "hit");
+    read(bytes, start, end, v3, prefix = false) {
+      const hit = readHitBytes(bytes, start, end, v3 ? "v3Hit" : "hit", prefix);
       if (!hit.ok || !hit.compact || hit.sourceHasIdentityKey || hit.sourceHasIndexKey) return undefined;
       taken.row = { _id: hit.id, _index: hit.index };
       taken.source = bytes.subarray(hit.sourceStart, hit.sourceEnd);
+      taken.end = hit.end;
       return taken;
     },
   };
