@@ -20,10 +20,6 @@ export const CLOSE_ARRAY = 0x5d;
 const BACKSLASH = 0x5c;
 const LEVELS_IN_BITS = 31;
 
-/** Per byte: 1 for the bytes a string holds as they are (printable ASCII but quote and backslash). */
-const PLAIN = new Uint8Array(256);
-for (let byte = 0x20; byte < 0x80; byte++) PLAIN[byte] = byte === QUOTE || byte === BACKSLASH ? 0 : 1;
-
 export const TRUE = Buffer.from("true");
 export const FALSE = Buffer.from("false");
 export const NULL = Buffer.from("null");
@@ -73,11 +69,14 @@ export class JsonBytes {
     let wide = false;
     i++;
     for (;;) {
-      while (i < end && PLAIN[bytes[i] as number] === 1) i++;
       if (i >= end) return JSON_FAILURE.notClosed;
       const c = bytes[i] as number;
-      if (c === QUOTE) break;
-      if (c === BACKSLASH) {
+      // Ordered by how often they come, lower case letters first: measured faster on hits than a
+      // table lookup per byte.
+      if (c > BACKSLASH && c < 0x80) i++;
+      else if (c === QUOTE) break;
+      else if (c >= 0x20 && c < BACKSLASH) i++;
+      else if (c === BACKSLASH) {
         // A lone surrogate (\ud800) is let through, as JSON.parse does.
         escaped = true;
         i = skipEscape(bytes, i, end);
