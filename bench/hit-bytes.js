@@ -16,7 +16,8 @@ import { URLSearchParams } from "node:url";
 import { parseArgs } from "node:util";
 import { request } from "undici";
 import { HitScanner } from "../dist/api/paging/hit-scanner.js";
-import { HIT_ARRAYS, HIT_BATCH_SIZE } from "../dist/api/paging/hit-stream.js";
+import { HIT_BATCH_SIZE } from "../dist/api/paging/hit-stream.js";
+import { V3_HITS, v2HitArray } from "../dist/api/paging/hit-array.js";
 import { readHitBytes } from "../dist/api/paging/hit-bytes.js";
 import { startEmulator } from "../dist/emulator/server.js";
 
@@ -108,7 +109,7 @@ const CASES = [
 console.log("| hits | count | bytes/hit | way of reading | µs/hit median | fastest | × readHitBytes |");
 console.log("| --- | ---: | ---: | --- | ---: | ---: | ---: |");
 for (const { kind, page, operation, shape } of CASES) {
-  const target = HIT_ARRAYS[operation];
+  const target = operation === "/v3/jobs/query" ? V3_HITS : v2HitArray("logs");
   const ranges = hitRanges(page, target.path);
   const count = ranges.length / 2;
   for (let k = 0; k < ranges.length; k += 2) {

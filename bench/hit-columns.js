@@ -28,7 +28,7 @@ const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefi
 
 const { startEmulator } = await import("../dist/emulator/server.js");
 const { HitScanner } = await import("../dist/api/paging/hit-scanner.js");
-const { HIT_ARRAYS } = await import("../dist/api/paging/hit-stream.js");
+const { V3_HITS } = await import("../dist/api/paging/hit-array.js");
 const { hitAsRow } = await import("../dist/kinds/source-spec.js");
 const { hitColumns } = await import("../dist/kinds/hit-columns.js");
 const { mappingFields } = await import("../dist/emulator/mappings.js");
@@ -84,7 +84,7 @@ const columns = hitColumns(
 );
 const names = new Set(columns.map((column) => column.name));
 const tree = fieldTree(names);
-const accepts = HIT_ARRAYS["/v3/jobs/query"].accepts;
+const accepts = V3_HITS.accepts;
 
 /** What a Parquet page costs today: parse, check, row, unknown fields, column buffers. */
 function parsePath() {

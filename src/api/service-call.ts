@@ -15,6 +15,7 @@ import type { HitBatch } from "./paging/hit-stream.js";
 import type { HitArray } from "./paging/hit-array.js";
 import { retryReasonOf } from "./observed-transport.js";
 import { brokenBody, parseResponse, sendAuthorized } from "./service-answer.js";
+import type { OpenAnswer } from "./service-answer.js";
 import type { ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
 
 /** The error to report once the retry budget is spent. */
@@ -76,6 +77,50 @@ function parseJson(text: string): unknown {
 }
 
 /**
+ * Reads an answer's body to the response's JSON: at once, or as a generator of hit batches that
+ * returns the envelope.
+ */
+type BodyReader = (answer: OpenAnswer) => Promise<unknown> | AsyncGenerator<HitBatch, unknown>;
+
+/**
+ * One operation under one retry budget: each attempt holds a quota slot while it sends and reads the
+ * body with `readBody`; a body that breaks on the way is judged by `brokenBody`, the JSON is parsed
+ * with the wire schema and then passed to `check`. A failed attempt is retried or given up on as the
+ * budget decides. A generator, so that a paged read can hand on its batches as they come.
+ */
+async function* attempts<P extends OperationPath>(
+  deps: ServiceCallDeps,
+  call: ServiceCall<P>,
+  readBody: BodyReader,
+  check: (json: unknown) => void,
+): AsyncGenerator<HitBatch, ResponseOf<P>> {
+  assertValidRequest(call.path, call.body);
+  const budget = startRetryBudget(retryContext(deps, call));
+  for (;;) {
+    let failure: unknown;
+    deps.quota.acquire(call.path);
+    try {
+      const answer = await sendAuthorized(deps, call);
+      let json: unknown;
+      try {
+        const body = readBody(answer);
+        json = body instanceof Promise ? await body : yield* body;
+      } catch (error) {
+        throw brokenBody(deps, call, answer.status, error);
+      }
+      const response = parseResponse(deps, call, answer.status, json);
+      check(json);
+      return response;
+    } catch (error) {
+      failure = error;
+    } finally {
+      deps.quota.release();
+    }
+    await budget.failed(failure);
+  }
+}
+
+/**
  * Sends `call.body` to `call.path` and returns the parsed response. Throws RequestValidationError
  * before sending, QuotaExhaustedError, AuthError, PermissionError, HttpStatusError (other statuses)
  * or ApiError.
@@ -86,27 +131,12 @@ export async function callService<P extends OperationPath>(
   deps: ServiceCallDeps,
   call: ServiceCall<P>,
 ): Promise<ResponseOf<P>> {
-  assertValidRequest(call.path, call.body);
-  const budget = startRetryBudget(retryContext(deps, call));
-  for (;;) {
-    let failure: unknown;
-    deps.quota.acquire(call.path);
-    try {
-      const answer = await sendAuthorized(deps, call);
-      let json: unknown;
-      try {
-        json = parseJson(await answer.body.text());
-      } catch (error) {
-        throw brokenBody(deps, call, answer.status, error);
-      }
-      return parseResponse(deps, call, answer.status, json);
-    } catch (error) {
-      failure = error;
-    } finally {
-      deps.quota.release();
-    }
-    await budget.failed(failure);
-  }
+  const readWhole = async (answer: OpenAnswer): Promise<unknown> => parseJson(await answer.body.text());
+  const run = attempts(deps, call, readWhole, () => undefined);
+  // A body read whole yields no batch: the first step is the end.
+  const end = await run.next();
+  if (end.done !== true) throw new Error(`${call.path} handed on hits from a body read whole`);
+  return end.value;
 }
 
 /** Whether the envelope's hits array was found and emptied while streaming (else hits were missed). */
@@ -132,28 +162,13 @@ export async function* streamService<P extends OperationPath>(
   call: ServiceCall<P>,
   hitArray: HitArray,
 ): AsyncGenerator<HitBatch, ResponseOf<P>> {
-  assertValidRequest(call.path, call.body);
-  const budget = startRetryBudget(retryContext(deps, call));
-  for (;;) {
-    let failure: unknown;
-    deps.quota.acquire(call.path);
-    try {
-      const answer = await sendAuthorized(deps, call);
-      let envelope: unknown;
-      try {
-        envelope = yield* decodeHits(answer.body, hitArray, call.path);
-      } catch (error) {
-        throw brokenBody(deps, call, answer.status, error);
-      }
-      const response = parseResponse(deps, call, answer.status, envelope);
+  return yield* attempts(
+    deps,
+    call,
+    (answer) => decodeHits(answer.body, hitArray, call.path),
+    (envelope) => {
       if (!streamedAll(envelope, hitArray))
         throw new Error(`${call.path} keeps no hits at ${hitArray.path.join(".")}`);
-      return response;
-    } catch (error) {
-      failure = error;
-    } finally {
-      deps.quota.release();
-    }
-    await budget.failed(failure);
-  }
+    },
+  );
 }

@@ -20,6 +20,7 @@ import { createColumnReader } from "./column-value.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
 import type { HitColumnsReader } from "./hit-columns-reader.js";
 import { parquetCoercers } from "./parquet-coercers.js";
+import { createRandom } from "../emulator/random.js";
 
 interface Expected {
   values: ParquetValue[];
@@ -120,17 +121,8 @@ describe("the emulator's records of every kind", () => {
   }
 });
 
-/** A small seeded generator (mulberry32), so a failing hit can be found again. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The emulator's seeded generator (mulberry32), so a failing hit can be found again. */
+const randomFrom = createRandom;
 
 const NUMBERS = [
   "0",

@@ -4,40 +4,17 @@
 // coercing it (`parquetCoercers`) would give them, or a reason to take that path instead.
 import type { Column } from "../core/contracts.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
+import type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
+
+export type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
 import { childByBytes, childByKey, columnPaths, timestampOnlySlots } from "./column-paths.js";
 import type { ColumnPaths, PathNode } from "./column-paths.js";
 import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
-import { MAX_DEPTH } from "./json-scanner.js";
+import { COLON, FALSE, MAX_JSON_DEPTH, NULL, QUOTE, TRUE } from "../core/json-bytes.js";
+import { JSON_FAILURE } from "../core/json-failures.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { CACHED_TEXT_MAX } from "./text-cache.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
-
-export interface HitColumnsOptions {
-  /** v3 hits carry `_score` (a number or null) and `sort`; v2 hits may leave `_score` out. */
-  v3: boolean;
-}
-
-/**
- * The outcome of one `read`, in one object the reader reuses: valid until its next `read`.
- * `failure` is undefined when the hit was read; otherwise it names what the reader refused, nothing
- * was written, and the caller parses the hit with JSON.parse, whose schema check names the problem.
- */
-export interface HitColumnsRead {
-  failure: string | undefined;
-  id: string;
-  index: string;
-  /**
-   * The fields no column holds, as `unknownFields` names them; in the order met in the bytes (a field
-   * whose key repeats is named where it first appears), which may differ from `unknownFields`' order.
-   */
-  unknownFields: readonly string[];
-  /** The characters of the string values written to text columns (ColumnBuffers' size estimate). */
-  textLength: number;
-  /** Where the hit's bytes end: `end` itself, or, read as a prefix, wherever the hit closed. */
-  end: number;
-}
-
-const QUOTE = 0x22;
 
 /** Shared by every read that finds no unknown field. */
 const NONE: readonly string[] = [];
@@ -89,16 +66,16 @@ class HitColumnsParser extends HitFieldsScanner {
     prefix = false,
   ): HitColumnsRead {
     const result = this.result;
-    this.begin(bytes, end);
+    this.reset(bytes, end);
     this.values.fill(undefined);
     this.unknown.length = 0;
     result.unknownFields = NONE;
     result.textLength = 0;
     this.id = "";
     this.index = "";
-    let at = this.readHit(this.skipSpace(start));
-    if (at >= 0 && !prefix && this.skipSpace(at) !== end) at = this.fail("bytes follow the hit");
-    result.failure = at < 0 ? this.failure : undefined;
+    let at = this.readHit(this.space(start));
+    if (at >= 0 && !prefix && this.space(at) !== end) at = this.fail("bytes follow the hit");
+    result.failure = at < 0 ? this.failureAt(at) : undefined;
     result.end = at;
     if (at < 0) return result;
     this.finish(into);
@@ -143,30 +120,30 @@ class HitColumnsParser extends HitFieldsScanner {
    * fields no column holds (not under a column, whose whole value holds them).
    */
   private readObject(at: number, node: PathNode, depth: number, report: boolean): number {
-    if (depth > MAX_DEPTH) return this.fail("the JSON nests too deep");
+    if (depth > MAX_JSON_DEPTH) return JSON_FAILURE.tooDeep;
     const serial = ++this.serial;
     const atTop = node === this.paths.root;
-    let i = this.skipSpace(at + 1);
-    if (this.byteAt(i) === 0x7d) return i + 1;
+    let i = this.space(at + 1);
+    if (this.at(i) === 0x7d) return i + 1;
     for (;;) {
-      if (i >= this.end || this.bytes[i] !== QUOTE) return this.fail("a key is not a string");
+      if (this.at(i) !== QUOTE) return JSON_FAILURE.keyNotString;
       const keyFrom = i + 1;
-      i = this.scanString(i);
-      if (i < 0) return -1;
+      i = this.string(i);
+      if (i < 0) return i;
       const keyTo = i - 1;
       const escaped = this.escaped;
       const wide = this.wide;
-      i = this.skipSpace(i);
-      if (i >= this.end || this.bytes[i] !== 0x3a) return this.fail("a colon is missing");
-      i = this.skipSpace(i + 1);
-      const key = escaped ? this.decodeString(keyFrom, keyTo, true, wide) : undefined;
+      i = this.space(i);
+      if (this.at(i) !== COLON) return JSON_FAILURE.noColon;
+      i = this.space(i + 1);
+      const key = escaped ? this.text(keyFrom, keyTo, true, wide) : undefined;
       const child =
         key === undefined ? childByBytes(node, this.bytes, keyFrom, keyTo) : childByKey(node, key);
       if (atTop && isIdentityKey(this.bytes, keyFrom, keyTo, key)) {
-        i = this.skipValue(i, depth); // the hit's own `_id` and `_index` replace these
+        i = this.value(i, depth); // the hit's own `_id` and `_index` replace these
       } else if (child === undefined) {
-        if (report) this.unknown.push(node.prefix + (key ?? this.decodeString(keyFrom, keyTo, false, wide)));
-        i = this.skipValue(i, depth);
+        if (report) this.unknown.push(node.prefix + (key ?? this.text(keyFrom, keyTo, false, wide)));
+        i = this.value(i, depth);
       } else {
         if (child.seenIn === serial) this.forget(child);
         child.seenIn = serial;
@@ -174,12 +151,12 @@ class HitColumnsParser extends HitFieldsScanner {
         i = this.readMember(i, child, depth, report);
         child.unknownTo = this.unknown.length;
       }
-      if (i < 0) return -1;
-      i = this.skipSpace(i);
+      if (i < 0) return i;
+      i = this.space(i);
       const next = i < this.end ? this.bytes[i] : -1;
       if (next === 0x7d) return i + 1;
-      if (next !== 0x2c) return this.fail("a comma or brace is missing");
-      i = this.skipSpace(i + 1);
+      if (next !== 0x2c) return JSON_FAILURE.commaOrBrace;
+      i = this.space(i + 1);
     }
   }
 
@@ -195,14 +172,14 @@ class HitColumnsParser extends HitFieldsScanner {
     if (node.slot < 0) {
       if (isObject) return this.readObject(at, node, depth + 1, report);
       if (report) this.unknown.push(node.path);
-      return this.skipValue(at, depth);
+      return this.value(at, depth);
     }
     if (isObject || byte === 0x5b) {
       // Rare: a container under a column (a `json` column, or a wrong type the coercer turns to null).
       const end =
         isObject && node.children.length > 0
           ? this.readObject(at, node, depth + 1, false)
-          : this.skipValue(at, depth);
+          : this.value(at, depth);
       if (end >= 0) this.values[node.slot] = JSON.parse(this.bytes.utf8Slice(at, end)) as unknown;
       return end;
     }
@@ -213,8 +190,8 @@ class HitColumnsParser extends HitFieldsScanner {
     let end: number;
     let value: unknown;
     if (byte === QUOTE) {
-      end = this.scanString(at);
-      if (end < 0) return -1;
+      end = this.string(at);
+      if (end < 0) return end;
       const plain = !this.escaped && !this.wide;
       // A time under timestamp columns only: the number their coercer would make of the text.
       const millis =
@@ -223,44 +200,18 @@ class HitColumnsParser extends HitFieldsScanner {
       else
         value =
           !plain || end - at - 2 > CACHED_TEXT_MAX
-            ? this.decodeString(at + 1, end - 1, this.escaped, this.wide)
+            ? this.text(at + 1, end - 1, this.escaped, this.wide)
             : this.texts.text(this.bytes, at + 1, end - 1, slot);
-    } else if (byte === 0x74) {
-      end = this.scanLiteral(at, "true");
-      value = true;
-    } else if (byte === 0x66) {
-      end = this.scanLiteral(at, "false");
-      value = false;
-    } else if (byte === 0x6e) {
-      end = this.scanLiteral(at, "null");
-      value = null;
+    } else if (byte === 0x74 || byte === 0x66 || byte === 0x6e) {
+      value = byte === 0x74 ? true : byte === 0x66 ? false : null;
+      end = this.literal(at, byte === 0x74 ? TRUE : byte === 0x66 ? FALSE : NULL);
     } else {
-      end = this.scanNumber(at);
-      value = this.number;
+      end = this.number(at);
+      value = end >= 0 ? this.numberValue(at, end) : 0;
     }
     if (end >= 0) this.values[slot] = value;
     return end;
   }
-}
-
-/** Reads the column values of hits; one per output file (it keeps per-read state). */
-export interface HitColumnsReader {
-  /**
-   * Reads the hit in `bytes[start, end)` and, when it is valid, pushes one value onto each column's
-   * array of `into` (in `columns` order). On failure nothing is pushed. With `prefix`, the hit starts
-   * at `start` and may close anywhere before `end`; the result's `end` says where.
-   * @example
-   * const reader = createHitColumnsReader(columns, { v3: true });
-   * const read = reader.read(element.bytes, element.start, element.end, values);
-   * if (read.failure !== undefined) fallBackToJsonParse(element);
-   */
-  read(
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    into: ParquetValue[][],
-    prefix?: boolean,
-  ): HitColumnsRead;
 }
 
 export function createHitColumnsReader(

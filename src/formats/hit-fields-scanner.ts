@@ -1,10 +1,13 @@
 // Reads the fields of a search hit from its bytes (`{"_index":…,"_id":…,"_score":…,"_source":{…},
 // "sort":[…]}`) and checks them as the hit check of the paging stream does; what `_source` holds is
 // read by the subclass.
-import { JsonScanner } from "./json-scanner.js";
+import { JsonBytes, NULL } from "../core/json-bytes.js";
+import { jsonFailureMessage } from "../core/json-failures.js";
 import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
 
 const QUOTE = 0x22;
+/** The position a refusal of the hit's own rules returns (JSON_FAILURE's are -1 to -14). */
+const REFUSED = -100;
 
 export const KEY_ID = "_id";
 export const KEY_INDEX = "_index";
@@ -56,10 +59,12 @@ function hitKeyBit(bytes: Uint8Array, from: number, to: number): number {
 }
 
 /** A hit's own fields, checked as `HIT_ARRAYS`' `accepts` checks them; `_source` is the subclass's. */
-export abstract class HitFieldsScanner extends JsonScanner {
+export abstract class HitFieldsScanner extends JsonBytes {
   /** The hit's `_id` and `_index`, once read. */
   id = "";
   index = "";
+  /** Why the hit was refused, set with REFUSED (a grammar failure is named from its position). */
+  private refusal = "";
   /** Short ASCII strings already made, by their bytes (index names here, values in the subclass). */
   protected readonly texts = new TextCache();
 
@@ -67,38 +72,48 @@ export abstract class HitFieldsScanner extends JsonScanner {
     super();
   }
 
+  protected fail(reason: string): number {
+    this.refusal = reason;
+    return REFUSED;
+  }
+
+  /** What the failure position `at` (a step's negative return) means. */
+  protected failureAt(at: number): string {
+    return at === REFUSED ? this.refusal : jsonFailureMessage(at);
+  }
+
   /** Reads the `_source` object at `at`, two containers deep; returns the position after it or -1. */
   protected abstract readSource(at: number): number;
 
   /** The hit at `at`; returns the position after it, or -1 with `failure` set. */
   protected readHit(at: number): number {
-    if (this.byteAt(at) !== 0x7b) return this.fail("the hit is not an object");
+    if (this.at(at) !== 0x7b) return this.fail("the hit is not an object");
     let seen = 0;
-    let i = this.skipSpace(at + 1);
-    if (this.byteAt(i) === 0x7d) return this.fail("the hit has no _index, _id or _source");
+    let i = this.space(at + 1);
+    if (this.at(i) === 0x7d) return this.fail("the hit has no _index, _id or _source");
     for (;;) {
       if (i >= this.end || this.bytes[i] !== QUOTE) return this.fail("a key is not a string");
       const keyFrom = i + 1;
-      i = this.scanString(i);
-      if (i < 0) return -1;
+      i = this.string(i);
+      if (i < 0) return i;
       if (this.escaped) return this.fail("a hit key has an escape");
       const bit = hitKeyBit(this.bytes, keyFrom, i - 1);
       if ((seen & bit) !== 0) return this.fail(`the hit repeats ${HIT_KEY_NAMES[bit] ?? "a key"}`);
       seen |= bit;
-      i = this.skipSpace(i);
-      if (this.byteAt(i) !== 0x3a) return this.fail("a colon is missing");
-      i = this.skipSpace(i + 1);
+      i = this.space(i);
+      if (this.at(i) !== 0x3a) return this.fail("a colon is missing");
+      i = this.space(i + 1);
       if (bit === 1 || bit === 2) i = this.readIdentity(i, bit === 2);
       else if (bit === 4) i = this.readScore(i);
       else if (bit === 8) {
-        if (this.byteAt(i) !== 0x7b) return this.fail("_source is not an object");
+        if (this.at(i) !== 0x7b) return this.fail("_source is not an object");
         i = this.readSource(i);
       } else if (bit === 16) i = this.readSort(i);
-      else i = this.skipValue(i, 1);
-      if (i < 0) return -1;
-      i = this.skipSpace(i);
+      else i = this.value(i, 1);
+      if (i < 0) return i;
+      i = this.space(i);
       const next = i < this.end ? this.bytes[i] : -1;
-      if (next === 0x2c) i = this.skipSpace(i + 1);
+      if (next === 0x2c) i = this.space(i + 1);
       else if (next === 0x7d) break;
       else return this.fail("a comma or brace is missing");
     }
@@ -108,43 +123,45 @@ export abstract class HitFieldsScanner extends JsonScanner {
   }
 
   private readIdentity(at: number, isId: boolean): number {
-    if (this.byteAt(at) !== QUOTE) return this.fail("_index or _id is not a string");
-    const end = this.scanString(at);
-    if (end < 0) return -1;
+    if (this.at(at) !== QUOTE) return this.fail("_index or _id is not a string");
+    const end = this.string(at);
+    if (end < 0) return end;
     // Index names repeat from hit to hit: kept as one string; ids are new each time.
     const text =
       !isId && !this.escaped && !this.wide && end - at - 2 <= CACHED_TEXT_MAX
         ? this.texts.text(this.bytes, at + 1, end - 1, -1)
-        : this.decodeString(at + 1, end - 1, this.escaped, this.wide);
+        : this.text(at + 1, end - 1, this.escaped, this.wide);
     if (isId) this.id = text;
     else this.index = text;
     return end;
   }
 
   private readScore(at: number): number {
-    if (this.byteAt(at) === 0x6e) return this.scanLiteral(at, "null");
-    const end = this.scanNumber(at);
-    return end >= 0 && !Number.isFinite(this.number) ? this.fail("_score is not finite") : end;
+    if (this.at(at) === 0x6e) return this.literal(at, NULL);
+    const end = this.number(at);
+    return end >= 0 && !Number.isFinite(this.numberValue(at, end)) ? this.fail("_score is not finite") : end;
   }
 
   private readSort(at: number): number {
-    if (this.byteAt(at) !== 0x5b) return this.fail("sort is not an array");
-    let i = this.skipSpace(at + 1);
-    if (this.byteAt(i) === 0x5d) return i + 1;
+    if (this.at(at) !== 0x5b) return this.fail("sort is not an array");
+    let i = this.space(at + 1);
+    if (this.at(i) === 0x5d) return i + 1;
     for (;;) {
       const byte = i < this.end ? (this.bytes[i] as number) : -1;
-      if (byte === QUOTE) i = this.scanString(i);
-      else if (byte === 0x6e) i = this.scanLiteral(i, "null");
+      if (byte === QUOTE) i = this.string(i);
+      else if (byte === 0x6e) i = this.literal(i, NULL);
       else {
-        i = this.scanNumber(i);
-        if (i >= 0 && !Number.isFinite(this.number)) return this.fail("a sort value is not finite");
+        const from = i;
+        i = this.number(i);
+        if (i >= 0 && !Number.isFinite(this.numberValue(from, i)))
+          return this.fail("a sort value is not finite");
       }
-      if (i < 0) return -1;
-      i = this.skipSpace(i);
+      if (i < 0) return i;
+      i = this.space(i);
       const next = i < this.end ? this.bytes[i] : -1;
       if (next === 0x5d) return i + 1;
       if (next !== 0x2c) return this.fail("a comma or bracket is missing");
-      i = this.skipSpace(i + 1);
+      i = this.space(i + 1);
     }
   }
 }

@@ -1,7 +1,7 @@
 // A timestamp column's value read from its bytes: the fixed ISO 8601 form the service sends
 // (`2026-11-21T10:00:00.123Z`, or without the fraction) as epoch milliseconds, with exactly the rules
-// of parquet-coercers.ts' timestampCoercer fast path, so no string is made for it. Anything else is
-// left to the string and the coercer.
+// of parquet-coercers.ts' timestampCoercer fast path (`partsMillis`, which both use), so no string is
+// made for it. Anything else is left to the string and the coercer.
 
 /** The number of `length` digits at `at`, or -1 when one of them is not a digit. */
 function digits(bytes: Uint8Array, at: number, length: number): number {
@@ -55,6 +55,25 @@ export function isoMillis(bytes: Uint8Array, from: number, to: number, days: Day
   const minute = digits(bytes, from + 14, 2);
   const second = digits(bytes, from + 17, 2);
   const millis = length === 24 ? digits(bytes, from + 20, 3) : 0;
+  return partsMillis(year, month, day, hour, minute, second, millis, days);
+}
+
+/**
+ * The epoch milliseconds of the parts read from the text (-1 for a part that was not digits), or NaN
+ * outside the fast path's rules: days 29 to 31 (Date.parse rolls them into the next month), hour 24
+ * and years before 100 (which Date.UTC moves) are left to the coercer. The text and the bytes readers
+ * share it, so both take exactly the same dates.
+ */
+export function partsMillis(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millis: number,
+  days: DayStarts,
+): number {
   if (
     year < 100 ||
     month < 1 ||

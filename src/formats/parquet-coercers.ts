@@ -9,10 +9,13 @@
 import type { ColumnType } from "../core/contracts.js";
 import { coercers } from "./coerce-value.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
+import { DayStarts, partsMillis } from "./iso-millis.js";
 
 const coerceTimestamp = coercers.timestamp;
 const coerceInt64 = coercers.int64;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** A row group's timestamps mostly share a few days. */
+const days = new DayStarts();
 
 /** `coercers.int64`, with values within 2^53 as numbers. */
 export function int64Coercer(value: unknown): ParquetValue {
@@ -53,36 +56,8 @@ export function timestampCoercer(value: unknown): ParquetValue {
   const minute = digits(value, 14, 2);
   const second = digits(value, 17, 2);
   const millis = value.length === 24 ? digits(value, 20, 3) : 0;
-  if (
-    year < 100 ||
-    month < 1 ||
-    month > 12 ||
-    day < 1 ||
-    day > 28 ||
-    hour < 0 ||
-    hour > 23 ||
-    minute < 0 ||
-    minute > 59 ||
-    second < 0 ||
-    second > 59 ||
-    millis < 0
-  )
-    return coerceTimestamp(value);
-  return dayStart(year, month, day) + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
-}
-
-/** The last day read and its first millisecond: a row group's timestamps mostly share a few days. */
-let lastDay = -1;
-let lastDayStart = 0;
-
-/** `Date.UTC(year, month - 1, day)`, computed once per day in a row; the time of day is added exactly. */
-function dayStart(year: number, month: number, day: number): number {
-  const key = (year * 100 + month) * 100 + day;
-  if (key !== lastDay) {
-    lastDayStart = Date.UTC(year, month - 1, day);
-    lastDay = key;
-  }
-  return lastDayStart;
+  const read = partsMillis(year, month, day, hour, minute, second, millis, days);
+  return Number.isNaN(read) ? coerceTimestamp(value) : read;
 }
 
 /** Per column type, what the encoder's column buffers coerce with. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readHitBytes } from "./hit-bytes.js";
 import type { HitShape } from "./hit-bytes.js";
 import { V3_HITS, v2HitArray } from "./hit-array.js";
-import { MAX_JSON_DEPTH } from "./json-bytes.js";
+import { MAX_JSON_DEPTH } from "../../core/json-bytes.js";
 
 const SCHEMAS = { hit: v2HitArray("logs").schema, v3Hit: V3_HITS.schema };
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;

@@ -3,8 +3,9 @@
 // needs to splice the row from the service's own bytes. What it cannot vouch for it refuses with a
 // reason, and the caller falls back to JSON.parse and the wire schema, which decide and name the field.
 import { Buffer } from "node:buffer";
-import { JsonBytes } from "./json-bytes.js";
-import * as token from "./json-bytes.js";
+import { JsonBytes } from "../../core/json-bytes.js";
+import { JSON_FAILURE } from "../../core/json-failures.js";
+import * as token from "../../core/json-bytes.js";
 
 /** The hit schemas of api/wire/hits.ts: `hit` (v1 and v2 scroll) and `v3Hit` (with `sort`). */
 export type HitShape = "hit" | "v3Hit";
@@ -49,8 +50,7 @@ export type HitBytesResult = HitBytes | HitBytesFailure;
 type Field = "_id" | "_index" | "_score" | "_source" | "sort";
 const FIELDS: readonly Field[] = ["_id", "_index", "_score", "_source", "sort"];
 const FIELD_BYTES = FIELDS.map((field) => Buffer.from(field));
-const ID = Buffer.from("_id");
-const INDEX = Buffer.from("_index");
+const [ID, INDEX] = [Buffer.from("_id"), Buffer.from("_index")];
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
 /** Field positions when there is no usable value: */
 const ABSENT = -1;
@@ -58,8 +58,10 @@ const ABSENT = -1;
 const WRONG = -2;
 
 const refused = (reason: HitBytesRefusal): HitBytesFailure => ({ ok: false, reason });
+const { notUtf8, tooDeep } = JSON_FAILURE;
 const refusal = (position: number): HitBytesFailure =>
-  refused(position === token.UTF8 ? "utf8" : position === token.DEPTH ? "depth" : "syntax");
+  refused(position === notUtf8 ? "utf8" : position === tooDeep ? "depth" : "syntax");
+const SYNTAX = JSON_FAILURE.unexpected; // what the hit's own steps refuse, JSON.parse refuses too
 
 /** Where the hit's own fields were read, the last of each (ABSENT or WRONG when not usable). */
 class HitFields {
@@ -85,7 +87,7 @@ class HitFields {
 
 function fieldOf(json: JsonBytes, from: number, to: number): Field | undefined {
   if (json.escaped) {
-    const key = json.decode(from, to, true);
+    const key = json.text(from + 1, to - 1, true, json.wide);
     return FIELDS.find((field) => field === key);
   }
   for (let f = 0; f < FIELDS.length; f++)
@@ -101,26 +103,26 @@ function readSource(json: JsonBytes, i: number, fields: HitFields): number {
   fields.sourceEmpty = json.at(i) === token.CLOSE_OBJECT;
   if (fields.sourceEmpty) return i + 1;
   for (;;) {
-    if (json.at(i) !== token.QUOTE) return token.SYNTAX;
+    if (json.at(i) !== token.QUOTE) return SYNTAX;
     const from = i;
     i = json.string(i);
     if (i < 0) return i;
     const first = json.bytes[from + 1] as number;
     if (json.escaped || (first >= 0x30 && first <= 0x39)) {
       // Rare, so decoded: an escaped "_\u0069d" or "\u0031" counts as well.
-      const key = json.decode(from, i, json.escaped);
+      const key = json.text(from + 1, i - 1, json.escaped, json.wide);
       if (key === "_id" || key === "_index") fields.sourceHasIdentityKey = true;
       if (INDEX_KEY.test(key)) fields.sourceHasIndexKey = true;
     } else if (json.matches(from + 1, i - 1, ID) || json.matches(from + 1, i - 1, INDEX))
       fields.sourceHasIdentityKey = true;
     i = json.space(i);
-    if (json.at(i) !== token.COLON) return token.SYNTAX;
+    if (json.at(i) !== token.COLON) return SYNTAX;
     i = json.value(json.space(i + 1), 2);
     if (i < 0) return i;
     i = json.space(i);
     const next = json.at(i);
     if (next === token.CLOSE_OBJECT) return i + 1;
-    if (next !== token.COMMA) return token.SYNTAX;
+    if (next !== token.COMMA) return SYNTAX;
     i = json.space(i + 1);
   }
 }
@@ -146,7 +148,7 @@ function readSort(json: JsonBytes, i: number, fields: HitFields): number {
     i = json.space(i);
     const next = json.at(i);
     if (next === token.CLOSE_ARRAY) return i + 1;
-    if (next !== token.COMMA) return token.SYNTAX;
+    if (next !== token.COMMA) return SYNTAX;
     i = json.space(i + 1);
   }
 }
@@ -243,8 +245,8 @@ export function readHitBytes(
   return {
     ok: true,
     end: i,
-    index: json.decode(fields.index, fields.indexEnd, fields.indexEscaped),
-    id: json.decode(fields.id, fields.idEnd, fields.idEscaped),
+    index: json.text(fields.index + 1, fields.indexEnd - 1, fields.indexEscaped, true),
+    id: json.text(fields.id + 1, fields.idEnd - 1, fields.idEscaped, true),
     score: fields.score,
     sortStart: shape === "v3Hit" ? fields.sort : -1,
     sortEnd: shape === "v3Hit" ? fields.sortEnd : -1,
