@@ -1,8 +1,9 @@
 // Parquet through hyparquet-writer: rows are buffered per column and written one row group at a time.
-import { ByteWriter, ParquetWriter } from "hyparquet-writer";
+import { ParquetWriter } from "hyparquet-writer";
 import { z } from "zod";
-import type { SchemaElement } from "hyparquet-writer";
-import type { RecordBatch, Column, ColumnType, RowEncoder } from "../core/contracts.js";
+import type { RecordBatch, Column, RowEncoder } from "../core/contracts.js";
+import { FileBytes } from "./parquet-file-bytes.js";
+import { parquetSchema } from "./parquet-schema.js";
 import { SinkError } from "../errors.js";
 import { encodeLines } from "./ndjson.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
@@ -89,74 +90,8 @@ export const parquetFormat: Format<ParquetSettings> = {
   }),
 };
 
-/** A file's schema: the root element, then one element per column. */
-export function parquetSchema(columns: readonly Column[]): SchemaElement[] {
-  return [{ name: "root", num_children: columns.length }, ...columns.map(schemaElementFor)];
-}
-
 const codecOf = (settings: ParquetSettings): Codec =>
   settings.compression === "uncompressed" ? "UNCOMPRESSED" : "SNAPPY";
-
-/**
- * Every column is OPTIONAL: the service omits fields freely, so any value may be null. Text and
- * timestamps carry both the logical type, which current readers go by, and the converted type, which
- * older readers know.
- */
-export function schemaElementFor(column: Column): SchemaElement {
-  const base = { name: column.name, repetition_type: "OPTIONAL" } as const;
-  const text = {
-    ...base,
-    type: "BYTE_ARRAY",
-    converted_type: "UTF8",
-    logical_type: { type: "STRING" },
-  } as const;
-  const byType: Record<ColumnType, SchemaElement> = {
-    string: text,
-    json: text,
-    double: { ...base, type: "DOUBLE" },
-    int64: { ...base, type: "INT64" },
-    int32: { ...base, type: "INT32" },
-    boolean: { ...base, type: "BOOLEAN" },
-    timestamp: {
-      ...base,
-      type: "INT64",
-      converted_type: "TIMESTAMP_MILLIS",
-      logical_type: { type: "TIMESTAMP", isAdjustedToUTC: true, unit: "MILLIS" },
-    },
-  };
-  return byType[column.type];
-}
-
-/**
- * The file's own bytes (magic and footer) go through hyparquet-writer's ByteWriter; row groups, encoded
- * apart (parquet-row-group.ts), are handed on as they come and only counted, so memory holds the row
- * group being encoded, not the file. `offset` keeps counting, which the footer's offsets depend on.
- */
-class FileBytes extends ByteWriter {
-  private readonly ready: Uint8Array[] = [];
-
-  /** A row group encoded elsewhere, at this writer's offset. */
-  adopt(bytes: Uint8Array): void {
-    this.flush();
-    this.ready.push(bytes);
-    this.offset += bytes.length;
-  }
-
-  flush(): void {
-    if (this.index === 0) return;
-    this.ready.push(new Uint8Array(this.buffer.slice(0, this.index)));
-    this.index = 0;
-  }
-
-  override finish(): void {
-    this.flush();
-  }
-
-  take(): Uint8Array[] {
-    this.flush();
-    return this.ready.splice(0, this.ready.length);
-  }
-}
 
 /**
  * Row groups of one file in the worker before the file's next one waits for the oldest: the slice

@@ -4,7 +4,8 @@
 // the encoder's column buffers read them there, and the unknown-field report reads the names the
 // reader found. Parsing each hit and the garbage of the parsed objects were about two fifths of such
 // an export's CPU (docs/performance.md).
-import type { Column, HitBytesReader, ReadHit, Row } from "../core/contracts.js";
+import type { Column, Row } from "../core/contracts.js";
+import type { HitBytesReader, ReadHit } from "../core/hit-reader.js";
 import type { ParquetValue } from "./coerce-value.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
 import type { HitColumnsReader } from "./hit-columns-reader.js";

@@ -2,7 +2,7 @@
 // differ only in these, so a kind passes its operation's description to the paging and nothing here
 // lists operations. The v2 and v3 shapes are shared constants; a kind of either shape names its array.
 import type { z } from "zod";
-import type { HitBytesReader } from "../../core/contracts.js";
+import type { HitBytesReader } from "../../core/hit-reader.js";
 import { hitSchema, v3HitSchema } from "../wire/hits.js";
 
 /**

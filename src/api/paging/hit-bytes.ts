@@ -7,45 +7,15 @@ import { JsonBytes } from "../../core/json-bytes.js";
 import { JSON_FAILURE } from "../../core/json-failures.js";
 import * as token from "../../core/json-bytes.js";
 
-/** The hit schemas of api/wire/hits.ts: `hit` (v1 and v2 scroll) and `v3Hit` (with `sort`). */
-export type HitShape = "hit" | "v3Hit";
+import type { HitBytesFailure, HitBytesRefusal, HitBytesResult, HitShape } from "./hit-bytes-result.js";
 
-/**
- * Why bytes were refused. `syntax`: JSON.parse refuses them too. `shape`: JSON.parse accepts them, the
- * hit schema does not. `utf8`: a sequence that is not UTF-8 (decoding puts U+FFFD in its place, so the
- * bytes could not be copied as they are). `depth`: containers nested deeper than MAX_JSON_DEPTH.
- */
-export type HitBytesRefusal = "syntax" | "shape" | "utf8" | "depth";
-
-export interface HitBytes {
-  ok: true;
-  /** Where the hit's object closes (just past its `}`; whitespace after it is not counted). */
-  end: number;
-  /** `_index` and `_id` as JSON.parse decodes them; of a key given twice the last, as JSON.parse. */
-  index: string;
-  id: string;
-  score: number | null | undefined;
-  /** The `sort` array's bytes, from `[` to after `]`: v3 hits only (-1 for the others). */
-  sortStart: number;
-  sortEnd: number;
-  /** The `_source` object's bytes, from `{` to after `}`. */
-  sourceStart: number;
-  sourceEnd: number;
-  /** `_source` has a key `_id` or `_index` of its own: a row's would replace it in place. */
-  sourceHasIdentityKey: boolean;
-  /** `_source` has an array-index key ("0", "17"): JSON.stringify writes those before the others. */
-  sourceHasIndexKey: boolean;
-  sourceEmpty: boolean;
-  /** No whitespace outside strings anywhere in the bytes: as compact as JSON.stringify writes. */
-  compact: boolean;
-}
-
-export interface HitBytesFailure {
-  ok: false;
-  reason: HitBytesRefusal;
-}
-
-export type HitBytesResult = HitBytes | HitBytesFailure;
+export type {
+  HitBytes,
+  HitBytesFailure,
+  HitBytesRefusal,
+  HitBytesResult,
+  HitShape,
+} from "./hit-bytes-result.js";
 
 type Field = "_id" | "_index" | "_score" | "_source" | "sort";
 const FIELDS: readonly Field[] = ["_id", "_index", "_score", "_source", "sort"];

@@ -1,7 +1,7 @@
 // What every paging mechanism yields. A page streams in: its hits come in batches as the body is read,
 // and what the service said about the whole query (the total) is known only once the page's envelope,
 // after the hits, has been read. So a page is told as its batches of hits, then its end.
-import type { HitBytesReader } from "../../core/contracts.js";
+import type { HitBytesReader } from "../../core/hit-reader.js";
 
 /**
  * A batch of one page's hits, in the order the service sent them. A page yields one or more of these

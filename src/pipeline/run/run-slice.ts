@@ -3,7 +3,6 @@
 import { ReconciliationError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type {
-  HitBytesReader,
   RecordBatch,
   RunInfo,
   Sink,
@@ -13,6 +12,7 @@ import type {
   Source,
   Transform,
 } from "../../core/contracts.js";
+import type { HitBytesReader } from "../../core/hit-reader.js";
 import { deduplicateById } from "./deduplicate.js";
 import type { SeenRecords } from "./deduplicate.js";
 import { fanOut } from "./fan-out.js";

@@ -2,7 +2,8 @@
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
 import { writesRowJson } from "../../sinks/sink.js";
-import type { Column, HitBytesReader, RunInfo, Sink } from "../../core/contracts.js";
+import type { Column, RunInfo, Sink } from "../../core/contracts.js";
+import type { HitBytesReader } from "../../core/hit-reader.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain } from "../../components/registry.js";
