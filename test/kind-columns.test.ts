@@ -104,17 +104,7 @@ describe("a field no column holds is reported", () => {
   });
 
   it("warns once per slice with the field names and passes every batch on unchanged", async () => {
-    const warnings: unknown[] = [];
-    const log = createSilentLogger();
-    const ctx = {
-      signal: new AbortController().signal,
-      log: Object.assign(Object.create(log) as typeof log, {
-        warn: (fields: unknown) => void warnings.push(fields),
-      }),
-      slice: { index: 0, id: "s", start: new Date(0), end: new Date(1) },
-      run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
-      stats: { duplicates: 0 },
-    } satisfies SliceContext;
+    const { warnings, ctx } = warningContext();
     async function* batches(): AsyncGenerator<RecordBatch> {
       yield { rows: [{ _id: "1", atr: { domain_name: "a" }, logLevel: "info" }] };
       yield { rows: [{ _id: "2", logLevel: "warn", level: "WARN" }] };
@@ -127,17 +117,7 @@ describe("a field no column holds is reported", () => {
   });
 
   it("takes the names of rows read from the hits' bytes from their reader, as the walk would give them", async () => {
-    const warnings: unknown[] = [];
-    const log = createSilentLogger();
-    const ctx = {
-      signal: new AbortController().signal,
-      log: Object.assign(Object.create(log) as typeof log, {
-        warn: (fields: unknown) => void warnings.push(fields),
-      }),
-      slice: { index: 0, id: "s", start: new Date(0), end: new Date(1) },
-      run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
-      stats: { duplicates: 0 },
-    } satisfies SliceContext;
+    const { warnings, ctx } = warningContext();
     const reader = createTakenColumnsReader(columns);
     const take = (id: string, source: string): Row => {
       const bytes = Buffer.from(`{"_index":"logs","_id":"${id}","_score":null,"_source":${source}}`);
@@ -159,17 +139,7 @@ describe("a field no column holds is reported", () => {
   });
 
   it("lists at most 50 names in a warning and counts the rest: a record of 100,000 keys is one short line", async () => {
-    const warnings: unknown[] = [];
-    const log = createSilentLogger();
-    const ctx = {
-      signal: new AbortController().signal,
-      log: Object.assign(Object.create(log) as typeof log, {
-        warn: (fields: unknown) => void warnings.push(fields),
-      }),
-      slice: { index: 0, id: "s", start: new Date(0), end: new Date(1) },
-      run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
-      stats: { duplicates: 0 },
-    } satisfies SliceContext;
+    const { warnings, ctx } = warningContext();
     const wide: Record<string, unknown> = { _id: "1" };
     for (let index = 0; index < 100_000; index++) wide[`f${String(index).padStart(6, "0")}`] = index;
     async function* batches(): AsyncGenerator<RecordBatch> {
@@ -211,3 +181,19 @@ describe("fields --kind billing", () => {
     expect(fields.find((field) => field.name === "ticket_count")?.column_type).toBe("int32");
   });
 });
+
+/** A slice context whose log keeps the warnings the report stage gives. */
+function warningContext(): { warnings: unknown[]; ctx: SliceContext } {
+  const warnings: unknown[] = [];
+  const log = createSilentLogger();
+  const ctx = {
+    signal: new AbortController().signal,
+    log: Object.assign(Object.create(log) as typeof log, {
+      warn: (fields: unknown) => void warnings.push(fields),
+    }),
+    slice: { index: 0, id: "s", start: new Date(0), end: new Date(1) },
+    run: { pipelineName: "p", runId: "r", startedAt: new Date(0) },
+    stats: { duplicates: 0 },
+  } satisfies SliceContext;
+  return { warnings, ctx };
+}
