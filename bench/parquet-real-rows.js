@@ -73,7 +73,8 @@ async function runRowsOnly(file) {
 /** The same column values as ours, row groups as ours, encoded by hyparquet-writer 0.17 (V2 pages). */
 async function runHyparquetWriter(file) {
   const { ByteWriter, ParquetWriter } = await import("hyparquet-writer");
-  const { parquetSchema, DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet.js");
+  const { DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet.js");
+  const { parquetSchema } = await import("../dist/formats/parquet-schema.js");
   const { ColumnBuffers } = await import("../dist/formats/parquet-column-buffers.js");
   const cols = await columns();
   const out = new ByteWriter();
