@@ -150,7 +150,7 @@ const KEYS = [
   "é",
 ];
 
-/** `\\uXXXX` for each UTF-16 unit of `char` (a surrogate pair for an emoji), hex in either case. */
+/** The `\\u` escape (four hex digits) of each UTF-16 unit of `char` (a surrogate pair for an emoji), hex in either case. */
 const unicodeEscape = (char: string, random: Random): string =>
   Array.from({ length: char.length }, (_, k) => {
     const hex = char.charCodeAt(k).toString(16).padStart(4, "0");

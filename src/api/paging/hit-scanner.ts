@@ -13,6 +13,8 @@ export interface ScannedElement {
   sourceEnd: number;
   /** No whitespace outside strings: the bytes are as compact as `JSON.stringify` writes them. */
   compact: boolean;
+  /** `take` was offered the element whole, within one window, and declined it. */
+  offered: boolean;
 }
 
 const QUOTE = 0x22;
@@ -45,6 +47,8 @@ export class HitScanner {
   private sourceEnd = -1;
   private sourceKeyPending = false;
   private compact = true;
+  /** The element being read was offered to `take` whole (see ScannedElement.offered). */
+  private offered = false;
   private readonly envelope: Buffer[] = [];
   private envelopeBytes = 0;
 
@@ -66,6 +70,8 @@ export class HitScanner {
     const rest = this.window.subarray(cut);
     // Always our own copy: the bytes of a hit's `_source` are handed on as views into this window.
     this.window = Buffer.concat([rest, chunk]);
+    // An element offered in the old window was offered only part of its bytes.
+    this.offered = false;
     this.pos -= cut;
     this.mark = 0;
     if (this.sourceStart >= 0) this.sourceStart -= cut;
@@ -127,6 +133,7 @@ export class HitScanner {
           i = end;
           continue;
         }
+        this.offered = true;
       }
       if (c === 0x7b || c === 0x5b) {
         this.open(c === 0x7b, i);
@@ -237,8 +244,10 @@ export class HitScanner {
         sourceStart: this.sourceEnd > 0 ? this.sourceStart : -1,
         sourceEnd: this.sourceEnd,
         compact: this.compact,
+        offered: this.offered,
       };
       this.mark = at + 1;
+      this.offered = false;
       this.onElement(element);
     } else if (depth === this.arrayDepth + 2 && this.sourceStart >= 0 && this.sourceEnd < 0) {
       this.sourceEnd = at + 1;

@@ -63,7 +63,10 @@ export async function* decodeHits(
   const scanner = new HitScanner(
     hitArray.path,
     (element) => {
-      const read = reader?.read(element.bytes, element.start, element.end, hitArray.v3);
+      // A hit the reader saw whole where it started and declined is not read again.
+      const read = element.offered
+        ? undefined
+        : reader?.read(element.bytes, element.start, element.end, hitArray.v3);
       if (read !== undefined) {
         hits.push(read.row);
         sources.push(read.source);

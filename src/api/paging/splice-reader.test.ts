@@ -71,6 +71,21 @@ describe("the splice reader", () => {
     }
   });
 
+  it("reads each hit once when the page is whole in its window, declined ones included", async () => {
+    const splice = createSpliceReader();
+    let reads = 0;
+    const counting = withReader(V3_HITS, {
+      read: (...args) => {
+        reads += 1;
+        return splice.read(...args);
+      },
+    });
+    const read = await ndjson(body("hits", HITS, 100_000), counting);
+    expect(read.taken).toBe(5);
+    // d, e and f are declined where they start and then parsed, not offered to the reader again.
+    expect(reads).toBe(HITS.length);
+  });
+
   it("writes a hit sent as JSON.stringify writes it exactly as JSON.stringify writes its parsed row", async () => {
     // a and c are spliced; d, e and f are serialised from their parsed rows. (b, g and h keep their
     // escapes, numbers and duplicate keys as sent, on either path: the test above.)
