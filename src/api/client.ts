@@ -10,6 +10,7 @@ import { systemClock } from "./clock.js";
 import type { HttpResponse, HttpTimeouts } from "./http-transport.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport.js";
+import type { ReadAheadOptions } from "./paging/read-ahead.js";
 import { DEFAULT_PARTITION_BOUNDS } from "./paging/partition-records.js";
 import type { PartitionBounds } from "./paging/partition-records.js";
 import type { DownloadPolicyOptions } from "./download-policy.js";
@@ -65,6 +66,11 @@ export interface CallOptions {
    * is then not resent but fails with code RESPONSE_LOST. Default true.
    */
   idempotent?: boolean;
+  /**
+   * Paged queries: read the body ahead of its hits' reader and hand over its last bytes as soon as it
+   * has all come in (read-ahead.ts), so the next page can be asked for early.
+   */
+  readAhead?: ReadAheadOptions;
 }
 
 /**
@@ -190,7 +196,12 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     stream(path, body, hits, callOptions = {}) {
       warnIfDeprecated(path);
       const movesCursor = callOptions.idempotent === false;
-      return streamService(deps, { path, body, signal: callOptions.signal, movesCursor }, hits);
+      return streamService(
+        deps,
+        { path, body, signal: callOptions.signal, movesCursor },
+        hits,
+        callOptions.readAhead,
+      );
     },
     download: (url, callOptions = {}) => links.download(url, callOptions.signal),
     quota,

@@ -32,6 +32,15 @@ export interface PageRequestOptions {
   movesCursor?: boolean;
   /** v3 queries only: halve `size` on 413, never below this. */
   halving?: { minSize: number };
+  /**
+   * Read the body ahead (read-ahead.ts) and hand over its last bytes, with the page size that was
+   * asked, as soon as it is all in, before its hits are decoded: how a pager learns its next cursor
+   * early. `limit` bounds the bytes read ahead of the decoder.
+   */
+  readAhead?: {
+    onEnd: (tail: Buffer, size: number | undefined) => void;
+    limit: () => number;
+  };
 }
 
 /** The response of a page request (its hits array empty) and the page size that worked. */
@@ -64,7 +73,16 @@ export async function* requestPage<P extends OperationPath>(
   const idempotent = !(options.isContinuation && options.movesCursor === true);
   for (;;) {
     try {
-      const response = yield* client.stream(path, current, hits, { signal: options.signal, idempotent });
+      const sent = current;
+      const ahead = options.readAhead;
+      const response = yield* client.stream(path, current, hits, {
+        signal: options.signal,
+        idempotent,
+        readAhead:
+          ahead === undefined
+            ? undefined
+            : { onEnd: (tail) => ahead.onEnd(tail, sent.size), limit: ahead.limit },
+      });
       return { response, size: current.size };
     } catch (error) {
       if (options.isContinuation && isContextLost(error)) {

@@ -6,7 +6,10 @@ import type { V3Hit } from "../wire/hits.js";
 import type { HitArray } from "./hit-array.js";
 import { withReader } from "./hit-array.js";
 import type { PagePart, V3PagingOptions } from "./page.js";
-import { streamPage } from "./page-stream.js";
+import { readPage, startPage } from "./page-stream.js";
+import type { StartedPage } from "./page-stream.js";
+import { trailingMember } from "./trailing-member.js";
+import { READ_AHEAD_BYTES } from "./read-ahead.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /** The operations paged with a point in time (their request and response shapes are the same). */
@@ -20,42 +23,106 @@ function toSortValues(values: readonly unknown[]): SortValue[] {
   );
 }
 
+type PointInTimeRequest = RequestOf<PointInTimePath>;
+
+/** What the page asked for ahead reads before it is the current one: about its first batch of hits. */
+const AHEAD_PAGE_BYTES = 1024 * 1024;
+
+/**
+ * The request for the page after the one whose envelope's `meta` this is, or undefined when it was
+ * the last (a null cursor) or `meta` does not say (what an envelope read early may not).
+ */
+function continuation(
+  meta: unknown,
+  size: number | undefined,
+  fields: PointInTimeRequest["fields"],
+): PointInTimeRequest | undefined {
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const pagination = (meta as { pagination?: unknown }).pagination;
+  if (typeof pagination !== "object" || pagination === null) return undefined;
+  const { pit_id: pitId, search_after: searchAfter } = pagination as Record<string, unknown>;
+  if (typeof pitId !== "string" || !Array.isArray(searchAfter)) return undefined;
+  const request: PointInTimeRequest = { pit_id: pitId, search_after: toSortValues(searchAfter) };
+  if (size !== undefined) request.size = size;
+  if (fields !== undefined) request.fields = fields;
+  return request;
+}
+
 /**
  * Pages a point-in-time query to its end. A 413 halves `size` and resends the same cursor; the
  * smaller size is kept for the pages after it. `hits` says where the responses keep their hits (the
  * kind's, usually V3_HITS). Throws PagingContextLostError when the point in time is gone.
+ *
+ * The next page is asked for as soon as the current page's body is in, with the cursor read from the
+ * body's end (trailing-member.ts), while its hits are still being decoded: the service's latency then
+ * passes while the outputs work. That early request is used only when it is exactly the one the
+ * envelope, parsed and checked once the page is read, asks for; otherwise it is let go and the right
+ * one is sent. At most one page is asked for ahead.
  * @example
  * for await (const part of pointInTimePaging(client, "/v3/jobs/query", { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time, size: 1000 }, V3_HITS)) if (part.type === "hits") write(part.hits);
  */
 export async function* pointInTimePaging(
   client: ServiceClient,
   path: PointInTimePath,
-  body: RequestOf<PointInTimePath>,
+  body: PointInTimeRequest,
   hits: HitArray,
   options: V3PagingOptions = {},
 ): AsyncGenerator<PagePart<V3Hit>> {
   const halving = { minSize: options.minSize ?? 1 };
-  let request: RequestOf<PointInTimePath> = body;
-  let isContinuation = false;
+  const hitArray = withReader(hits, options.reader);
   const guard = new PagingGuard(path);
-  for (let pageNumber = 1; ; pageNumber += 1) {
-    const { response, size, count, first, last } = yield* streamPage<typeof path, V3Hit>(
-      client,
-      path,
-      request,
-      withReader(hits, options.reader),
-      { signal: options.signal, isContinuation, halving },
-      pageNumber,
-    );
-    guard.page({ count, first, last, total: response.data.total, size });
-    yield { type: "end", pageNumber, count, total: response.data.total };
-    const { pit_id: pitId, search_after: searchAfter } = response.meta.pagination;
-    if (pitId === null || searchAfter === null || count === 0) return;
-    // The point in time may keep its id; the sort values of the last hit must move on.
-    guard.cursor(JSON.stringify(searchAfter));
-    request = { pit_id: pitId, search_after: toSortValues(searchAfter) };
-    if (size !== undefined) request.size = size;
-    if (body.fields !== undefined) request.fields = body.fields;
-    isContinuation = true;
+  /** The next request each started page's body announced at its end, before it was decoded. */
+  const announced = new WeakMap<StartedPage<PointInTimePath>, PointInTimeRequest>();
+  let current: StartedPage<PointInTimePath> | undefined;
+  let ahead: StartedPage<PointInTimePath> | undefined;
+
+  const askAhead = (): void => {
+    const next = current === undefined ? undefined : announced.get(current);
+    if (ahead === undefined && next !== undefined) ahead = start(next, true);
+  };
+  const start = (request: PointInTimeRequest, isContinuation: boolean): StartedPage<PointInTimePath> => {
+    const page: StartedPage<PointInTimePath> = startPage(client, path, request, hitArray, {
+      signal: options.signal,
+      isContinuation,
+      halving,
+      readAhead: {
+        onEnd: (tail, size) => {
+          const next = continuation(trailingMember(tail, "meta"), size, body.fields);
+          if (next === undefined || announced.has(page)) return;
+          announced.set(page, next);
+          if (page === current) askAhead();
+        },
+        // The page asked for ahead reads only its start until it is the one being read.
+        limit: () => (page === current ? READ_AHEAD_BYTES : AHEAD_PAGE_BYTES),
+      },
+    });
+    return page;
+  };
+
+  try {
+    current = start(body, false);
+    for (let pageNumber = 1; ; pageNumber += 1) {
+      const { response, size, count, first, last } = yield* readPage<PointInTimePath, V3Hit>(
+        current,
+        pageNumber,
+      );
+      guard.page({ count, first, last, total: response.data.total, size });
+      yield { type: "end", pageNumber, count, total: response.data.total };
+      const { pit_id: pitId, search_after: searchAfter } = response.meta.pagination;
+      if (pitId === null || searchAfter === null || count === 0) return;
+      // The point in time may keep its id; the sort values of the last hit must move on.
+      guard.cursor(JSON.stringify(searchAfter));
+      const next = continuation(response.meta, size, body.fields) as PointInTimeRequest;
+      const early = ahead;
+      ahead = undefined;
+      if (early !== undefined && JSON.stringify(early.body) === JSON.stringify(next)) current = early;
+      else {
+        early?.abandon();
+        current = start(next, true);
+      }
+      askAhead();
+    }
+  } finally {
+    ahead?.abandon();
   }
 }

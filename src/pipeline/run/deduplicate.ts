@@ -21,9 +21,10 @@ export class SeenRecords {
     const id = row._id;
     if (typeof id !== "string") return false;
     const ids = this.idsOf(typeof row._index === "string" ? row._index : "");
-    if (ids.has(id)) return false;
+    // One lookup, not two: a page's ids are fresh strings, and hashing them is most of the cost.
+    const before = ids.size;
     ids.add(id);
-    return true;
+    return ids.size !== before;
   }
 
   private idsOf(index: string): Set<string> {
