@@ -17,7 +17,7 @@ import type { RequestOf } from "../src/api/service-operation.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { PartitionState } from "../src/api/paging/batch-status.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
-import { answerToken, startHostileService } from "./support/hostile-service.js";
+import { JOBS_BODY, answerToken, startHostileService } from "./support/hostile-service.js";
 import {
   SERVICE_FROM_ENV,
   dataFiles,
@@ -67,14 +67,6 @@ function captureLogs(): { logger: ReturnType<typeof createLogger>; lines: string
   });
   return { logger: createLogger({ level: "debug", destination }), lines };
 }
-
-const JOBS_BODY: RequestOf<"/v3/jobs/query"> = {
-  application: "atr",
-  app_type: ["ec2"],
-  domain: ["*"],
-  start_time: "2026-11-20T00:00:00Z",
-  end_time: "2026-11-20T01:00:00Z",
-};
 
 function v3Hit(id: string, sort: number, padding = 0): Record<string, unknown> {
   return { _index: "jobs", _id: id, _score: null, _source: { pad: "x".repeat(padding) }, sort: [sort] };

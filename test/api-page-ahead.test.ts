@@ -8,7 +8,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { V3_HITS } from "../src/api/paging/hit-array.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import type { RequestOf } from "../src/api/service-operation.js";
-import { answerToken, startHostileService } from "./support/hostile-service.js";
+import {
+  JOBS_BODY as HOSTILE_JOBS_BODY,
+  answerToken,
+  startHostileService,
+} from "./support/hostile-service.js";
 import type { HostileService } from "./support/hostile-service.js";
 
 const services: HostileService[] = [];
@@ -16,14 +20,7 @@ afterEach(async () => {
   for (const service of services.splice(0)) await service.close();
 });
 
-const JOBS_BODY: RequestOf<"/v3/jobs/query"> = {
-  application: "atr",
-  app_type: ["ec2"],
-  domain: ["*"],
-  start_time: "2026-11-20T00:00:00Z",
-  end_time: "2026-11-20T01:00:00Z",
-  size: 2500,
-};
+const JOBS_BODY: RequestOf<"/v3/jobs/query"> = { ...HOSTILE_JOBS_BODY, size: 2500 };
 
 const PAGES = 4;
 const PAGE_HITS = 2500;

@@ -6,6 +6,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServiceClient } from "../../src/api/client.js";
 import type { ServiceClient, ServiceClientOptions } from "../../src/api/client.js";
+import type { RequestOf } from "../../src/api/service-operation.js";
 
 export interface HostileRequest {
   path: string;
@@ -24,6 +25,15 @@ export interface HostileService {
 }
 
 export const VALID_TOKEN = "hostile-test-token-0123456789";
+
+/** A first point-in-time request for jobs, valid against the wire schema. */
+export const JOBS_BODY: RequestOf<"/v3/jobs/query"> = {
+  application: "atr",
+  app_type: ["ec2"],
+  domain: ["*"],
+  start_time: "2026-11-20T00:00:00Z",
+  end_time: "2026-11-20T01:00:00Z",
+};
 
 /** Answers the token endpoint with a fixed token: the usual first step of every test. */
 export function answerToken(res: ServerResponse): void {
