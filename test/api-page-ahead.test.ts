@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { V3_HITS } from "../src/api/paging/hit-array.js";
+import type { HitBytesReader } from "../src/core/hit-reader.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import type { RequestOf } from "../src/api/service-operation.js";
 import {
@@ -120,6 +121,38 @@ describe("point in time: the next page is asked for while the current one is rea
     expect(ids).toEqual(Array.from({ length: PAGES * PAGE_HITS }, (_, k) => `job-${k}`));
     expect(served.requests.map((r) => r.page)).toEqual([0, 1, 2, 3]);
     expect(served.mostOpen()).toBeLessThanOrEqual(2);
+  });
+
+  it("decodes nothing of the page asked for ahead before it is the page being read", async () => {
+    const served = await serve((page) => pageBody(page, "pit-1"));
+    const client = served.service.client();
+    // A reader that declines every hit (so each is parsed as usual) and notes the pages it was shown.
+    const shown = new Set<number>();
+    const reader: HitBytesReader = {
+      read(bytes, start, end) {
+        const id = /"_id":"job-(\d+)"/.exec(
+          Buffer.from(bytes.subarray(start, Math.min(end, start + 80))).toString(),
+        );
+        if (id !== null) shown.add(Math.floor(Number(id[1]) / PAGE_HITS));
+        return undefined;
+      },
+    };
+    let checked = false;
+    let ids = 0;
+    for await (const part of pointInTimePaging(client, "/v3/jobs/query", JOBS_BODY, V3_HITS, { reader })) {
+      if (part.type !== "hits") continue;
+      ids += part.hits.length;
+      if (!checked) {
+        checked = true;
+        for (let wait = 0; wait < 200 && !served.requests.some((r) => r.page === 1); wait++) await sleep(10);
+        // Its answer has long come in; none of its hits has been decoded.
+        await sleep(150);
+        expect(served.requests.map((r) => r.page)).toEqual([0, 1]);
+        expect([...shown]).toEqual([0]);
+      }
+    }
+    expect(ids).toBe(PAGES * PAGE_HITS);
+    expect([...shown].sort()).toEqual([0, 1, 2, 3]);
   });
 
   it("lets an early request go when the envelope parsed says otherwise, and reads the right page", async () => {

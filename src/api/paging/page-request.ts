@@ -40,6 +40,7 @@ export interface PageRequestOptions {
   readAhead?: {
     onEnd: (tail: Buffer, size: number | undefined) => void;
     limit: () => number;
+    readable?: Promise<void>;
   };
 }
 
@@ -79,9 +80,7 @@ export async function* requestPage<P extends OperationPath>(
         signal: options.signal,
         idempotent,
         readAhead:
-          ahead === undefined
-            ? undefined
-            : { onEnd: (tail) => ahead.onEnd(tail, sent.size), limit: ahead.limit },
+          ahead === undefined ? undefined : { ...ahead, onEnd: (tail) => ahead.onEnd(tail, sent.size) },
       });
       return { response, size: current.size };
     } catch (error) {

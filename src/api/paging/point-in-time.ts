@@ -76,11 +76,21 @@ export async function* pointInTimePaging(
   let current: StartedPage<PointInTimePath> | undefined;
   let ahead: StartedPage<PointInTimePath> | undefined;
 
+  /** Opens the decoding of a page asked for ahead: when it becomes the current page, or is let go. */
+  const gates = new WeakMap<StartedPage<PointInTimePath>, () => void>();
+  const letRead = (page: StartedPage<PointInTimePath>): void => gates.get(page)?.();
+
   const askAhead = (): void => {
     const next = current === undefined ? undefined : announced.get(current);
-    if (ahead === undefined && next !== undefined) ahead = start(next, true);
+    if (ahead === undefined && next !== undefined) ahead = start(next, true, false);
   };
-  const start = (request: PointInTimeRequest, isContinuation: boolean): StartedPage<PointInTimePath> => {
+  const start = (
+    request: PointInTimeRequest,
+    isContinuation: boolean,
+    readNow: boolean,
+  ): StartedPage<PointInTimePath> => {
+    let open = (): void => undefined;
+    const readable = readNow ? undefined : new Promise<void>((resolve) => (open = resolve));
     const page: StartedPage<PointInTimePath> = startPage(client, path, request, hitArray, {
       signal: options.signal,
       isContinuation,
@@ -92,15 +102,23 @@ export async function* pointInTimePaging(
           announced.set(page, next);
           if (page === current) askAhead();
         },
-        // The page asked for ahead reads only its start until it is the one being read.
+        // The page asked for ahead reads only its start until it is the one being read, and
+        // decodes nothing before then: its hits would wait in memory, decoded, for nothing.
         limit: () => (page === current ? READ_AHEAD_BYTES : AHEAD_PAGE_BYTES),
+        readable,
       },
     });
+    gates.set(page, open);
     return page;
+  };
+  const letGo = (page: StartedPage<PointInTimePath> | undefined): void => {
+    if (page === undefined) return;
+    page.abandon();
+    letRead(page);
   };
 
   try {
-    current = start(body, false);
+    current = start(body, false, true);
     for (let pageNumber = 1; ; pageNumber += 1) {
       const { response, size, count, first, last } = yield* readPage<PointInTimePath, V3Hit>(
         current,
@@ -115,14 +133,16 @@ export async function* pointInTimePaging(
       const next = continuation(response.meta, size, body.fields) as PointInTimeRequest;
       const early = ahead;
       ahead = undefined;
-      if (early !== undefined && JSON.stringify(early.body) === JSON.stringify(next)) current = early;
-      else {
-        early?.abandon();
-        current = start(next, true);
+      if (early !== undefined && JSON.stringify(early.body) === JSON.stringify(next)) {
+        current = early;
+        letRead(early);
+      } else {
+        letGo(early);
+        current = start(next, true, true);
       }
       askAhead();
     }
   } finally {
-    ahead?.abandon();
+    letGo(ahead);
   }
 }

@@ -88,6 +88,26 @@ describe("readAhead", () => {
     expect(rest).toBe(18);
   });
 
+  it("hands the reader nothing before it is readable, while reading ahead up to its limit", async () => {
+    const body = countedBody(chunksOf(10, 100_000));
+    let open = (): void => undefined;
+    const readable = new Promise<void>((resolve) => (open = resolve));
+    const ahead = readAhead(body, { onEnd: () => undefined, limit: () => 250_000, readable })[
+      Symbol.asyncIterator
+    ]();
+    let first: IteratorResult<Uint8Array> | undefined;
+    void ahead.next().then((step) => (first = step));
+    await settle();
+    expect(first).toBeUndefined();
+    expect(body.pulled).toBe(3);
+    open();
+    await settle();
+    expect(first?.done).toBe(false);
+    let rest = 0;
+    for (let step = await ahead.next(); step.done !== true; step = await ahead.next()) rest++;
+    expect(rest).toBe(9);
+  });
+
   it("hands the reader the bytes before a failure, then the failure, and never an end", async () => {
     const ended: Buffer[] = [];
     const ahead = readAhead(countedBody(chunksOf(5, 10), 3), {

@@ -28,6 +28,11 @@ export interface ReadAheadOptions {
   onEnd(tail: Buffer): void;
   /** Bytes read ahead of the reader at most; asked again each time the reader takes a chunk. */
   limit(): number;
+  /**
+   * Settles when the reader may have its first chunk (a page asked for ahead is decoded only once it
+   * is the page being read, so its hits do not wait, decoded, in memory); at once when absent.
+   */
+  readable?: Promise<void>;
 }
 
 /**
@@ -131,6 +136,7 @@ class BodyReadAhead implements AsyncIterable<Uint8Array> {
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
     let taken = 0;
     try {
+      if (this.options.readable !== undefined) await this.options.readable;
       for (;;) {
         const chunk = this.take();
         if (chunk !== undefined) {
