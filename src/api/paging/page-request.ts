@@ -10,6 +10,7 @@ import type { HttpStatusError } from "../http-status-error.js";
 import { isHttpStatusError } from "../http-status-error.js";
 import type { HitArray } from "./hit-array.js";
 import type { HitBatch } from "./hit-stream.js";
+import type { ReadAheadOptions } from "./read-ahead.js";
 
 const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
 
@@ -37,11 +38,7 @@ export interface PageRequestOptions {
    * asked, as soon as it is all in, before its hits are decoded: how a pager learns its next cursor
    * early. `limit` bounds the bytes read ahead of the decoder.
    */
-  readAhead?: {
-    onEnd: (tail: Buffer, size: number | undefined) => void;
-    limit: () => number;
-    readable?: Promise<void>;
-  };
+  readAhead?: Omit<ReadAheadOptions, "onEnd"> & { onEnd: (tail: Buffer, size: number | undefined) => void };
 }
 
 /** The response of a page request (its hits array empty) and the page size that worked. */

@@ -25,6 +25,15 @@ function toSortValues(values: readonly unknown[]): SortValue[] {
 
 type PointInTimeRequest = RequestOf<PointInTimePath>;
 
+/** A page the pager started: the request its body announced at its end, and the gate of its decoding. */
+interface PagerPage {
+  started: StartedPage<PointInTimePath>;
+  /** The next request, read from the body's end before the hits were decoded (set once). */
+  announced: PointInTimeRequest | undefined;
+  /** Lets a page asked for ahead be decoded: when it becomes the current page, or is let go. */
+  letRead: () => void;
+}
+
 /** What the page asked for ahead reads before it is the current one: about its first batch of hits. */
 const AHEAD_PAGE_BYTES = 1024 * 1024;
 
@@ -71,57 +80,48 @@ export async function* pointInTimePaging(
   const halving = { minSize: options.minSize ?? 1 };
   const hitArray = withReader(hits, options.reader);
   const guard = new PagingGuard(path);
-  /** The next request each started page's body announced at its end, before it was decoded. */
-  const announced = new WeakMap<StartedPage<PointInTimePath>, PointInTimeRequest>();
-  let current: StartedPage<PointInTimePath> | undefined;
-  let ahead: StartedPage<PointInTimePath> | undefined;
-
-  /** Opens the decoding of a page asked for ahead: when it becomes the current page, or is let go. */
-  const gates = new WeakMap<StartedPage<PointInTimePath>, () => void>();
-  const letRead = (page: StartedPage<PointInTimePath>): void => gates.get(page)?.();
+  let current: PagerPage | undefined;
+  let ahead: PagerPage | undefined;
 
   const askAhead = (): void => {
-    const next = current === undefined ? undefined : announced.get(current);
+    const next = current?.announced;
     if (ahead === undefined && next !== undefined) ahead = start(next, true, false);
   };
-  const start = (
-    request: PointInTimeRequest,
-    isContinuation: boolean,
-    readNow: boolean,
-  ): StartedPage<PointInTimePath> => {
-    let open = (): void => undefined;
-    const readable = readNow ? undefined : new Promise<void>((resolve) => (open = resolve));
-    const page: StartedPage<PointInTimePath> = startPage(client, path, request, hitArray, {
-      signal: options.signal,
-      isContinuation,
-      halving,
-      readAhead: {
-        onEnd: (tail, size) => {
-          const next = continuation(trailingMember(tail, "meta"), size, body.fields);
-          if (next === undefined || announced.has(page)) return;
-          announced.set(page, next);
-          if (page === current) askAhead();
+  const start = (request: PointInTimeRequest, isContinuation: boolean, readNow: boolean): PagerPage => {
+    let letRead = (): void => undefined;
+    const readable = readNow ? undefined : new Promise<void>((resolve) => (letRead = resolve));
+    const page: PagerPage = {
+      started: startPage(client, path, request, hitArray, {
+        signal: options.signal,
+        isContinuation,
+        halving,
+        readAhead: {
+          onEnd: (tail, size) => {
+            if (page.announced !== undefined) return;
+            page.announced = continuation(trailingMember(tail, "meta"), size, body.fields);
+            if (page === current) askAhead();
+          },
+          // The page asked for ahead reads only its start until it is the one being read, and
+          // decodes nothing before then: its hits would wait in memory, decoded, for nothing.
+          limit: () => (page === current ? READ_AHEAD_BYTES : AHEAD_PAGE_BYTES),
+          readable,
         },
-        // The page asked for ahead reads only its start until it is the one being read, and
-        // decodes nothing before then: its hits would wait in memory, decoded, for nothing.
-        limit: () => (page === current ? READ_AHEAD_BYTES : AHEAD_PAGE_BYTES),
-        readable,
-      },
-    });
-    gates.set(page, open);
+      }),
+      announced: undefined,
+      letRead: () => letRead(),
+    };
     return page;
   };
-  const letGo = (page: StartedPage<PointInTimePath> | undefined): void => {
-    if (page === undefined) return;
-    page.abandon();
-    letRead(page);
+  const letGo = (page: PagerPage | undefined): void => {
+    page?.started.abandon();
+    page?.letRead();
   };
 
   try {
     current = start(body, false, true);
     for (let pageNumber = 1; ; pageNumber += 1) {
       const { response, size, count, first, last } = yield* readPage<PointInTimePath, V3Hit>(
-        current,
+        current.started,
         pageNumber,
       );
       guard.page({ count, first, last, total: response.data.total, size });
@@ -133,9 +133,9 @@ export async function* pointInTimePaging(
       const next = continuation(response.meta, size, body.fields) as PointInTimeRequest;
       const early = ahead;
       ahead = undefined;
-      if (early !== undefined && JSON.stringify(early.body) === JSON.stringify(next)) {
+      if (early !== undefined && JSON.stringify(early.started.body) === JSON.stringify(next)) {
         current = early;
-        letRead(early);
+        early.letRead();
       } else {
         letGo(early);
         current = start(next, true, true);
