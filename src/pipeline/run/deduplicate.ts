@@ -21,10 +21,9 @@ export class SeenRecords {
     const id = row._id;
     if (typeof id !== "string") return false;
     const ids = this.idsOf(typeof row._index === "string" ? row._index : "");
-    // One lookup, not two: a page's ids are fresh strings, and hashing them is most of the cost.
-    const before = ids.size;
+    if (ids.has(id)) return false;
     ids.add(id);
-    return ids.size !== before;
+    return true;
   }
 
   private idsOf(index: string): Set<string> {
