@@ -108,6 +108,12 @@ class BodyReadAhead implements AsyncIterable<Uint8Array> {
     wake?.();
   }
 
+  private wakeThePump(): void {
+    const wake = this.wakePump;
+    this.wakePump = undefined;
+    wake?.();
+  }
+
   private take(): Uint8Array | undefined {
     if (this.head >= this.queue.length) return undefined;
     const chunk = this.queue[this.head] as Uint8Array;
@@ -118,18 +124,14 @@ class BodyReadAhead implements AsyncIterable<Uint8Array> {
       this.head = 0;
     }
     this.queuedBytes -= chunk.length;
-    const wake = this.wakePump;
-    this.wakePump = undefined;
-    wake?.();
+    this.wakeThePump();
     return chunk;
   }
 
   private stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    const wake = this.wakePump;
-    this.wakePump = undefined;
-    wake?.();
+    this.wakeThePump();
     if (!this.ended && this.failure === undefined) void this.body.dump();
   }
 
