@@ -114,7 +114,14 @@ describe("SIGKILL at any moment, then a rerun", () => {
     service.emulator.setFaults({ latencyMs: 30 });
     try {
       const cli = spawnCli(["run", file], service.env);
-      await waitFor(async () => temporaryFiles(await listTree(out)).length > 0, "a temporary file");
+      // A temporary file seen may be renamed before a kill lands: freeze the run first, and kill it
+      // only while one is there (otherwise let it go on to the next).
+      for (;;) {
+        await waitFor(async () => temporaryFiles(await listTree(out)).length > 0, "a temporary file");
+        cli.child.kill("SIGSTOP");
+        if (temporaryFiles(await listTree(out)).length > 0) break;
+        cli.child.kill("SIGCONT");
+      }
       cli.child.kill("SIGKILL");
       await cli.exited;
     } finally {
