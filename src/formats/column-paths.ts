@@ -23,6 +23,14 @@ export interface PathNode {
   readonly path: string;
   /** The dotted name with a dot after it, the prefix of its children's names; "" at the top. */
   readonly prefix: string;
+  /**
+   * The key bytes as they stand between quotes when nothing in them needs an escape: what a guess is
+   * matched against (undefined: never guessed).
+   */
+  readonly plainKeyBytes: Uint8Array | undefined;
+  /** The child read first in this object last time, and the key read after this one last time. */
+  firstGuess: PathNode | undefined;
+  nextGuess: PathNode | undefined;
   /** The object this key was last read in, and the unknown fields found under it then. */
   seenIn: number;
   unknownFrom: number;
@@ -32,10 +40,23 @@ export interface PathNode {
 /** A lone surrogate, which UTF-8 cannot encode (Buffer.from would write U+FFFD in its place). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether JSON writes `key` only with escapes: it holds a quote, a backslash or a control character. */
+function needsEscape(key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c) return true;
+  }
+  return false;
+}
+
 function pathNode(key: string, path: string): PathNode {
+  const keyBytes = LONE_SURROGATE.test(key) ? undefined : Buffer.from(key, "utf8");
   return {
     key,
-    keyBytes: LONE_SURROGATE.test(key) ? undefined : Buffer.from(key, "utf8"),
+    keyBytes,
+    plainKeyBytes: needsEscape(key) ? undefined : keyBytes,
+    firstGuess: undefined,
+    nextGuess: undefined,
     slot: -1,
     firstSlot: 0,
     endSlot: 0,

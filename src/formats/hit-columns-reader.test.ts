@@ -339,6 +339,37 @@ describe("generated hostile hits", () => {
   });
 });
 
+describe("keys guessed from the hit before", () => {
+  it("reads hits whose keys change order, lengthen, escape or vanish as JSON.parse does", () => {
+    const columns: Column[] = [
+      { name: "_id", type: "string" },
+      { name: "job.id", type: "string" },
+      { name: "job.state", type: "string" },
+      { name: "job", type: "json" },
+      { name: 'say "hi"', type: "string" },
+      { name: "ü", type: "int64" },
+      { name: "t", type: "timestamp" },
+    ];
+    const source = (body: string): string => `{"_index":"i","_id":"h","_source":${body}}`;
+    // Each hit is read after the one before it by the same reader, so the keys it guesses are those
+    // the hit before had in that place.
+    const sequence = [
+      '{"job":{"id":"a","state":"DONE"},"ü":1,"t":"2026-03-01T00:00:00Z"}',
+      '{"job":{"id":"b","state":"DONE"},"ü":2,"t":"2026-03-01T00:00:01Z"}',
+      '{"job":{"state":"FAILED","id":"c"},"t":"2026-03-01T00:00:02Z","ü":3}',
+      '{"jobs":{"id":"d"},"job":{"ids":"x","id":"d2","stat":"?"},"ü":4}',
+      '{"j\u006fb":{"\u0069d":"e","state":"DONE"},"\u00fc":5}',
+      '{"job":{"id":"f","state":"DONE","id":"f2"},"job":{"state":"REDONE"}}',
+      '{"say \\"hi\\"":"quoted","job":{"id":"g"},"job.id":"flat"}',
+      '{"job":{"id":"h","state":"DONE"},"_id":"theirs","ü":6}',
+      '{"job":{"id":"i","state":"DONE"},"ü":7,"t":"2026-03-01T00:00:03Z"}',
+      '{"job":{"id":"j"}}',
+      '{"job":{"id":"k","state":"DONE"},"ü":8,"t":"2026-03-01T00:00:04Z"}',
+    ];
+    for (const body of sequence) expect(expectSameAsParse(source(body), columns, false), body).toBe(true);
+  });
+});
+
 const HIT = '{"_index":"i","_id":"h","_score":null,"_source":{"s":"x"},"sort":[1]}';
 
 /** Texts that are not one JSON value: JSON.parse throws on each, and the reader refuses each. */

@@ -13,11 +13,16 @@ import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields
 import { COLON, FALSE, MAX_JSON_DEPTH, NULL, QUOTE, TRUE } from "../core/json-bytes.js";
 import { JSON_FAILURE } from "../core/json-failures.js";
 import { parquetCoercers } from "./parquet-coercers.js";
-import { CACHED_TEXT_MAX } from "./text-cache.js";
+import { CACHED_TEXT_MAX, textHashStart, textHashStep } from "./text-cache.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
+
+const BACKSLASH = 0x5c;
 
 /** Shared by every read that finds no unknown field. */
 const NONE: readonly string[] = [];
+
+/** Stands for a key of `_source` named `_id` or `_index`, whose value the hit's own replaces. */
+const IDENTITY = columnPaths([]).root;
 
 class HitColumnsParser extends HitFieldsScanner {
   private readonly paths: ColumnPaths;
@@ -125,21 +130,36 @@ class HitColumnsParser extends HitFieldsScanner {
     const atTop = node === this.paths.root;
     let i = this.space(at + 1);
     if (this.at(i) === 0x7d) return i + 1;
+    // Records of a kind list their keys in the same order: the key that followed this one last time is
+    // tried first, compared as bytes, before the key is scanned and looked up.
+    let previous: PathNode | undefined;
     for (;;) {
       if (this.at(i) !== QUOTE) return JSON_FAILURE.keyNotString;
       const keyFrom = i + 1;
-      i = this.string(i);
-      if (i < 0) return i;
-      const keyTo = i - 1;
-      const escaped = this.escaped;
-      const wide = this.wide;
+      const guess = previous === undefined ? node.firstGuess : previous.nextGuess;
+      const guessed = guess !== undefined ? this.keyAt(keyFrom, guess.plainKeyBytes as Uint8Array) : -1;
+      let child: PathNode | undefined;
+      let key: string | undefined;
+      let keyTo: number;
+      let wide = false;
+      if (guessed >= 0) {
+        child = guess;
+        keyTo = guessed;
+        i = guessed + 1;
+      } else {
+        i = this.string(i);
+        if (i < 0) return i;
+        keyTo = i - 1;
+        wide = this.wide;
+        key = this.escaped ? this.text(keyFrom, keyTo, true, wide) : undefined;
+        child = key === undefined ? childByBytes(node, this.bytes, keyFrom, keyTo) : childByKey(node, key);
+        // A guess is never the hit's own `_id` or `_index`: those are not read as a column's member.
+        if (atTop && isIdentityKey(this.bytes, keyFrom, keyTo, key)) child = IDENTITY;
+      }
       i = this.space(i);
       if (this.at(i) !== COLON) return JSON_FAILURE.noColon;
       i = this.space(i + 1);
-      const key = escaped ? this.text(keyFrom, keyTo, true, wide) : undefined;
-      const child =
-        key === undefined ? childByBytes(node, this.bytes, keyFrom, keyTo) : childByKey(node, key);
-      if (atTop && isIdentityKey(this.bytes, keyFrom, keyTo, key)) {
+      if (child === IDENTITY) {
         i = this.value(i, depth); // the hit's own `_id` and `_index` replace these
       } else if (child === undefined) {
         if (report) this.unknown.push(node.prefix + (key ?? this.text(keyFrom, keyTo, false, wide)));
@@ -150,6 +170,11 @@ class HitColumnsParser extends HitFieldsScanner {
         child.unknownFrom = this.unknown.length;
         i = this.readMember(i, child, depth, report);
         child.unknownTo = this.unknown.length;
+        if (child.plainKeyBytes !== undefined) {
+          if (previous === undefined) node.firstGuess = child;
+          else previous.nextGuess = child;
+          previous = child;
+        }
       }
       if (i < 0) return i;
       i = this.space(i);
@@ -158,6 +183,38 @@ class HitColumnsParser extends HitFieldsScanner {
       if (next !== 0x2c) return JSON_FAILURE.commaOrBrace;
       i = this.space(i + 1);
     }
+  }
+
+  /**
+   * A string of at most CACHED_TEXT_MAX plain ASCII bytes, scanned and hashed for the text cache in one
+   * pass: its value is set and the position after it returned. -1 for any other string (read in full).
+   */
+  private shortText(at: number, slot: number): number {
+    const { bytes } = this;
+    const limit = Math.min(this.end, at + 2 + CACHED_TEXT_MAX);
+    let hash = textHashStart(slot);
+    let i = at + 1;
+    for (; i < limit; i++) {
+      const c = bytes[i] as number;
+      if (c === QUOTE || c < 0x20 || c === BACKSLASH || c > 0x7e) break;
+      hash = textHashStep(hash, c);
+    }
+    if (i >= limit || bytes[i] !== QUOTE) return -1;
+    this.values[slot] = this.texts.hashed(hash, bytes, at + 1, i);
+    return i + 1;
+  }
+
+  /**
+   * Where the closing quote of a key at `from` is when the key is exactly `key` (bytes no JSON string
+   * holds unescaped, so an equal run of bytes followed by a quote is that key and nothing else); -1
+   * otherwise.
+   */
+  private keyAt(from: number, key: Uint8Array): number {
+    const close = from + key.length;
+    if (close >= this.end || this.bytes[close] !== QUOTE) return -1;
+    const { bytes } = this;
+    for (let k = 0; k < key.length; k++) if (bytes[from + k] !== key[k]) return -1;
+    return close;
   }
 
   /** A key repeated in one object: JSON.parse keeps the last value, so what the first gave is void. */
@@ -189,6 +246,10 @@ class HitColumnsParser extends HitFieldsScanner {
   private readScalar(at: number, byte: number, slot: number): number {
     let end: number;
     let value: unknown;
+    if (byte === QUOTE && this.timeSlots[slot] !== 1) {
+      end = this.shortText(at, slot);
+      if (end >= 0) return end;
+    }
     if (byte === QUOTE) {
       end = this.string(at);
       if (end < 0) return end;

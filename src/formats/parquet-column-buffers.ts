@@ -11,9 +11,26 @@ import type { ColumnReader } from "./column-value.js";
 interface ColumnBuffer {
   read: ColumnReader;
   coerce: Coercer;
+  /** Values read from rows one by one, after those of `parts`. */
   values: ParquetValue[];
+  /** Earlier values, in order: rows read one by one, and runs of taken rows copied whole. */
+  parts: ParquetValue[][];
   /** Strings vary in size; other values are counted as 8 bytes. */
   isText: boolean;
+}
+
+/** Runs of taken rows shorter than this are copied value by value; longer ones are sliced whole. */
+const WHOLE_RUN = 32;
+/** Parts joined per `concat` call: an argument list bounded whatever the row group's length. */
+const JOIN_PARTS = 256;
+
+/** The parts as one array, in order. */
+function joined(parts: ParquetValue[][]): ParquetValue[] {
+  if (parts.length === 1) return parts[0] as ParquetValue[];
+  let values: ParquetValue[] = [];
+  for (let k = 0; k < parts.length; k += JOIN_PARTS)
+    values = values.concat(...parts.slice(k, k + JOIN_PARTS));
+  return values;
 }
 
 /** Readers and coercers are prepared once per file, so the per-row work is a lookup and a check. */
@@ -39,6 +56,7 @@ export class ColumnBuffers {
       read: createColumnReader(column),
       coerce: parquetCoercers[column.type],
       values: [],
+      parts: [],
       isText: column.type === "string" || column.type === "json",
     }));
   }
@@ -91,30 +109,67 @@ export class ColumnBuffers {
     return any;
   }
 
-  /** `append` for rows of which some were taken: their values are read from their chunks. */
+  /**
+   * `append` for rows of which some were taken: their values are in their chunks, and each run of rows
+   * taken from one chunk in a row is copied column by column at once (a copy the runtime makes, not a
+   * push per value).
+   */
   private appendTaken(rows: readonly Row[], start: number, end: number): void {
     const { chunks, places } = this;
     let textLength = 0;
-    this.buffers.forEach((buffer, column) => {
-      const { read, coerce, values } = buffer;
-      for (let i = start; i < end; i++) {
-        const chunk = chunks[i - start];
-        const value =
-          chunk === undefined
-            ? coerce(read(rows[i] as Row))
-            : ((chunk.values[column] as ParquetValue[])[places[i - start] as number] as ParquetValue);
-        if (buffer.isText && typeof value === "string") textLength += value.length;
-        values.push(value);
+    let i = start;
+    while (i < end) {
+      const chunk = chunks[i - start];
+      if (chunk === undefined) {
+        textLength += this.appendRead(rows[i] as Row);
+        i++;
+        continue;
       }
-    });
+      const from = places[i - start] as number;
+      let next = i + 1;
+      while (next < end && chunks[next - start] === chunk && places[next - start] === from + next - i) next++;
+      const to = from + next - i;
+      this.buffers.forEach((buffer, column) => {
+        const taken = chunk.values[column] as ParquetValue[];
+        if (to - from < WHOLE_RUN) {
+          for (let k = from; k < to; k++) buffer.values.push(taken[k] as ParquetValue);
+          return;
+        }
+        if (buffer.values.length > 0) {
+          buffer.parts.push(buffer.values);
+          buffer.values = [];
+        }
+        buffer.parts.push(taken.slice(from, to));
+      });
+      for (let k = from; k < to; k++) textLength += chunk.textLengths[k] as number;
+      i = next;
+    }
     this.rows += end - start;
     this.bytes += textLength + (end - start) * this.buffers.length * 8;
   }
 
+  /** Reads one row's value of every column; returns the characters of its text values. */
+  private appendRead(row: Row): number {
+    let textLength = 0;
+    for (const buffer of this.buffers) {
+      const value = buffer.coerce(buffer.read(row));
+      if (buffer.isText && typeof value === "string") textLength += value.length;
+      buffer.values.push(value);
+    }
+    return textLength;
+  }
+
   /** The values buffered, one array per column; the buffers start empty again. */
   take(): ParquetValue[][] {
-    const values = this.buffers.map((buffer) => buffer.values);
-    for (const buffer of this.buffers) buffer.values = [];
+    const values = this.buffers.map(({ parts, values }) => {
+      if (parts.length === 0) return values;
+      if (values.length > 0) parts.push(values);
+      return joined(parts);
+    });
+    for (const buffer of this.buffers) {
+      buffer.values = [];
+      buffer.parts = [];
+    }
     this.rows = 0;
     this.bytes = 0;
     return values;

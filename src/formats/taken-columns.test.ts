@@ -84,6 +84,44 @@ describe("column values taken from the hits' bytes", () => {
     }
   });
 
+  it("fill the buffers as parsed rows do over long runs, gaps, chunk ends and many parts", () => {
+    // 5,000 hits: chunks of 1,000, runs longer and shorter than a slice is taken for, rows dropped as
+    // de-duplication drops them, and parsed rows in between; appended in batches of every size.
+    const many = Array.from({ length: 20_000 }, (_, n) =>
+      hit(
+        `h${n}`,
+        `{"@timestamp":"2026-03-01T00:00:${String(n % 60).padStart(2, "0")}Z","job":{"id":"j${n}","execution_time":{"elapsed":${n / 4}},"retries":${n % 7},"done":${n % 3 === 0}},"tags":[${n}]}`,
+      ),
+    );
+    const reader = createTakenColumnsReader(COLUMNS);
+    const kept: { taken: Row; parsed: Row }[] = [];
+    many.forEach((text, n) => {
+      const bytes = Buffer.from(text);
+      const taken = reader.read(bytes, 0, bytes.length, true)?.row;
+      const parsed = hitAsRow(JSON.parse(text) as HitLike);
+      if (taken === undefined) throw new Error(`hit ${n} was not taken`);
+      // Every 34th dropped (runs of 33: more than 256 parts), every 13th (in the second half) given parsed instead of taken.
+      if (n % 34 === 17) return;
+      kept.push({ taken: n > 10_000 && n % 13 === 0 ? parsed : taken, parsed });
+    });
+    const expected = new ColumnBuffers(COLUMNS);
+    const actual = new ColumnBuffers(COLUMNS);
+    const parsedRows = kept.map((row) => row.parsed);
+    const takenRows = kept.map((row) => row.taken);
+    expected.append(parsedRows, 0, parsedRows.length);
+    let start = 0;
+    for (let size = 1; start < takenRows.length; size = (size * 3 + 1) % 1500) {
+      const end = Math.min(takenRows.length, start + size);
+      actual.append(takenRows, start, end);
+      start = end;
+    }
+    expect(actual.rows).toBe(expected.rows);
+    expect(actual.bytes).toBe(expected.bytes);
+    expect(actual.take()).toStrictEqual(expected.take());
+    expect(actual.rows).toBe(0);
+    expect(actual.take().every((column) => column.length === 0)).toBe(true);
+  });
+
   it("are refused by buffers of other columns rather than written as nulls", () => {
     const takenRows = rows(createTakenColumnsReader(COLUMNS));
     const other = new ColumnBuffers(COLUMNS.slice(1));

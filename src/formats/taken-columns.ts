@@ -16,6 +16,8 @@ export interface TakenChunk {
   readonly values: ParquetValue[][];
   /** Per hit, the fields no column holds (shared empty list when none). */
   readonly unknown: (readonly string[])[];
+  /** Per hit, the characters of its text columns' values (the encoder's estimate of their size). */
+  readonly textLengths: number[];
 }
 
 /** A row taken by the reader: where its values are. Symbols, so no walk of the row's fields sees them. */
@@ -58,6 +60,7 @@ export function createTakenColumnsReader(columns: readonly Column[]): HitBytesRe
       const read = reader.read(bytes, start, end, chunk.values, prefix);
       if (read.failure !== undefined) return undefined;
       chunk.unknown.push(read.unknownFields.length === 0 ? NONE : [...read.unknownFields]);
+      chunk.textLengths.push(read.textLength);
       const row: TakenRow = { _id: read.id, _index: read.index, [TAKEN_CHUNK]: chunk, [TAKEN_AT]: at };
       at += 1;
       taken.row = row;
@@ -68,7 +71,7 @@ export function createTakenColumnsReader(columns: readonly Column[]): HitBytesRe
 }
 
 function newChunk(columns: readonly Column[]): TakenChunk {
-  return { columns, values: columns.map(() => []), unknown: [] };
+  return { columns, values: columns.map(() => []), unknown: [], textLengths: [] };
 }
 
 /** Whether values taken for `taken` columns are those of `columns`: the same names and types, in order. */

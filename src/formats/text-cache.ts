@@ -17,8 +17,13 @@ export class TextCache {
    * CACHED_TEXT_MAX long): the string kept for the same bytes, else a new one, kept from then on.
    */
   text(bytes: SlicingBuffer, from: number, to: number, salt: number): string {
-    let hash = Math.imul(salt + 1, 0x9e3779b1);
-    for (let i = from; i < to; i++) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
+    let hash = textHashStart(salt);
+    for (let i = from; i < to; i++) hash = textHashStep(hash, bytes[i] as number);
+    return this.hashed(hash, bytes, from, to);
+  }
+
+  /** `text` for bytes whose hash (`textHashStart`, then `textHashStep` per byte) is already known. */
+  hashed(hash: number, bytes: SlicingBuffer, from: number, to: number): string {
     const entry = (hash ^ (hash >>> 15)) & (ENTRIES - 1);
     const kept = this.texts[entry];
     if (kept !== undefined && kept.length === to - from) {
@@ -31,3 +36,7 @@ export class TextCache {
     return text;
   }
 }
+
+/** The hash of no bytes yet, salted (by the column: its texts are kept apart from other columns'). */
+export const textHashStart = (salt: number): number => Math.imul(salt + 1, 0x9e3779b1);
+export const textHashStep = (hash: number, byte: number): number => Math.imul(hash ^ byte, 0x01000193);
