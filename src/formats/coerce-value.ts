@@ -10,6 +10,8 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
+/** The range of a JavaScript Date, which a timestamp column keeps to. */
+const MAX_EPOCH_MILLIS = 8.64e15;
 
 /** The coercer for each column type, chosen once per column, not per value. */
 export const coercers: Readonly<Record<ColumnType, Coercer>> = {
@@ -95,5 +97,10 @@ function toEpochMillis(value: unknown): ParquetValue {
   else if (value instanceof Date) millis = value.getTime();
   else if (typeof value === "bigint") millis = Number(value);
   else return null;
-  return Number.isFinite(millis) && Math.abs(millis) <= 8.64e15 ? Math.trunc(millis) : null;
+  return Number.isFinite(millis) && Math.abs(millis) <= MAX_EPOCH_MILLIS ? Math.trunc(millis) : null;
+}
+
+/** Whether a timestamp column takes `millis` as it is: a whole number of milliseconds within its range. */
+export function isEpochMillis(millis: number): boolean {
+  return Number.isInteger(millis) && Math.abs(millis) <= MAX_EPOCH_MILLIS;
 }

@@ -80,3 +80,35 @@ describe("the RLE / bit-packing hybrid", () => {
     expect([0, 1, 2, 3, 255, 256, 2 ** 31 - 1].map(bitWidthOf)).toEqual([0, 1, 2, 2, 8, 9, 31]);
   });
 });
+
+describe("PLAIN texts", () => {
+  it("are their UTF-8 length and bytes, short or long, ASCII or not, lone surrogates as U+FFFD", () => {
+    const texts = [
+      "",
+      "a",
+      "DONE",
+      "x".repeat(32),
+      "y".repeat(33),
+      "z".repeat(5000),
+      "ascii then ü",
+      "ü first",
+      `${"a".repeat(31)}é`,
+      "emoji 🎉 in the middle",
+      "lone \ud800 surrogate",
+      "\udc00",
+      "\u007f\u0000 control",
+    ];
+    // A small start, so the buffer grows while texts are written.
+    const out = new PageBytes(8);
+    for (const text of texts) out.text(text);
+    const expected = Buffer.concat(
+      texts.map((text) => {
+        const bytes = Buffer.from(text, "utf8");
+        const length = Buffer.alloc(4);
+        length.writeUInt32LE(bytes.length);
+        return Buffer.concat([length, bytes]);
+      }),
+    );
+    expect(Buffer.from(out.bytes())).toEqual(expected);
+  });
+});

@@ -1,13 +1,21 @@
 // A growable little-endian byte buffer for one Parquet page's body, and the RLE / bit-packing hybrid
 // that Parquet uses for definition levels and dictionary indexes.
 
+/** Texts up to this long are written by a loop here when they are ASCII; longer ones by the runtime. */
+const SHORT_TEXT = 32;
+
+/** Node's own UTF-8 writer, which skips `write`'s argument handling. */
+interface WritingBuffer extends Buffer {
+  utf8Write(text: string, offset: number, length: number): number;
+}
+
 /** Bytes appended at the end, growing by doubling; `bytes()` is a view, valid until the next append. */
 export class PageBytes {
-  private buffer: Buffer;
+  private buffer: WritingBuffer;
   length = 0;
 
   constructor(initialSize = 1 << 16) {
-    this.buffer = Buffer.allocUnsafe(initialSize);
+    this.buffer = Buffer.allocUnsafe(initialSize) as WritingBuffer;
   }
 
   /** Room for `size` more bytes. */
@@ -16,7 +24,7 @@ export class PageBytes {
     if (needed <= this.buffer.length) return;
     let capacity = this.buffer.length * 2;
     while (capacity < needed) capacity *= 2;
-    const grown = Buffer.allocUnsafe(capacity);
+    const grown = Buffer.allocUnsafe(capacity) as WritingBuffer;
     this.buffer.copy(grown, 0, 0, this.length);
     this.buffer = grown;
   }
@@ -70,9 +78,21 @@ export class PageBytes {
   /** PLAIN BYTE_ARRAY: the UTF-8 length, then the bytes (lone surrogates become U+FFFD). */
   text(value: string): void {
     this.reserve(4 + value.length * 3);
-    const written = this.buffer.write(value, this.length + 4, "utf8");
-    this.buffer.writeUInt32LE(written, this.length);
-    this.length += 4 + written;
+    const { buffer } = this;
+    const at = this.length + 4;
+    let written = 0;
+    // A short ASCII text is copied here: a call into the runtime costs more than its few bytes.
+    if (value.length <= SHORT_TEXT) {
+      while (written < value.length) {
+        const code = value.charCodeAt(written);
+        if (code > 0x7f) break;
+        buffer[at + written] = code;
+        written++;
+      }
+    }
+    if (written < value.length) written = buffer.utf8Write(value, at, buffer.length - at);
+    buffer.writeUInt32LE(written, this.length);
+    this.length = at + written;
   }
 
   varInt(value: number): void {
