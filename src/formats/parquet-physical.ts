@@ -42,6 +42,9 @@ function minMax(values: readonly ParquetValue[]): ValueStatistics {
   return { min_value: min, max_value: max };
 }
 
+/** A code unit from the surrogates on, where `<` and code point order can disagree. */
+const PAST_SURROGATES = /[\ud800-\uffff]/;
+
 const writeText = (out: PageBytes, value: ParquetValue): void => out.text(value as string);
 
 const text: Physical = {
@@ -52,9 +55,20 @@ const text: Physical = {
   writeRange: rangeWriter(writeText),
   statistics: (values) => {
     if (values.length === 0) return {};
-    let min = values[0] as string;
+    const texts = values as readonly string[];
+    let min = texts[0] as string;
     let max = min;
-    for (const value of values as readonly string[]) {
+    // `<` orders UTF-16 code units, which is code point order for texts without surrogates or
+    // characters past them; the others are ordered by compareStrings.
+    let i = 0;
+    for (; i < texts.length; i++) {
+      const value = texts[i] as string;
+      if (PAST_SURROGATES.test(value)) break;
+      if (value < min) min = value;
+      else if (value > max) max = value;
+    }
+    for (; i < texts.length; i++) {
+      const value = texts[i] as string;
       if (compareStrings(value, min) < 0) min = value;
       if (compareStrings(value, max) > 0) max = value;
     }
