@@ -41,7 +41,9 @@ function parsePath(text: string, columns: readonly Column[], v3: boolean): Expec
     values: columns.map((column) => parquetCoercers[column.type](createColumnReader(column)(row))),
     id,
     index,
-    unknown: unknownFields(row, names, fieldTree(names)).sort(),
+    // A name given twice (a nested `x.y` and a literal key "x.y" both unknown) is one field to the
+    // report, which keeps names in a set; the reader names each once.
+    unknown: [...new Set(unknownFields(row, names, fieldTree(names)))].sort(),
   };
 }
 
@@ -334,6 +336,7 @@ describe("generated hostile hits", () => {
       '{"_index":"i","_id":"h","_source":{"x":{"constructor":"12","toString":1},"other":{"k":1},"other":2}}',
       '{"_index":"i","_id":"h","_source":{"\\u0061":{"\\u0062":"escaped keys"},"\\u005f\\u0069\\u0064":1}}',
       '{"_index":"i","_id":"h","_source":{"m":"TRUE","unknown":{"deep":{"deeper":1}},"unknown":[1]}}',
+      '{"_index":"i","_id":"h","_source":{"x":{"y":1,"constructor":2},"x.y":3}}',
     ];
     for (const text of cases) expect(expectSameAsParse(text, columns, false), text).toBe(true);
   });
