@@ -3,7 +3,6 @@
 // as parsing the hit, making it a row (`hitAsRow`), reading each column (`createColumnReader`) and
 // coercing it (`parquetCoercers`) would give them, or a reason to take that path instead.
 import type { Column } from "../core/contracts.js";
-import { isEpochMillis } from "./coerce-value.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
 
@@ -13,24 +12,11 @@ import type { ColumnPaths, PathNode } from "./column-paths.js";
 import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
 import { COLON, FALSE, MAX_JSON_DEPTH, NULL, QUOTE, TRUE } from "../core/json-bytes.js";
 import { JSON_FAILURE } from "../core/json-failures.js";
-import { parquetCoercers } from "./parquet-coercers.js";
+import { isKeptUnchanged, keptUnchanged, parquetCoercers } from "./parquet-coercers.js";
 import { CACHED_TEXT_MAX, textHashStart, textHashStep } from "./text-cache.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
 
 const BACKSLASH = 0x5c;
-
-const PASS_NONE = 0;
-/** A string column: its coercer returns strings as they are. */
-const PASS_TEXT = 1;
-/** A double column: numbers as they are. */
-const PASS_NUMBER = 2;
-/** A timestamp column: whole numbers of epoch milliseconds within its range as they are. */
-const PASS_MILLIS = 3;
-const PASSES: Partial<Record<Column["type"], number>> = {
-  string: PASS_TEXT,
-  double: PASS_NUMBER,
-  timestamp: PASS_MILLIS,
-};
 
 /** Shared by every read that finds no unknown field. */
 const NONE: readonly string[] = [];
@@ -42,8 +28,8 @@ class HitColumnsParser extends HitFieldsScanner {
   private readonly paths: ColumnPaths;
   private readonly coercers: Coercer[];
   private readonly isText: boolean[];
-  /** Per column, which values its coercer returns as they are (PASS_*). */
-  private readonly passes: Uint8Array;
+  /** Per column, which values its coercer returns as they are (`keptUnchanged`). */
+  private readonly keeps: Uint8Array;
   private readonly names: ReadonlySet<string>;
   /** Per slot, the value read for the hit (undefined: missing). */
   private readonly values: unknown[];
@@ -71,7 +57,7 @@ class HitColumnsParser extends HitFieldsScanner {
     this.paths = columnPaths(columns);
     this.coercers = columns.map((column) => parquetCoercers[column.type]);
     this.isText = columns.map((column) => column.type === "string" || column.type === "json");
-    this.passes = Uint8Array.from(columns, (column) => PASSES[column.type] ?? PASS_NONE);
+    this.keeps = Uint8Array.from(columns, (column) => keptUnchanged[column.type]);
     this.names = new Set(columns.map((column) => column.name));
     this.values = new Array<unknown>(this.paths.slotCount).fill(undefined);
     this.timeSlots = timestampOnlySlots(columns, this.paths);
@@ -129,14 +115,10 @@ class HitColumnsParser extends HitFieldsScanner {
       const flat = flatSlot[column] as number;
       let value = flat >= 0 ? this.values[flat] : undefined;
       if (value === undefined) value = this.values[nestedSlot[column] as number];
-      const kind = this.passes[column];
       // The values a column's coercer gives back unchanged skip the call (one call site for all types).
-      const coerced =
-        (kind === PASS_TEXT && typeof value === "string") ||
-        (kind === PASS_NUMBER && typeof value === "number") ||
-        (kind === PASS_MILLIS && typeof value === "number" && isEpochMillis(value))
-          ? (value as ParquetValue)
-          : (this.coercers[column] as Coercer)(value);
+      const coerced = isKeptUnchanged(this.keeps[column] as number, value)
+        ? (value as ParquetValue)
+        : (this.coercers[column] as Coercer)(value);
       if (this.isText[column] === true && typeof coerced === "string") textLength += coerced.length;
       (into[column] as ParquetValue[]).push(coerced);
     }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { coercers } from "./coerce-value.js";
-import { int64Coercer, timestampCoercer } from "./parquet-coercers.js";
+import {
+  int64Coercer,
+  isKeptUnchanged,
+  keptUnchanged,
+  parquetCoercers,
+  timestampCoercer,
+} from "./parquet-coercers.js";
 
 describe("timestamps read digit by digit", () => {
   it("give what the timestamp coercer gives, for every form and edge", () => {
@@ -87,5 +93,46 @@ describe("int64 values", () => {
       if (typeof got === "bigint")
         expect(got > BigInt(Number.MAX_SAFE_INTEGER) || got < -BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
     }
+  });
+});
+
+describe("values a coercer keeps unchanged", () => {
+  it("are exactly what each column type's coercer returns as it is", () => {
+    const samples: unknown[] = [
+      "",
+      "text",
+      "2026-11-21T10:00:00.123Z",
+      "12",
+      0,
+      -0,
+      1.5,
+      -7,
+      NaN,
+      Infinity,
+      1763719200000,
+      8.64e15,
+      -8.64e15,
+      8.64e15 + 2,
+      2 ** 53 + 2,
+      12n,
+      true,
+      null,
+      undefined,
+      { a: 1 },
+      [1],
+    ];
+    for (const type of Object.keys(keptUnchanged) as (keyof typeof keptUnchanged)[]) {
+      for (const value of samples) {
+        if (!isKeptUnchanged(keptUnchanged[type], value)) continue;
+        // Object.is: a kept -0 or NaN is the same value, not an equal one.
+        expect(Object.is(parquetCoercers[type](value), value), `${type} ${String(value)}`).toBe(true);
+      }
+    }
+    // Each class keeps something, so the check above is not empty.
+    expect(isKeptUnchanged(keptUnchanged.string, "text")).toBe(true);
+    expect(isKeptUnchanged(keptUnchanged.double, -0)).toBe(true);
+    expect(isKeptUnchanged(keptUnchanged.timestamp, 1763719200000)).toBe(true);
+    expect(isKeptUnchanged(keptUnchanged.timestamp, 1.5)).toBe(false);
+    expect(isKeptUnchanged(keptUnchanged.timestamp, 8.64e15 + 2)).toBe(false);
   });
 });

@@ -7,7 +7,7 @@
 // which it rolls over into the next month; hour 24; years before 100, which Date.UTC moves), goes to
 // the column's coercer, so the value is always what the coercer gives.
 import type { ColumnType } from "../core/contracts.js";
-import { coercers } from "./coerce-value.js";
+import { coercers, isEpochMillis } from "./coerce-value.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { DayStarts, partsMillis } from "./iso-millis.js";
 
@@ -66,3 +66,35 @@ export const parquetCoercers: Readonly<Record<ColumnType, Coercer>> = {
   int64: int64Coercer,
   timestamp: timestampCoercer,
 };
+
+/** Which values a column type's coercer returns unchanged (KEEPS_*). */
+export const KEEPS_NOTHING = 0;
+/** Strings, as they are. */
+export const KEEPS_STRINGS = 1;
+/** Numbers, as they are (NaN and -0 included). */
+export const KEEPS_NUMBERS = 2;
+/** Whole numbers of epoch milliseconds within a Date's range (`isEpochMillis`). */
+export const KEEPS_EPOCH_MILLIS = 3;
+
+/**
+ * Per column type, the values `parquetCoercers` returns unchanged, so a caller that reads many values
+ * of many types (the hit columns reader) can skip the call for those. Kept beside the coercers: a
+ * coercer that starts to change such a value must change this too (parquet-coercers.test.ts holds the
+ * two together).
+ */
+export const keptUnchanged: Readonly<Record<ColumnType, number>> = {
+  string: KEEPS_STRINGS,
+  json: KEEPS_NOTHING,
+  double: KEEPS_NUMBERS,
+  int64: KEEPS_NOTHING,
+  int32: KEEPS_NOTHING,
+  boolean: KEEPS_NOTHING,
+  timestamp: KEEPS_EPOCH_MILLIS,
+};
+
+/** Whether `value` is one the coercer of a column whose `keptUnchanged` is `keeps` returns as it is. */
+export function isKeptUnchanged(keeps: number, value: unknown): boolean {
+  if (keeps === KEEPS_STRINGS) return typeof value === "string";
+  if (keeps === KEEPS_NUMBERS) return typeof value === "number";
+  return keeps === KEEPS_EPOCH_MILLIS && typeof value === "number" && isEpochMillis(value);
+}
