@@ -297,7 +297,9 @@ describe("--metrics-port", () => {
   it("caps its connections: 200 idle ones keep no more than the cap open, and the export completes", async ({
     workspace,
   }) => {
-    const slow = await startEmulator({ seed: 22, density: 5, faults: { latencyMs: 400 } });
+    // Slow enough that the run is still going a second after its metrics port opened (the first
+    // pages go out with the mappings request, so the run is a round trip shorter than its requests).
+    const slow = await startEmulator({ seed: 22, density: 5, faults: { latencyMs: 800 } });
     const port = await freePort();
     const sockets: Socket[] = [];
     try {

@@ -7,7 +7,14 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { listTree, readNdjsonRecords, runCli, spawnCli, temporaryFiles } from "./support/cli-harness.js";
+import {
+  listTree,
+  readNdjsonRecords,
+  runCli,
+  spawnCli,
+  temporaryFiles,
+  waitFor,
+} from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { liveLockHolder } from "./support/lock-holder.js";
 import { readRunState } from "./support/run-state.js";
@@ -38,6 +45,7 @@ const it = useEmulator({ seed: 5, density: 20 }, { preset: false }).extend<{
 });
 
 const LOCK = "_mdq-export/lock.json";
+const STATE = "_mdq-export/state.json";
 
 /** A pid no process has any more: a child that has already exited. */
 function deadPid(): number {
@@ -61,6 +69,9 @@ describe("one run per output", () => {
     const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)));
     const first = spawnCli(["run", pipeline], env(out));
     await gate.reached;
+    // The first requests held are the first pages it asks for while the mappings are on their way;
+    // the mappings' answer still comes, and the run opens its state before it waits on those pages.
+    await waitFor(() => existsSync(join(out, STATE)), "the first run's state");
     const holder = JSON.parse(await readFile(join(out, LOCK), "utf8")) as Record<string, unknown>;
     expect(holder).toMatchObject({ pid: first.child.pid, host: hostname(), pipeline: "nightly" });
     const before = await listTree(out);

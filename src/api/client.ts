@@ -21,6 +21,7 @@ import { createTokenProvider } from "./token-provider.js";
 import type { RequestOf, ResponseOf, ServiceCallDeps } from "./service-operation.js";
 import { callService, streamService } from "./service-call.js";
 import type { HitBatch } from "./paging/hit-stream.js";
+import { EarlyAnswers } from "./early-answers.js";
 import type { HitArray } from "./paging/hit-array.js";
 import { NO_OBSERVER } from "../core/run-observer.js";
 import type { RunObserver } from "../core/run-observer.js";
@@ -95,6 +96,16 @@ export interface ServiceClient {
     hits: HitArray,
     options?: CallOptions,
   ): AsyncGenerator<HitBatch, ResponseOf<P>>;
+  /** Resolves once the client holds an access token: the service's issuer has answered. */
+  authenticated(signal?: AbortSignal): Promise<void>;
+  /**
+   * Sends a request now for a call made later: the first attempt of the identical call (same
+   * operation and body) takes its answer. Only for requests that can be sent twice without harm (a
+   * first point-in-time page). False, and nothing sent, at the quota's reserve.
+   */
+  sendEarly<P extends OperationPath>(path: P, body: RequestOf<P>): boolean;
+  /** Cancels the requests sent early that no call took, and gives back their quota slots. */
+  dropEarly(): void;
   /** GETs a presigned download link (no bearer token, not counted against the quota), with retries. */
   download(url: string, options?: CallOptions): Promise<HttpResponse>;
   readonly quota: QuotaTracker;
@@ -156,6 +167,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     userAgent,
     observer,
   };
+  const early = new EarlyAnswers(deps);
+  deps.early = early;
   // Links get their own connections, whose name resolution is checked again at connect time.
   const links = createLinkDownloader({
     baseUrl: options.baseUrl,
@@ -203,6 +216,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
         callOptions.readAhead,
       );
     },
+    authenticated: async (signal) => void (await tokens.getToken(signal)),
+    sendEarly: (path, body) => early.send(path, body),
+    dropEarly: () => early.drop(),
     download: (url, callOptions = {}) => links.download(url, callOptions.signal),
     quota,
     clock,
@@ -213,6 +229,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     observer,
     secrets: () => tokens.secrets(),
     close: async () => {
+      early.drop();
       await Promise.all([http.close(), links.transport.close()]);
     },
   };

@@ -6,7 +6,6 @@ import type { z } from "zod";
 import { ApiError, isApiError, PermissionError } from "../errors.js";
 import { OPERATIONS } from "./wire/operations.js";
 import type { OperationPath } from "./wire/operations.js";
-import type { BoundedBody } from "./http-transport.js";
 import { ResponseBoundError } from "./bounded-body.js";
 import { reportedRemaining } from "./quota-tracker.js";
 import { parseRetryAfter } from "./retry-policy.js";
@@ -14,7 +13,7 @@ import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { classifyRateLimit } from "./rate-limit.js";
 import { MalformedBodyError } from "./paging/hit-stream.js";
-import type { ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
+import type { OpenAnswer, ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
 
 /** The table seen through a mapped type, so that a generic path yields its own response type. */
 const RESPONSE_SCHEMAS: { [P in OperationPath]: { response: z.ZodType<ResponseOf<P>> } } = OPERATIONS;
@@ -25,11 +24,7 @@ const BATCH_TOKEN_IN_401: ReadonlySet<string> = new Set(["/v1/logs/batch/urls", 
 /** An error body is read only this far: its message is all the client shows. */
 const ERROR_EXCERPT_BYTES = 16 * 1024;
 
-/** A 2xx answer whose body is still to be read. */
-export interface OpenAnswer {
-  status: number;
-  body: BoundedBody;
-}
+export type { OpenAnswer } from "./service-operation.js";
 
 /** A non-2xx answer: its status, Retry-After and an excerpt of its body. */
 interface FailedAnswer {

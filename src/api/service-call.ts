@@ -98,11 +98,15 @@ async function* attempts<P extends OperationPath>(
 ): AsyncGenerator<HitBatch, ResponseOf<P>> {
   assertValidRequest(call.path, call.body);
   const budget = startRetryBudget(retryContext(deps, call));
+  // An answer asked for before this call (early-answers.ts) is its first attempt, quota slot and all.
+  let early = deps.early?.take(call);
   for (;;) {
     let failure: unknown;
-    deps.quota.acquire(call.path);
+    if (early === undefined) deps.quota.acquire(call.path);
     try {
-      const answer = await sendAuthorized(deps, call);
+      const taken = early;
+      early = undefined;
+      const answer = await (taken === undefined ? sendAuthorized(deps, call) : taken.answer);
       let json: unknown;
       try {
         const body = readBody(answer);

@@ -1,5 +1,6 @@
 // One operation of the service as the client sends it: its request and response types from the wire
 // schemas, and what sending it needs (transport, token, quota, retry policy, clock, logger).
+import type { BoundedBody } from "./bounded-body.js";
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
 import type { RunObserver } from "../core/run-observer.js";
@@ -27,6 +28,21 @@ export interface ServiceCallDeps {
   logger: Logger;
   userAgent: string;
   observer: RunObserver;
+  /** Answers asked for ahead of their calls, taken by the first attempt of the identical call. */
+  early?: { take(call: ServiceCall<OperationPath>): EarlyAnswer | undefined };
+}
+
+/** A 2xx answer whose body is still to be read. */
+export interface OpenAnswer {
+  status: number;
+  body: BoundedBody;
+}
+
+/** An answer asked for before its call (early-answers.ts), for the call's first attempt. */
+export interface EarlyAnswer {
+  answer: Promise<OpenAnswer>;
+  /** Cancels the request (the caller's signal is tied to it once the answer is taken). */
+  cancel(reason?: unknown): void;
 }
 
 /** One operation as the client sends it. */

@@ -46,6 +46,10 @@ export function stateObjectPath(shard?: Shard): string {
   return `${STATE_DIRECTORY}/state${shardSuffix(shard)}.json`;
 }
 
+/** Committed by an earlier run, with no commit of it left midway. */
+const committedIn = (state: Readonly<RunState>, sliceId: string): boolean =>
+  state.slices[sliceId] !== undefined && state.pending[sliceId] === undefined;
+
 /**
  * Loads and saves the run state. Writes are serialised: slices commit concurrently, and each entry
  * must follow every earlier one.
@@ -75,13 +79,22 @@ export class StateStore {
     return store;
   }
 
+  /**
+   * Which slices `open` would find committed, read without writing anything: what a run looks at
+   * before it has decided it may write (see open-run.ts, the first pages asked for early).
+   */
+  static async peekCommitted(options: StateStoreOptions): Promise<(sliceId: string) => boolean> {
+    const { state } = await readRunState(options);
+    return (sliceId) => committedIn(state, sliceId);
+  }
+
   get state(): Readonly<RunState> {
     return this.#state;
   }
 
   /** Whether a slice can be skipped: committed by an earlier run, not forced, and no commit left midway. */
   isCommitted(sliceId: string): boolean {
-    return this.#state.slices[sliceId] !== undefined && this.#state.pending[sliceId] === undefined;
+    return committedIn(this.#state, sliceId);
   }
 
   /**

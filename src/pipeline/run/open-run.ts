@@ -18,7 +18,11 @@ import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../records/output-lock.js";
 import type { OutputLock } from "../records/output-lock.js";
 import { prepareRun } from "./prepare-run.js";
-import type { PreparedRun } from "./prepare-run.js";
+import type { PlannedRun, PreparedRun } from "./prepare-run.js";
+import type { ServiceClient } from "../../api/client.js";
+import type { RequestOf } from "../../api/service-operation.js";
+import type { OperationPath } from "../../api/wire/operations.js";
+import type { EarlyRequest } from "../../kinds/data-kind.js";
 import type { RunPipelineOptions } from "./run-options.js";
 import { unbound } from "./run-log.js";
 import type { SliceTask } from "./runner.js";
@@ -28,6 +32,7 @@ import { buildSliceTasks } from "./slice-tasks.js";
 import { slicesToRun, windowSlices } from "./slices-to-run.js";
 import type { SlicesToRun } from "./slices-to-run.js";
 import { StateStore, stateObjectPath } from "../records/state.js";
+import type { StateStoreOptions } from "../records/state-open.js";
 
 /** A run between its opening and its end, with everything it holds. */
 export interface OpenRun {
@@ -56,20 +61,36 @@ interface Held {
  * had taken and throws.
  */
 export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): Promise<OpenRun> {
-  const prepared = await prepareRun(pipeline, {
-    log: options.log,
-    signal: options.signal,
-    shard: options.shard,
-    recheck: { requested: options.recheck === true },
-    components: options.components,
-    ...(options.run === undefined ? {} : { run: options.run }),
-    ...(options.observer === undefined ? {} : { observer: options.observer }),
-  });
   const held: Held = { sinks: [] };
-  const close = async (): Promise<void> => {
+  const release = async (): Promise<void> => {
     await held.workers?.close().catch(() => undefined);
     await held.lock?.release().catch(() => undefined);
     for (const { store } of held.sinks) await store.close().catch(() => undefined);
+  };
+  let prepared: PreparedRun;
+  try {
+    prepared = await prepareRun(pipeline, {
+      log: options.log,
+      signal: options.signal,
+      shard: options.shard,
+      recheck: { requested: options.recheck === true },
+      components: options.components,
+      // The stores, the lock and the first pages' requests while the mappings are on their way.
+      whileMappingsPending: async (planned) => {
+        // Nothing is opened at the output before the service has answered once.
+        await planned.session.client.authenticated(options.signal);
+        await takeHold(planned, options, held);
+        await askFirstPagesEarly(planned, options, held);
+      },
+      ...(options.run === undefined ? {} : { run: options.run }),
+      ...(options.observer === undefined ? {} : { observer: options.observer }),
+    });
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const close = async (): Promise<void> => {
+    await release();
     await prepared.session.close();
   };
   try {
@@ -80,6 +101,73 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
   }
 }
 
+/** Refuses a plan over its limits, opens every sink's store and takes the output lock, into `held`. */
+async function takeHold(planned: PlannedRun, options: RunPipelineOptions, held: Held): Promise<void> {
+  const { pipeline, run, components } = planned;
+  checkRequestBudget(planned, options.log);
+  await openSinks(pipeline.sinks, { run, stdout: options.stdout, components }, held.sinks);
+  held.lock = await lockOutputs({
+    stores: held.sinks.map((sink) => sink.store),
+    path: lockObjectPath(options.shard),
+    run,
+    log: options.log,
+    breakLock: options.breakLock === true,
+    unlocked: unlockedOutputs(pipeline.sinks, components.destinations),
+  });
+}
+
+/**
+ * Sends the first page request of the slices that will run first, when the kind's first page can be
+ * asked for twice without harm (point in time): their answers come while the mappings do, and each
+ * slice's identical first request takes its own. Which slices run is read from the state, without
+ * writing it (nothing is written before drift is decided), so a run over a window partly committed
+ * spends no request on a committed slice. A re-check decides its slices from counts first: none then.
+ */
+async function askFirstPagesEarly(
+  planned: PlannedRun,
+  options: RunPipelineOptions,
+  held: Held,
+): Promise<void> {
+  const { pipeline, components, session } = planned;
+  const kind = components.kinds[pipeline.source.kind];
+  const stateSink = held.sinks.find((sink) => sink.keepsFiles) ?? held.sinks[0];
+  if (kind?.firstPage === undefined || planned.rechecking || stateSink === undefined) return;
+  const force = options.force === true;
+  const committed = await StateStore.peekCommitted({
+    ...stateOptions(planned, options, stateSink),
+    fence: (held.lock as OutputLock).fence,
+  });
+  const first = windowSlices(planned)
+    .filter((plan) => plan.retrieval === kind.paging && (force || !committed(plan.slice.id)))
+    .slice(0, pipeline.limits.concurrency);
+  for (const { slice } of first) sendEarly(session.client, kind.firstPage(pipeline.source, slice));
+}
+
+function sendEarly(client: ServiceClient, request: EarlyRequest): void {
+  const send = <P extends OperationPath>(path: P, body: RequestOf<P>): boolean =>
+    client.sendEarly(path, body);
+  send<OperationPath>(request.path, request.body);
+}
+
+/** How the run's state is opened (and peeked at): beside the first sink that keeps files. */
+function stateOptions(
+  planned: PlannedRun,
+  options: RunPipelineOptions,
+  stateSink: OpenedSink,
+): Omit<StateStoreOptions, "fence"> {
+  const { pipeline, components } = planned;
+  return {
+    store: stateSink.store,
+    path: stateObjectPath(options.shard),
+    pipeline: pipeline.name,
+    fingerprint: outputFingerprint(pipeline, components.destinations),
+    force: options.force === true,
+    // A --force redoes the run's window (and shard); what is committed outside it stays.
+    forceWindow: pipeline.source.window,
+    planned: windowSlices(planned).map((plan) => plan.slice),
+  };
+}
+
 async function acquire(
   prepared: PreparedRun,
   options: RunPipelineOptions,
@@ -87,18 +175,8 @@ async function acquire(
 ): Promise<Omit<OpenRun, "close">> {
   const { pipeline, run, shard, components } = prepared;
   const { log } = options;
-  checkRequestBudget(prepared, log);
-  await openSinks(pipeline.sinks, { run, stdout: options.stdout, components }, held.sinks);
   const opened = held.sinks;
-  const lock = await lockOutputs({
-    stores: opened.map((sink) => sink.store),
-    path: lockObjectPath(shard),
-    run,
-    log,
-    breakLock: options.breakLock === true,
-    unlocked: unlockedOutputs(pipeline.sinks, components.destinations),
-  });
-  held.lock = lock;
+  const lock = held.lock as OutputLock;
   // Drift is decided before anything is written: a change the policy refuses fails the run here.
   const schemas = await resolvePipelineSchemas({
     pipeline,
@@ -114,14 +192,7 @@ async function acquire(
   if (stateSink === undefined)
     throw new EtlError("INTERNAL", "the pipeline has no sink to keep its state in");
   const state = await StateStore.open({
-    store: stateSink.store,
-    path: stateObjectPath(shard),
-    pipeline: pipeline.name,
-    fingerprint: outputFingerprint(pipeline, components.destinations),
-    force: options.force === true,
-    // A --force redoes the run's window (and shard); what is committed outside it stays.
-    forceWindow: pipeline.source.window,
-    planned: windowSlices(prepared).map((plan) => plan.slice),
+    ...stateOptions(prepared, options, stateSink),
     // Every commit, state and manifest write goes through the lock's fence.
     fence: lock.fence,
   });
@@ -165,7 +236,7 @@ async function acquire(
 }
 
 /** Refuses a plan beyond `limits.max_requests`, and warns when the quota will stop the run. */
-function checkRequestBudget(prepared: PreparedRun, log: Logger): void {
+function checkRequestBudget(prepared: PlannedRun, log: Logger): void {
   const { pipeline } = prepared;
   const estimate = prepared.shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
   const max = pipeline.limits.max_requests;

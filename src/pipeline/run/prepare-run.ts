@@ -16,7 +16,8 @@ import type { Session } from "./session.js";
 import { selectShard, shardReserve } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
 
-export interface PreparedRun {
+/** A run planned, its columns not known yet (the mappings may still be on their way). */
+export interface PlannedRun {
   pipeline: Pipeline;
   /** The environment the pipeline was loaded with: its transforms, formats, destinations and kinds. */
   components: Components;
@@ -25,11 +26,14 @@ export interface PreparedRun {
   plan: Plan;
   /** The slices this process runs (all, or this shard's). */
   shardPlan: Plan["slices"];
+  /** Whether this run re-checks committed slices; the plan then counted every slice. */
+  rechecking: boolean;
+}
+
+export interface PreparedRun extends PlannedRun {
   sourceColumns: Column[];
   columns: readonly Column[];
   shard: Shard | undefined;
-  /** Whether this run re-checks committed slices; the plan then counted every slice. */
-  rechecking: boolean;
 }
 
 export interface PrepareOptions {
@@ -49,6 +53,12 @@ export interface PrepareOptions {
   observer?: RunObserver;
   /** The environment the pipeline was loaded with; the built-in components unless given. */
   components?: Components | undefined;
+  /**
+   * Runs once the plan is made, while the service's mappings are still on their way: what a run can
+   * do before it knows its columns (take its lock, ask for its first pages) overlaps that round trip.
+   * Its failure fails the preparation.
+   */
+  whileMappingsPending?: (planned: PlannedRun) => Promise<void>;
 }
 
 function newRunId(name: string, now: Date): string {
@@ -79,26 +89,36 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
   try {
     const components = options.components ?? defaultComponents();
     // Independent requests, sent together: a round trip less before the first slice starts.
-    const [sourceColumns, plan] = await Promise.all([
-      sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal),
-      planRun({
-        client: session.client,
-        query: pipeline.source,
-        kinds: components.kinds,
-        window: {
-          ...pipeline.source.window,
-          start: new Date(pipeline.source.window.start.getTime() - recheckMs),
-        },
-        sliceWindow: (start, end, sliceMs) => sliceWindow(start, end, sliceMs),
-        alwaysProbe: options.alwaysProbe === true || rechecking,
-        signal,
-      }),
-    ]);
-    const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
+    const mappings = sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal);
+    // Awaited below; a plan that fails first leaves it unread.
+    mappings.catch(() => undefined);
+    const plan = await planRun({
+      client: session.client,
+      query: pipeline.source,
+      kinds: components.kinds,
+      window: {
+        ...pipeline.source.window,
+        start: new Date(pipeline.source.window.start.getTime() - recheckMs),
+      },
+      sliceWindow: (start, end, sliceMs) => sliceWindow(start, end, sliceMs),
+      alwaysProbe: options.alwaysProbe === true || rechecking,
+      signal,
+    });
     const shardPlan = selectShard(
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
       options.shard,
     );
+    await options.whileMappingsPending?.({
+      pipeline,
+      components,
+      session,
+      run,
+      plan,
+      shardPlan,
+      rechecking,
+    });
+    const sourceColumns = await mappings;
+    const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
     return {
       pipeline,
       components,

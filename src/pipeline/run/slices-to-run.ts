@@ -21,7 +21,7 @@ export interface SlicesToRun {
 }
 
 /** The window's own slices of the plan: those before it are in the plan only to be re-checked. */
-export function windowSlices(prepared: PreparedRun): SlicePlans {
+export function windowSlices(prepared: Pick<PreparedRun, "pipeline" | "shardPlan">): SlicePlans {
   const start = prepared.pipeline.source.window.start.getTime();
   return prepared.shardPlan.filter((plan) => plan.slice.start.getTime() >= start);
 }
