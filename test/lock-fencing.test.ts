@@ -147,10 +147,13 @@ describe("a holder paused past its lease", () => {
         "the paused run's lease to run out",
       );
 
-      // The next run takes the lock over and is held at its first request after its leftover sweep.
+      // The next run takes the lock over and is held at its first request once it holds the lock: the
+      // first page it asks for while the mappings are on their way. The mappings' answer still comes,
+      // and the run opens its state and sweeps leftovers before it waits on that page.
       const taken = second.holdWhen(async () => (await lockHolder(out))?.pid !== paused.child.pid);
       const next = spawnCli(["run", pipeline], env(second, out));
       await taken.reached;
+      await waitFor(() => next.stderr().includes('"msg":"Run started."'), "the next run's leftover sweep");
       expect(await lockHolder(out)).toMatchObject({ pid: next.child.pid });
       expect(next.stderr()).toContain("Took over the lock");
       expect(temporaryFiles(await listTree(out))).toEqual(halfWritten);
