@@ -186,6 +186,79 @@ describe("plan", () => {
   });
 });
 
+describe("plan over an output earlier runs wrote", () => {
+  it("marks the slices they committed and counts only the rest; writes nothing", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const out = join(workspace.dir, "plan-state-out");
+    const file = await workspace.write("plan-state.yaml", workloadsPipeline(out));
+    const env = emulatorEnv(emulator);
+    const first = await runCli(["run", file, "--end", "2026-03-10T02:00:00Z"], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const filesBefore = await listAllFiles(workspace.dir);
+
+    const text = await runCli(["plan", file], { env });
+    expect(text.code, text.stderr).toBe(0);
+    const laterHours = expectedPerHour(emulator)
+      .slice(2)
+      .reduce((sum, count) => sum + count, 0);
+    expect(text.stdout).toMatch(/20260310T000000Z\s+scroll\s+\d+\s+\d+ {2}committed\n/);
+    expect(text.stdout).toMatch(/20260310T010000Z\s+scroll\s+\d+\s+\d+ {2}committed\n/);
+    expect(text.stdout).toMatch(/20260310T020000Z\s+scroll\s+\d+\s+\d+\n/);
+    expect(text.stdout).toContain(
+      `slices: 4, 2 committed by earlier runs (state in ${out}; skipped unless --force); to run: 2, expected records: ${laterHours}`,
+    );
+
+    const json = await runCli(["plan", file, "--json"], { env });
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout) as {
+      slices: { committed: boolean; requests: number }[];
+      state: string;
+      slices_to_run: number;
+      expected_records: number;
+      estimated_requests: number;
+    };
+    expect(plan.slices.map((slice) => slice.committed)).toEqual([true, true, false, false]);
+    expect(plan.state).toBe(out);
+    expect(plan.slices_to_run).toBe(2);
+    expect(plan.expected_records).toBe(laterHours);
+    expect(plan.estimated_requests).toBe(
+      plan.slices.slice(2).reduce((sum, slice) => sum + slice.requests, 0),
+    );
+    expect(await listAllFiles(workspace.dir)).toEqual(filesBefore);
+  });
+
+  it("says a run would stop when the output belongs to a changed pipeline, and exits 2", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const out = join(workspace.dir, "plan-changed-out");
+    const file = await workspace.write("plan-changed.yaml", workloadsPipeline(out));
+    const env = emulatorEnv(emulator);
+    const first = await runCli(["run", file, "--end", "2026-03-10T01:00:00Z"], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const changed = await workspace.write(
+      "plan-changed-2.yaml",
+      workloadsPipeline(out).replace(
+        "page_size: 40",
+        "page_size: 40\n  fields: [workload.execution_time.elapsed]",
+      ),
+    );
+    const filesBefore = await listAllFiles(workspace.dir);
+    const result = await runCli(["plan", changed], { env });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout, result.stderr).toMatch(/20260310T000000Z\s+scroll/);
+    expect(result.stdout).toContain("A run would stop: the pipeline changed since the output in");
+    const run = await runCli(["run", changed], { env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("the pipeline changed since the output in");
+    expect(await listAllFiles(workspace.dir)).toEqual(filesBefore);
+  });
+});
+
 describe("fields", () => {
   it("--kind jobs lists the mapped fields with their search-engine and column types", async () => {
     const result = await runCli(["fields", "--kind", "jobs"]);

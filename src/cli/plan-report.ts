@@ -1,5 +1,6 @@
 // How a plan is shown: a table of slices and a few totals, or JSON for scripts.
 import type { PreparedRun } from "../pipeline/run/prepare-run.js";
+import type { CommittedSlices } from "../pipeline/run/destinations.js";
 import { escapedName } from "../warehouse/show-name.js";
 
 /**
@@ -16,12 +17,26 @@ function duration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)}h`;
 }
 
-export function formatPlan(prepared: PreparedRun, json: boolean): string {
+type SlicePlan = PreparedRun["shardPlan"][number];
+
+const sumOf = (slices: readonly SlicePlan[], value: (slice: SlicePlan) => number): number =>
+  slices.reduce((sum, slice) => sum + value(slice), 0);
+
+/**
+ * The plan; with `committed` (the output's state), slices earlier runs committed are marked, and the
+ * records, requests and time to come count only the slices a run without --force still exports (an
+ * open slice is redone until it settles, committed or not).
+ */
+export function formatPlan(prepared: PreparedRun, json: boolean, committed?: CommittedSlices): string {
   const { plan, pipeline, shardPlan } = prepared;
-  const expected = shardPlan.every((slice) => slice.expected !== undefined)
-    ? shardPlan.reduce((sum, slice) => sum + (slice.expected ?? 0), 0)
+  const isDone = (slice: SlicePlan): boolean =>
+    committed !== undefined && !slice.open && committed.isCommitted(slice.slice.id);
+  const toRun = shardPlan.filter((slice) => !isDone(slice));
+  const done = shardPlan.length - toRun.length;
+  const expected = toRun.every((slice) => slice.expected !== undefined)
+    ? sumOf(toRun, (slice) => slice.expected ?? 0)
     : undefined;
-  const requests = shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
+  const requests = sumOf(toRun, (slice) => slice.requests);
   const etaSeconds = expected === undefined ? undefined : expected / PLANNING_RATE_RECORDS_PER_S;
   if (json) {
     return `${JSON.stringify(
@@ -40,7 +55,10 @@ export function formatPlan(prepared: PreparedRun, json: boolean): string {
           expected: slice.expected ?? null,
           requests: slice.requests,
           open: slice.open,
+          committed: isDone(slice),
         })),
+        state: committed?.location ?? null,
+        slices_to_run: toRun.length,
         settle_seconds: pipeline.source.window.settle_ms / 1000,
         now: pipeline.source.window.now.toISOString(),
         expected_records: expected ?? null,
@@ -63,13 +81,15 @@ export function formatPlan(prepared: PreparedRun, json: boolean): string {
   for (const slice of shardPlan) {
     lines.push(
       `  ${slice.slice.id.padEnd(18)}${slice.retrieval.padEnd(11)}${(slice.expected?.toLocaleString("en-US") ?? "?").padStart(12)}${String(slice.requests).padStart(10)}` +
-        (slice.open ? "  open" : ""),
+        (slice.open ? "  open" : isDone(slice) ? "  committed" : ""),
     );
   }
   const open = shardPlan.filter((slice) => slice.open).length;
   lines.push(
     "",
-    `  slices: ${shardPlan.length}; expected records: ${expected?.toLocaleString("en-US") ?? "unknown (no probe)"}`,
+    done === 0
+      ? `  slices: ${shardPlan.length}; expected records: ${expected?.toLocaleString("en-US") ?? "unknown (no probe)"}`
+      : `  slices: ${shardPlan.length}, ${done} committed by earlier runs (state in ${committed?.location ?? "?"}; skipped unless --force); to run: ${toRun.length}, expected records: ${expected?.toLocaleString("en-US") ?? "unknown (no probe)"}`,
     ...(open === 0
       ? []
       : [

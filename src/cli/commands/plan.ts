@@ -2,6 +2,7 @@
 // requests against the quota — without exporting anything.
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { prepareRun } from "../../pipeline/run/prepare-run.js";
+import { committedInOutput } from "../../pipeline/run/destinations.js";
 import { resolveShard } from "../../pipeline/plan/shard.js";
 import {
   NOW_OPTION,
@@ -16,7 +17,7 @@ import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { formatPlan } from "../plan-report.js";
 import { readSinkSchemas } from "../load-sink-schemas.js";
-import { ERROR_CODES, hasCode } from "../../errors.js";
+import { ERROR_CODES, hasCode, isConfigError } from "../../errors.js";
 import { driftLines } from "../../warehouse/schema-drift.js";
 
 export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
@@ -24,7 +25,9 @@ export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
 Plans the run without exporting: asks the service for the kind's mappings and (for strategy or
 slice auto) one date histogram of the window that counts every slice at the slice's own interval,
 then prints the slices, the retrieval style of each, the records expected, which slices are still
-open (they end after now minus window.settle), the requests the run will cost and the quota left.
+open (they end after now minus window.settle), which ones earlier runs committed (read from the
+state beside the first sink that keeps files, without writing it; a run skips them unless --force),
+the requests the run will cost and the quota left.
 
 Options:
   --start TIME, --end TIME   replace the window (as for run)
@@ -71,7 +74,17 @@ export const planCommand: Command = async (argv, io) => {
     components: io.components,
   });
   try {
-    io.stdout.write(formatPlan(prepared, values.json === true));
+    // What earlier runs committed, as the run would read it; a state the run would refuse stops here.
+    let committed;
+    try {
+      committed = await committedInOutput(prepared);
+    } catch (error) {
+      if (!isConfigError(error) || !(error instanceof Error)) throw error;
+      io.stdout.write(formatPlan(prepared, values.json === true));
+      (values.json === true ? io.stderr : io.stdout).write(`A run would stop: ${error.message}\n`);
+      return EXIT.invalid;
+    }
+    io.stdout.write(formatPlan(prepared, values.json === true, committed));
     // The drift from each sink's pinned schema, before anything is written.
     let drift: string[];
     try {

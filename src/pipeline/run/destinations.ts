@@ -10,6 +10,10 @@ import type { OutputStore } from "../../core/contracts.js";
 import type { Manifest } from "../records/manifest-schema.js";
 import { parseManifest } from "../records/manifest-schema.js";
 import { newRunInfo } from "./prepare-run.js";
+import type { PreparedRun } from "./prepare-run.js";
+import { outputFingerprint } from "./fingerprint.js";
+import { windowSlices } from "./slices-to-run.js";
+import { StateStore, stateObjectPath } from "../records/state.js";
 
 /** Whether the sink's destination keeps files (and so state and a manifest); a stream (stdout) does not. */
 export function keepsFiles(sink: SinkConfig, destinations: DestinationTable): boolean {
@@ -42,4 +46,39 @@ export async function readManifest(store: OutputStore, path: string): Promise<Ma
   const bytes = await store.getObject(path);
   if (bytes === undefined) return undefined;
   return parseManifest(Buffer.from(bytes).toString("utf8"), `${store.location}/${path}`);
+}
+
+/** Where a pipeline's state is, and which slices it holds as committed. */
+export interface CommittedSlices {
+  /** The destination whose `_mdq-export/` holds the state. */
+  location: string;
+  isCommitted(sliceId: string): boolean;
+}
+
+/**
+ * Which slices earlier runs committed, read from the state as a run without --force reads it (beside
+ * the first sink that keeps files), without writing anything or taking the lock: what `plan` shows.
+ * Undefined when no sink keeps files (stdout only): such a pipeline keeps no state. Throws the run's
+ * own ConfigError when the state belongs to another pipeline or another slice grid.
+ */
+export async function committedInOutput(
+  prepared: Pick<PreparedRun, "pipeline" | "components" | "shardPlan" | "shard">,
+): Promise<CommittedSlices | undefined> {
+  const { pipeline, components } = prepared;
+  const sink = pipeline.sinks.find((candidate) => keepsFiles(candidate, components.destinations));
+  if (sink === undefined) return undefined;
+  const store = await openOutputStore(sink, { run: newRunInfo(pipeline.name) }, components.destinations);
+  try {
+    const isCommitted = await StateStore.peekCommitted({
+      store,
+      path: stateObjectPath(prepared.shard),
+      pipeline: pipeline.name,
+      fingerprint: outputFingerprint(pipeline, components.destinations),
+      force: false,
+      planned: windowSlices(prepared).map((plan) => plan.slice),
+    });
+    return { location: store.location, isCommitted };
+  } finally {
+    await store.close();
+  }
 }
