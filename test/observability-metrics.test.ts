@@ -107,6 +107,37 @@ describe("--pushgateway", () => {
     ).toBe(1);
   });
 
+  it("counts the slices a run left open, and 0 once a later run has settled them", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const out = join(workspace.dir, "open");
+    const file = await workspace.write("open.yaml", jobsPipelineYaml({ name: "metrics-open", out }));
+    const pushed = async (now: string): Promise<ReturnType<typeof parseExposition>> => {
+      const result = await runCli(["run", file, "--now", now, "--pushgateway", pushgateway.url], {
+        env: emulatorEnv(emulator),
+      });
+      expect(result.code, result.stderr).toBe(0);
+      return parseExposition(await (await fetch(`${pushgateway.url}/metrics`)).text()).filter(
+        (sample) => sample.labels.pipeline === "metrics-open",
+      );
+    };
+    // Ten minutes after the window's end, within the default settle (15m): its last slice is open.
+    const early = await pushed("2026-03-10T06:10:00Z");
+    const manifest = await readManifest(out);
+    expect(manifest.complete).toBe(false);
+    const open = manifest.slices.filter((slice) => slice.open === true).length;
+    expect(open).toBe(1);
+    expect(sampleValue(early, "mdq_export_open_slices")).toBe(open);
+    expect(sampleValue(early, "mdq_export_run_exit_code")).toBe(0);
+    expect(sampleValue(early, "mdq_export_last_success_timestamp_seconds")).toBeGreaterThan(0);
+
+    const settled = await pushed("2026-03-10T07:00:00Z");
+    expect((await readManifest(out)).complete).toBe(true);
+    expect(sampleValue(settled, "mdq_export_open_slices")).toBe(0);
+  });
+
   it("a Pushgateway that cannot be reached is a warning, never a failed export", async ({
     service,
     workspace,

@@ -31,6 +31,8 @@ export interface RunMetrics {
   readonly observer: RunObserver;
   /** Slices this process has to do, skipped ones included. */
   setSlicesPlanned(count: number): void;
+  /** The run's slices the output holds as open once it ended (committed before they settled). */
+  setOpenSlices(count: number): void;
   /** A re-check found the service now counts fewer records in `count` committed slices (files kept). */
   recheckDecreased(count: number): void;
   /** Sets the run's duration and exit code; a complete run also its success timestamp. */
@@ -122,6 +124,8 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
   // Series that would read 0 before they mean anything are created when first set: a quota of 0 would
   // page someone, and a success timestamp of 0 pushed by a failed run would replace the last real one.
   let quota: Gauge | undefined;
+  // Known only once the run has an outcome: a run that failed before it planned has no slices to count.
+  let openSlices: Gauge | undefined;
 
   recordsRead.inc({ kind: options.kind }, 0);
   for (const reason of RETRY_REASONS) retries.inc({ reason }, 0);
@@ -154,6 +158,14 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
     registry,
     observer,
     setSlicesPlanned: (count) => slicesPlanned.set(count),
+    setOpenSlices(count) {
+      openSlices ??= new Gauge({
+        name: "mdq_export_open_slices",
+        help: "Slices of the run left open: committed before now minus window.settle, so not complete; the next run redoes them until they settle.",
+        registers,
+      });
+      openSlices.set(count);
+    },
     recheckDecreased: (count) => decreases.inc(count),
     finish(exitCode) {
       if (finishedAt !== undefined) return;

@@ -199,6 +199,7 @@ export function createRunObservability(
               service: change.service,
             }));
             metrics?.recheckDecreased(decreased.length);
+            metrics?.setOpenSlices(outcome.slices.filter((slice) => slice.open).length);
           },
         );
       return { options: { run, log: runLog, observer }, events };
