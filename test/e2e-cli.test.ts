@@ -259,6 +259,32 @@ describe("plan over an output earlier runs wrote", () => {
   });
 });
 
+describe("validate --now", () => {
+  it("checks the window as a run at that instant loads it; a --now that is not an instant exits 2", async ({
+    service,
+    workspace,
+  }) => {
+    // Ends at now (the default), starts in 2099: valid only for a run after that start.
+    const file = await workspace.write(
+      "validate-now.yaml",
+      workloadsPipeline(join(workspace.dir, "validate-now-out")).replace(
+        `window: { start: "${START}", end: "${END}", slice: 1h }`,
+        'window: { start: "2099-01-01T00:00:00Z", slice: 1h }',
+      ),
+    );
+    const env = emulatorEnv(service.emulator);
+    const today = await runCli(["validate", file], { env });
+    expect(today.code).toBe(2);
+    expect(today.stderr).toContain("end must be after start");
+    const then = await runCli(["validate", file, "--now", "2099-01-01T06:00:00Z"], { env });
+    expect(then.code, then.stderr).toBe(0);
+    expect(then.stdout).toContain(`${file}: valid`);
+    const refused = await runCli(["validate", file, "--now", "2099-01-01"], { env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--now "2099-01-01"');
+  });
+});
+
 describe("fields", () => {
   it("--kind jobs lists the mapped fields with their search-engine and column types", async () => {
     const result = await runCli(["fields", "--kind", "jobs"]);

@@ -243,3 +243,43 @@ ${extra}`,
     );
   });
 });
+
+describe("ddl over a relative window", () => {
+  it("--now and --start decide the window as for run: Athena's projection starts on its first day", async ({
+    service,
+    workspace,
+  }) => {
+    const file = await workspace.write(
+      "relative.yaml",
+      kubernetesJobsYaml(
+        "relative-jobs",
+        `  - format: parquet
+    to: ${join(workspace.dir, "relative")}
+    path: "dt={date}/hour={hour}/part-{slice}-{seq}.parquet"
+    column_names: snake_case
+`,
+      ),
+    );
+    const now = "2026-03-12T05:00:00Z";
+    const schema = await runCli(["schema", file, "--sink", "1", "--json", "--now", now], {
+      env: emulatorEnv(service.emulator),
+    });
+    expect(schema.code, schema.stderr).toBe(0);
+    const pin = join(workspace.dir, "relative.schema.json");
+    await writeFile(pin, schema.stdout);
+    const ddl = (...extra: string[]) =>
+      runCli(["ddl", file, "--dialect", "athena", "--pin", pin, "--location", "s3://lake/jobs", ...extra], {
+        env: {},
+      });
+    // The window is yesterday, as of --now.
+    const atNow = await ddl("--now", now);
+    expect(atNow.code, atNow.stderr).toBe(0);
+    expect(atNow.stdout).toContain("'projection.dt.range' = '2026-03-11,NOW'");
+    const moved = await ddl("--now", now, "--start", "2026-03-01T00:00:00Z");
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stdout).toContain("'projection.dt.range' = '2026-03-01,NOW'");
+    const refused = await ddl("--now", "yesterday");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--now "yesterday"');
+  });
+});

@@ -79,6 +79,18 @@ export function windowOverrides(values: { start?: string | undefined; end?: stri
   };
 }
 
+/**
+ * When a command's pipeline is: `--now` and the window's `--start`/`--end`, for the commands that load
+ * a pipeline and do not run it (schema, ddl), so that one command line means the same window in each.
+ */
+export function pipelineTime(values: {
+  now?: string | undefined;
+  start?: string | undefined;
+  end?: string | undefined;
+}): { now: Date; overrides: ReturnType<typeof windowOverrides> } {
+  return { now: runNow(values.now), overrides: windowOverrides(values) };
+}
+
 /** The run's one "now": `--now` when given (refused unless an ISO timestamp with a zone), else the current time. */
 export function runNow(value: string | undefined, current: () => Date = () => new Date()): Date {
   if (value === undefined) return current();

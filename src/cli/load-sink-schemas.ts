@@ -2,6 +2,7 @@
 // sink's schema as the next run would write it (compared with its pin under the drift policy).
 import { defaultComponents } from "../components/environment.js";
 import { loadPipeline } from "../config/load-pipeline.js";
+import type { LoadOptions } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import type { Logger } from "../logger.js";
@@ -20,8 +21,13 @@ export interface LoadedSchemas {
 }
 
 /** Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. */
-export async function loadSinkSchemas(file: string, io: CliIO, log: Logger): Promise<LoadedSchemas> {
-  const pipeline = await loadPipeline(file, { env: io.env, components: io.components });
+export async function loadSinkSchemas(
+  file: string,
+  io: CliIO,
+  log: Logger,
+  time: Pick<LoadOptions, "now" | "overrides"> = {},
+): Promise<LoadedSchemas> {
+  const pipeline = await loadPipeline(file, { env: io.env, components: io.components, ...time });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
     const { kinds } = io.components ?? defaultComponents();

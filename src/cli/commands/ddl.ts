@@ -24,9 +24,11 @@ import { newRunInfo } from "../../pipeline/run/prepare-run.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { DEFAULT_PATH_TEMPLATE } from "../../sinks/path-template.js";
 import {
+  NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
   parseLogLevel,
+  pipelineTime,
   requirePipelineFile,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
@@ -53,6 +55,10 @@ Options:
                     for DuckDB and Athena, the same bucket on gs:// for BigQuery)
   --dataset NAME    BigQuery dataset (default mdq)
   --since DATE      first date of Athena's partition projection (default: the window's start)
+  --start TIME, --end TIME
+                    replace the window (as for run)
+  --now TIME        the instant relative windows are resolved against (ISO 8601 with a zone;
+                    default: now), as for run
   -h, --help        show this help`;
 
 function invalid(path: string, message: string): ConfigError {
@@ -68,11 +74,12 @@ interface SinkColumns {
 /** The sink's columns from a pin when there is one (offline), else as the next run would write them. */
 async function sinkColumns(
   file: string,
-  values: { sink?: string; pin?: string; "log-level"?: string },
+  values: { sink?: string; pin?: string; "log-level"?: string; now?: string; start?: string; end?: string },
   io: CliIO,
   components: Components,
 ): Promise<SinkColumns> {
-  const offline = await loadPipeline(file, { env: io.env, withoutService: true, components });
+  const time = pipelineTime(values);
+  const offline = await loadPipeline(file, { env: io.env, withoutService: true, components, ...time });
   const index = sinkIndex(values.sink, offline) ?? 0;
   if (values.pin !== undefined) {
     let text: string;
@@ -92,7 +99,7 @@ async function sinkColumns(
   const written = await pinBesideOutput(offline, index, io, components);
   if (written !== undefined) return { pipeline: offline, index, columns: written.columns };
   const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
-  const { pipeline, schemas } = await loadSinkSchemas(file, io, log);
+  const { pipeline, schemas } = await loadSinkSchemas(file, io, log, time);
   const schema = schemas[index];
   if (schema === undefined) throw invalid("--sink", `--sink: no sink ${index + 1}`);
   return { pipeline, index, columns: schema.columns };
@@ -154,6 +161,7 @@ export const ddlCommand: Command = async (argv, io) => {
     argv,
     {
       ...PIPELINE_OPTIONS,
+      ...NOW_OPTION,
       dialect: { type: "string" },
       sink: { type: "string" },
       pin: { type: "string" },

@@ -6,9 +6,11 @@ import { driftLines } from "../../warehouse/schema-drift.js";
 import { escapedName } from "../../warehouse/show-name.js";
 import type { ResolvedSinkSchema } from "../../warehouse/pipeline-schemas.js";
 import {
+  NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
   parseLogLevel,
+  pipelineTime,
   requirePipelineFile,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
@@ -25,6 +27,11 @@ Options:
   --sink N      only sink N (1 = the first)
   --json        print the pinned-schema document of the sink (to commit next to the pipeline and
                 reference with schema.pinned)
+  --start TIME, --end TIME
+                replace the window (as for run; the schema does not depend on it, the checks of
+                the pipeline do)
+  --now TIME    the instant relative windows are resolved against (ISO 8601 with a zone;
+                default: now), as for run
   -h, --help    show this help
 
 Exit codes: 0 done, 1 a drift the policy refuses, 2 invalid pipeline or arguments.`;
@@ -48,7 +55,7 @@ function formatSink(schema: ResolvedSinkSchema): string {
 export const schemaCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { ...PIPELINE_OPTIONS, sink: { type: "string" }, json: { type: "boolean" } },
+    { ...PIPELINE_OPTIONS, ...NOW_OPTION, sink: { type: "string" }, json: { type: "boolean" } },
     SCHEMA_USAGE,
   );
   if (values.help === true) {
@@ -57,7 +64,7 @@ export const schemaCommand: Command = async (argv, io) => {
   }
   const file = requirePipelineFile(positionals, SCHEMA_USAGE);
   const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
-  const { pipeline, schemas } = await loadSinkSchemas(file, io, log);
+  const { pipeline, schemas } = await loadSinkSchemas(file, io, log, pipelineTime(values));
   const only = sinkIndex(values.sink, pipeline);
   const chosen = only === undefined ? schemas : schemas.filter((_, index) => index === only);
   if (values.json === true) {

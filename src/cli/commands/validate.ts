@@ -7,7 +7,7 @@ import { locate, parseYamlSource } from "../../config/yaml-source.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { ConfigError, isConfigError } from "../../errors.js";
 import type { ConfigIssue } from "../../errors.js";
-import { parseCommandArgs } from "../command-options.js";
+import { NOW_OPTION, parseCommandArgs, runNow } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { reportError } from "../report-error.js";
@@ -22,12 +22,14 @@ is invalid.
 Options:
   --no-env     lint without the deployment's variables (in CI): an unset \${VAR} is not an error and
                the value it would give is not checked; everything else is
+  --now TIME   the instant relative windows are resolved against (ISO 8601 with a zone; default:
+               now), as for run: a scheduled date's pipeline is checked as that date's run loads it
   -h, --help   show this help`;
 
 export const validateCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { help: { type: "boolean", short: "h" }, "no-env": { type: "boolean" } },
+    { help: { type: "boolean", short: "h" }, "no-env": { type: "boolean" }, ...NOW_OPTION },
     VALIDATE_USAGE,
   );
   if (values.help === true) {
@@ -38,12 +40,15 @@ export const validateCommand: Command = async (argv, io) => {
     throw new ConfigError(`a pipeline file is required\n\n${VALIDATE_USAGE}`, [
       { path: "arguments", message: "a pipeline file is required" },
     ]);
+  // One instant for every file, as a scheduler's run of them all would have.
+  const now = runNow(values.now);
   let worst: number = EXIT.ok;
   for (const file of positionals) {
     try {
       const options = {
         env: io.env,
         components: io.components,
+        now,
         onWarning: (issue: ConfigIssue) =>
           io.stderr.write(`warning: ${file}:${issue.line ?? 1}:${issue.column ?? 1}: ${issue.message}\n`),
       };
