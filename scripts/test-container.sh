@@ -11,6 +11,8 @@
 # 4. Runs the image's ENTRYPOINT with `buildah run --isolation chroot` (a plain `podman run` fails on
 #    rlimits in these sandboxes): `--help`, the demo pipeline (exit 0, files written by uid 1000, JSON
 #    logs on stderr), and a run stopped by SIGTERM through tini (exit 75).
+# 5. Prunes the untagged images earlier builds left. Every image is in a container storage of the
+#    script's own under the cache folder (CONTAINERS_STORAGE_CONF), never in the machine's.
 #
 # Environment: MDQ_CONTAINER_CACHE (default ~/.cache/mdq-export-container), MDQ_DEBIAN_MIRROR (default:
 # read from apt's sources), MDQ_IMAGE (default localhost/mdq-export:test), MDQ_REBUILD_BASE=1 to
@@ -22,6 +24,16 @@ cache=${MDQ_CONTAINER_CACHE:-${HOME:-/root}/.cache/mdq-export-container}
 image=${MDQ_IMAGE:-localhost/mdq-export:test}
 # Logs of the build and of the runs go here too, even when the stand-in image is already imported.
 mkdir -p "$cache"
+# The images live in a storage of their own under the cache, not in the machine's: the stand-in, the
+# build's layers and the image stay out of everything else podman holds, and what a build leaves
+# behind is pruned there (step 5).
+export CONTAINERS_STORAGE_CONF="$cache/storage.conf"
+cat >"$CONTAINERS_STORAGE_CONF" <<STORAGE
+[storage]
+driver = "overlay"
+graphroot = "$cache/storage"
+runroot = "$cache/run"
+STORAGE
 started=$(date +%s)
 phase_started=$started
 
@@ -174,5 +186,13 @@ status=$(in_image sh -c '
   wait "$pid"; echo $?' 2>/dev/null | tail -n 1)
 [[ $status == 75 ]] || fail "SIGTERM through tini exited $status, not 75"
 step "SIGTERM through tini exits 75"
+
+# --- 5. tidy -------------------------------------------------------------------------------------
+# The image and the layers it was built from stay (the next build reuses them); what earlier builds
+# left untagged goes.
+buildah rm "$container" >/dev/null 2>&1 || true
+trap - EXIT
+podman image prune -f >/dev/null
+step "earlier builds' untagged images pruned ($(du -sh "$cache/storage" 2>/dev/null | cut -f1) in the test's storage)"
 
 printf '[test-container] OK in %ss\n' "$(($(date +%s) - started))" >&2
