@@ -14,7 +14,8 @@ import { NO_OBSERVER } from "../src/core/run-observer.js";
 import { createSilentLogger } from "../src/logger.js";
 import { runPipeline } from "../src/pipeline/run/run-pipeline.js";
 import { listDataFiles, readNdjson } from "./support/read-output.js";
-import { EMULATOR_NOW, REMOTE_SERVICE_YAML } from "./support/cli-harness.js";
+import { EMULATOR_NOW } from "./support/cli-harness.js";
+import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
 import { useEmulator } from "./support/use-emulator.js";
 import type { EmulatorFixtures } from "./support/use-emulator.js";
 
@@ -42,25 +43,16 @@ interface Exported {
 async function exportJobs(
   { service, workspace }: EmulatorFixtures,
   out: string,
-  end: string,
+  endHour: number,
   components: Components,
 ): Promise<Exported> {
   const { emulator } = service;
-  const text = `name: early-pages
-${REMOTE_SERVICE_YAML}
-source:
-  kind: jobs
-  application: atr
-  app_type: [ec2, kubernetes]
-  domain: ["*"]
-  window: { start: "2026-03-10T00:00:00.000Z", end: "${end}", slice: 1h }
-  strategy: pit
-  page_size: 50
-sinks:
-  - format: ndjson
-    to: ${join(workspace.dir, out)}
-limits: { concurrency: 3 }
-`;
+  const text = jobsPipelineYaml({
+    name: "early-pages",
+    out: join(workspace.dir, out),
+    endHour,
+    concurrency: 3,
+  });
   const file = await workspace.write(`${out}.yaml`, text);
   const pipeline = parsePipeline(text, file, {
     env: service.env,
@@ -89,9 +81,8 @@ it("asks for the first slices' first pages before the mappings answer, and for n
   workspace,
 }) => {
   const fixtures = { service, workspace };
-  const end = "2026-03-10T05:00:00.000Z";
-  const early = await exportJobs(fixtures, "early", end, defaultComponents());
-  const plain = await exportJobs(fixtures, "plain", end, withoutEarlyPages());
+  const early = await exportJobs(fixtures, "early", 5, defaultComponents());
+  const plain = await exportJobs(fixtures, "plain", 5, withoutEarlyPages());
   expect(early.status).toBe("complete");
   expect(plain.status).toBe("complete");
   // Three slices at once: their three first pages went out with the mappings request.
@@ -113,11 +104,11 @@ it("asks for no slice an earlier run committed", async ({ service, workspace }) 
     ["resumed-early", defaultComponents()],
     ["resumed-plain", withoutEarlyPages()],
   ] as const) {
-    const first = await exportJobs(fixtures, out, "2026-03-10T02:00:00.000Z", components);
+    const first = await exportJobs(fixtures, out, 2, components);
     expect(first.status).toBe("complete");
   }
-  const early = await exportJobs(fixtures, "resumed-early", "2026-03-10T05:00:00.000Z", defaultComponents());
-  const plain = await exportJobs(fixtures, "resumed-plain", "2026-03-10T05:00:00.000Z", withoutEarlyPages());
+  const early = await exportJobs(fixtures, "resumed-early", 5, defaultComponents());
+  const plain = await exportJobs(fixtures, "resumed-plain", 5, withoutEarlyPages());
   expect(early.status).toBe("complete");
   expect(early.queriesBeforeMappings).toBe(3);
   expect(early.queries).toBe(plain.queries);

@@ -108,29 +108,11 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
       options.shard,
     );
-    await options.whileMappingsPending?.({
-      pipeline,
-      components,
-      session,
-      run,
-      plan,
-      shardPlan,
-      rechecking,
-    });
+    const planned: PlannedRun = { pipeline, components, session, run, plan, shardPlan, rechecking };
+    await options.whileMappingsPending?.(planned);
     const sourceColumns = await mappings;
     const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
-    return {
-      pipeline,
-      components,
-      session,
-      run,
-      plan,
-      shardPlan,
-      sourceColumns,
-      columns,
-      shard: options.shard,
-      rechecking,
-    };
+    return { ...planned, sourceColumns, columns, shard: options.shard };
   } catch (error) {
     await session.close();
     throw error;
