@@ -71,8 +71,9 @@ it("leaves an early request to a call that differs by a byte, and drops it with 
   // Its own pages, and the early request, which nothing read.
   expect(emulator.requestCount(QUERY) - before).toBe(plain.requests + 1);
   expect(client.quota.snapshot().inFlight).toBe(1);
-  client.dropEarly();
+  expect(client.dropEarly()).toBe(1);
   expect(client.quota.snapshot().inFlight).toBe(0);
+  expect(client.dropEarly()).toBe(0);
   // Dropped, it answers no later call: the identical call sends its own.
   const again = await readAll(BODY);
   expect(again.requests).toBeGreaterThan(0);

@@ -104,8 +104,8 @@ export interface ServiceClient {
    * first point-in-time page). False, and nothing sent, at the quota's reserve.
    */
   sendEarly<P extends OperationPath>(path: P, body: RequestOf<P>): boolean;
-  /** Cancels the requests sent early that no call took, and gives back their quota slots. */
-  dropEarly(): void;
+  /** Cancels the requests sent early that no call took, and gives back their quota slots; how many. */
+  dropEarly(): number;
   /** GETs a presigned download link (no bearer token, not counted against the quota), with retries. */
   download(url: string, options?: CallOptions): Promise<HttpResponse>;
   readonly quota: QuotaTracker;

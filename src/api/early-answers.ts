@@ -62,13 +62,15 @@ export class EarlyAnswers {
     return this.waiting.size;
   }
 
-  /** Cancels every answer nobody took and gives their quota slots back. */
-  drop(): void {
+  /** Cancels every answer nobody took and gives their quota slots back; how many there were. */
+  drop(): number {
+    const dropped = this.waiting.size;
     for (const early of this.waiting.values()) {
       early.cancel(new Error("an early request nobody took was dropped"));
       early.answer.then((answer) => answer.body.dump()).catch(() => undefined);
       this.deps.quota.release();
     }
     this.waiting.clear();
+    return dropped;
   }
 }

@@ -41,7 +41,10 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
   });
   // First pages asked for early (open-run.ts) are taken as their slices start; once a slice has ended,
   // every slice that starts at once has started, and what no slice took only holds a connection.
-  const dropEarly = (): void => session.client.dropEarly();
+  const dropEarly = (): void => {
+    const dropped = session.client.dropEarly();
+    if (dropped > 0) log.debug({ dropped }, "First pages asked for early that no slice took were cancelled.");
+  };
   const sliced = await runSlices({
     tasks,
     concurrency: pipeline.limits.concurrency,

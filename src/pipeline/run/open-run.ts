@@ -131,7 +131,8 @@ async function askFirstPagesEarly(
   const { pipeline, components, session } = planned;
   const kind = components.kinds[pipeline.source.kind];
   const stateSink = held.sinks.find((sink) => sink.keepsFiles) ?? held.sinks[0];
-  if (kind?.firstPage === undefined || planned.rechecking || stateSink === undefined) return;
+  const firstPage = kind?.firstPage;
+  if (firstPage === undefined || planned.rechecking || stateSink === undefined) return;
   const force = options.force === true;
   const committed = await StateStore.peekCommitted({
     ...stateOptions(planned, options, stateSink),
@@ -140,13 +141,18 @@ async function askFirstPagesEarly(
   const first = windowSlices(planned)
     .filter((plan) => plan.retrieval === kind.paging && (force || !committed(plan.slice.id)))
     .slice(0, pipeline.limits.concurrency);
-  for (const { slice } of first) sendEarly(session.client, kind.firstPage(pipeline.source, slice));
+  const sent = first.filter(({ slice }) => sendEarly(session.client, firstPage(pipeline.source, slice)));
+  if (sent.length > 0)
+    options.log.debug(
+      { slices: sent.map(({ slice }) => slice.id) },
+      "First pages asked for while the mappings are on their way.",
+    );
 }
 
-function sendEarly(client: ServiceClient, request: EarlyRequest): void {
+function sendEarly(client: ServiceClient, request: EarlyRequest): boolean {
   const send = <P extends OperationPath>(path: P, body: RequestOf<P>): boolean =>
     client.sendEarly(path, body);
-  send<OperationPath>(request.path, request.body);
+  return send<OperationPath>(request.path, request.body);
 }
 
 /** How the run's state is opened (and peeked at): beside the first sink that keeps files. */
