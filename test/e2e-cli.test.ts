@@ -227,6 +227,14 @@ describe("plan over an output earlier runs wrote", () => {
     expect(plan.estimated_requests).toBe(
       plan.slices.slice(2).reduce((sum, slice) => sum + slice.requests, 0),
     );
+
+    // As run --force: every slice of the window is to run.
+    const forced = await runCli(["plan", file, "--force"], { env });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stdout).not.toContain("committed");
+    expect(forced.stdout).toContain(
+      `slices: 4; expected records: ${expectedPerHour(emulator).reduce((sum, count) => sum + count, 0)}`,
+    );
     expect(await listAllFiles(workspace.dir)).toEqual(filesBefore);
   });
 

@@ -34,6 +34,8 @@ Options:
   --now TIME                 the instant relative windows and open slices are decided against
                              (ISO 8601 with a zone; default: now), as for run
   --shard I/N                plan one shard only
+  --force                    plan as run --force would: every slice of the window is to run,
+                             committed or not (the state is not read)
   --json                     print the plan as JSON
   --log-level LEVEL          default warn (MDQ_LOG_LEVEL)
   --log-format F             json or pretty (default: pretty on a terminal, else json; MDQ_LOG_FORMAT)
@@ -47,6 +49,7 @@ export const planCommand: Command = async (argv, io) => {
       ...NOW_OPTION,
       ...LOG_FORMAT_OPTION,
       json: { type: "boolean" },
+      force: { type: "boolean" },
       shard: { type: "string" },
       "shard-count": { type: "string" },
     },
@@ -77,7 +80,7 @@ export const planCommand: Command = async (argv, io) => {
     // What earlier runs committed, as the run would read it; a state the run would refuse stops here.
     let committed;
     try {
-      committed = await committedInOutput(prepared);
+      if (values.force !== true) committed = await committedInOutput(prepared);
     } catch (error) {
       if (!isConfigError(error) || !(error instanceof Error)) throw error;
       io.stdout.write(formatPlan(prepared, values.json === true));
