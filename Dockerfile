@@ -1,7 +1,8 @@
 # mdq-export container image: `docker run IMAGE run /pipelines/demo.yaml`.
 #
 # Two stages: `build` installs every dependency, compiles TypeScript and bundles the CLI; the runtime stage holds only
-# dist/, the production dependencies, the JSON Schema and the example pipelines, runs as a non-root
+# dist/ (the bundled CLI, with the one package it leaves external, tinypool, in dist/node_modules: no other
+# node_modules), the JSON Schema and the example pipelines, runs as a non-root
 # user (numeric, so Kubernetes' runAsNonRoot can verify it) under tini, which forwards SIGTERM to the
 # exporter (exit 75, resumable) and reaps children.
 #
@@ -18,11 +19,6 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/bundle.mjs ./scripts/
 COPY src ./src
 RUN npm run build
-
-FROM ${NODE_IMAGE} AS production-dependencies
-WORKDIR /src
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE}
 ARG NODE_IMAGE
@@ -43,7 +39,6 @@ RUN apt-get update \
 
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=production-dependencies /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY package.json ./
 COPY schema ./schema

@@ -3,9 +3,10 @@
 // CLI's modules and dependencies on every run (docs/performance.md, "The start"). Commands stay lazy:
 // each is a chunk loaded when it runs. The Parquet row-group worker is bundled on its own, beside the
 // chunks, where the encoder looks for it (next to its own module). tinypool stays external: it starts
-// its threads from a file of its own package.
+// its threads from a file of its own package. It is copied to dist/node_modules, where the chunks
+// resolve it first, so dist/ alone runs the CLI (the container image holds no other node_modules).
 import { build } from "esbuild";
-import { rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -60,4 +61,19 @@ if (holders.length !== 1 || !holders[0].startsWith(`${chunks}/`)) {
 const size = Object.values(cli.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 if (process.argv.includes("--verbose")) {
   console.log(`bundled ${Object.keys(cli.metafile.outputs).length} files, ${(size / 1e6).toFixed(1)} MB`);
+}
+
+// The external packages beside the bundle. Each must need nothing else: a dependency of its own would
+// be missing from dist/ alone, so one is refused here rather than found missing in the image.
+rmSync(join(dist, "node_modules"), { recursive: true, force: true });
+for (const name of common.external) {
+  const from = join(root, "node_modules", name);
+  const manifest = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
+  const needs = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+  if (needs.length > 0) {
+    throw new Error(
+      `${name}, external to the bundle, depends on ${needs.join(", ")}: copy those to dist/node_modules too`,
+    );
+  }
+  cpSync(from, join(dist, "node_modules", name), { recursive: true, dereference: true });
 }
