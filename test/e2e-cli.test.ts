@@ -6,7 +6,7 @@ import { describe, expect, vi } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { listAllFiles, listDataFiles } from "./support/read-output.js";
-import { emulatorEnv, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { emulatorEnv, REMOTE_SERVICE_YAML, runCli, spawnCli } from "./support/cli-harness.js";
 import { useEmulator } from "./support/use-emulator.js";
 
 const COMMANDS = [
@@ -264,6 +264,46 @@ describe("plan over an output earlier runs wrote", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("the pipeline changed since the output in");
     expect(await listAllFiles(workspace.dir)).toEqual(filesBefore);
+  });
+});
+
+describe("what a dependency prints on its own", () => {
+  it("never reaches stdout: plan --json parses, and each message is one warning line on stderr", async ({
+    service,
+    workspace,
+  }) => {
+    const file = await workspace.write(
+      "plan-noisy.yaml",
+      workloadsPipeline(join(workspace.dir, "noisy-out")),
+    );
+    // A stand-in for a chatty dependency: when the command sends its first request, something it
+    // loaded logs to the console and emits a process warning.
+    const hook = `import dc from "node:diagnostics_channel";
+let said = false;
+dc.subscribe("undici:request:create", () => {
+  if (said) return;
+  said = true;
+  console.log("noisy dependency: hello on stdout");
+  console.info("noisy dependency: info on stdout");
+  process.emitWarning("the old way\\nis deprecated", { type: "DeprecationWarning", code: "DEP9999" });
+});`;
+    const importHook = `--import=data:text/javascript;base64,${Buffer.from(hook).toString("base64")}`;
+    const cli = spawnCli(["plan", file, "--json"], {
+      ...emulatorEnv(service.emulator),
+      NODE_OPTIONS: importHook,
+    });
+    expect(await cli.exited, cli.stderr()).toBe(0);
+    const plan = JSON.parse(cli.stdout()) as { slices: unknown[] };
+    expect(plan.slices).toHaveLength(4);
+    const warnings = cli
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("warning: a dependency"));
+    expect(warnings).toEqual([
+      "warning: a dependency (console.log): noisy dependency: hello on stdout",
+      "warning: a dependency (console.info): noisy dependency: info on stdout",
+      "warning: a dependency (DeprecationWarning): the old way is deprecated",
+    ]);
   });
 });
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { ERROR_CODES, hasCode, StoppedError } from "../errors.js";
 import { didYouMean } from "../core/close-matches.js";
 import { EXIT } from "./io.js";
-import type { CliIO, Command } from "./io.js";
+import type { CliIO, Command, DependencyMessage } from "./io.js";
 import { reportError } from "./report-error.js";
 import { routeDependencyMessages } from "./dependency-messages.js";
 import { outputFullCode } from "../sinks/output-full.js";
@@ -87,6 +87,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stderr.write(`error: unknown command "${name}"${list}\n\n${USAGE}\n`);
     return EXIT.invalid;
   }
+  // What a dependency prints on its own never reaches stdout, which carries a command's JSON, DDL or
+  // records: `run` logs it as a structured line; every other command says it on stderr, a line each.
+  const release =
+    name === "run"
+      ? undefined
+      : io.routeDependencyMessages?.((message) => io.stderr.write(`${dependencyWarning(message)}\n`));
   try {
     const command = await entry.load();
     const code = await command(rest, io);
@@ -95,7 +101,15 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     // The reader of stdout went away (`| head`): the stop is what it asked for, not an error to show.
     if (hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED)) return outputClosedExit(name, EXIT.resumable);
     return reportError(error, io.stderr, rest.includes("--debug"));
+  } finally {
+    release?.();
   }
+}
+
+/** `warning: a dependency (NAME): MESSAGE`, its lines folded into one. */
+function dependencyWarning(message: DependencyMessage): string {
+  const text = message.message.replace(/\s*\n\s*/g, " ").trim();
+  return `warning: a dependency (${message.name ?? message.source}): ${text}`;
 }
 
 /**
