@@ -81,7 +81,8 @@ export function windowOverrides(values: { start?: string | undefined; end?: stri
 
 /**
  * When a command's pipeline is: `--now` and the window's `--start`/`--end`, for the commands that load
- * a pipeline and do not run it (schema, ddl), so that one command line means the same window in each.
+ * a pipeline without running it (plan, schema, ddl), so that one command line means the same window in
+ * each and in `run`.
  */
 export function pipelineTime(values: {
   now?: string | undefined;

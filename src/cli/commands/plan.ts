@@ -8,9 +8,8 @@ import {
   NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
-  runNow,
+  pipelineTime,
   requirePipelineFile,
-  windowOverrides,
 } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
@@ -65,8 +64,7 @@ export const planCommand: Command = async (argv, io) => {
   const pipeline = await loadPipeline(file, {
     env: io.env,
     components: io.components,
-    now: runNow(values.now),
-    overrides: windowOverrides(values),
+    ...pipelineTime(values),
     onWarning: (issue) => log.warn({ path: issue.path, line: issue.line }, issue.message),
   });
   const prepared = await prepareRun(pipeline, {

@@ -14,6 +14,8 @@ import type { PreparedRun } from "./prepare-run.js";
 import { outputFingerprint } from "./fingerprint.js";
 import { windowSlices } from "./slices-to-run.js";
 import { StateStore, stateObjectPath } from "../records/state.js";
+import type { StateStoreOptions } from "../records/state-open.js";
+import type { Shard } from "../plan/shard.js";
 
 /** Whether the sink's destination keeps files (and so state and a manifest); a stream (stdout) does not. */
 export function keepsFiles(sink: SinkConfig, destinations: DestinationTable): boolean {
@@ -69,16 +71,32 @@ export async function committedInOutput(
   if (sink === undefined) return undefined;
   const store = await openOutputStore(sink, { run: newRunInfo(pipeline.name) }, components.destinations);
   try {
-    const isCommitted = await StateStore.peekCommitted({
-      store,
-      path: stateObjectPath(prepared.shard),
-      pipeline: pipeline.name,
-      fingerprint: outputFingerprint(pipeline, components.destinations),
-      force: false,
-      planned: windowSlices(prepared).map((plan) => plan.slice),
-    });
+    const isCommitted = await StateStore.peekCommitted(
+      runStateOptions(prepared, store, { shard: prepared.shard, force: false }),
+    );
     return { location: store.location, isCommitted };
   } finally {
     await store.close();
   }
+}
+
+/**
+ * How a run opens (or peeks at) its state in `store`: the state's path for the shard, the pipeline's
+ * fingerprint, and the window's slices, which a --force redoes (what is committed outside stays).
+ */
+export function runStateOptions(
+  planned: Pick<PreparedRun, "pipeline" | "components" | "shardPlan">,
+  store: OutputStore,
+  run: { shard: Shard | undefined; force: boolean },
+): Omit<StateStoreOptions, "fence"> {
+  const { pipeline, components } = planned;
+  return {
+    store,
+    path: stateObjectPath(run.shard),
+    pipeline: pipeline.name,
+    fingerprint: outputFingerprint(pipeline, components.destinations),
+    force: run.force,
+    forceWindow: pipeline.source.window,
+    planned: windowSlices(planned).map((plan) => plan.slice),
+  };
 }

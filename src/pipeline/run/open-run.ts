@@ -13,7 +13,7 @@ import type { WorkerPool } from "../../core/worker-pool.js";
 import { sparingWriters } from "../../core/writer-tag.js";
 import { resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
-import { outputFingerprint } from "./fingerprint.js";
+import { runStateOptions } from "./destinations.js";
 import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../records/output-lock.js";
 import type { OutputLock } from "../records/output-lock.js";
@@ -31,7 +31,7 @@ import type { OpenedSink, RemoveRecordedFile, SinkRuntime } from "./sink-runtime
 import { buildSliceTasks } from "./slice-tasks.js";
 import { slicesToRun, windowSlices } from "./slices-to-run.js";
 import type { SlicesToRun } from "./slices-to-run.js";
-import { StateStore, stateObjectPath } from "../records/state.js";
+import { StateStore } from "../records/state.js";
 import type { StateStoreOptions } from "../records/state-open.js";
 
 /** A run between its opening and its end, with everything it holds. */
@@ -161,17 +161,7 @@ function stateOptions(
   options: RunPipelineOptions,
   stateSink: OpenedSink,
 ): Omit<StateStoreOptions, "fence"> {
-  const { pipeline, components } = planned;
-  return {
-    store: stateSink.store,
-    path: stateObjectPath(options.shard),
-    pipeline: pipeline.name,
-    fingerprint: outputFingerprint(pipeline, components.destinations),
-    force: options.force === true,
-    // A --force redoes the run's window (and shard); what is committed outside it stays.
-    forceWindow: pipeline.source.window,
-    planned: windowSlices(planned).map((plan) => plan.slice),
-  };
+  return runStateOptions(planned, stateSink.store, { shard: options.shard, force: options.force === true });
 }
 
 async function acquire(
