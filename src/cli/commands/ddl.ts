@@ -10,11 +10,11 @@ import type { Pipeline } from "../../config/pipeline-schema.js";
 import { ConfigError } from "../../errors.js";
 import { createLogger } from "../../logger.js";
 import type { Format, TableFiles } from "../../formats/format.js";
-import { snakeCaseName } from "../../warehouse/column-names.js";
 import { DIALECTS, generateDdl } from "../../warehouse/ddl/ddl.js";
 import { ddlLocation } from "../../warehouse/ddl/ddl-location.js";
 import type { Dialect } from "../../warehouse/ddl/ddl.js";
 import { tableLayout } from "../../warehouse/ddl/table-layout.js";
+import { defaultTableName } from "../../warehouse/ddl/table-name.js";
 import type { RecordShape } from "../../warehouse/ddl/table-layout.js";
 import type { SchemaColumn } from "../../warehouse/output-schema.js";
 import { parsePinnedSchema, PINNED_SCHEMA_PATH } from "../../warehouse/pinned-schema.js";
@@ -49,7 +49,8 @@ Options:
   --dialect D       duckdb, athena or bigquery (required)
   --sink N          the sink (1 = the first, the default)
   --pin FILE        the sink's pinned schema (mdq-export schema --json); read instead of the service
-  --table NAME      table or view name (default: the pipeline's name in snake_case)
+  --table NAME      table or view name (default: the pipeline's name in snake_case; with several
+                    sinks, followed by the sink's format, and its number when sinks share a format)
   --location URI    where the files are read from (default: where the sink's destination says the
                     dialect reads them: a local directory made absolute for DuckDB, an S3 prefix
                     for DuckDB and Athena, the same bucket on gs:// for BigQuery)
@@ -203,7 +204,13 @@ export const ddlCommand: Command = async (argv, io) => {
     ddl = generateDdl(
       dialect as Dialect,
       tableLayout({
-        table: values.table ?? snakeCaseName(pipeline.name),
+        table:
+          values.table ??
+          defaultTableName(
+            pipeline.name,
+            pipeline.sinks.map((each) => formatOf(components, each).type),
+            index,
+          ),
         columns,
         files,
         recordShape: recordShapeOf(pipeline, index, files),

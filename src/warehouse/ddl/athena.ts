@@ -2,8 +2,8 @@
 // Athena, or `--location`) with typed partition columns and partition
 // projection for the template's date and hour, so new partitions are queryable without MSCK REPAIR.
 import type { ColumnType } from "../../core/contracts.js";
-import type { PartitionSource, TableLayout } from "./table-layout.js";
-import { requireSafeNames, sqlString } from "./table-layout.js";
+import type { PartitionColumn, PartitionSource, TableLayout } from "./table-layout.js";
+import { namedPartitions, requireSafeNames, sqlString } from "./table-layout.js";
 import { nestedFields } from "./record-paths.js";
 import type { RecordField } from "./record-paths.js";
 
@@ -24,10 +24,16 @@ const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
   text: "string",
 };
 
+/**
+ * Column types of JSON lines: a timestamp stays text, since the SerDe's own parsing of ISO 8601 is not
+ * one the docs pin down for an offset (`-05:00`); `from_iso8601_timestamp` reads it as the instant.
+ */
+const JSON_LINES_TYPES: Readonly<Record<ColumnType, string>> = { ...TYPES, timestamp: "string" };
+
 /** A nested record's object as a struct, its fields typed the same way (the SerDe reads them by key). */
-function fieldType(field: RecordField): string {
-  if ("column" in field) return TYPES[field.column.type];
-  return `struct<${field.fields.map((inner) => `${inner.name}:${fieldType(inner)}`).join(",")}>`;
+function fieldType(field: RecordField, types: Readonly<Record<ColumnType, string>>): string {
+  if ("column" in field) return types[field.column.type];
+  return `struct<${field.fields.map((inner) => `${inner.name}:${fieldType(inner, types)}`).join(",")}>`;
 }
 
 function columnList(layout: TableLayout): string {
@@ -35,12 +41,13 @@ function columnList(layout: TableLayout): string {
     layout.recordShape === "nested"
       ? nestedFields(layout.columns, layout.writtenByTransforms)
       : layout.columns.map((column) => ({ name: column.name, column }));
-  return fields.map((field) => `  \`${field.name}\` ${fieldType(field)}`).join(",\n");
+  const types = layout.files.records === "json-lines" ? JSON_LINES_TYPES : TYPES;
+  return fields.map((field) => `  \`${field.name}\` ${fieldType(field, types)}`).join(",\n");
 }
 
-function projection(layout: TableLayout): string[] {
+function projection(layout: TableLayout, partitions: readonly PartitionColumn[]): string[] {
   const properties: string[] = ["'projection.enabled' = 'true'"];
-  for (const partition of layout.partitions) {
+  for (const partition of partitions) {
     const key = `projection.${partition.name}`;
     if (partition.source === "date")
       properties.push(
@@ -60,17 +67,18 @@ function projection(layout: TableLayout): string[] {
 
 export function athenaDdl(layout: TableLayout): string {
   requireSafeNames(layout, "Athena");
+  const partitions = namedPartitions(layout);
   const lines = [`CREATE EXTERNAL TABLE IF NOT EXISTS \`${layout.table}\` (`, columnList(layout), ")"];
-  if (layout.partitions.length > 0)
+  if (partitions.length > 0)
     lines.push(
-      `PARTITIONED BY (${layout.partitions.map((p) => `\`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(", ")})`,
+      `PARTITIONED BY (${partitions.map((p) => `\`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(", ")})`,
     );
   lines.push(layout.files.dialects.athena, `LOCATION ${sqlString(`${layout.location}/`)}`);
   // Projection types cover dates and hours; a partition on a record value needs its values listed.
-  const projectable = layout.partitions.length > 0 && layout.partitions.every((p) => p.source !== "text");
-  if (projectable) lines.push(`TBLPROPERTIES (\n  ${projection(layout).join(",\n  ")}\n)`);
+  const projectable = partitions.length > 0 && partitions.every((p) => p.source !== "text");
+  if (projectable) lines.push(`TBLPROPERTIES (\n  ${projection(layout, partitions).join(",\n  ")}\n)`);
   let ddl = `${lines.join("\n")};\n`;
-  if (layout.partitions.length > 0 && !projectable)
+  if (partitions.length > 0 && !projectable)
     ddl += `-- Partitions on record values are not projected; load them after each run:\nMSCK REPAIR TABLE \`${layout.table}\`;\n`;
   return ddl;
 }

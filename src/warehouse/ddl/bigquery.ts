@@ -2,7 +2,7 @@
 // declared with their types (`WITH PARTITION COLUMNS`) instead of being inferred as text.
 import type { ColumnType } from "../../core/contracts.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
-import { requireSafeNames, sqlString } from "./table-layout.js";
+import { namedPartitions, requireSafeNames, sqlString } from "./table-layout.js";
 import { nestedFields } from "./record-paths.js";
 import type { RecordField } from "./record-paths.js";
 
@@ -51,16 +51,17 @@ export function bigqueryDdl(layout: TableLayout, dataset: string): string {
     columnList(layout),
     ")",
   ];
-  if (layout.partitions.length > 0)
+  const partitions = namedPartitions(layout);
+  if (partitions.length > 0)
     lines.push(
-      `WITH PARTITION COLUMNS (\n${layout.partitions.map((p) => `  \`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(",\n")}\n)`,
+      `WITH PARTITION COLUMNS (\n${partitions.map((p) => `  \`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(",\n")}\n)`,
     );
   const options = [
     `format = ${sqlString(layout.files.dialects.bigquery)}`,
     ...(layout.files.gzip ? ["compression = 'GZIP'"] : []),
     // One wildcard is allowed, and it spans directories; the extension keeps the manifest out.
     `uris = [${sqlString(`${location}/*.${layout.extension}`)}]`,
-    ...(layout.partitions.length > 0 ? [`hive_partition_uri_prefix = ${sqlString(location)}`] : []),
+    ...(partitions.length > 0 ? [`hive_partition_uri_prefix = ${sqlString(location)}`] : []),
   ];
   lines.push(`OPTIONS (\n  ${options.join(",\n  ")}\n)`);
   return `${lines.join("\n")};\n`;

@@ -107,8 +107,8 @@ describe("generateDdl", () => {
     const layout = tableLayout(base);
     expect(layout.glob).toBe("dt=*/hour=*/part-*-*.parquet");
     expect(layout.partitions).toEqual([
-      { name: "dt", source: "date" },
-      { name: "hour", source: "hour" },
+      { name: "dt", source: "date", namesColumn: false },
+      { name: "hour", source: "hour", namesColumn: false },
     ]);
     expect(layout.partitionPath).toBe("dt=${dt}/hour=${hour}");
     expect(layout.location).toBe("s3://warehouse-raw/mdq/jobs");
@@ -124,7 +124,7 @@ describe("generateDdl", () => {
       'Athena does not accept the column names "@timestamp"; set column_names: snake_case on the sink',
     );
     expect(() => generateDdl("bigquery", unsafe, { dataset: "mdq" })).toThrow(/BigQuery does not accept/);
-    expect(generateDdl("duckdb", unsafe, { dataset: "mdq" })).toContain('CAST("@timestamp" AS TIMESTAMP)');
+    expect(generateDdl("duckdb", unsafe, { dataset: "mdq" })).toContain('CAST("@timestamp" AS TIMESTAMPTZ)');
   });
 
   it("reads the files where the destination says each dialect reads them, and refuses a storage it cannot read", () => {
@@ -142,10 +142,34 @@ describe("generateDdl", () => {
     );
   });
 
-  it("refuses a partition directory named like a column", () => {
-    expect(() => tableLayout({ ...base, pathTemplate: "bytes={date}/{slice}.{ext}" })).toThrow(
-      'partition directory "bytes=" has the name of a column; rename one of them',
+  it("a partition directory named like a column: DuckDB reads the column from the files, Athena and BigQuery declare no partitions", () => {
+    const layout = tableLayout({ ...base, pathTemplate: "dt={date}/bytes={bytes}/{slice}.{ext}" });
+    expect(layout.partitions).toEqual([
+      { name: "dt", source: "date", namesColumn: false },
+      { name: "bytes", source: "text", namesColumn: true },
+    ]);
+    const duckdb = generateDdl("duckdb", layout, { dataset: "mdq" });
+    expect(duckdb).toContain(
+      "TRY_CAST(regexp_extract(mdq_file, '^s3://warehouse-raw/mdq/jobs/dt=([^/]*)/bytes=([^/]*)/', 1) AS DATE) AS \"dt\"",
     );
+    expect(duckdb).toContain("hive_partitioning = false, filename = 'mdq_file'");
+    expect(duckdb).not.toContain(`AS "bytes",\n  "bytes"`);
+    const athena = generateDdl("athena", layout, { dataset: "mdq" });
+    expect(athena).not.toContain("PARTITIONED BY");
+    expect(athena).not.toContain("MSCK");
+    const bigquery = generateDdl("bigquery", inCloudStorage(layout), { dataset: "mdq" });
+    expect(bigquery).not.toContain("PARTITION");
+    expect(() =>
+      generateDdl(
+        "duckdb",
+        tableLayout({
+          ...base,
+          columns: [...columns, { name: "mdq_file", type: "string", nullable: true, source: "mdq_file" }],
+          pathTemplate: "bytes={bytes}/{slice}.{ext}",
+        }),
+        { dataset: "mdq" },
+      ),
+    ).toThrow(/a column "mdq_file", which the files have too/);
   });
 
   it("looks for a dotted column first under its literal key, then nested, in the exporter's order", () => {
@@ -229,7 +253,7 @@ describe("generateDdl", () => {
     );
   });
 
-  it("refuses a nested key Athena and BigQuery reject, and a partition named like a top-level object", () => {
+  it("refuses a nested key Athena and BigQuery reject; a partition named like a top-level object is no partition column", () => {
     const layout = tableLayout({
       ...base,
       columns: [{ name: "job.Exit-Code", type: "int32", nullable: true, source: "job.Exit-Code" }],
@@ -239,14 +263,14 @@ describe("generateDdl", () => {
     expect(() => generateDdl("athena", layout, { dataset: "mdq" })).toThrow(
       'Athena does not accept the column names "job.Exit-Code"; set column_names: snake_case on the sink',
     );
-    expect(() =>
-      tableLayout({
-        ...base,
-        columns: nestedColumns,
-        files: jsonLines,
-        recordShape: "nested",
-        pathTemplate: "atr={date}/{slice}.{ext}",
-      }),
-    ).toThrow('partition directory "atr=" has the name of a column; rename one of them');
+    const object = tableLayout({
+      ...base,
+      columns: nestedColumns,
+      files: jsonLines,
+      recordShape: "nested",
+      pathTemplate: "atr={date}/{slice}.{ext}",
+    });
+    expect(object.partitions).toEqual([{ name: "atr", source: "date", namesColumn: true }]);
+    expect(generateDdl("athena", object, { dataset: "mdq" })).not.toContain("PARTITIONED BY");
   });
 });

@@ -10,6 +10,12 @@ export type PartitionSource = "date" | "hour" | "text";
 export interface PartitionColumn {
   name: string;
   source: PartitionSource;
+  /**
+   * Whether the directory's key is also a column's name (`level={level}`). The files then hold the
+   * column, with the record's own value; the directory holds it escaped and cut to a path component,
+   * so a table reads the column from the files and never takes the directory's value for it.
+   */
+  namesColumn: boolean;
 }
 
 /**
@@ -67,9 +73,11 @@ export function tableLayout(input: LayoutInput): TableLayout {
   const template = input.pathTemplate.replaceAll("{ext}", ext);
   const directories = template.split("/").slice(0, -1);
   const recordShape = input.files.records === "json-lines" ? input.recordShape : "columns";
-  // A nested column is read from its top-level object, whose name a partition must not take.
-  const topLevelNames = new Set(
-    input.columns.map((column) => (recordShape === "nested" ? column.name.split(".")[0] : column.name)),
+  // A nested column is read from its top-level object, whose name a partition must not take either.
+  const columnNames = new Set(
+    input.columns.flatMap((column) =>
+      recordShape === "nested" ? [column.name, column.name.split(".")[0] ?? column.name] : [column.name],
+    ),
   );
   const partitions: PartitionColumn[] = [];
   const pathParts: string[] = [];
@@ -85,11 +93,10 @@ export function tableLayout(input: LayoutInput): TableLayout {
       throw new Error(
         `partition directory "${name}=" is not a valid column name (${SAFE_COLUMN_NAME.source})`,
       );
-    if (topLevelNames.has(name))
-      throw new Error(`partition directory "${name}=" has the name of a column; rename one of them`);
     partitions.push({
       name,
       source: placeholder === "date" ? "date" : placeholder === "hour" ? "hour" : "text",
+      namesColumn: columnNames.has(name),
     });
     pathParts.push(`${name}=\${${name}}`);
   }
@@ -127,4 +134,13 @@ export function requireSafeNames(layout: TableLayout, dialect: string): void {
 /** SQL string literal. */
 export function sqlString(value: string): string {
   return `'${value.replaceAll("'", "''")}'`;
+}
+
+/**
+ * The partition columns an engine that names them after the directories declares (Athena, BigQuery):
+ * none when a directory's key is also a column's name, since the two cannot share the name and the
+ * column, read from the files, is the record's own value. The files are then read without partitions.
+ */
+export function namedPartitions(layout: TableLayout): readonly PartitionColumn[] {
+  return layout.partitions.some((partition) => partition.namesColumn) ? [] : layout.partitions;
 }

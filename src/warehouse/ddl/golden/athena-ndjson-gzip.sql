@@ -1,6 +1,6 @@
 CREATE EXTERNAL TABLE IF NOT EXISTS `nightly_jobs` (
   `_id` string,
-  `timestamp` timestamp,
+  `timestamp` string,
   `job_state` string,
   `elapsed_s` double,
   `attempts` int,

@@ -1,7 +1,7 @@
 CREATE OR REPLACE VIEW "nightly_jobs" AS
 SELECT
   CAST("_id" AS VARCHAR) AS "_id",
-  CAST("timestamp" AS TIMESTAMP) AS "timestamp",
+  CAST("timestamp" AS TIMESTAMPTZ) AS "timestamp",
   CAST("job_state" AS VARCHAR) AS "job_state",
   CAST("elapsed_s" AS DOUBLE) AS "elapsed_s",
   CAST("attempts" AS INTEGER) AS "attempts",
