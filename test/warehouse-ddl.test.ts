@@ -24,7 +24,7 @@ const it = useEmulator({ density: 4 });
 const WINDOW = { start: "2026-03-10T22:00:00Z", end: "2026-03-11T02:00:00Z" };
 const DUCKDB_TYPES: Record<string, string> = {
   string: "VARCHAR",
-  timestamp: "TIMESTAMP",
+  timestamp: "TIMESTAMP WITH TIME ZONE",
   double: "DOUBLE",
   int32: "INTEGER",
   int64: "BIGINT",
