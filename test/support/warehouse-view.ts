@@ -1,7 +1,9 @@
 // The warehouse's view of an export: a generated DuckDB statement (`mdq-export ddl --dialect duckdb`,
 // which names the output's files itself) executed in a fresh DuckDB whose session sits in a given
-// time zone, and the view's rows read back as values that compare across zones and formats.
+// time zone, and the view's rows read back as values that compare across zones and formats. For the
+// property-based tests: `readSinkView(pipelineFile, { sink, timeZone })` after a run.
 import { DuckDBInstance } from "@duckdb/node-api";
+import { runCli } from "./cli-harness.js";
 
 export interface WarehouseView {
   /** The view's columns, in order, with DuckDB's name of their type (`TIMESTAMP WITH TIME ZONE`). */
@@ -59,4 +61,36 @@ export async function readWarehouseView(ddl: string, query: WarehouseViewQuery):
     connection.closeSync();
     instance.closeSync();
   }
+}
+
+export interface SinkViewQuery {
+  /** The sink, 1 = the first. */
+  sink: number;
+  timeZone: string;
+  /** Where the files were copied, when not where the sink wrote them (`ddl --location`). */
+  location?: string;
+  /** The CLI's environment; the pin beside the output is read, so none is needed after a run. */
+  env?: Record<string, string>;
+  orderBy?: string;
+}
+
+/** The name the statement is asked to give the view, so a caller need not know the default. */
+const SINK_VIEW = "mdq_sink_view";
+
+/**
+ * A sink's output as the warehouse sees it after a run: `mdq-export ddl PIPELINE --dialect duckdb
+ * --sink N` executed under `timeZone`. A `ddl` that refuses throws, with its exit code and message:
+ * a layout `run` accepted must make a table.
+ * @example const { rows } = await readSinkView(file, { sink: 2, timeZone: "America/New_York" })
+ */
+export async function readSinkView(file: string, query: SinkViewQuery): Promise<WarehouseView> {
+  const location = query.location === undefined ? [] : ["--location", query.location];
+  const argv = ["ddl", file, "--dialect", "duckdb", "--sink", String(query.sink), "--table", SINK_VIEW];
+  const ddl = await runCli([...argv, ...location], { env: query.env ?? {} });
+  if (ddl.code !== 0) throw new Error(`ddl --sink ${query.sink} exited ${ddl.code}: ${ddl.stderr}`);
+  return readWarehouseView(ddl.stdout, {
+    view: SINK_VIEW,
+    timeZone: query.timeZone,
+    ...(query.orderBy === undefined ? {} : { orderBy: query.orderBy }),
+  });
 }
