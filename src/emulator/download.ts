@@ -7,6 +7,8 @@ import { once } from "node:events";
 import type { PartitionFormat } from "./options.js";
 import type { Partition } from "./batch-store.js";
 import { readPage } from "./scan.js";
+import { isAwkward } from "./awkward-data.js";
+import { jsonText } from "./raw-json.js";
 
 const CHUNK = 2000;
 
@@ -38,6 +40,7 @@ export async function sendPartition(
   const gone = new AbortController();
   res.once("close", () => gone.abort());
   const isArray = format === "json-array";
+  const toText = isAwkward(partition.plan.awkward) ? jsonText : JSON.stringify;
   if (isArray) await write(target, "[", gone.signal);
   let after = -1;
   let first = true;
@@ -46,7 +49,7 @@ export async function sendPartition(
     if (page.hits.length === 0) break;
     let text = "";
     for (const hit of page.hits) {
-      const line = JSON.stringify(hit);
+      const line = toText(hit);
       text += isArray ? (first ? line : `,${line}`) : `${line}\n`;
       first = false;
     }

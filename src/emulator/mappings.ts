@@ -5,9 +5,16 @@ import type { GeneratedKind } from "./generated-kind.js";
 import { KIND_DATA } from "./kind-data.js";
 import { changeMappings } from "./field-changes.js";
 import type { FieldChanges, MappingField } from "./field-changes.js";
+import { PLAIN_DATA, withAwkwardMappings } from "./awkward-data.js";
+import type { AwkwardProfile } from "./awkward-data.js";
 
-/** The kind's mappings (for an app type), after any field changes. */
-export function mappingFields(kind: GeneratedKind, appType?: string, changes?: FieldChanges): MappingField[] {
+/** The kind's mappings (for an app type), with the awkward data's fields, after any field changes. */
+export function mappingFields(
+  kind: GeneratedKind,
+  appType?: string,
+  changes?: FieldChanges,
+  awkward: AwkwardProfile = PLAIN_DATA,
+): MappingField[] {
   const fields: MappingField[] = [];
   for (const field of KIND_FIELDS[kind]) {
     if (!KIND_DATA[kind].mapped(field, appType)) continue;
@@ -16,5 +23,5 @@ export function mappingFields(kind: GeneratedKind, appType?: string, changes?: F
       fields.push({ name: `${field.name}.${companion.suffix}`, type: companion.type });
     }
   }
-  return changeMappings(fields, changes);
+  return changeMappings(withAwkwardMappings(fields, kind, appType, awkward), changes);
 }

@@ -10,6 +10,8 @@ import type { TokenIssuer } from "./auth.js";
 import type { Quota } from "./quota.js";
 import type { FaultInjector } from "./faults.js";
 import { readBody, sendJson, sendText } from "./http-io.js";
+import { isAwkward } from "./awkward-data.js";
+import { jsonText } from "./raw-json.js";
 import { errorBody } from "./route-context.js";
 import type { EmulatorState, Route } from "./route-context.js";
 import type { Body } from "./plan.js";
@@ -108,7 +110,9 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
       return sendJson(res, 400, errorBody(path, 400, "too_many_buckets_exception", error.message));
     }
     // Encoded once: the same bytes serve the payload-limit check and the response.
-    const bytes = Buffer.from(JSON.stringify(result.body), "utf8");
+    // Awkward data holds exact digits, escapes and repeated keys that only jsonText writes.
+    const answer = isAwkward(options.awkward) ? jsonText(result.body) : JSON.stringify(result.body);
+    const bytes = Buffer.from(answer, "utf8");
     if (result.payloadLimited && bytes.length > options.payloadLimitBytes) {
       const details = `response over the safe payload limit of ${options.payloadLimitBytes} bytes; reduce size, use fields, or use a batch endpoint`;
       return sendJson(res, 413, errorBody(path, 413, "payload_too_large", details));

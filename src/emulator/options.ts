@@ -1,6 +1,8 @@
 // The emulator's options, their defaults, and the injectable clock. Every default is documented in
 // docs/emulator.md; faults are off unless asked for.
 import type { OperationPath } from "../api/wire/operations.js";
+import { resolveAwkward } from "./awkward-data.js";
+import type { AwkwardData, AwkwardProfile } from "./awkward-data.js";
 import type { FieldChanges } from "./field-changes.js";
 import type { GeneratedKind } from "./generated-kind.js";
 import { GENERATED_KINDS, KIND_DATA } from "./kind-data.js";
@@ -103,6 +105,12 @@ export interface EmulatorOptions {
    * types) share ids.
    */
   recordIds?: RecordIds;
+  /**
+   * Awkward data the spec allows: exact int64 digits, escaped and lone-surrogate text, deep and empty
+   * objects, dates with offsets, repeated keys in `_source` and in the hit, types that conflict across
+   * app types. `true` for all of it, or the parts by name. Default: none (the default data).
+   */
+  awkward?: boolean | AwkwardData;
 }
 
 export interface ResolvedOptions {
@@ -139,6 +147,7 @@ export interface ResolvedOptions {
   control: boolean;
   clock: Clock;
   recordIds: RecordIds;
+  awkward: AwkwardProfile;
 }
 
 export const DEFAULT_CLIENT_ID = "mdq-demo";
@@ -205,5 +214,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     control: options.control ?? false,
     clock: options.clock ?? Date.now,
     recordIds: options.recordIds ?? "unique",
+    awkward: resolveAwkward(options.awkward),
   };
 }

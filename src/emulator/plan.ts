@@ -15,6 +15,7 @@ import { HOUR_MS } from "./generator.js";
 import { dateMathWindow } from "./date-math.js";
 import type { FieldChanges } from "./field-changes.js";
 import type { LateRange } from "./late-records.js";
+import type { AwkwardProfile } from "./awkward-data.js";
 
 export type Body = Record<string, unknown>;
 
@@ -37,6 +38,8 @@ export interface QueryPlan {
   late: readonly LateRange[];
   /** Lost records of the kind, taken from the hour buckets they fall in. */
   lost: readonly LateRange[];
+  /** The awkward data the records carry (none by default). */
+  awkward: AwkwardProfile;
   filter: Predicate | undefined;
   projection: Projection | undefined;
   size: number;
@@ -132,6 +135,7 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
     recordIds: options.recordIds,
     late: options.lateRecords.filter((range) => range.kind === kind),
     lost: options.lostRecords.filter((range) => range.kind === kind),
+    awkward: options.awkward,
     filter: compileFilters(filters, now),
     projection: compileProjection(body["fields"] as string[] | undefined),
     size: typeof body["size"] === "number" ? body["size"] : 100,

@@ -13,7 +13,8 @@ import type { Route } from "./route-context.js";
 function mappings(kind: GeneratedKind): Route {
   return (ctx) => {
     const appType = typeof ctx.body["app_type"] === "string" ? ctx.body["app_type"] : undefined;
-    const fields = mappingFields(kind, appType, ctx.state.options.fieldChanges[kind]);
+    const { fieldChanges, awkward } = ctx.state.options;
+    const fields = mappingFields(kind, appType, fieldChanges[kind], awkward);
     return { status: 200, body: { data: { fields, field_count: fields.length }, meta: v3Meta(ctx) } };
   };
 }

@@ -17,6 +17,7 @@ import { changeRecord } from "./field-changes.js";
 import { lateCount } from "./late-records.js";
 import type { Stream } from "./streams.js";
 import type { Source } from "./records.js";
+import { addAwkwardFields, addHitDecoys, isAwkward } from "./awkward-data.js";
 
 export interface EmulatedHit {
   _index: string;
@@ -41,6 +42,7 @@ function planBucketCount(plan: QueryPlan, stream: Stream, hour: number): number 
 export function scan(plan: QueryPlan, after: number, visit: Visit): void {
   const n = plan.streams.length;
   if (n === 0) return;
+  const awkward = isAwkward(plan.awkward);
   const first = after + 1;
   const startBucket = Math.floor(first / MAX_PER_BUCKET);
   for (let b = startBucket; b < plan.hours * n; b++) {
@@ -60,6 +62,7 @@ export function scan(plan: QueryPlan, after: number, visit: Visit): void {
       const ts = recordTime(hour, count, i);
       const id = plan.recordIds === "per_index" ? indexRecordId(stream, hour, i) : recordId(stream, hour, i);
       const source = changeRecord(generateSource(stream, hour, i, ts, id), plan.fieldChanges, id, ts);
+      if (awkward) addAwkwardFields(source, stream.kind, stream.appType, id, ts, plan.awkward);
       if (plan.filter && !plan.filter(source)) continue;
       if (!visit(source, ts, base + i, index, id)) return;
     }
@@ -116,6 +119,7 @@ export function readPage(plan: QueryPlan, after: number, size: number): Page {
     const hit: EmulatedHit = v3
       ? { _index: index, _id: id, _score: null, _source: shown, sort: [ts, position] }
       : { _index: index, _id: id, _score: 1, _source: shown };
+    addHitDecoys(hit, id, plan.awkward);
     hits.push(hit);
     lastPosition = position;
     return hits.length < size;
