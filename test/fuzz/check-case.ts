@@ -1,0 +1,163 @@
+// Runs one fuzz case and judges it: the CLI (in this process, through its argument parsing and exit
+// codes) either refuses the pipeline before writing anything (exit 2, with a message), or the
+// warehouse's view of every sink equals the reference model's rows of the emulator's records.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { startEmulator } from "../../src/emulator/server.js";
+import {
+  dataFiles,
+  emulatorEnv,
+  EMULATOR_NOW,
+  listTree,
+  makeTempDir,
+  removeDir,
+  runCli,
+} from "../support/cli-harness.js";
+import { caseEmulatorOptions, casePipelineYaml, caseQueries, sinkDir } from "./case-pipeline.js";
+import type { FuzzCase, SinkCase } from "./fuzz-case.js";
+import { applyTransforms, modelRow, recordOfHit } from "./reference-model.js";
+import type { ModelRow, Record_ } from "./reference-model.js";
+import { compareView } from "./view-compare.js";
+import type { PartitionColumn } from "./view-compare.js";
+import { checkNdjsonFile, readDdlView, readParquetFile } from "./warehouse-view.js";
+
+export interface Verdict {
+  outcome: "exported" | "refused" | "malformed-answer-refused";
+  /** Empty when the case holds. */
+  problems: string[];
+  records: number;
+}
+
+const NOW = new Date(EMULATOR_NOW).toISOString();
+const PLAIN_SLICES = new Set(["auto", "15m", "30m", "1h", "1d", "20m"]);
+
+/** A pipeline of defaults and the documented layouts: a refusal of it is a failure, not an answer. */
+export function isPlain(fuzzCase: FuzzCase): boolean {
+  return (
+    fuzzCase.transforms.length === 0 &&
+    (fuzzCase.source.api === "v1" || PLAIN_SLICES.has(fuzzCase.window.slice)) &&
+    fuzzCase.sinks.every((sink) => sink.partitionField === undefined)
+  );
+}
+
+/** The `key={placeholder}` directories of a template, as the partition columns a hive reader sees. */
+function partitionColumns(sink: SinkCase): PartitionColumn[] {
+  const columns: PartitionColumn[] = [];
+  for (const match of (sink.path ?? "").matchAll(/([^/{}=]+)=\{([^}]+)\}/g)) {
+    const [, name, placeholder] = match as unknown as [string, string, string];
+    if (placeholder === "date")
+      columns.push({ name, expected: (row) => new Date(row.time).toISOString().slice(0, 10) });
+    else if (placeholder === "hour")
+      columns.push({ name, expected: (row) => new Date(row.time).getUTCHours() });
+    else
+      columns.push({
+        name,
+        expected: (row) => {
+          const value = row.columns.get(placeholder);
+          return value === undefined || value === null ? null : String(value);
+        },
+      });
+  }
+  return columns;
+}
+
+async function modelRows(
+  fuzzCase: FuzzCase,
+  records: readonly Record_[],
+  sink: SinkCase,
+): Promise<ModelRow[]> {
+  return records.map((record) =>
+    modelRow(record, applyTransforms(record, fuzzCase.transforms), sink.columnNames),
+  );
+}
+
+export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection): Promise<Verdict> {
+  const dir = await makeTempDir("fuzz");
+  const emulator = await startEmulator(caseEmulatorOptions(fuzzCase));
+  try {
+    const file = join(dir, "pipeline.yaml");
+    await writeFile(file, casePipelineYaml(fuzzCase, dir));
+    const env = emulatorEnv(emulator);
+    const run = await runCli(["run", file, "--now", NOW], { env, cwd: dir });
+    const written = (await Promise.all(fuzzCase.sinks.map((_sink, i) => listTree(sinkDir(dir, i))))).flat();
+    if (run.code === 2) {
+      const problems: string[] = [];
+      if (written.length > 0) problems.push(`refused with exit 2 after writing ${written.join(", ")}`);
+      if (run.stderr.trim() === "") problems.push("refused with exit 2 and no message");
+      if (isPlain(fuzzCase)) problems.push(`a plain pipeline is refused: ${run.stderr.trim().slice(0, 600)}`);
+      return { outcome: "refused", problems, records: 0 };
+    }
+    if (run.code !== 0) {
+      if (fuzzCase.data.awkward.hitKeys && run.stderr.includes("API_ERROR"))
+        return { outcome: "malformed-answer-refused", problems: [], records: 0 };
+      return {
+        outcome: "exported",
+        problems: [`run exited ${run.code}: ${run.stderr.trim().slice(-800)}`],
+        records: 0,
+      };
+    }
+
+    const { target, bodies } = caseQueries(fuzzCase);
+    const records: Record_[] = [];
+    for (const body of bodies)
+      for await (const hit of emulator.expectedHits(target as "jobs", body)) records.push(recordOfHit(hit));
+    const problems: string[] = [];
+    for (const [index, sink] of fuzzCase.sinks.entries()) {
+      const label = `sink ${index + 1} (${sink.format})`;
+      const model = await modelRows(fuzzCase, records, sink);
+      const out = sinkDir(dir, index);
+      const files = dataFiles(await listTree(out));
+      const ddl = await runCli(
+        [
+          "ddl",
+          file,
+          "--dialect",
+          "duckdb",
+          "--sink",
+          String(index + 1),
+          "--table",
+          "fuzz_view",
+          "--now",
+          NOW,
+        ],
+        { env, cwd: dir },
+      );
+      if (ddl.code !== 0) {
+        problems.push(
+          `${label}: ddl refuses the layout run wrote (exit ${ddl.code}): ${ddl.stderr.trim().slice(0, 400)}`,
+        );
+        continue;
+      }
+      if (model.length === 0 && files.length === 0) continue;
+      try {
+        const view = await readDdlView(connection, ddl.stdout, "fuzz_view", fuzzCase.zone);
+        for (const problem of compareView(model, view.rows, view.types, partitionColumns(sink)))
+          problems.push(`${label}, DDL view in ${fuzzCase.zone}: ${problem}`);
+      } catch (error) {
+        problems.push(
+          `${label}: the DDL view cannot be read in ${fuzzCase.zone}: ${String(error).slice(0, 400)}`,
+        );
+      }
+      if (sink.format === "parquet") {
+        const rows = [];
+        const types: Record<string, string> = {};
+        for (const path of files) {
+          const table = await readParquetFile(join(out, path));
+          rows.push(...table.rows);
+          Object.assign(types, table.types);
+        }
+        for (const problem of compareView(model, rows, types, []))
+          problems.push(`${label}, files read by arrow-rs: ${problem}`);
+      } else {
+        for (const path of files)
+          for (const problem of await checkNdjsonFile(connection, join(out, path)))
+            problems.push(`${label}: ${problem}`);
+      }
+    }
+    return { outcome: "exported", problems, records: records.length };
+  } finally {
+    await emulator.close();
+    await removeDir(dir);
+  }
+}
