@@ -62,6 +62,12 @@ function partitionColumns(sink: SinkCase): PartitionColumn[] {
   return columns;
 }
 
+function recordPlaceholders(sink: SinkCase): { name: string; placeholder: string }[] {
+  return [...(sink.path ?? "").matchAll(/([^/{}=]+)=\{([^}]+)\}/g)]
+    .map((match) => ({ name: match[1] ?? "", placeholder: match[2] ?? "" }))
+    .filter(({ placeholder }) => placeholder !== "date" && placeholder !== "hour");
+}
+
 async function modelRows(
   fuzzCase: FuzzCase,
   records: readonly Record_[],
@@ -130,6 +136,13 @@ export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection
         continue;
       }
       if (model.length === 0 && files.length === 0) continue;
+      // A placeholder must name a column the rows have (docs/sinks.md); one that names none is a
+      // partition every row lands in as null, which a run must refuse rather than write.
+      for (const { name, placeholder } of recordPlaceholders(sink))
+        if (model.length > 0 && !model.some((row) => row.columns.has(placeholder)))
+          problems.push(
+            `${label}: the template's ${name}={${placeholder}} names no column of the rows, yet the run wrote them`,
+          );
       try {
         const view = await readDdlView(connection, ddl.stdout, "fuzz_view", fuzzCase.zone);
         for (const problem of compareView(model, view.rows, view.types, partitionColumns(sink)))
