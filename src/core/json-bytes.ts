@@ -3,9 +3,10 @@
 // One pass, no allocation per value, positions in and out; a failure is a negative position naming
 // the problem (JSON_FAILURE, json-failures.ts), so every step returns one number.
 import { Buffer } from "node:buffer";
-import { decodeString, skipEscape, skipUtf8, slicingBuffer } from "./json-strings.js";
+import { decodeString, escapedUnit, skipEscape, skipUtf8, slicingBuffer } from "./json-strings.js";
 import type { SlicingBuffer } from "./json-strings.js";
 import { JSON_FAILURE } from "./json-failures.js";
+import type { UniqueKeys } from "./json-keys.js";
 
 /** Containers nested deeper than this are refused, so a hostile body cannot cost unbounded memory. */
 export const MAX_JSON_DEPTH = 512;
@@ -34,6 +35,14 @@ export class JsonBytes {
   /** The string last read has an escape; it has a byte over 0x7f. */
   escaped = false;
   wide = false;
+  /** A string read since `reset` holds an escaped surrogate without its other half (`\ud800`). */
+  loneSurrogate = false;
+  /**
+   * When set, `value` notes every object's keys there and refuses (JSON_FAILURE.repeatedKey) a key an
+   * object names twice, or one written with escapes, which might spell another: bytes copied as they
+   * came must say what JSON.parse says. Its `reset` takes the same bytes.
+   */
+  keys: UniqueKeys | undefined = undefined;
 
   constructor(bytes?: Uint8Array, end?: number) {
     if (bytes !== undefined) this.reset(bytes, end ?? bytes.length);
@@ -44,6 +53,7 @@ export class JsonBytes {
     this.bytes = slicingBuffer(bytes);
     this.end = end;
     this.compact = true;
+    this.loneSurrogate = false;
   }
 
   /** The byte at i, or -1 past the end (never a read out of bounds, which slows every read after). */
@@ -77,10 +87,12 @@ export class JsonBytes {
       else if (c === QUOTE) break;
       else if (c >= 0x20 && c < BACKSLASH) i++;
       else if (c === BACKSLASH) {
-        // A lone surrogate (\ud800) is let through, as JSON.parse does.
+        // A lone surrogate (\ud800) is let through, as JSON.parse does, and noted.
         escaped = true;
+        const from = i;
         i = skipEscape(bytes, i, end);
         if (i < 0) return JSON_FAILURE.badEscape;
+        if (i - from === 6 && ((bytes[from + 2] as number) | 0x20) === 0x64) i = this.surrogate(from, i);
       } else if (c >= 0x80) {
         wide = true;
         i = skipUtf8(bytes, i, end, c);
@@ -90,6 +102,21 @@ export class JsonBytes {
     this.escaped = escaped;
     this.wide = wide;
     return i + 1;
+  }
+
+  /**
+   * After the escape `\uDxxx` at `from` (ending at `next`): past its low half when it is a high
+   * surrogate followed by one, else where it ends, noting a lone surrogate.
+   */
+  private surrogate(from: number, next: number): number {
+    const unit = escapedUnit(this.bytes, from);
+    if (unit < 0xd800) return next;
+    if (unit <= 0xdbff && this.at(next) === BACKSLASH && this.at(next + 1) === 0x75) {
+      const low = skipEscape(this.bytes, next, this.end) > 0 ? escapedUnit(this.bytes, next) : -1;
+      if (low >= 0xdc00 && low <= 0xdfff) return next + 6;
+    }
+    this.loneSurrogate = true;
+    return next;
   }
 
   /** The text between a string's quotes `from` and `to`, decoded exactly as JSON.parse would. */
@@ -141,6 +168,22 @@ export class JsonBytes {
     return negative ? -value : value;
   }
 
+  /**
+   * `numberValue`, but an integer written with digits alone and beyond 2^53 is a bigint of those
+   * digits, as core/json-exact.ts reads JSON text: the service's int64 values stay exact.
+   */
+  exactNumberValue(from: number, to: number): number | bigint {
+    const value = this.numberValue(from, to);
+    // Every unsafe integer has 16 digits or more; fewer is the common case and costs one compare.
+    if (to - from < 16 || Number.isSafeInteger(value)) return value;
+    const { bytes } = this;
+    for (let k = from; k < to; k++) {
+      const c = bytes[k] as number;
+      if (c === 0x2e || c === 0x65 || c === 0x45) return value;
+    }
+    return BigInt(bytes.latin1Slice(from, to));
+  }
+
   matches(from: number, to: number, expected: Uint8Array): boolean {
     if (to - from !== expected.length || to > this.end) return false;
     for (let k = 0; k < expected.length; k++) if (this.bytes[from + k] !== expected[k]) return false;
@@ -172,6 +215,7 @@ export class JsonBytes {
         else (deeper ??= new Uint8Array(MAX_JSON_DEPTH))[level] = isObject ? 1 : 0;
         i = this.space(i + 1);
         if (this.at(i) !== (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) {
+          if (isObject && this.keys !== undefined) this.keys.open();
           if (isObject) i = this.key(i);
           if (i < 0) return i;
           continue;
@@ -198,6 +242,7 @@ export class JsonBytes {
           break;
         }
         if (c !== (isObject ? CLOSE_OBJECT : CLOSE_ARRAY)) return JSON_FAILURE.commaOrBracket;
+        if (isObject && this.keys !== undefined) this.keys.close();
         depth--;
         i++;
       }
@@ -207,8 +252,11 @@ export class JsonBytes {
   /** A key, its colon and the space after: returns where the value starts. */
   key(i: number): number {
     if (this.at(i) !== QUOTE) return JSON_FAILURE.keyNotString;
+    const from = i;
     i = this.string(i);
     if (i < 0) return i;
+    if (this.keys !== undefined && (this.escaped || !this.keys.add(from + 1, i - 1)))
+      return JSON_FAILURE.repeatedKey;
     let c = this.at(i);
     if (c <= 0x20) c = this.at((i = this.space(i)));
     if (c !== COLON) return JSON_FAILURE.noColon;

@@ -17,6 +17,7 @@ export const JSON_FAILURE = {
   commaOrBrace: -12,
   keyNotString: -13,
   noColon: -14,
+  repeatedKey: -15,
 } as const;
 
 const MESSAGES: readonly string[] = [
@@ -35,6 +36,7 @@ const MESSAGES: readonly string[] = [
   "a comma or brace is missing",
   "a key is not a string",
   "a colon is missing",
+  "a key repeats in its object, or is written with escapes, while keys are checked",
 ];
 
 /** The words for a failure position of JSON_FAILURE. */

@@ -35,6 +35,13 @@ function hexDigit(byte: number): number {
   return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
 }
 
+/** The code unit of the checked `\uXXXX` escape whose backslash is at `at`. */
+export function escapedUnit(bytes: Uint8Array, at: number): number {
+  let unit = 0;
+  for (let k = at + 2; k < at + 6; k++) unit = unit * 16 + hexDigit(bytes[k] as number);
+  return unit;
+}
+
 /** The escape whose backslash is at `at`; returns the position after it, or -1 when it is not JSON. */
 export function skipEscape(bytes: Uint8Array, at: number, end: number): number {
   const kind = at + 1 < end ? (bytes[at + 1] as number) : -1;

@@ -1,5 +1,8 @@
-// Coerces a record value to a column type for Parquet: a sensible conversion, or null, never a throw.
+// Coerces a record value to a column type for Parquet: a sensible conversion, or null. The one throw
+// is int64's: a number no int64 holds is never rounded into one (see `toInt64`).
 import type { ColumnType } from "../core/contracts.js";
+import { stringifyJson } from "../core/json-exact.js";
+import { EtlError } from "../errors.js";
 
 /** A value as hyparquet-writer takes it for the column's physical type. */
 export type ParquetValue = string | number | bigint | boolean | null;
@@ -35,11 +38,8 @@ function toText(value: unknown): ParquetValue {
 function toJsonText(value: unknown): ParquetValue {
   if (value === undefined) return null;
   try {
-    return (
-      JSON.stringify(value, (_key, inner: unknown) =>
-        typeof inner === "bigint" ? inner.toString() : inner,
-      ) ?? null
-    );
+    // Bigints as their digits, as the service wrote them; lone surrogates as U+FFFD, as text columns.
+    return stringifyJson(value) ?? null;
   } catch {
     // A cycle cannot come from JSON input; if a transform made one, the value is unrepresentable.
     return null;
@@ -56,18 +56,38 @@ function asDouble(value: unknown): ParquetValue {
   return null;
 }
 
+/**
+ * The service's integers are exact to the last digit: beyond 2^53 the readers give them as bigints read
+ * from the digits (core/json-exact.ts), and a number is taken only when it is a whole number a double
+ * holds exactly (within 2^53). A number that is a fraction, beyond int64, or a double past 2^53 (whose
+ * digits are lost) is not rounded into some int64: the slice fails with SINK_VALUE_NOT_INT64, and the
+ * column buffers name the column. Text that is not a number, booleans and objects are null, as before.
+ */
 function toInt64(value: unknown): ParquetValue {
-  if (typeof value === "bigint") return value >= INT64_MIN && value <= INT64_MAX ? value : null;
+  if (typeof value === "bigint") {
+    if (value >= INT64_MIN && value <= INT64_MAX) return value;
+    throw notInt64(value);
+  }
   if (typeof value === "number") {
-    // Beyond 2^63 a double is not an int64; truncating fractions matches what warehouses do on cast.
-    return Number.isFinite(value) && Math.abs(value) < 2 ** 63 ? BigInt(Math.trunc(value)) : null;
+    if (Number.isSafeInteger(value)) return BigInt(value);
+    throw notInt64(value);
   }
   if (typeof value === "string") {
     const text = value.trim();
     if (/^[-+]?\d+$/.test(text)) return toInt64(BigInt(text));
-    return text === "" ? null : toInt64(Number(text));
+    const number = text === "" ? Number.NaN : Number(text);
+    return Number.isNaN(number) ? null : toInt64(number);
   }
   return null;
+}
+
+/** The refusal of a value an int64 column cannot hold exactly (see `toInt64`). */
+function notInt64(value: number | bigint): EtlError {
+  const shown = typeof value === "bigint" ? value.toString() : String(value);
+  return new EtlError(
+    "SINK_VALUE_NOT_INT64",
+    `${shown} is not an int64: only whole numbers from -9223372036854775808 to 9223372036854775807 are written, never rounded`,
+  );
 }
 
 function toInt32(value: unknown): ParquetValue {
@@ -80,6 +100,7 @@ function toInt32(value: unknown): ParquetValue {
 function toBoolean(value: unknown): ParquetValue {
   if (typeof value === "boolean") return value;
   if (typeof value === "number") return Number.isNaN(value) ? null : value !== 0;
+  if (typeof value === "bigint") return value !== 0n;
   if (typeof value === "string") {
     const text = value.trim().toLowerCase();
     if (text === "true" || text === "1") return true;

@@ -1,6 +1,7 @@
 // Reads the rows of a file this exporter wrote, for merging a batch export's partition files into the
 // slice's file: NDJSON lines, or a Parquet file's rows with JSON columns parsed back into values. Each
 // format's `decodeRows` calls its own.
+import { parseJson } from "../core/json-exact.js";
 import { createGunzip } from "node:zlib";
 import { Readable } from "node:stream";
 import { parquetReadObjects } from "hyparquet";
@@ -44,7 +45,7 @@ export async function* parquetRows(
         // defineProperty: a column named `__proto__` must stay a field, not become the prototype.
         if (typeof value === "string")
           Object.defineProperty(row, name, {
-            value: JSON.parse(value) as unknown,
+            value: parseJson(value),
             writable: true,
             enumerable: true,
             configurable: true,
@@ -64,7 +65,7 @@ async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): 
   let rows: Row[] = [];
   let json: RowJson[] = [];
   const take = (line: Uint8Array): void => {
-    rows.push(JSON.parse(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8")) as Row);
+    rows.push(parseJson(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8")) as Row);
     json.push({ head: "", tail: line });
   };
   const flush = (): RecordBatch => {

@@ -12,6 +12,7 @@ import type { ColumnPaths, PathNode } from "./column-paths.js";
 import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
 import { COLON, FALSE, MAX_JSON_DEPTH, NULL, QUOTE, TRUE } from "../core/json-bytes.js";
 import { JSON_FAILURE } from "../core/json-failures.js";
+import { parseJson } from "../core/json-exact.js";
 import { isKeptUnchanged, keptUnchanged, parquetCoercers } from "./parquet-coercers.js";
 import { CACHED_TEXT_MAX, textHashStart, textHashStep } from "./text-cache.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
@@ -86,7 +87,8 @@ class HitColumnsParser extends HitFieldsScanner {
     result.failure = at < 0 ? this.failureAt(at) : undefined;
     result.end = at;
     if (at < 0) return result;
-    this.finish(into);
+    // A value its column refuses (int64's rule) is left to the parsed path, whose error names it.
+    if (!this.finish(into)) result.failure = "a value its column does not take";
     return result;
   }
 
@@ -95,7 +97,8 @@ class HitColumnsParser extends HitFieldsScanner {
     return this.readObject(at, this.paths.root, 2, true);
   }
 
-  private finish(into: ParquetValue[][]): void {
+  /** False, with nothing written, when a column's coercer refuses its value. */
+  private finish(into: ParquetValue[][]): boolean {
     const { nestedSlot, flatSlot } = this.paths;
     const result = this.result;
     result.id = this.id;
@@ -116,13 +119,20 @@ class HitColumnsParser extends HitFieldsScanner {
       let value = flat >= 0 ? this.values[flat] : undefined;
       if (value === undefined) value = this.values[nestedSlot[column] as number];
       // The values a column's coercer gives back unchanged skip the call (one call site for all types).
-      const coerced = isKeptUnchanged(this.keeps[column] as number, value)
-        ? (value as ParquetValue)
-        : (this.coercers[column] as Coercer)(value);
+      let coerced: ParquetValue;
+      try {
+        coerced = isKeptUnchanged(this.keeps[column] as number, value)
+          ? (value as ParquetValue)
+          : (this.coercers[column] as Coercer)(value);
+      } catch {
+        for (let written = 0; written < column; written++) (into[written] as ParquetValue[]).pop();
+        return false;
+      }
       if (this.isText[column] === true && typeof coerced === "string") textLength += coerced.length;
       (into[column] as ParquetValue[]).push(coerced);
     }
     result.textLength = textLength;
+    return true;
   }
 
   /**
@@ -243,7 +253,7 @@ class HitColumnsParser extends HitFieldsScanner {
         isObject && node.children.length > 0
           ? this.readObject(at, node, depth + 1, false)
           : this.value(at, depth);
-      if (end >= 0) this.values[node.slot] = JSON.parse(this.bytes.utf8Slice(at, end)) as unknown;
+      if (end >= 0) this.values[node.slot] = parseJson(this.bytes.utf8Slice(at, end));
       return end;
     }
     return this.readScalar(at, byte, node.slot);
@@ -274,7 +284,7 @@ class HitColumnsParser extends HitFieldsScanner {
       end = this.literal(at, byte === 0x74 ? TRUE : byte === 0x66 ? FALSE : NULL);
     } else {
       end = this.number(at);
-      value = end >= 0 ? this.numberValue(at, end) : 0;
+      value = end >= 0 ? this.exactNumberValue(at, end) : 0;
     }
     if (end >= 0) this.values[slot] = value;
     return end;

@@ -30,9 +30,12 @@ describe("ndjson format", () => {
     const bytes = await encodeAll([rows.slice(0, 1), [], rows.slice(1)], false);
     expect(parseLines(bytes.toString("utf8"))).toEqual([
       rows[0],
-      { id: "b", value: null, big: "12345678901234567890" },
+      { id: "b", value: null, big: Number("12345678901234567890") },
       {},
     ]);
+    // Issue 29: a bigint (an integer past 2^53, read from the service's digits) is those digits, a
+    // number to every reader, not a string of them.
+    expect(bytes.toString("utf8").split("\n")[1]).toBe('{"id":"b","value":null,"big":12345678901234567890}');
   });
 
   it("gzips the file as one stream that gunzip reads back", async () => {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { RecordBatch, RowEncoder } from "../core/contracts.js";
 import type { Format } from "./format.js";
 import { ndjsonRows } from "./decode-rows.js";
+import { stringifyJson } from "../core/json-exact.js";
 
 const ndjsonOptions = {
   gzip: z.boolean().default(false).describe("Compress NDJSON with gzip (adds .gz)."),
@@ -97,15 +98,13 @@ export function encodeLines(batch: RecordBatch): Buffer {
   return out.subarray(0, at);
 }
 
+/**
+ * One line every reader takes: a bigint (an integer beyond 2^53, read from the service's digits) as
+ * those digits, a lone surrogate as U+FFFD (DuckDB and jq refuse the `\ud800` escape JSON.stringify
+ * writes); JSON.parse already kept one value per key.
+ */
 function stringifyRecord(row: unknown): string {
-  try {
-    return JSON.stringify(row) ?? "null";
-  } catch {
-    // BigInt (and only rarely anything else) throws; the replacer costs, so it is the fallback.
-    return JSON.stringify(row, (_key, value: unknown) =>
-      typeof value === "bigint" ? value.toString() : value,
-    );
-  }
+  return stringifyJson(row) ?? "null";
 }
 
 function createPlainEncoder(): RowEncoder {

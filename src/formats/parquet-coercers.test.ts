@@ -86,6 +86,24 @@ describe("int64 values", () => {
     );
     samples.push(5n, 2n ** 60n, 2n ** 64n, null, undefined, true, {});
     for (const sample of samples) {
+      const refusal = (coerce: () => unknown): string | undefined => {
+        try {
+          coerce();
+          return undefined;
+        } catch (error) {
+          return (error as { code?: string }).code;
+        }
+      };
+      // A fraction, a number past int64 or a double past 2^53 is refused by both, never rounded.
+      const refused = refusal(() => coercers.int64(sample));
+      expect(
+        refusal(() => int64Coercer(sample)),
+        String(sample),
+      ).toBe(refused);
+      if (refused !== undefined) {
+        expect(refused).toBe("SINK_VALUE_NOT_INT64");
+        continue;
+      }
       const expected = coercers.int64(sample);
       const got = int64Coercer(sample);
       expect(got === null ? null : BigInt(got as number | bigint), String(sample)).toBe(expected);

@@ -3,7 +3,7 @@ import type { Column, Row } from "../core/contracts.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { createColumnReader } from "./column-value.js";
-import { EtlError } from "../errors.js";
+import { EtlError, hasCode } from "../errors.js";
 import { sameColumns, TAKEN_AT, takenChunkOf } from "./taken-columns.js";
 import type { TakenChunk, TakenRow } from "./taken-columns.js";
 import type { ColumnReader } from "./column-value.js";
@@ -61,15 +61,41 @@ export class ColumnBuffers {
     }));
   }
 
-  /** Appends rows `start` to `end` of `rows`. */
+  /** Appends rows `start` to `end` of `rows`; a value its column refuses (int64's) fails the append. */
   append(rows: readonly Row[], start: number, end: number): void {
+    try {
+      this.appendRows(rows, start, end);
+    } catch (error) {
+      throw this.named(error);
+    }
+  }
+
+  /** A coercer's refusal, named with the column being read when it came (`reading`). */
+  private named(error: unknown): unknown {
+    if (!hasCode(error, "SINK_VALUE_NOT_INT64")) return error;
+    const name = this.names[this.reading] ?? "?";
+    return new EtlError(
+      "SINK_VALUE_NOT_INT64",
+      `column ${JSON.stringify(name)}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+
+  /** The column being read, for the message of a coercer's refusal. */
+  private reading = 0;
+
+  private appendRows(rows: readonly Row[], start: number, end: number): void {
     if (this.findTaken(rows, start, end)) {
       this.appendTaken(rows, start, end);
       return;
     }
     // Column by column keeps each loop monomorphic: one reader and one coercer per pass.
     let textLength = 0;
-    for (const buffer of this.buffers) {
+    for (let column = 0; column < this.buffers.length; column++) {
+      const buffer = this.buffers[column] as ColumnBuffer;
+      this.reading = column;
       const { read, coerce, values } = buffer;
       if (buffer.isText) {
         for (let i = start; i < end; i++) {
@@ -151,7 +177,9 @@ export class ColumnBuffers {
   /** Reads one row's value of every column; returns the characters of its text values. */
   private appendRead(row: Row): number {
     let textLength = 0;
-    for (const buffer of this.buffers) {
+    for (let column = 0; column < this.buffers.length; column++) {
+      const buffer = this.buffers[column] as ColumnBuffer;
+      this.reading = column;
       const value = buffer.coerce(buffer.read(row));
       if (buffer.isText && typeof value === "string") textLength += value.length;
       buffer.values.push(value);

@@ -5,6 +5,9 @@ import { Tinypool, markMovable } from "tinypool";
 import type { Row } from "../core/contracts.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
 import { encodeRowGroup } from "./parquet-row-group.js";
+import { parseJson } from "../core/json-exact.js";
+import { errorCode } from "../errors.js";
+import type { ErrorCode } from "../errors.js";
 import type { RowGroupFile } from "./parquet-row-group.js";
 
 export interface LinesTask extends RowGroupFile {
@@ -14,10 +17,30 @@ export interface LinesTask extends RowGroupFile {
   rows: number;
 }
 
+/**
+ * A row group the worker refused with one of the product's errors (a value an int64 column does not
+ * take): its code and message come back as a value, since an error crossing the thread keeps neither
+ * its class nor its code, and the file's thread raises it again.
+ */
+export interface RefusedRowGroup {
+  refused: { code: ErrorCode; message: string };
+}
+
 /** Rows parsed and read into columns this many at a time, so parsed records do not pile up. */
 const PARSE_BATCH = 1000;
 
 export function encodeLinesInWorker(task: LinesTask): object {
+  try {
+    return encodeLines(task);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === undefined) throw error;
+    const refused: RefusedRowGroup = { refused: { code, message: (error as Error).message } };
+    return refused;
+  }
+}
+
+function encodeLines(task: LinesTask): object {
   const buffers = new ColumnBuffers(task.columns);
   const { lines } = task;
   const text = Buffer.from(lines.buffer, lines.byteOffset, lines.byteLength);
@@ -26,7 +49,8 @@ export function encodeLinesInWorker(task: LinesTask): object {
   while (start < text.length) {
     const end = text.indexOf(0x0a, start);
     const stop = end === -1 ? text.length : end;
-    rows.push(JSON.parse(text.toString("utf8", start, stop)) as Row);
+    // Integers beyond 2^53 as bigints of their digits, as the thread reads them (core/json-exact.ts).
+    rows.push(parseJson(text.toString("utf8", start, stop)) as Row);
     start = stop + 1;
     if (rows.length === PARSE_BATCH) {
       buffers.append(rows, 0, rows.length);

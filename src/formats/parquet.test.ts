@@ -83,7 +83,7 @@ describe("parquet format", () => {
         at: "not a date",
         "job.name": "flat",
       },
-      { id: 5, ratio: "nope", big: 1.9, small: 2 ** 40, ok: "maybe", at: {}, extra: "text" },
+      { id: 5, ratio: "nope", big: " 1.0 ", small: 2 ** 40, ok: "maybe", at: {}, extra: "text" },
       {},
     ];
     const { file } = await encodeToFile([rows]);

@@ -4,10 +4,10 @@ import { z } from "zod";
 import type { RecordBatch, Column, RowEncoder } from "../core/contracts.js";
 import { FileBytes } from "./parquet-file-bytes.js";
 import { parquetSchema } from "./parquet-schema.js";
-import { SinkError } from "../errors.js";
+import { EtlError, SinkError } from "../errors.js";
 import { encodeLines } from "./ndjson.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
-import type { LinesTask } from "./parquet-row-group-worker.js";
+import type { LinesTask, RefusedRowGroup } from "./parquet-row-group-worker.js";
 import type { EncoderContext, Format } from "./format.js";
 import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
 import type { EncodedRowGroup, RowGroupFile } from "./parquet-row-group.js";
@@ -131,7 +131,7 @@ function createParquetEncoder(
   const bytes = new FileBytes(1 << 10);
   const parquet = new ParquetWriter({ writer: bytes, schema, codec, createdBy: CREATED_BY });
   const file: RowGroupFile = { columns: [...columns], codec, pageVersion: options.pageVersion ?? 1 };
-  const encodeInWorker = context.workers?.runner<LinesTask, EncodedRowGroup>(
+  const encodeInWorker = context.workers?.runner<LinesTask, EncodedRowGroup | RefusedRowGroup>(
     ROW_GROUP_WORKER,
     "encodeLinesInWorker",
   );
@@ -141,7 +141,7 @@ function createParquetEncoder(
   let lineBytes = 0;
   let inWorker: boolean | undefined;
   /** Row groups in the worker, in file order. */
-  const inFlight: Promise<EncodedRowGroup>[] = [];
+  const inFlight: Promise<EncodedRowGroup | RefusedRowGroup>[] = [];
 
   const adopt = (encoded: EncodedRowGroup): void => {
     placeRowGroup(encoded, bytes.offset);
@@ -153,7 +153,11 @@ function createParquetEncoder(
 
   const adoptOldest = async (): Promise<void> => {
     const oldest = inFlight.shift();
-    if (oldest !== undefined) adopt(await oldest);
+    if (oldest === undefined) return;
+    const encoded = await oldest;
+    // The worker's refusal, raised here with its code (see RefusedRowGroup).
+    if ("refused" in encoded) throw new EtlError(encoded.refused.code, encoded.refused.message);
+    adopt(encoded);
   };
 
   const writeRowGroup = async (): Promise<void> => {

@@ -12,7 +12,9 @@ import type { HitLike } from "./row-json.js";
 import { rowJson } from "./row-json.js";
 import { encodeLines } from "../formats/ndjson.js";
 import type { RowJson } from "../core/contracts.js";
+import { UniqueKeys } from "../core/json-keys.js";
 
+const keys = new UniqueKeys();
 const hit = (source: Record<string, unknown>): HitLike => ({ _id: 'a"1', _index: "jobs-x", _source: source });
 const bytes = (value: unknown): Uint8Array => Buffer.from(JSON.stringify(value));
 /** The text a RowJson stands for. */
@@ -27,15 +29,41 @@ describe("rowJson", () => {
       { z: -1.5e300 },
     ]) {
       const made = hit(source);
-      expect(text(rowJson(made, bytes(source)))).toBe(JSON.stringify(hitToRow(made)));
+      expect(text(rowJson(made, bytes(source), keys))).toBe(JSON.stringify(hitToRow(made)));
     }
   });
 
   it("declines where splicing could differ from serialising", () => {
     for (const source of [{ _id: "own" }, { a: 1, _index: "own" }, { a: 1, "7": "index key first" }]) {
-      expect(rowJson(hit(source), bytes(source))).toBeUndefined();
+      expect(rowJson(hit(source), bytes(source), keys)).toBeUndefined();
     }
-    expect(rowJson(hit({ a: 1 }), undefined)).toBeUndefined();
+    expect(rowJson(hit({ a: 1 }), undefined, keys)).toBeUndefined();
+  });
+
+  // Issue 29: a parsed hit's `_source` bytes were spliced as sent, so a key named twice reached the
+  // NDJSON line twice (DuckDB refuses the file: "duplicate key") and a `\ud800` escape made DuckDB
+  // and jq refuse it; JSON.parse's row (the last value, U+FFFD) is what is written instead.
+  it("declines bytes that repeat a key at any depth or hold a lone surrogate escape", () => {
+    const declined = [
+      '{"a":1,"a":2}',
+      '{"a":{"b":1,"c":{"d":[{"e":1,"e":1}]}}}',
+      '{"a":{"b":1,"b":2}}',
+      '{"a":1,"\\u0061":2}',
+      '{"s":"\\ud800"}',
+      '{"s":"x\\udc00y"}',
+      '{"s":["\\ud83d"]}',
+    ];
+    for (const source of declined) {
+      const parsed = JSON.parse(source) as Record<string, unknown>;
+      expect(rowJson(hit(parsed), Buffer.from(source), keys), source).toBeUndefined();
+    }
+    const kept = ['{"a":{"a":1},"b":[{"a":1},{"a":2}]}', '{"s":"\\ud83d\\ude00","t":"\\\\ud800"}'];
+    for (const source of kept) {
+      const made = hit(JSON.parse(source) as Record<string, unknown>);
+      expect(text(rowJson(made, Buffer.from(source), keys)), source).toBe(
+        `{"_id":"a\\"1","_index":"jobs-x",${source.slice(1)}`,
+      );
+    }
   });
 });
 

@@ -1,6 +1,9 @@
 // A row's JSON spliced from the service's own bytes: `{"_id":…,"_index":…,` and then the hit's
 // `_source` bytes as they came, so an NDJSON output writes the record without serialising it again.
 import type { RowJson } from "../core/contracts.js";
+import { copiesAsParsed } from "../core/json-copy.js";
+import { wellFormedJson } from "../core/json-exact.js";
+import type { UniqueKeys } from "../core/json-keys.js";
 
 /** A service hit as rows are made from it: its identity and its `_source`. */
 export interface HitLike {
@@ -30,13 +33,18 @@ const CLOSE = new Uint8Array([0x7d]);
 /**
  * What `JSON.stringify(hitToRow(hit))` writes, built from `source` (the UTF-8 bytes of the hit's
  * `_source` exactly as sent, compact), or undefined when splicing could differ from it: a `_source`
- * with its own `_id` or `_index` (the row's would replace them in place) or array-index keys
- * (serialised first).
+ * with its own `_id` or `_index` (the row's would replace them in place), array-index keys
+ * (serialised first), a key named twice in one object or a lone surrogate escape (checked with `keys`
+ * for a parsed hit; a bytes reader declines those hits).
  * @example
  * rowJson({ _id: "a", _index: "jobs", _source: { n: 1 } }, Buffer.from('{"n":1}'))
  * // { head: '{"_id":"a","_index":"jobs",', tail: <bytes of '"n":1}'> }
  */
-export function rowJson(hit: PagedHit, source: Uint8Array | undefined): RowJson | undefined {
+export function rowJson(
+  hit: PagedHit,
+  source: Uint8Array | undefined,
+  keys: UniqueKeys,
+): RowJson | undefined {
   if (source === undefined) return undefined;
   // A reader hands on the `_source` bytes only when they splice: compact, no key of the row's own,
   // no array-index key (see api/paging/splice-reader.ts).
@@ -50,10 +58,10 @@ export function rowJson(hit: PagedHit, source: Uint8Array | undefined): RowJson 
     empty = false;
     break;
   }
-  return splicedJson(hit, empty, source);
+  return copiesAsParsed(source, keys) ? splicedJson(hit, empty, source) : undefined;
 }
 
 function splicedJson(hit: PagedHit, empty: boolean, source: Uint8Array): RowJson {
-  const head = `{"_id":${JSON.stringify(hit._id)},"_index":${JSON.stringify(hit._index)}`;
+  const head = wellFormedJson(`{"_id":${JSON.stringify(hit._id)},"_index":${JSON.stringify(hit._index)}`);
   return empty ? { head, tail: CLOSE } : { head: `${head},`, tail: source.subarray(1) };
 }

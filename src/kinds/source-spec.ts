@@ -7,6 +7,7 @@ import type { DataKind } from "../api/wire/fields.js";
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
 import type { RecordBatch, Row, RowJson, Slice } from "../core/contracts.js";
+import { UniqueKeys } from "../core/json-keys.js";
 import { rowJson } from "./row-json.js";
 import type { HitLike, PagedHit } from "./row-json.js";
 
@@ -202,8 +203,9 @@ export function hitsToRows(
   for (let index = 0; index < hits.length; index++) rows[index] = pagedRow(hits[index] as PagedHit, hitToRow);
   if (sources === undefined) return { rows };
   const json = new Array<RowJson | undefined>(hits.length);
+  const keys = new UniqueKeys();
   for (let index = 0; index < hits.length; index++)
-    json[index] = rowJson(hits[index] as PagedHit, sources[index]);
+    json[index] = rowJson(hits[index] as PagedHit, sources[index], keys);
   return { rows, json };
 }
 

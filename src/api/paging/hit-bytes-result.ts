@@ -5,11 +5,13 @@
 export type HitShape = "hit" | "v3Hit";
 
 /**
- * Why bytes were refused. `syntax`: JSON.parse refuses them too. `shape`: JSON.parse accepts them, the
+ * Why bytes were refused. With a key check (`readHitBytes`' `keys`), also `keys`: `_source` names a
+ * key twice in one object (or writes one with escapes), and `surrogate`: it holds a lone surrogate
+ * escape; JSON.parse takes both, but the bytes copied as they came would not say what it says. `syntax`: JSON.parse refuses them too. `shape`: JSON.parse accepts them, the
  * hit schema does not. `utf8`: a sequence that is not UTF-8 (decoding puts U+FFFD in its place, so the
  * bytes could not be copied as they are). `depth`: containers nested deeper than MAX_JSON_DEPTH.
  */
-export type HitBytesRefusal = "syntax" | "shape" | "utf8" | "depth";
+export type HitBytesRefusal = "syntax" | "shape" | "utf8" | "depth" | "keys" | "surrogate";
 
 export interface HitBytes {
   ok: true;

@@ -5,6 +5,7 @@
 import { Buffer } from "node:buffer";
 import { JsonBytes } from "../../core/json-bytes.js";
 import { JSON_FAILURE } from "../../core/json-failures.js";
+import type { UniqueKeys } from "../../core/json-keys.js";
 import * as token from "../../core/json-bytes.js";
 
 import type { HitBytesFailure, HitBytesRefusal, HitBytesResult, HitShape } from "./hit-bytes-result.js";
@@ -28,9 +29,17 @@ const ABSENT = -1;
 const WRONG = -2;
 
 const refused = (reason: HitBytesRefusal): HitBytesFailure => ({ ok: false, reason });
-const { notUtf8, tooDeep } = JSON_FAILURE;
+const { notUtf8, tooDeep, repeatedKey } = JSON_FAILURE;
 const refusal = (position: number): HitBytesFailure =>
-  refused(position === notUtf8 ? "utf8" : position === tooDeep ? "depth" : "syntax");
+  refused(
+    position === notUtf8
+      ? "utf8"
+      : position === tooDeep
+        ? "depth"
+        : position === repeatedKey
+          ? "keys"
+          : "syntax",
+  );
 const SYNTAX = JSON_FAILURE.unexpected; // what the hit's own steps refuse, JSON.parse refuses too
 
 /** Where the hit's own fields were read, the last of each (ABSENT or WRONG when not usable). */
@@ -65,18 +74,31 @@ function fieldOf(json: JsonBytes, from: number, to: number): Field | undefined {
   return undefined;
 }
 
-/** `_source`'s object from its `{`: its top-level keys are checked for what a splice must know. */
-function readSource(json: JsonBytes, i: number, fields: HitFields): number {
+/**
+ * `_source`'s object from its `{`: its top-level keys are checked for what a splice must know, and,
+ * with `keys`, every object's keys in it are checked to be named once.
+ */
+function readSource(json: JsonBytes, i: number, fields: HitFields, keys: UniqueKeys | undefined): number {
   fields.sourceHasIdentityKey = false;
   fields.sourceHasIndexKey = false;
   i = json.space(i + 1);
   fields.sourceEmpty = json.at(i) === token.CLOSE_OBJECT;
   if (fields.sourceEmpty) return i + 1;
+  keys?.reset(json.bytes);
+  keys?.open();
+  json.keys = keys;
+  i = readMembers(json, i, fields, keys);
+  json.keys = undefined;
+  return i;
+}
+
+function readMembers(json: JsonBytes, i: number, fields: HitFields, keys: UniqueKeys | undefined): number {
   for (;;) {
     if (json.at(i) !== token.QUOTE) return SYNTAX;
     const from = i;
     i = json.string(i);
     if (i < 0) return i;
+    if (keys !== undefined && (json.escaped || !keys.add(from + 1, i - 1))) return repeatedKey;
     const first = json.bytes[from + 1] as number;
     if (json.escaped || (first >= 0x30 && first <= 0x39)) {
       // Rare, so decoded: an escaped "_\u0069d" or "\u0031" counts as well.
@@ -124,7 +146,13 @@ function readSort(json: JsonBytes, i: number, fields: HitFields): number {
 }
 
 /** One hit's value: where it ends, with what was found noted in `fields`. */
-function readValue(json: JsonBytes, field: Field | undefined, i: number, fields: HitFields): number {
+function readValue(
+  json: JsonBytes,
+  field: Field | undefined,
+  i: number,
+  fields: HitFields,
+  keys: UniqueKeys | undefined,
+): number {
   const c = json.at(i);
   const from = i;
   if (field === "_id" || field === "_index") {
@@ -145,7 +173,7 @@ function readValue(json: JsonBytes, field: Field | undefined, i: number, fields:
     fields.score = isNumber && i > 0 ? json.numberValue(from, i) : c === 0x6e ? null : undefined;
     fields.scoreWrong = fields.score === undefined || !Number.isFinite(fields.score ?? 0);
   } else if (field === "_source") {
-    i = c === token.OPEN_OBJECT ? readSource(json, i, fields) : json.value(i, 1);
+    i = c === token.OPEN_OBJECT ? readSource(json, i, fields, keys) : json.value(i, 1);
     fields.source = c === token.OPEN_OBJECT ? from : WRONG;
     fields.sourceEnd = i;
   } else if (field === "sort" && fields.shape === "v3Hit") {
@@ -178,6 +206,7 @@ export function readHitBytes(
   end: number,
   shape: HitShape,
   prefix = false,
+  keys?: UniqueKeys,
 ): HitBytesResult {
   const json = new JsonBytes(bytes, end);
   const fields = new HitFields(shape);
@@ -199,7 +228,7 @@ export function readHitBytes(
       const field = fieldOf(json, from, i);
       i = json.space(i);
       if (json.at(i) !== token.COLON) return refused("syntax");
-      i = readValue(json, field, json.space(i + 1), fields);
+      i = readValue(json, field, json.space(i + 1), fields, keys);
       if (i < 0) return refusal(i);
       i = json.space(i);
       const next = json.at(i);
@@ -212,6 +241,8 @@ export function readHitBytes(
     }
   if (!prefix && json.space(i) !== end) return refused("syntax");
   if (!fitsShape(fields, shape)) return refused("shape");
+  // Of `_source`, `_id` and `_index` (the bytes a splice copies), or of a `_source` given twice.
+  if (keys !== undefined && json.loneSurrogate) return refused("surrogate");
   return {
     ok: true,
     end: i,

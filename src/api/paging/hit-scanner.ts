@@ -21,6 +21,12 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const SOURCE_KEY = Buffer.from("_source");
 
+/** Whether the key bytes [from, to) hold an escape: a few bytes, the hit's own keys only. */
+function hasEscape(bytes: Buffer, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (bytes[k] === BACKSLASH) return true;
+  return false;
+}
+
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
@@ -46,6 +52,12 @@ export class HitScanner {
   private sourceStart = -1;
   private sourceEnd = -1;
   private sourceKeyPending = false;
+  /**
+   * The element names `_source` twice, or has a key written with escapes (which may spell it): its
+   * `_source` bytes are not handed on, and the parsed hit (JSON.parse keeps the last) is what counts.
+   */
+  private sourceSeen = false;
+  private sourceVoid = false;
   private compact = true;
   /** The element being read was offered to `take` whole (see ScannedElement.offered). */
   private offered = false;
@@ -198,8 +210,10 @@ export class HitScanner {
   private readKey(bytes: Buffer, from: number, to: number): void {
     const depth = this.depth;
     if (this.arrayDepth > 0 && depth === this.arrayDepth + 1) {
-      this.sourceKeyPending =
-        to - from === SOURCE_KEY.length && bytes.compare(SOURCE_KEY, 0, 7, from, to) === 0;
+      const isSource = to - from === SOURCE_KEY.length && bytes.compare(SOURCE_KEY, 0, 7, from, to) === 0;
+      if ((isSource && this.sourceSeen) || hasEscape(bytes, from, to)) this.sourceVoid = true;
+      if (isSource) this.sourceSeen = true;
+      this.sourceKeyPending = isSource;
     } else if (this.arrayDepth <= 0 && depth <= this.path.length) {
       this.keys[depth] = bytes.toString("utf8", from, to);
     }
@@ -217,6 +231,8 @@ export class HitScanner {
       this.compact = true;
       this.sourceStart = -1;
       this.sourceEnd = -1;
+      this.sourceSeen = false;
+      this.sourceVoid = false;
     } else if (this.arrayDepth > 0 && depth === this.arrayDepth + 2 && isObject && this.sourceKeyPending) {
       this.sourceStart = at;
     }
@@ -241,7 +257,7 @@ export class HitScanner {
         bytes: this.window,
         start: this.mark,
         end: at + 1,
-        sourceStart: this.sourceEnd > 0 ? this.sourceStart : -1,
+        sourceStart: this.sourceEnd > 0 && !this.sourceVoid ? this.sourceStart : -1,
         sourceEnd: this.sourceEnd,
         compact: this.compact,
         offered: this.offered,

@@ -5,6 +5,7 @@
 import { ApiError, isApiError } from "../../errors.js";
 import type { HitArray } from "./hit-array.js";
 import { HitScanner } from "./hit-scanner.js";
+import { parseJson } from "../../core/json-exact.js";
 import type { ScannedElement } from "./hit-scanner.js";
 
 /** Hits handed on at once: about 0.7 MB of jobs, whatever the page size. */
@@ -76,7 +77,8 @@ export async function* decodeHits(
       const text = element.bytes.toString("utf8", element.start, element.end);
       let hit: unknown;
       try {
-        hit = JSON.parse(text);
+        // Integers beyond 2^53 as bigints of their digits: an int64 stays exact (core/json-exact.ts).
+        hit = parseJson(text);
       } catch (error) {
         throw new MalformedBodyError(`hit ${index} is not JSON`, { cause: error });
       }

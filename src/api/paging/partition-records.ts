@@ -9,6 +9,7 @@ import { ApiError } from "../../errors.js";
 import { showServerText } from "../redact.js";
 import { JsonArraySplitter } from "./json-array-splitter.js";
 import { NdjsonLines } from "../../core/ndjson-lines.js";
+import { parseJson } from "../../core/json-exact.js";
 
 export type PartitionRecord = Record<string, unknown>;
 
@@ -45,7 +46,8 @@ function isRecord(value: unknown): value is PartitionRecord {
 }
 
 function parseRecord(text: string): PartitionRecord {
-  const value: unknown = JSON.parse(text);
+  // Integers beyond 2^53 as bigints of their digits: an int64 stays exact (core/json-exact.ts).
+  const value: unknown = parseJson(text);
   if (!isRecord(value))
     throw new Error(`a partition record is not a JSON object: ${showServerText(text.slice(0, 200), [], 40)}`);
   return value;

@@ -53,7 +53,7 @@ const HITS = [
   v3("e", '{"_id":"other","_index":"elsewhere","k":1}'),
   // An array-index key: JSON.stringify writes it first.
   v3("f", '{"b":1,"7":2}'),
-  // An escaped key and duplicate keys: copied as sent, as the splice always did.
+  // An escaped key and duplicate keys: declined, and written as JSON.parse reads them (issue 29).
   v3("g", '{"k\\u0065y":1,"d":1,"d":2}'),
   v3("h", '{"x":"\\ud800 lone"}'),
 ];
@@ -65,8 +65,9 @@ describe("the splice reader", () => {
       const parsed = await ndjson(chunks, V3_HITS);
       const read = await ndjson(chunks, withReader(V3_HITS, createSpliceReader()));
       expect(read.text).toBe(parsed.text);
-      // a, b, c, g and h splice; d is not compact, e carries identity keys, f an array-index key.
-      expect(read.taken).toBe(5);
+      // a, b and c splice; d is not compact, e carries identity keys, f an array-index key, g repeats
+      // a key and h holds a lone surrogate.
+      expect(read.taken).toBe(3);
       expect(parsed.taken).toBe(0);
     }
   });
@@ -81,14 +82,25 @@ describe("the splice reader", () => {
       },
     });
     const read = await ndjson(body("hits", HITS, 100_000), counting);
-    expect(read.taken).toBe(5);
-    // d, e and f are declined where they start and then parsed, not offered to the reader again.
+    expect(read.taken).toBe(3);
+    // d to h are declined where they start and then parsed, not offered to the reader again.
     expect(reads).toBe(HITS.length);
   });
 
+  // Issue 29: a key given twice in `_source` (once written with escapes) went to the NDJSON line twice,
+  // and a `\ud800` escape as sent: DuckDB and jq refuse such a file. Both readers now write one key,
+  // the last, and U+FFFD, as JSON.parse reads the hit.
+  it("writes a repeated key once (the last) and a lone surrogate as U+FFFD, on either path", async () => {
+    for (const hits of [V3_HITS, withReader(V3_HITS, createSpliceReader())]) {
+      const lines = (await ndjson(body("hits", HITS, 50), hits)).text.trimEnd().split("\n");
+      expect(lines[6]).toBe('{"_id":"g","_index":"jobs-atr-ec2-2026.03.01","key":1,"d":2}');
+      expect(lines[7]).toBe('{"_id":"h","_index":"jobs-atr-ec2-2026.03.01","x":"\ufffd lone"}');
+    }
+  });
+
   it("writes a hit sent as JSON.stringify writes it exactly as JSON.stringify writes its parsed row", async () => {
-    // a and c are spliced; d, e and f are serialised from their parsed rows. (b, g and h keep their
-    // escapes, numbers and duplicate keys as sent, on either path: the test above.)
+    // a and c are spliced; d, e and f are serialised from their parsed rows. (b keeps its escapes and
+    // numbers as sent, on either path: the test above.)
     const plain = [0, 2, 3, 4, 5];
     const read = await ndjson(body("hits", HITS, 50), withReader(V3_HITS, createSpliceReader()));
     const lines = read.text.trimEnd().split("\n");

@@ -28,6 +28,13 @@ export const SINK_ERRORS = {
     meaning: "A record could not be encoded in the output format.",
     action: "Report it with the record's field and type; a `select` or `drop` of the field is a workaround.",
   },
+  SINK_VALUE_NOT_INT64: {
+    exit: "failed",
+    meaning:
+      "A value of an int64 column (a `long` field) is a number no int64 holds: a fraction, or beyond -9223372036854775808..9223372036854775807 (numeric text included). It is never rounded or truncated: the slice fails and none of it is committed. The message names the column and the value.",
+    action:
+      "Drop the field (`drop`) or ask the service's owners why a `long` field holds it; the slices already committed are kept.",
+  },
   SINK_PATH_LINK: {
     exit: "failed",
     meaning:
