@@ -1,5 +1,7 @@
 // An HTTP proxy in front of a test's emulator that can hold one request: a test freezes a running
 // process at a chosen moment (say, once it holds its output lock) without timing, then lets it go.
+// Given `rewrite`, it is also a hostile service: it changes chosen bytes of the answers (a long's
+// digits, a key's spelling) on their way.
 import { createServer, request } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +19,13 @@ export interface GateProxy {
   close(): Promise<void>;
 }
 
-export async function startGateProxy(target: string): Promise<GateProxy> {
+export interface GateProxyOptions {
+  /** The answer's body as the client gets it, from the emulator's body for the request's path. */
+  rewrite?: (path: string, body: Buffer) => Buffer;
+}
+
+export async function startGateProxy(target: string, options: GateProxyOptions = {}): Promise<GateProxy> {
+  const { rewrite } = options;
   const upstream = new URL(target);
   let armed:
     { when: () => boolean | Promise<boolean>; reached: () => void; opened: Promise<void> } | undefined;
@@ -28,11 +36,29 @@ export async function startGateProxy(target: string): Promise<GateProxy> {
         port: upstream.port,
         method: incoming.method,
         path: incoming.url,
-        headers: { ...incoming.headers, host: upstream.host },
+        // A body to rewrite comes as plain text.
+        headers: {
+          ...incoming.headers,
+          host: upstream.host,
+          ...(rewrite === undefined ? {} : { "accept-encoding": "identity" }),
+        },
       },
       (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
+        if (rewrite === undefined) {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => {
+          const path = (incoming.url ?? "/").split("?")[0] ?? "/";
+          const body = rewrite(path, Buffer.concat(chunks));
+          const headers = { ...answer.headers, "content-length": String(body.length) };
+          delete headers["transfer-encoding"];
+          response.writeHead(answer.statusCode ?? 502, headers);
+          response.end(body);
+        });
       },
     );
     outgoing.on("error", () => response.destroy());

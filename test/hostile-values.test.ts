@@ -1,0 +1,148 @@
+// Issue 29, the service's values as a warehouse reads them, in every encoder mode: a rewriting proxy
+// in front of the emulator sends int64 values past 2^53 and at int64's ends, hits that name `_source`
+// twice (once spelled with an escape), a `_source` that repeats a key, and a lone surrogate escape.
+// The files are read back by DuckDB (read_parquet, read_json: it refuses a file with a duplicate key
+// or a lone surrogate) and each NDJSON line by JSON.parse; every mode must give the same view.
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { describe, expect } from "vitest";
+import { SERVICE_FROM_ENV, dataFiles, listTree, runCli, writePipeline } from "./support/cli-harness.js";
+import type { Row } from "./support/cli-harness.js";
+import { startGateProxy } from "./support/gate-proxy.js";
+import type { GateProxy } from "./support/gate-proxy.js";
+import { jobsSource } from "./support/jobs-pipeline.js";
+import { useEmulator } from "./support/use-emulator.js";
+
+const START = "2026-03-01T00:00:00Z";
+const END = "2026-03-01T02:00:00Z";
+const LONGS = ["9007199254740993", "-9223372036854775808", "9223372036854775807"];
+
+/** The digits the proxy sends for a `bytes_sent` the emulator made (`value`, below 10,000). */
+const sentDigits = (value: number): string => LONGS[value % 4] ?? String(value);
+
+/** Rewrites the hits of every jobs page (see the file's first comment). */
+function rewriteJobs(path: string, body: Buffer): Buffer {
+  if (path !== "/v3/jobs/query") return body;
+  let hit = 0;
+  const text = body
+    .toString("utf8")
+    .replace(/"bytes_sent":(\d+)/g, (_match, digits: string) => `"bytes_sent":${sentDigits(Number(digits))}`)
+    .replace(/"_source":\{/g, () => {
+      hit += 1;
+      // The last `_source` is the hit's, as JSON.parse reads it; the first is a decoy.
+      if (hit % 4 === 1) return '"_source":{"decoy":true},"_sourc\\u0065":{';
+      if (hit % 4 === 2) return '"_source":{"bytes_sent":1,"job":{"name":"decoy"},';
+      if (hit % 4 === 3) return '"_source":{"note":"x\\ud800y",';
+      return '"_source":{';
+    });
+  return Buffer.from(text);
+}
+
+const it = useEmulator({ seed: 29, density: 40 }).extend<{ proxy: GateProxy }>({
+  proxy: [
+    async ({ service }, use) => {
+      service.emulator.changeFields("jobs", { add: { bytes_sent: "long" } });
+      const proxy = await startGateProxy(service.emulator.url, { rewrite: rewriteJobs });
+      try {
+        await use(proxy);
+      } finally {
+        await proxy.close();
+      }
+    },
+    { scope: "file" },
+  ],
+});
+
+/** `sql` over DuckDB, rows as JavaScript values (BIGINT as bigint). */
+async function query(sql: string): Promise<Row[]> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJS() as Row[];
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+interface View {
+  /** `_id` → bytes_sent's digits, job.name and note, as the warehouse reads them. */
+  rows: Map<string, string>;
+}
+
+const files = async (out: string, ext: string): Promise<string> =>
+  (await listTree(out))
+    .filter((path) => dataFiles([path]).length === 1 && path.endsWith(ext))
+    .map((path) => `'${join(out, path)}'`)
+    .join(", ");
+
+async function parquetView(out: string): Promise<View> {
+  const rows = await query(
+    `SELECT _id, bytes_sent::VARCHAR AS n, "job.name" AS name FROM read_parquet([${await files(out, ".parquet")}])`,
+  );
+  return { rows: new Map(rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}`])) };
+}
+
+async function ndjsonView(out: string): Promise<View> {
+  const list = await files(out, ".ndjson");
+  // Every line is one JSON object on its own, and holds the digits as sent.
+  for (const path of list.split(", ")) {
+    const text = await readFile(path.slice(1, -1), "utf8");
+    for (const line of text.trimEnd().split("\n")) {
+      expect(typeof JSON.parse(line), line).toBe("object");
+      expect(line).not.toMatch(/\\ud[89a-f]/i);
+      expect(line).not.toContain("decoy");
+    }
+  }
+  const rows = await query(
+    `SELECT _id, bytes_sent::VARCHAR AS n, job.name AS name, note FROM read_json([${list}], format = 'newline_delimited', columns = {_id: 'VARCHAR', bytes_sent: 'BIGINT', job: 'STRUCT(name VARCHAR)', note: 'VARCHAR'})`,
+  );
+  for (const row of rows) if (row.note !== null) expect(row.note).toBe("x\ufffdy");
+  expect(rows.filter((row) => row.note !== null).length).toBeGreaterThan(5);
+  return { rows: new Map(rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}`])) };
+}
+
+const MODES: readonly { name: string; sinks: string[]; threads?: number; transforms?: boolean }[] = [
+  { name: "ndjson spliced", sinks: ["ndjson"] },
+  { name: "parquet from the bytes", sinks: ["parquet"] },
+  { name: "both formats, parsed", sinks: ["ndjson", "parquet"] },
+  { name: "parquet on worker threads", sinks: ["parquet"], threads: 2 },
+  { name: "both formats through a transform", sinks: ["ndjson", "parquet"], transforms: true },
+];
+
+describe("values a hostile service sends, in every encoder mode", () => {
+  it("int64 exact, the last _source, one key and U+FFFD: the same view in every mode", async ({
+    service,
+    workspace,
+    proxy,
+  }) => {
+    const env = { ...service.env, MDQ_BASE_URL: proxy.url };
+    const views: Map<string, string>[] = [];
+    for (const mode of MODES) {
+      const dir = await workspace.folder(mode.name.replaceAll(" ", "-"));
+      const file = await writePipeline(dir, {
+        name: "hostile-values",
+        service: SERVICE_FROM_ENV,
+        source: jobsSource(START, END, { page_size: 50 }),
+        ...(mode.transforms === true ? { transforms: [{ drop: { fields: ["job.id"] } }] } : {}),
+        sinks: mode.sinks.map((format) => ({ format, to: join(dir, format) })),
+        limits: { concurrency: 1, ...(mode.threads === undefined ? {} : { encode_threads: mode.threads }) },
+      });
+      const result = await runCli(["run", file, "--log-level", "debug"], { env });
+      expect(result.code, `${mode.name}: ${result.stderr}`).toBe(0);
+      if (mode.threads !== undefined) expect(result.stderr).toMatch(/encoded in worker threads/);
+      for (const format of mode.sinks) {
+        const view =
+          format === "parquet" ? await parquetView(join(dir, format)) : await ndjsonView(join(dir, format));
+        views.push(view.rows);
+      }
+    }
+    const [first] = views;
+    expect(first?.size).toBeGreaterThan(40);
+    const digits = [...(first?.values() ?? [])].map((value) => value.split("|")[0]);
+    for (const long of LONGS) expect(digits).toContain(long);
+    expect([...(first?.values() ?? [])].some((value) => value.endsWith("|decoy"))).toBe(false);
+    for (const view of views.slice(1)) expect(view).toEqual(first);
+  });
+});
