@@ -115,12 +115,21 @@ export interface PlanOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Whether the window is one rolling snapshot: a v1 time_range (billing, the deprecated logs API) is
+ * one request up to the service's now, so it is one slice whose start moves with the day. Each run's
+ * slice replaces the one the output holds instead of being added beside it (see state-snapshot.ts).
+ */
+export function isSnapshotWindow(query: Pick<SourceSpec, "api">): boolean {
+  return query.api === "v1";
+}
+
 /** Plans a run. Costs at most one probe per request set, and none when strategy and slice are fixed. */
 export async function planRun(options: PlanOptions): Promise<Plan> {
   const { client, query, window } = options;
   const kind = options.kinds[query.kind];
   // v1 (billing and the deprecated logs API) takes a date-math time_range: the window is one request.
-  const single = query.api === "v1";
+  const single = isSnapshotWindow(query);
   const needsProbe =
     !single &&
     query.strategy !== "aggs" &&

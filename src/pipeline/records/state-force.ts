@@ -17,7 +17,7 @@ function overlaps(slice: { start: string; end: string }, window: ForcedWindow | 
 }
 
 /** Every file the state knows for a slice: committed, superseded, and a batch export's progress. */
-function filesOf(state: RunState, id: string): CommittedFile[] {
+export function filesOf(state: RunState, id: string): CommittedFile[] {
   const batch = state.batches[id];
   return [
     ...(state.slices[id]?.files ?? []),

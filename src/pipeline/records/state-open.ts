@@ -1,6 +1,6 @@
 // Reading a pipeline's state as a run opens it: the state object (or a fresh one), the journal entries
 // written after it replayed in order, and the checks that decide whether this run may go on from it
-// (the slice grid, --force, the pipeline's fingerprint).
+// (a rolling snapshot's replacement, the slice grid, --force, the pipeline's fingerprint).
 import { ConfigError } from "../../errors.js";
 import type { OutputStore, Slice } from "../../core/contracts.js";
 import { readStateObject } from "./state-files.js";
@@ -9,6 +9,7 @@ import { applyEntry, journalPrefix, readJournal } from "./state-journal.js";
 import { applyForce } from "./state-force.js";
 import type { ForcedWindow } from "./state-force.js";
 import { checkSliceGrid } from "./slice-grid.js";
+import { replaceSnapshot } from "./state-snapshot.js";
 
 export interface StateStoreOptions {
   store: OutputStore;
@@ -21,6 +22,8 @@ export interface StateStoreOptions {
   forceWindow?: ForcedWindow | undefined;
   /** The slices the run plans; one overlapping a committed slice of another id is refused. */
   planned?: readonly Slice[];
+  /** The window is one rolling snapshot (a v1 time_range): its one planned slice replaces what the output holds. */
+  snapshot?: boolean;
   /** Awaited before each write of the state; throws once the run may no longer write (the lock's fence). */
   fence?: () => Promise<void>;
 }
@@ -29,7 +32,10 @@ export interface OpenedState {
   state: RunState;
   /** The journal objects read, not yet folded into the state object. */
   journal: string[];
-  /** Whether the state must be written whole before any entry: fresh, forced, or resumed from a journal. */
+  /**
+   * Whether the state must be written whole before any entry: fresh, forced, resumed from a journal,
+   * or changed as it was read (a snapshot replaced).
+   */
   rewrite: boolean;
 }
 
@@ -57,6 +63,11 @@ export async function readRunState(options: StateStoreOptions): Promise<OpenedSt
     applyEntry(state, entry);
     state.journal_seq = seq;
   }
+  const snapshot = options.planned?.[0];
+  const replaced =
+    options.snapshot === true && options.planned?.length === 1 && snapshot !== undefined
+      ? replaceSnapshot(state, snapshot.id)
+      : false;
   checkSliceGrid(state, options.planned ?? [], options.store.location, options.force);
   if (options.force) {
     applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
@@ -71,6 +82,6 @@ export async function readRunState(options: StateStoreOptions): Promise<OpenedSt
   return {
     state,
     journal: journal.map((stored) => stored.path),
-    rewrite: bytes === undefined || options.force || journal.length > 0,
+    rewrite: bytes === undefined || options.force || journal.length > 0 || replaced,
   };
 }

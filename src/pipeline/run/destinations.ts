@@ -16,6 +16,7 @@ import { windowSlices } from "./slices-to-run.js";
 import { StateStore, stateObjectPath } from "../records/state.js";
 import type { StateStoreOptions } from "../records/state-open.js";
 import type { Shard } from "../plan/shard.js";
+import { isSnapshotWindow } from "../plan/plan.js";
 
 /** Whether the sink's destination keeps files (and so state and a manifest); a stream (stdout) does not. */
 export function keepsFiles(sink: SinkConfig, destinations: DestinationTable): boolean {
@@ -82,7 +83,8 @@ export async function committedInOutput(
 
 /**
  * How a run opens (or peeks at) its state in `store`: the state's path for the shard, the pipeline's
- * fingerprint, and the window's slices, which a --force redoes (what is committed outside stays).
+ * fingerprint, and the window's slices, which a --force redoes
+ * (what is committed outside stays) and a rolling snapshot's one slice replaces.
  */
 export function runStateOptions(
   planned: Pick<PreparedRun, "pipeline" | "components" | "shardPlan">,
@@ -98,5 +100,6 @@ export function runStateOptions(
     force: run.force,
     forceWindow: pipeline.source.window,
     planned: windowSlices(planned).map((plan) => plan.slice),
+    snapshot: isSnapshotWindow(pipeline.source),
   };
 }
