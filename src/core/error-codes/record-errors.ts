@@ -14,6 +14,13 @@ export const RECORD_ERRORS = {
       "A change to the run state holds a value the state's schema refuses; it was not written, so the committed state stays readable.",
     action: "Report the message with --debug output; the slice is redone by the next run.",
   },
+  OUTPUT_OWNED: {
+    exit: "invalid",
+    meaning:
+      "A sink's destination holds the output of another pipeline (its state or manifest names that pipeline); a pipeline never writes into another's output, `--force` included, so nothing was written.",
+    action:
+      "Give the pipeline a destination of its own; if it is the other pipeline renamed, give it back that name; to hand the output over, move it away first (the new pipeline then starts a fresh output).",
+  },
   SCHEMA_DRIFT: {
     exit: "failed",
     meaning:

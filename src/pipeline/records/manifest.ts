@@ -4,7 +4,7 @@ import type { OutputStore } from "../../core/contracts.js";
 import type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
 import { shardSuffix } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
-import type { RunState } from "./state.js";
+import type { RunState } from "./state-schema.js";
 
 export type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
 

@@ -1,6 +1,7 @@
 // Reading a pipeline's state as a run opens it: the state object (or a fresh one), the journal entries
 // written after it replayed in order, and the checks that decide whether this run may go on from it
-// (a rolling snapshot's replacement, the slice grid, --force, the pipeline's fingerprint).
+// (the pipeline that owns the output, a rolling snapshot's replacement, the slice grid, --force, the
+// pipeline's fingerprint).
 import { ConfigError } from "../../errors.js";
 import type { OutputStore, Slice } from "../../core/contracts.js";
 import { readStateObject } from "./state-files.js";
@@ -9,6 +10,7 @@ import { applyEntry, journalPrefix, readJournal } from "./state-journal.js";
 import { applyForce } from "./state-force.js";
 import type { ForcedWindow } from "./state-force.js";
 import { checkSliceGrid } from "./slice-grid.js";
+import { ownedByAnother } from "./state-owner.js";
 import { replaceSnapshot } from "./state-snapshot.js";
 
 export interface StateStoreOptions {
@@ -16,6 +18,11 @@ export interface StateStoreOptions {
   path: string;
   pipeline: string;
   fingerprint: string;
+  /**
+   * What earlier versions computed as this pipeline's fingerprint (with the destination's location in
+   * it): a state holding one of them is this pipeline's, and takes the current one.
+   */
+  earlierFingerprints?: readonly string[];
   /** Redo the slices of the forced window (all when no window): ignore them as committed. */
   force: boolean;
   /** The window `--force` applies to; slices committed outside it stay committed. */
@@ -34,7 +41,7 @@ export interface OpenedState {
   journal: string[];
   /**
    * Whether the state must be written whole before any entry: fresh, forced, resumed from a journal,
-   * or changed as it was read (a snapshot replaced).
+   * or changed as it was read (a fingerprint migrated, a snapshot replaced).
    */
   rewrite: boolean;
 }
@@ -58,11 +65,15 @@ export async function readRunState(options: StateStoreOptions): Promise<OpenedSt
           pending: {},
         }
       : readStateObject(bytes, `${options.store.location}/${options.path}`);
+  if (state.pipeline !== options.pipeline)
+    throw ownedByAnother(options.store.location, state.pipeline, options.pipeline);
   for (const { seq, entry } of journal) {
     if (seq <= state.journal_seq) continue;
     applyEntry(state, entry);
     state.journal_seq = seq;
   }
+  const migrated = options.earlierFingerprints?.includes(state.fingerprint) === true;
+  if (migrated) state.fingerprint = options.fingerprint;
   const snapshot = options.planned?.[0];
   const replaced =
     options.snapshot === true && options.planned?.length === 1 && snapshot !== undefined
@@ -82,6 +93,6 @@ export async function readRunState(options: StateStoreOptions): Promise<OpenedSt
   return {
     state,
     journal: journal.map((stored) => stored.path),
-    rewrite: bytes === undefined || options.force || journal.length > 0 || replaced,
+    rewrite: bytes === undefined || options.force || journal.length > 0 || migrated || replaced,
   };
 }

@@ -11,9 +11,10 @@ import type { Manifest } from "../records/manifest-schema.js";
 import { parseManifest } from "../records/manifest-schema.js";
 import { newRunInfo } from "./prepare-run.js";
 import type { PreparedRun } from "./prepare-run.js";
-import { outputFingerprint } from "./fingerprint.js";
+import { earlierOutputFingerprints, outputFingerprint } from "./fingerprint.js";
 import { windowSlices } from "./slices-to-run.js";
 import { StateStore, stateObjectPath } from "../records/state.js";
+import { checkOutputOwner } from "../records/state-owner.js";
 import type { StateStoreOptions } from "../records/state-open.js";
 import type { Shard } from "../plan/shard.js";
 import { isSnapshotWindow } from "../plan/plan.js";
@@ -51,6 +52,19 @@ export async function readManifest(store: OutputStore, path: string): Promise<Ma
   return parseManifest(Buffer.from(bytes).toString("utf8"), `${store.location}/${path}`);
 }
 
+/**
+ * Throws OUTPUT_OWNED when a sink's destination holds another pipeline's output (its state or its
+ * manifest names another pipeline), --force or not: every destination that keeps files is looked at,
+ * not only the one holding the state, since a run writes files and a manifest into each.
+ */
+export async function checkOwnedOutputs(
+  sinks: readonly { store: OutputStore; keepsFiles: boolean }[],
+  pipeline: string,
+  shard: Shard | undefined,
+): Promise<void> {
+  for (const sink of sinks) if (sink.keepsFiles) await checkOutputOwner(sink.store, pipeline, shard);
+}
+
 /** Where a pipeline's state is, and which slices it holds as committed. */
 export interface CommittedSlices {
   /** The destination whose `_mdq-export/` holds the state. */
@@ -62,12 +76,15 @@ export interface CommittedSlices {
  * Which slices earlier runs committed, read from the state as a run without --force reads it (beside
  * the first sink that keeps files), without writing anything or taking the lock: what `plan` shows.
  * Undefined when no sink keeps files (stdout only): such a pipeline keeps no state. Throws the run's
- * own ConfigError when the state belongs to another pipeline or another slice grid.
+ * own errors when an output belongs to another pipeline, or the state to another slice grid.
  */
 export async function committedInOutput(
   prepared: Pick<PreparedRun, "pipeline" | "components" | "shardPlan" | "shard">,
 ): Promise<CommittedSlices | undefined> {
   const { pipeline, components } = prepared;
+  await forEachDestination(pipeline, components, (store) =>
+    checkOutputOwner(store, pipeline.name, prepared.shard),
+  );
   const sink = pipeline.sinks.find((candidate) => keepsFiles(candidate, components.destinations));
   if (sink === undefined) return undefined;
   const store = await openOutputStore(sink, { run: newRunInfo(pipeline.name) }, components.destinations);
@@ -83,7 +100,7 @@ export async function committedInOutput(
 
 /**
  * How a run opens (or peeks at) its state in `store`: the state's path for the shard, the pipeline's
- * fingerprint, and the window's slices, which a --force redoes
+ * fingerprint (and those earlier versions wrote), and the window's slices, which a --force redoes
  * (what is committed outside stays) and a rolling snapshot's one slice replaces.
  */
 export function runStateOptions(
@@ -97,6 +114,7 @@ export function runStateOptions(
     path: stateObjectPath(run.shard),
     pipeline: pipeline.name,
     fingerprint: outputFingerprint(pipeline, components.destinations),
+    earlierFingerprints: earlierOutputFingerprints(pipeline, components.destinations),
     force: run.force,
     forceWindow: pipeline.source.window,
     planned: windowSlices(planned).map((plan) => plan.slice),

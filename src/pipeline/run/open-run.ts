@@ -13,7 +13,7 @@ import type { WorkerPool } from "../../core/worker-pool.js";
 import { sparingWriters } from "../../core/writer-tag.js";
 import { resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
-import { runStateOptions } from "./destinations.js";
+import { checkOwnedOutputs, runStateOptions } from "./destinations.js";
 import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../records/output-lock.js";
 import type { OutputLock } from "../records/output-lock.js";
@@ -114,6 +114,8 @@ async function takeHold(planned: PlannedRun, options: RunPipelineOptions, held: 
     breakLock: options.breakLock === true,
     unlocked: unlockedOutputs(pipeline.sinks, components.destinations),
   });
+  // Read under the lock, before anything at the output is read for this run or written.
+  await checkOwnedOutputs(held.sinks, pipeline.name, options.shard);
 }
 
 /**
