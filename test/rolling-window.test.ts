@@ -8,9 +8,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { fetchToken, post } from "./emulator-http.js";
-import { checkCompleteExport } from "./support/export-checks.js";
-import { parquetRowOf } from "./support/expected-rows.js";
+import { byId, checkCompleteExport } from "./support/export-checks.js";
+import { hitRecord, parquetRowOf } from "./support/expected-rows.js";
 import {
+  collect,
   listDataFiles,
   readManifest,
   readNdjson,
@@ -21,6 +22,7 @@ import {
   createWorkspace,
   EMULATOR_NOW,
   EXPORT_EMULATOR,
+  REMOTE_SERVICE_YAML,
   runCli,
   startTestService,
 } from "./support/cli-harness.js";
@@ -39,7 +41,7 @@ interface Days {
   service: TestService;
   workspace: Workspace;
   env: Record<string, string>;
-  /** Moves the service's clock to `day` days after EMULATOR_NOW and returns that instant for --now. */
+  /** Moves the service's clock to `day` days (fractions too) after EMULATOR_NOW and returns that instant for --now. */
   goTo(day: number): string;
   close(): Promise<void>;
 }
@@ -53,7 +55,7 @@ async function startDays(): Promise<Days> {
     workspace,
     env: { ...service.env, MDQ_OUT_DIR: workspace.dir },
     goTo(day) {
-      now = EMULATOR_NOW + day * DAY_MS;
+      now = EMULATOR_NOW + Math.round(day * DAY_MS);
       return new Date(now).toISOString();
     },
     close: async () => {
@@ -185,6 +187,52 @@ describe("a rolling snapshot window (the shipped billing example)", () => {
       expect(replaced.code).toBe(0);
       await checkCompleteExport(join(days.workspace.dir, "billing/parquet"), DOMAINS.length);
       await expectOutputOf(days, third, await serviceSummaries(days.service.emulator));
+    } finally {
+      await days.close();
+    }
+  });
+
+  it("the same holds for the deprecated v1 logs (now-3h/h, run hourly): the output is the latest window's logs, each once", async () => {
+    const days = await startDays();
+    try {
+      const out = join(days.workspace.dir, "logs-v1");
+      const file = await days.workspace.write(
+        "logs-v1.yaml",
+        `name: rolling-logs-v1
+${REMOTE_SERVICE_YAML}
+source:
+  kind: logs
+  api: v1
+  application: atr
+  app_type: ec2
+  domain: [bravo.example]
+  window: { start: now-3h/h }
+  strategy: scroll
+sinks:
+  - format: parquet
+    to: ${out}
+`,
+      );
+      for (const hour of [0, 1, 2]) {
+        const now = days.goTo(hour / 24);
+        const result = await runCli(["run", file, "--now", now, "--log-level", "error"], { env: days.env });
+        expect(result.code, `hour ${hour}: ${result.stderr}`).toBe(0);
+        const hits = await collect(
+          days.service.emulator.expectedHits("/v1/logs/scroll", {
+            application: "atr",
+            time_range: "now-3h/h",
+            app_type: "ec2",
+            domain: "bravo.example",
+            size: 100,
+          }),
+        );
+        expect(hits.length).toBeGreaterThan(0);
+        const { files } = await checkCompleteExport(out, hits.length);
+        const table = await readParquet(out, files);
+        const rows = byId(table.rows);
+        expect(rows.size, `hour ${hour}`).toBe(hits.length);
+        for (const hit of hits) expect(rows.get(hit._id)).toEqual(parquetRowOf(hitRecord(hit), table.types));
+      }
     } finally {
       await days.close();
     }
