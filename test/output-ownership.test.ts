@@ -56,7 +56,6 @@ describe("a pipeline on another pipeline's output", () => {
     for (const argv of [
       ["run", b, "--debug"],
       ["run", b, "--force", "--debug"],
-      ["plan", b, "--debug"],
     ]) {
       const result = await runCli(argv, { env: env(service, out) });
       expect(result.code, argv.join(" ")).toBe(2);
@@ -65,6 +64,17 @@ describe("a pipeline on another pipeline's output", () => {
         `the output in ${out} belongs to pipeline "jobs-a" (its state and manifest name it), not to "jobs-b"`,
       );
       expect(result.stderr).not.toContain("the pipeline changed");
+    }
+    // plan says so after the plan, as of any state a run would refuse; with --force too.
+    for (const argv of [
+      ["plan", b],
+      ["plan", b, "--force"],
+    ]) {
+      const result = await runCli(argv, { env: env(service, out) });
+      expect(result.code, argv.join(" ")).toBe(2);
+      expect(result.stdout, argv.join(" ")).toContain(
+        `A run would stop: the output in ${out} belongs to pipeline "jobs-a"`,
+      );
     }
     expect(await contents(out)).toEqual(before);
     expect((await readJson(join(out, "_mdq-export", "state.json"))).pipeline).toBe("jobs-a");

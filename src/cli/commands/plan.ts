@@ -2,7 +2,7 @@
 // requests against the quota — without exporting anything.
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { prepareRun } from "../../pipeline/run/prepare-run.js";
-import { committedInOutput } from "../../pipeline/run/destinations.js";
+import { checkOwnedDestinations, committedInOutput } from "../../pipeline/run/destinations.js";
 import { resolveShard } from "../../pipeline/plan/shard.js";
 import {
   NOW_OPTION,
@@ -78,9 +78,12 @@ export const planCommand: Command = async (argv, io) => {
     // What earlier runs committed, as the run would read it; a state the run would refuse stops here.
     let committed;
     try {
+      // --force reads no state, but a forced run on another pipeline's output is refused all the same.
       if (values.force !== true) committed = await committedInOutput(prepared);
+      else await checkOwnedDestinations(prepared);
     } catch (error) {
-      if (!isConfigError(error) || !(error instanceof Error)) throw error;
+      const refused = isConfigError(error) || hasCode(error, ERROR_CODES.OUTPUT_OWNED);
+      if (!refused || !(error instanceof Error)) throw error;
       io.stdout.write(formatPlan(prepared, values.json === true));
       (values.json === true ? io.stderr : io.stdout).write(`A run would stop: ${error.message}\n`);
       return EXIT.invalid;

@@ -65,6 +65,16 @@ export async function checkOwnedOutputs(
   for (const sink of sinks) if (sink.keepsFiles) await checkOutputOwner(sink.store, pipeline, shard);
 }
 
+/** `checkOwnedOutputs` for a command that holds no stores (`plan`): each destination opened in turn. */
+export async function checkOwnedDestinations(
+  prepared: Pick<PreparedRun, "pipeline" | "components" | "shard">,
+): Promise<void> {
+  const { pipeline, components } = prepared;
+  await forEachDestination(pipeline, components, (store) =>
+    checkOutputOwner(store, pipeline.name, prepared.shard),
+  );
+}
+
 /** Where a pipeline's state is, and which slices it holds as committed. */
 export interface CommittedSlices {
   /** The destination whose `_mdq-export/` holds the state. */
@@ -82,9 +92,7 @@ export async function committedInOutput(
   prepared: Pick<PreparedRun, "pipeline" | "components" | "shardPlan" | "shard">,
 ): Promise<CommittedSlices | undefined> {
   const { pipeline, components } = prepared;
-  await forEachDestination(pipeline, components, (store) =>
-    checkOutputOwner(store, pipeline.name, prepared.shard),
-  );
+  await checkOwnedDestinations(prepared);
   const sink = pipeline.sinks.find((candidate) => keepsFiles(candidate, components.destinations));
   if (sink === undefined) return undefined;
   const store = await openOutputStore(sink, { run: newRunInfo(pipeline.name) }, components.destinations);
