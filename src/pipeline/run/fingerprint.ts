@@ -26,7 +26,7 @@ export function fingerprintOf(value: unknown): string {
 }
 
 /** The pipeline as far as it decides the records, each sink given by `sink`. */
-function recordsOf(pipeline: Pipeline, sink: (config: Pipeline["sinks"][number]) => unknown): unknown {
+function recordsDecidedBy(pipeline: Pipeline, sink: (config: Pipeline["sinks"][number]) => unknown): unknown {
   const { source, transforms, sinks, name } = pipeline;
   const { window: _window, ...query } = source;
   return { name, query, transforms, sinks: sinks.map(sink) };
@@ -40,7 +40,7 @@ function recordsOf(pipeline: Pipeline, sink: (config: Pipeline["sinks"][number])
  */
 export function outputFingerprint(pipeline: Pipeline, destinations: DestinationTable): string {
   return fingerprintOf(
-    recordsOf(pipeline, (config) => {
+    recordsDecidedBy(pipeline, (config) => {
       const { to: _location, ...identity } = sinkIdentity(config, destinations);
       return identity;
     }),
@@ -53,5 +53,5 @@ export function outputFingerprint(pipeline: Pipeline, destinations: DestinationT
  * rest. Such a state moved elsewhere before a run of this version cannot be told from a changed one.
  */
 export function earlierOutputFingerprints(pipeline: Pipeline, destinations: DestinationTable): string[] {
-  return [fingerprintOf(recordsOf(pipeline, (config) => sinkIdentity(config, destinations)))];
+  return [fingerprintOf(recordsDecidedBy(pipeline, (config) => sinkIdentity(config, destinations)))];
 }
