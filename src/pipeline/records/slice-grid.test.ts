@@ -54,7 +54,7 @@ describe("checkSliceGrid", () => {
     expect(() => checkSliceGrid(state, half, "/out", true)).toThrow(/remove the records of the rest/);
   });
 
-  it("checks a 49,000-slice backfill against about 100,000 committed slices in well under a second", () => {
+  it("checks a 49,000-slice backfill against about 100,000 committed slices, finding the one that overlaps", () => {
     const origin = Date.parse("2010-01-01T00:00:00Z");
     const hours = (count: number): Date => new Date(origin + count * HOUR);
     // sliceWindow cuts at most 50,000 slices at once: the committed history is two windows.
@@ -64,9 +64,8 @@ describe("checkSliceGrid", () => {
     ]);
     expect(Object.keys(big.slices)).toHaveLength(99_998);
     const backfill = sliceWindow(hours(50_000), hours(99_000), HOUR);
-    const started = performance.now();
+    // Speed is the benchmark's to measure, not a timed assertion on a shared machine.
     expect(() => checkSliceGrid(big, backfill, "/out", false)).not.toThrow();
-    expect(performance.now() - started).toBeLessThan(1000);
     const shifted = [{ index: 0, id: "shifted", start: hours(70_000.5), end: hours(70_001) }];
     expect(() => checkSliceGrid(big, shifted, "/out", false)).toThrow(/overlaps slice/);
   });
