@@ -312,24 +312,24 @@ describe("validate --now", () => {
     service,
     workspace,
   }) => {
-    // Ends at now (the default), starts in 2099: valid only for a run after that start.
+    // Ends at now (the default), starts on 2026-01-01: valid for a run after that start only.
     const file = await workspace.write(
       "validate-now.yaml",
       workloadsPipeline(join(workspace.dir, "validate-now-out")).replace(
         `window: { start: "${START}", end: "${END}", slice: 1h }`,
-        'window: { start: "2099-01-01T00:00:00Z", slice: 1h }',
+        'window: { start: "2026-01-01T00:00:00Z", slice: 1h }',
       ),
     );
     const env = emulatorEnv(service.emulator);
     const today = await runCli(["validate", file], { env });
-    expect(today.code).toBe(2);
-    expect(today.stderr).toContain("end must be after start");
-    const then = await runCli(["validate", file, "--now", "2099-01-01T06:00:00Z"], { env });
-    expect(then.code, then.stderr).toBe(0);
-    expect(then.stdout).toContain(`${file}: valid`);
-    const refused = await runCli(["validate", file, "--now", "2099-01-01"], { env });
+    expect(today.code, today.stderr).toBe(0);
+    expect(today.stdout).toContain(`${file}: valid`);
+    const before = await runCli(["validate", file, "--now", "2025-12-31T18:00:00Z"], { env });
+    expect(before.code).toBe(2);
+    expect(before.stderr).toContain("end must be after start");
+    const refused = await runCli(["validate", file, "--now", "2026-01-01"], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--now "2099-01-01"');
+    expect(refused.stderr).toContain('--now "2026-01-01"');
   });
 });
 

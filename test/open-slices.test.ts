@@ -195,6 +195,34 @@ describe("open slices", () => {
     expect(emulator.requestCount()).toBe(before);
   });
 
+  // Regression: a --now a day ahead settled the slices the service had not indexed yet; they were
+  // recorded complete with 0 records and every later run skipped them.
+  it("refuses a --now ahead of the clock on every command that takes it, naming both times (exit 2, nothing requested, nothing written)", async ({
+    service,
+    workspace,
+  }) => {
+    const { emulator } = service;
+    const out = join(workspace.dir, "ahead");
+    const file = await workspace.write("ahead.yaml", yaml(out));
+    const ahead = new Date(Date.now() + 86_400_000).toISOString();
+    const before = emulator.requestCount();
+    for (const command of [["run"], ["plan"], ["validate"], ["schema"], ["ddl", "--dialect", "duckdb"]]) {
+      const result = await runCli([...command, file, "--now", ahead], { env: emulatorEnv(emulator) });
+      expect(result.code, `${command[0]}: ${result.stderr}`).toBe(2);
+      expect(result.stdout).toBe("");
+      const message = new RegExp(
+        `--now "${ahead}" \\(${ahead}\\) is ahead of this machine's clock \\(\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z\\) by more than 5 minutes`,
+      );
+      expect(result.stderr, command[0]).toMatch(message);
+    }
+    expect(emulator.requestCount()).toBe(before);
+    expect(await exists(out)).toBe(false);
+    // Within the tolerance (a scheduler's clock a little ahead) it is still a --now.
+    const nearly = new Date(Date.now() + 60_000).toISOString();
+    const plan = await runCli(["validate", file, "--now", nearly], { env: emulatorEnv(emulator) });
+    expect(plan.code, plan.stderr).toBe(0);
+  });
+
   it("validates window.settle as a duration with the line and column of the value", async ({
     service,
     workspace,

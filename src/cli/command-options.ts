@@ -92,11 +92,29 @@ export function pipelineTime(values: {
   return { now: runNow(values.now), overrides: windowOverrides(values) };
 }
 
-/** The run's one "now": `--now` when given (refused unless an ISO timestamp with a zone), else the current time. */
+/**
+ * How far `--now` may be ahead of this machine's clock: clocks of a scheduler and a worker drift by
+ * seconds, not minutes. A `now` further ahead would settle slices the service has not indexed yet:
+ * they would be recorded complete with the records that exist so far (none), and skipped ever after.
+ */
+export const NOW_AHEAD_TOLERANCE_MS = 5 * 60_000;
+
+/**
+ * The run's one "now": `--now` when given (refused unless an ISO timestamp with a zone, and refused
+ * when later than the clock plus NOW_AHEAD_TOLERANCE_MS), else the current time.
+ */
 export function runNow(value: string | undefined, current: () => Date = () => new Date()): Date {
   if (value === undefined) return current();
   const parsed = parseInstant(value);
-  if (parsed.ok) return parsed.date;
-  const message = `--now "${JSON.stringify(value).slice(1, -1)}" ${parsed.reason}`;
-  throw new ConfigError(message, [{ path: "--now", message }]);
+  const shown = `--now "${JSON.stringify(value).slice(1, -1)}"`;
+  if (!parsed.ok) {
+    const message = `${shown} ${parsed.reason}`;
+    throw new ConfigError(message, [{ path: "--now", message }]);
+  }
+  const clock = current();
+  if (parsed.date.getTime() > clock.getTime() + NOW_AHEAD_TOLERANCE_MS) {
+    const message = `${shown} (${parsed.date.toISOString()}) is ahead of this machine's clock (${clock.toISOString()}) by more than ${NOW_AHEAD_TOLERANCE_MS / 60_000} minutes; slices the service has not indexed yet would be recorded as settled with the records found so far: give a --now no later than the clock (a scheduler's logical date is in the past)`;
+    throw new ConfigError(message, [{ path: "--now", message }]);
+  }
+  return parsed.date;
 }

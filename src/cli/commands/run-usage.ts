@@ -10,7 +10,8 @@ Options:
   --end TIME          replace the window's end
   --now TIME          decide the window and its open slices against this instant (ISO 8601 with
                       a zone), like a scheduler's logical date: a rerun of a missed schedule
-                      exports what that schedule would have; default: the moment the run starts
+                      exports what that schedule would have; at most 5 minutes ahead of the
+                      clock; default: the moment the run starts
   --force             redo every slice of the window (--start/--end), even committed ones or after
                       the pipeline changed; slices committed outside the window are kept
   --recheck           re-count the committed slices with one date histogram and export again
