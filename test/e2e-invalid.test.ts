@@ -2,6 +2,7 @@
 // and column of the problem, and send nothing at all to the service (not even a token request).
 import { describe, expect } from "vitest";
 import { listAllFiles } from "./support/read-output.js";
+import { positionOf } from "./support/pipeline-text.js";
 import { emulatorEnv, EXPORT_EMULATOR, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
 import type { TestService } from "./support/cli-harness.js";
 import { serviceFixture, useEmulator } from "./support/use-emulator.js";
@@ -32,14 +33,6 @@ sinks:
   - format: parquet
     to: ./out
 `;
-}
-
-/** 1-based line and column of the first occurrence of `needle` in `text`. */
-function positionOf(text: string, needle: string): { line: number; column: number } {
-  const index = text.indexOf(needle);
-  if (index < 0) throw new Error(`${needle} is not in the pipeline`);
-  const before = text.slice(0, index).split("\n");
-  return { line: before.length, column: (before.at(-1) as string).length + 1 };
 }
 
 interface InvalidCase {

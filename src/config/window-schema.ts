@@ -17,6 +17,11 @@ export interface Window {
   settle_ms: number;
   /** The instant the window was resolved against: the run's one "now" (`--now`, or its start). */
   now: Date;
+  /**
+   * The smallest time unit the sinks' paths name (`{hour}`: an hour, `{date}`: a day), which no slice
+   * may cross (config/partition-grid.ts); undefined when no path names a time. Set with the sinks.
+   */
+  partition_ms?: number | undefined;
   /** The text as written, for v1 time_range, messages and the manifest. */
   expression: { start: string; end: string; slice: string };
 }

@@ -17,7 +17,12 @@ const MAX_COMPONENT_BYTES = 255;
 const MAX_PATH_BYTES = 1024;
 
 /** Placeholders filled by the sink, not from records. */
-const BUILT_INS = new Set(["date", "hour", "slice", "seq", "ext", "run_id"]);
+const BUILT_INS: ReadonlySet<string> = new Set(["date", "hour", "slice", "seq", "ext", "run_id"]);
+
+/** Whether `{name}` is filled by the sink (`{date}`, `{slice}`, …) rather than read from a record. */
+export function isBuiltInPlaceholder(name: string): boolean {
+  return BUILT_INS.has(name.trim());
+}
 
 type Part =
   { kind: "text"; text: string } | { kind: "var"; name: string } | { kind: "field"; read: ColumnReader };
@@ -32,6 +37,8 @@ export interface PathTemplate {
   readonly source: string;
   /** Record fields the template reads (`{atr.domain_name}`); empty when one file per slice suffices. */
   readonly fields: readonly string[];
+  /** The built-in placeholders the template holds (`date`, `hour`, `slice`, …), each once. */
+  readonly builtIns: ReadonlySet<string>;
   readonly hasSeq: boolean;
   /** Renders everything but `{seq}`: the key that routes a row to its open file. */
   renderKey(values: TemplateValues, row: Row | undefined): string;
@@ -45,6 +52,7 @@ const SEQ_MARK = "\u0000seq\u0000";
 export function compilePathTemplate(source: string): PathTemplate {
   const parts: Part[] = [];
   const fields: string[] = [];
+  const builtIns = new Set<string>();
   let hasSeq = false;
   for (const match of source.matchAll(/\{([^{}]*)\}|([^{}]+)|([{}])/g)) {
     const [, name, text, stray] = match;
@@ -56,6 +64,7 @@ export function compilePathTemplate(source: string): PathTemplate {
       if (trimmed === "") throw templateError(source, "an empty placeholder {}");
       if (BUILT_INS.has(trimmed)) {
         hasSeq ||= trimmed === "seq";
+        builtIns.add(trimmed);
         parts.push({ kind: "var", name: trimmed });
       } else {
         fields.push(trimmed);
@@ -80,6 +89,7 @@ export function compilePathTemplate(source: string): PathTemplate {
   return {
     source,
     fields,
+    builtIns,
     hasSeq,
     renderKey(values, row) {
       let out = "";

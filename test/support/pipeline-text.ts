@@ -15,3 +15,11 @@ sinks:
   - { format: ndjson, to: ./out }
 ${rest}`;
 }
+
+/** 1-based line and column of the first occurrence of `needle` in `text`, as validation reports it. */
+export function positionOf(text: string, needle: string): { line: number; column: number } {
+  const index = text.indexOf(needle);
+  if (index < 0) throw new Error(`${needle} is not in the pipeline`);
+  const before = text.slice(0, index).split("\n");
+  return { line: before.length, column: (before.at(-1) as string).length + 1 };
+}

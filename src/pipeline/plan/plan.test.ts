@@ -4,7 +4,7 @@ import type { ServiceClient } from "../../api/client.js";
 import { sliceWindow } from "../../config/window.js";
 import { startEmulator } from "../../emulator/server.js";
 import type { RunningEmulator } from "../../emulator/server.js";
-import { chooseSliceMs, planRun } from "./plan.js";
+import { autoSliceLengths, chooseSliceMs, planRun } from "./plan.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { defaultComponents } from "../../components/environment.js";
 
@@ -38,6 +38,17 @@ describe("chooseSliceMs", () => {
     expect(chooseSliceMs(counts, start, end, 100_000)).toBe(24 * HOUR);
     expect(chooseSliceMs(counts, start, end, 10_000)).toBe(6 * HOUR);
     expect(chooseSliceMs(counts, start, end, 500)).toBe(HOUR);
+  });
+
+  // Regression: with `{hour}` in a path, `slice: auto` cut 24h slices, all written under hour=00.
+  it("never picks a slice longer than the paths' partition unit", () => {
+    const start = new Date("2026-11-20T00:00:00Z");
+    const end = new Date("2026-11-21T00:00:00Z");
+    const few = { counts: new Map([[start.getTime(), 10]]), intervalMs: HOUR, requests: 1 };
+    expect(chooseSliceMs(few, start, end, 100_000, HOUR)).toBe(HOUR);
+    expect(chooseSliceMs(few, start, end, 100_000, 24 * HOUR)).toBe(24 * HOUR);
+    expect(autoSliceLengths(HOUR)).toEqual([HOUR]);
+    expect(autoSliceLengths(24 * HOUR)).toEqual([24 * HOUR, 6 * HOUR, HOUR]);
   });
 });
 

@@ -79,16 +79,33 @@ function sumCounts(probe: ProbedCounts, start: Date, end: Date): number {
   return sum;
 }
 
+/**
+ * The automatic slice lengths that keep each slice inside one unit of the paths' partition grid
+ * (`{hour}`, `{date}`): a file is named after its slice's start, so no slice may cross that unit.
+ */
+export function autoSliceLengths(partitionMs: number | undefined): number[] {
+  if (partitionMs === undefined) return AUTO_SLICE_MS;
+  const lengths = AUTO_SLICE_MS.filter((length) => length <= partitionMs && partitionMs % length === 0);
+  return lengths.length > 0 ? lengths : [partitionMs];
+}
+
 /** The longest automatic slice length under which no slice exceeds the paging limit. */
-export function chooseSliceMs(probe: ProbedCounts, start: Date, end: Date, limit: number): number {
-  for (const length of AUTO_SLICE_MS) {
+export function chooseSliceMs(
+  probe: ProbedCounts,
+  start: Date,
+  end: Date,
+  limit: number,
+  partitionMs?: number,
+): number {
+  const lengths = autoSliceLengths(partitionMs);
+  for (const length of lengths) {
     let fits = true;
     for (let at = start.getTime(); at < end.getTime() && fits; at += length) {
       fits = sumCounts(probe, new Date(at), new Date(Math.min(at + length, end.getTime()))) <= limit;
     }
     if (fits) return length;
   }
-  return HOUR_MS;
+  return lengths.at(-1) ?? HOUR_MS;
 }
 
 /** The retrieval and request estimate of one slice, from its count when the probe gave one. */
@@ -107,7 +124,15 @@ export interface PlanOptions {
   query: SourceSpec;
   /** The environment's data kinds: the query's kind says how it is retrieved and probed. */
   kinds: KindTable;
-  window: { start: Date; end: Date; slice_ms: number | "auto"; settle_ms: number; now: Date };
+  window: {
+    start: Date;
+    end: Date;
+    slice_ms: number | "auto";
+    settle_ms: number;
+    now: Date;
+    /** The unit no slice may cross (the paths' `{hour}` or `{date}`); `slice: auto` keeps to it. */
+    partition_ms?: number | undefined;
+  };
   /** Cuts `[start, end)` into slices of `sliceMs` (config/ owns the naming). */
   sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
   /** Probe even when strategy and slice are fixed (`plan` shows the counts). */
@@ -162,8 +187,8 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
       window.slice_ms !== "auto"
         ? window.slice_ms
         : probe !== undefined
-          ? chooseSliceMs(probe, window.start, window.end, kind.pagingLimit)
-          : 24 * HOUR_MS;
+          ? chooseSliceMs(probe, window.start, window.end, kind.pagingLimit, window.partition_ms)
+          : (autoSliceLengths(window.partition_ms)[0] ?? HOUR_MS);
     slices = options.sliceWindow(window.start, window.end, sliceMs);
   }
   // A v1 time_range is resolved by the service against its own clock, so its last minutes cannot be
