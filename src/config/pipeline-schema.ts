@@ -11,6 +11,7 @@ import { sourceColumns } from "./source-columns.js";
 import { createSourceSchema } from "./source-schema.js";
 import { recheckSchema } from "./recheck-schema.js";
 import { checkPartitionGrid, withPartitionGrid } from "./partition-grid.js";
+import { checkPathPlaceholders, withPlaceholdersResolved } from "./path-placeholders.js";
 import { collisionMessage, columnCollisions, namingRules } from "../warehouse/column-names.js";
 
 export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
@@ -45,6 +46,7 @@ export function createPipelineSchema(now: Date, components: Components) {
       // zod runs this check even when a step failed its own schema (an unknown transform name); such
       // a step is still raw YAML and already reported, so the columns cannot be followed through it.
       if (!pipeline.transforms.every((step) => Object.hasOwn(components.transforms, step.type))) return;
+      checkPathPlaceholders(pipeline, components, ctx);
       const columns = sourceColumns(pipeline.source, components.kinds);
       if (columns === undefined) return;
       const transformed = transformColumns(components.transforms, pipeline.transforms, columns);
@@ -69,7 +71,7 @@ export function createPipelineSchema(now: Date, components: Components) {
     .describe(
       "An mdq-export pipeline: one kind of data over a window, reshaped, written to one or more sinks.",
     )
-    .transform((pipeline) => withPartitionGrid(pipeline));
+    .transform((pipeline) => withPartitionGrid(withPlaceholdersResolved(pipeline, components)));
 }
 
 /** A validated pipeline: defaults applied, window resolved to instants, transforms as `{ type, config }`. */
