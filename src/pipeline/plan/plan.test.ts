@@ -165,6 +165,26 @@ describe("planRun against the emulator", () => {
     expect(open).toEqual(["20261120T021500Z", "20261120T023000Z"]);
   });
 
+  // Regression: a --now ahead of the clock settled slices the service had not indexed yet.
+  it("settles nothing the machine's clock says is after now minus settle, whatever the run's now", async () => {
+    const plan = await planRun({
+      client,
+      kinds: defaultComponents().kinds,
+      query: query({ kind: "jobs", api: "v3", app_type: ["ec2"], strategy: "pit" }),
+      window: {
+        ...window,
+        end: new Date("2026-11-20T03:00:00Z"),
+        now: new Date("2026-11-20T03:04:00Z"),
+        settle_ms: 0,
+        slice_ms: 15 * 60_000,
+      },
+      sliceWindow,
+      wallClock: () => new Date("2026-11-20T02:40:00Z"),
+    });
+    const open = plan.slices.filter((slice) => slice.open).map((slice) => slice.slice.id);
+    expect(open).toEqual(["20261120T023000Z", "20261120T024500Z"]);
+  });
+
   it("spends no request on a probe when the strategy and slice are fixed", async () => {
     const before = emulator.requestCount();
     const plan = await planRun({

@@ -137,6 +137,12 @@ export interface PlanOptions {
   sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
   /** Probe even when strategy and slice are fixed (`plan` shows the counts). */
   alwaysProbe?: boolean;
+  /**
+   * This machine's clock. A slice is settled only once it ended `settle` before both the run's now
+   * and this clock: a `--now` a little ahead (the CLI refuses more than minutes) settles nothing the
+   * service cannot have indexed yet. Default: the real clock.
+   */
+  wallClock?: () => Date;
   signal?: AbortSignal;
 }
 
@@ -193,7 +199,8 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
   }
   // A v1 time_range is resolved by the service against its own clock, so its last minutes cannot be
   // held back: settle does not apply. Its end moves with every run, so every run redoes it anyway.
-  const settledBefore = single ? Number.POSITIVE_INFINITY : window.now.getTime() - window.settle_ms;
+  const settledAt = Math.min(window.now.getTime(), (options.wallClock?.() ?? new Date()).getTime());
+  const settledBefore = single ? Number.POSITIVE_INFINITY : settledAt - window.settle_ms;
   const planned = slices.map((slice): SlicePlan => {
     const expected = probe === undefined ? undefined : sumCounts(probe, slice.start, slice.end);
     return { ...planSlice(query, kind, slice, expected), open: slice.end.getTime() > settledBefore };
