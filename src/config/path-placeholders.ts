@@ -1,9 +1,8 @@
 // Record placeholders of a sink's path (`state={job.state}`) checked against the columns the sink
-// writes. The sink routes rows after `column_names`, so a placeholder is read by its OUTPUT name: the
-// name a user sees in the files (`{ticket_type}` under snake_case). The name a field has before
-// naming (`{ticket.type}`, what paths held before) is taken too, and rewritten to its column's output
-// name when the pipeline loads, so either spelling reads the same value. Any other name is refused:
-// it would put every row under the null partition.
+// writes. The sink routes rows after `column_names`, so a placeholder names an OUTPUT column, the
+// name a user sees in the files and the DDL (`{ticket_type}` under snake_case), and nothing else: a
+// field's name before naming (`{ticket.type}`) is refused with the column it is written as, any other
+// name with a did-you-mean. Either would put every row under the null partition.
 import type { z } from "zod";
 import type { Components } from "../components/environment.js";
 import { transformColumns } from "../components/registry.js";
@@ -20,9 +19,6 @@ import { compilePathTemplate, isBuiltInPlaceholder } from "../sinks/path-templat
 import { columnName } from "../warehouse/column-names.js";
 import type { ColumnNamingRules } from "../warehouse/column-names.js";
 
-/** What a placeholder reads, or why it cannot be read. */
-type Resolution = { column: string } | { problem: string };
-
 /** The record fields a path names (none when the template does not compile: the sink reports that). */
 function pathFields(path: string): readonly string[] {
   try {
@@ -33,11 +29,15 @@ function pathFields(path: string): readonly string[] {
 }
 
 /**
- * The output column a placeholder names: an output name as is, else a field's name before naming
- * mapped to its output name. A name that is both (one column's output name and another field's name
- * before naming) is refused rather than guessed.
+ * Why `{name}` names no output column, or undefined when it names one. A field's name before naming
+ * is not taken (`{ticket.type}` under snake_case): the path, the files and the DDL would then spell
+ * one column two ways; the message says which column that field is written as.
  */
-function resolveField(name: string, columns: readonly Column[], rules: ColumnNamingRules): Resolution {
+function placeholderProblem(
+  name: string,
+  columns: readonly Column[],
+  rules: ColumnNamingRules,
+): string | undefined {
   const outputs = new Set<string>();
   let renamed: string | undefined;
   for (const column of columns) {
@@ -45,21 +45,16 @@ function resolveField(name: string, columns: readonly Column[], rules: ColumnNam
     outputs.add(output);
     if (column.name === name) renamed = output;
   }
-  if (outputs.has(name)) {
-    if (renamed === undefined || renamed === name) return { column: name };
-    return {
-      problem: `{${name}} is ambiguous: it is a column of the output, and the field ${JSON.stringify(name)} is written as column ${JSON.stringify(renamed)}; write {${renamed}} for that field`,
-    };
-  }
+  if (outputs.has(name)) return undefined;
+  const why =
+    "placeholders name output columns, after column_names and the transforms; mdq-export schema lists them";
   if (renamed !== undefined) {
-    if (!isBuiltInPlaceholder(renamed)) return { column: renamed };
-    return {
-      problem: `{${name}} is written as column ${JSON.stringify(renamed)}, which a path cannot name: {${renamed}} is the slice's own; name the column otherwise with column_name_overrides or rename`,
-    };
+    const written = `{${name}} names no column this sink writes: the field ${JSON.stringify(name)} is written as column ${JSON.stringify(renamed)}`;
+    if (isBuiltInPlaceholder(renamed))
+      return `${written}, which a path cannot name ({${renamed}} is the slice's own); name the column otherwise with column_name_overrides or rename`;
+    return `${written}; write {${renamed}} (${why})`;
   }
-  return {
-    problem: `{${name}} names no column this sink writes, so every row would go under the null partition${didYouMean(name, outputs)} (placeholders name output columns, after column_names and the transforms; mdq-export schema lists them)`,
-  };
+  return `{${name}} names no column this sink writes, so every row would go under the null partition${didYouMean(name, outputs)} (${why})`;
 }
 
 /** A problem for every record placeholder of `path` that names no column of the sink's output. */
@@ -70,29 +65,10 @@ export function placeholderProblems(
 ): string[] {
   const problems: string[] = [];
   for (const name of new Set(pathFields(path))) {
-    const resolution = resolveField(name, columns, rules);
-    if ("problem" in resolution) problems.push(resolution.problem);
+    const problem = placeholderProblem(name, columns, rules);
+    if (problem !== undefined) problems.push(problem);
   }
   return problems;
-}
-
-/**
- * The path with every record placeholder naming its output column (`{ticket.type}` →
- * `{ticket_type}` under snake_case): what the sink reads from the rows it is given, which carry the
- * output names. Placeholders already right, and the rest of the text, are left exactly as written.
- */
-export function resolvePlaceholders(
-  path: string,
-  columns: readonly Column[],
-  rules: ColumnNamingRules,
-): string {
-  if (pathFields(path).length === 0) return path;
-  return path.replace(/\{([^{}]*)\}/g, (whole, inner: string) => {
-    const name = inner.trim();
-    if (name === "" || isBuiltInPlaceholder(name)) return whole;
-    const resolution = resolveField(name, columns, rules);
-    return "column" in resolution && resolution.column !== name ? `{${resolution.column}}` : whole;
-  });
 }
 
 /** The parts of a pipeline the placeholders are checked against. */
@@ -129,17 +105,4 @@ export function checkPathPlaceholders(
     for (const message of placeholderProblems(sink.path, columns, namingRules(sink)))
       ctx.addIssue({ code: "custom", path: ["sinks", index, "path"], message });
   }
-}
-
-/** The pipeline with each sink's path reading output columns (see resolvePlaceholders). */
-export function withPlaceholdersResolved<P extends PipelineColumns>(pipeline: P, components: Components): P {
-  if (!pipeline.sinks.some((sink) => sink.path !== undefined && pathFields(sink.path).length > 0))
-    return pipeline;
-  const columns = outputColumns(pipeline, components);
-  const sinks = pipeline.sinks.map((sink) =>
-    sink.path === undefined
-      ? sink
-      : { ...sink, path: resolvePlaceholders(sink.path, columns, namingRules(sink)) },
-  );
-  return { ...pipeline, sinks };
 }

@@ -11,7 +11,7 @@ import { sourceColumns } from "./source-columns.js";
 import { createSourceSchema } from "./source-schema.js";
 import { recheckSchema } from "./recheck-schema.js";
 import { checkPartitionGrid, withPartitionGrid } from "./partition-grid.js";
-import { checkPathPlaceholders, withPlaceholdersResolved } from "./path-placeholders.js";
+import { checkPathPlaceholders } from "./path-placeholders.js";
 import { collisionMessage, columnCollisions, namingRules } from "../warehouse/column-names.js";
 
 export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
@@ -71,7 +71,7 @@ export function createPipelineSchema(now: Date, components: Components) {
     .describe(
       "An mdq-export pipeline: one kind of data over a window, reshaped, written to one or more sinks.",
     )
-    .transform((pipeline) => withPartitionGrid(withPlaceholdersResolved(pipeline, components)));
+    .transform((pipeline) => withPartitionGrid(pipeline));
 }
 
 /** A validated pipeline: defaults applied, window resolved to instants, transforms as `{ type, config }`. */

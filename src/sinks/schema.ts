@@ -37,7 +37,7 @@ const commonFields = (formats: readonly Format[], destinations: readonly Destina
     .string()
     .optional()
     .describe(
-      "File name template relative to `to`: {date} {hour} (slice start, UTC; a fixed slice must divide the smallest of them) {slice} {seq} {ext} {run_id} and {column} from each row's value of an output column (after column_names; the field's name before naming is taken too), as Hive-style partitions, escaped so they stay inside `to`. Must contain {slice}, and {seq} when files roll. Default: {slice}-{seq}.{ext}",
+      "File name template relative to `to`: {date} {hour} (slice start, UTC; a fixed slice must divide the smallest of them) {slice} {seq} {ext} {run_id} and {column} from each row's value of an output column, named as the files name it (after column_names: {ticket_type} under snake_case), as Hive-style partitions, escaped so they stay inside `to`. Must contain {slice}, and {seq} when files roll. Default: {slice}-{seq}.{ext}",
     ),
 });
 
