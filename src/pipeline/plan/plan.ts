@@ -155,6 +155,14 @@ export function isSnapshotWindow(query: Pick<SourceSpec, "api">): boolean {
   return query.api === "v1";
 }
 
+/**
+ * The instant a slice must end by to be settled: `settle` before both the run's now and this
+ * machine's clock, so a `--now` a little ahead settles nothing the service cannot have indexed yet.
+ */
+export function settledUntil(now: Date, settleMs: number, wallClock: () => Date = () => new Date()): number {
+  return Math.min(now.getTime(), wallClock().getTime()) - settleMs;
+}
+
 /** Plans a run. Costs at most one probe per request set, and none when strategy and slice are fixed. */
 export async function planRun(options: PlanOptions): Promise<Plan> {
   const { client, query, window } = options;
@@ -199,8 +207,9 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
   }
   // A v1 time_range is resolved by the service against its own clock, so its last minutes cannot be
   // held back: settle does not apply. Its end moves with every run, so every run redoes it anyway.
-  const settledAt = Math.min(window.now.getTime(), (options.wallClock?.() ?? new Date()).getTime());
-  const settledBefore = single ? Number.POSITIVE_INFINITY : settledAt - window.settle_ms;
+  const settledBefore = single
+    ? Number.POSITIVE_INFINITY
+    : settledUntil(window.now, window.settle_ms, options.wallClock);
   const planned = slices.map((slice): SlicePlan => {
     const expected = probe === undefined ? undefined : sumCounts(probe, slice.start, slice.end);
     return { ...planSlice(query, kind, slice, expected), open: slice.end.getTime() > settledBefore };

@@ -74,6 +74,7 @@ describe("strayOpenSlices", () => {
       kind: defaultComponents().kinds.jobs,
       now: at("06:00:00"),
       settleMs: 15 * 60_000,
+      wallClock: () => at("06:00:00"),
     });
     expect(stray.map((s) => [s.slice.id, s.slice.end.toISOString(), s.open])).toEqual([
       ["X", "2026-11-26T01:43:57.692Z", false],
@@ -81,5 +82,32 @@ describe("strayOpenSlices", () => {
     ]);
     expect(hasOpenSlice(recorded)).toBe(true);
     expect(hasOpenSlice(state({ Z: committed("02:00:00", "02:15:00") }))).toBe(false);
+  });
+
+  // Regression: a stray slice was judged open from the run's now alone, so a --now a little ahead of
+  // the clock settled a slice the service had not indexed yet, and no later run redid it.
+  it("keeps a stray slice open while it ends after settle before the machine's clock, whatever the run's now", () => {
+    const recorded = state({
+      X: committed("05:30:00", "05:45:00", true),
+      Y: committed("05:15:00", "05:30:00", true),
+    });
+    const stray = (wallClock: string) =>
+      strayOpenSlices({
+        planned: [],
+        state: recorded,
+        query,
+        kind: defaultComponents().kinds.jobs,
+        now: at("06:04:00"),
+        settleMs: 15 * 60_000,
+        wallClock: () => at(wallClock),
+      }).map((s) => [s.slice.id, s.open]);
+    expect(stray("05:56:00")).toEqual([
+      ["X", true],
+      ["Y", false],
+    ]);
+    expect(stray("06:10:00")).toEqual([
+      ["X", false],
+      ["Y", false],
+    ]);
   });
 });

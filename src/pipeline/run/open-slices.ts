@@ -3,7 +3,7 @@
 // later run's window no longer covers it, so an open slice is never silently left as it was.
 import type { DataKindComponent } from "../../kinds/data-kind.js";
 import type { Slice } from "../../core/contracts.js";
-import { planSlice } from "../plan/plan.js";
+import { planSlice, settledUntil } from "../plan/plan.js";
 import type { SlicePlan } from "../plan/plan.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import type { RunState } from "../records/state.js";
@@ -34,16 +34,18 @@ export interface StrayOpenInput {
   kind: DataKindComponent;
   now: Date;
   settleMs: number;
+  /** This machine's clock, taken with `now` as the planner does (settledUntil). Default: the real clock. */
+  wallClock?: () => Date;
 }
 
 /**
  * Slices recorded as open that the run's window does not cover: each is planned again over the
  * range it was committed with (the part an earlier window asked for), and is open again only if
- * that range still ends after `now − settle`.
+ * that range still ends after `settle` before the earlier of `now` and the machine's clock.
  */
 export function strayOpenSlices(input: StrayOpenInput): SlicePlan[] {
   const planned = new Set(input.planned.map((plan) => plan.slice.id));
-  const settledBefore = input.now.getTime() - input.settleMs;
+  const settledBefore = settledUntil(input.now, input.settleMs, input.wallClock);
   let index = input.planned.reduce((max, plan) => Math.max(max, plan.slice.index + 1), 0);
   const stray: SlicePlan[] = [];
   for (const [id, committed] of Object.entries(input.state.slices).sort(([a], [b]) => a.localeCompare(b))) {
