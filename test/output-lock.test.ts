@@ -1,6 +1,8 @@
 // One run per output, with real processes of the built CLI: a second run on an output another run is
 // writing stops at once (exit 75) and names the holder, touching nothing; shards of one backfill lock
-// their own state and still run side by side; a lock whose process is gone is taken over.
+// their own state and still run side by side; a lock whose process is gone from this PID namespace is
+// taken over, and one of a holder in another PID namespace of this host (a container with the host's
+// network) is waited for, whatever its pid means here.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -16,7 +18,7 @@ import {
   waitFor,
 } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
-import { liveLockHolder } from "./support/lock-holder.js";
+import { deadPid, liveLockHolder, thisProcessSpace } from "./support/lock-holder.js";
 import { readRunState } from "./support/run-state.js";
 import type { GateProxy } from "./support/gate-proxy.js";
 import { gateProxyFixture, useEmulator } from "./support/use-emulator.js";
@@ -47,10 +49,18 @@ const it = useEmulator({ seed: 5, density: 20 }, { preset: false }).extend<{
 const LOCK = "_mdq-export/lock.json";
 const STATE = "_mdq-export/state.json";
 
-/** A pid no process has any more: a child that has already exited. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
-  return Number(child.stdout.toString());
+/** Whether this machine lets the tests start a process in a PID namespace of its own (root, Linux). */
+function canUnsharePid(): boolean {
+  return spawnSync("unshare", ["--pid", "--fork", "true"]).status === 0;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function plantLock(out: string, holder: Record<string, unknown>, path = LOCK): Promise<void> {
@@ -152,15 +162,18 @@ describe("one run per output", () => {
     expect(new Set((await readNdjsonRecords(out)).map((row) => row._id)).size).toBeGreaterThan(0);
   }, 60_000);
 
-  it("takes over a lock whose process is gone from this host", async ({ workspace, pipeline, env }) => {
+  it("takes over a lock whose process is gone from this PID namespace since this boot", async ({
+    workspace,
+    pipeline,
+    env,
+  }) => {
     const out = join(workspace.dir, "dead");
-    const pid = deadPid();
     const lease = new Date(Date.now() + 3_600_000).toISOString();
     await plantLock(out, {
       run_id: "r-dead",
       pipeline: "nightly",
-      pid,
-      host: hostname(),
+      pid: deadPid(),
+      ...thisProcessSpace(),
       since: "2026-11-22T01:00:00.000Z",
       lease_until: lease,
     });
@@ -169,6 +182,87 @@ describe("one run per output", () => {
     expect(run.logs.some((log) => String(log.msg).startsWith("Took over the lock"))).toBe(true);
     expect(await listTree(out)).not.toContain(LOCK);
   }, 30_000);
+
+  // Issue 29: "same host, pid not alive" was read as a dead holder, so a run in another container with
+  // the host's network took over a live lease and both exported.
+  it("waits for the lease of a holder of this host whose PID namespace or boot is not this run's, or not recorded", async ({
+    workspace,
+    pipeline,
+    env,
+  }) => {
+    const space = thisProcessSpace();
+    const holders = [
+      { ...space, pid_ns: "pid:[4026532999]" },
+      { ...space, boot_id: "0b8ff622-0000-0000-0000-000000000000" },
+      { host: space.host },
+    ];
+    for (const [index, where] of holders.entries()) {
+      const out = join(workspace.dir, `elsewhere-${index}`);
+      const pid = deadPid();
+      const holder = {
+        run_id: "r-container",
+        pipeline: "nightly",
+        pid,
+        ...where,
+        since: "2026-11-22T01:00:00.000Z",
+        lease_until: new Date(Date.now() + 120_000).toISOString(),
+        lease_ms: 120_000,
+      };
+      await plantLock(out, holder);
+      const refused = await runCli(["run", pipeline], { env: env(out) });
+      expect(refused.code, refused.stderr).toBe(75);
+      expect(refused.stderr).toContain(`locked by run r-container (pid ${pid} on ${space.host}`);
+      expect(refused.stderr).toContain("another PID namespace or boot than this run");
+      expect(await listTree(out)).toEqual([LOCK]);
+      expect(JSON.parse(await readFile(join(out, LOCK), "utf8"))).toEqual(holder);
+    }
+  }, 60_000);
+
+  // The same with a real holder in a PID namespace of its own, where this machine allows one (root on
+  // Linux, as CI runs): its pid is chosen to be one no process of this namespace has.
+  it("stops a second run while a holder in another PID namespace of this host writes the output", async ({
+    workspace,
+    pipeline,
+    proxy,
+    env,
+  }) => {
+    expect(canUnsharePid(), "unshare --pid needs root on Linux").toBe(true);
+    const out = join(workspace.dir, "namespaced");
+    const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)));
+    const pid = deadPid();
+    // The namespace's next pid is set so that the holder's is one that is not alive out here.
+    const first = spawnCli(["run", pipeline], env(out), {
+      wrap: (line) => [
+        "unshare",
+        "--pid",
+        "--fork",
+        "sh",
+        "-c",
+        `echo ${pid - 1} > /proc/sys/kernel/ns_last_pid; "$@" & wait $!`,
+        "holder",
+        ...line,
+      ],
+    });
+    await gate.reached;
+    await waitFor(() => existsSync(join(out, STATE)), "the holder's state");
+    const holder = JSON.parse(await readFile(join(out, LOCK), "utf8")) as Record<string, unknown>;
+    expect(holder).toMatchObject({ pid, host: hostname() });
+    expect(alive(pid)).toBe(false);
+    const before = await listTree(out);
+
+    const second = spawnCli(["run", pipeline], env(out));
+    expect(await second.exited, second.stderr()).toBe(75);
+    expect(second.stderr()).toContain(`locked by run ${String(holder.run_id)} (pid ${pid} on ${hostname()}`);
+    expect(await listTree(out)).toEqual(before);
+    expect(holder).toMatchObject({ boot_id: thisProcessSpace().boot_id });
+    expect(holder.pid_ns).not.toBe(thisProcessSpace().pid_ns);
+
+    gate.release();
+    expect(await first.exited, first.stderr()).toBe(0);
+    expect(await listTree(out)).not.toContain(LOCK);
+    const verified = await runCli(["verify", pipeline], { env: env(out) });
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  }, 60_000);
 
   it("respects another host's live lease, and takes the lock over once that lease has expired", async ({
     workspace,

@@ -45,7 +45,7 @@ function lock(
     run: { pipelineName: "nightly", runId, startedAt: new Date() },
     log: createSilentLogger(),
     now,
-    host: "host-a",
+    space: { host: "host-a" },
     pid: 4242,
   });
 }

@@ -145,9 +145,22 @@ export interface SpawnedCli {
   exited: Promise<number | NodeJS.Signals>;
 }
 
+export interface SpawnCliOptions {
+  /** The built CLI to start: the shipped bundle unless given (`TEST_HOOKS_CLI_ENTRY` has the test hooks). */
+  entry?: string;
+  /** Runs the CLI's command line under another command (`unshare …`): it gets the line, returns the one run. */
+  wrap?: (command: readonly string[]) => readonly string[];
+}
+
 /** Starts the built CLI (`npm test` builds first) as a child process. */
-export function spawnCli(argv: readonly string[], env: Record<string, string>): SpawnedCli {
-  const child = spawn(process.execPath, [CLI_ENTRY, ...argv], {
+export function spawnCli(
+  argv: readonly string[],
+  env: Record<string, string>,
+  options: SpawnCliOptions = {},
+): SpawnedCli {
+  const line = [process.execPath, options.entry ?? CLI_ENTRY, ...argv];
+  const [command = process.execPath, ...args] = options.wrap?.(line) ?? line;
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,12 +7,12 @@ export const LOCK_ERRORS = {
     meaning:
       "Another run holds the output's lock (the message names its run id, pid, host and since when); this run stopped before touching the output.",
     action:
-      "Wait for that run to end and run the command again; a lock whose process is gone or whose lease expired is taken over by itself.",
+      "Wait for that run to end and run the command again; a lock whose lease expired, or whose process is gone from this run's PID namespace, is taken over by itself.",
   },
   OUTPUT_LOCK_LOST: {
     exit: "resumable",
     meaning:
-      "This run's output lock lease ran out while it ran (the process was paused, or renewing failed), or another run took the lock over; this run stopped before its next commit or state write and left the output as it was.",
+      "This run's output lock lease ran out while it ran (the process was paused, or renewing failed), or the lock object is no longer the one this run wrote (another run took it over, or it was removed); this run stopped before its next commit or state write and left the output as it was.",
     action:
       "Make sure one run at a time writes an output (a schedule that does not overlap, a CronJob with concurrencyPolicy: Forbid); if the other run did not finish, run the command again.",
   },

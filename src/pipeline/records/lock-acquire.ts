@@ -12,6 +12,8 @@ import {
   showLockValue,
 } from "./lock-record.js";
 import type { LockRecord } from "./lock-record.js";
+import { sharesProcessSpace } from "./lock-holder.js";
+import type { ProcessSpace } from "./lock-holder.js";
 import { writerTag } from "../../core/writer-tag.js";
 
 export interface HeldLock {
@@ -28,7 +30,9 @@ export interface AcquireOptions {
   leaseMs: number;
   now(): number;
   pid: number;
-  host: string;
+  /** Where this run's pids mean something; a holder's pid decides only within the same space. */
+  space: ProcessSpace;
+  /** Whether a process of this PID namespace is still running. */
   isAlive(pid: number): boolean;
   breakLock: boolean;
   log: Logger;
@@ -54,7 +58,9 @@ function judge(current: string, location: string, where: string, options: Acquir
   }
   const { record } = read;
   const now = options.now();
-  if (record.host === options.host && record.pid !== options.pid && !options.isAlive(record.pid))
+  // Only a pid of this PID namespace since this boot says whether its holder lives; elsewhere the
+  // same number may be a live holder's in another container, so its lease decides.
+  if (sharesProcessSpace(record, options.space) && record.pid !== options.pid && !options.isAlive(record.pid))
     return { take: "dead", record };
   const leaseEnd = Date.parse(record.lease_until);
   if (leaseEnd < now) return { take: "expired", record };
@@ -68,7 +74,7 @@ function judge(current: string, location: string, where: string, options: Acquir
       ),
     };
   }
-  const locked = lockedError(location, where, record);
+  const locked = lockedError(location, where, record, options.space);
   if (!options.breakLock) return { refuse: locked };
   return {
     refuse: new OutputLockedError(
@@ -119,13 +125,24 @@ export async function acquireLock(
   }
   const current = await objects.read(options.path);
   const read = current === undefined ? undefined : readLockRecord(current.body);
-  if (read !== undefined && "record" in read) throw lockedError(location, where, read.record);
+  if (read !== undefined && "record" in read) throw lockedError(location, where, read.record, options.space);
   throw new OutputLockedError(`the lock ${where} keeps changing; another run is starting`);
 }
 
-function lockedError(location: string, where: string, holder: LockRecord): OutputLockedError {
+function lockedError(
+  location: string,
+  where: string,
+  holder: LockRecord,
+  space: ProcessSpace,
+): OutputLockedError {
   const show = showLockValue;
+  // A holder of this host name in another PID namespace (or boot) is waited for, which its pid alone
+  // would not explain.
+  const elsewhere =
+    holder.host === space.host && !sharesProcessSpace(holder, space)
+      ? `; it ran in another PID namespace or boot than this run (${holder.pid_ns === undefined ? "its namespace is not recorded" : `namespace ${show(holder.pid_ns)}`}), so its pid says nothing here and its lease decides`
+      : "";
   return new OutputLockedError(
-    `the output ${location} is locked by run ${show(holder.run_id)} (pid ${holder.pid} on ${show(holder.host)}, since ${show(holder.since)}, lease until ${show(holder.lease_until)}): another run is writing it. Run again once it has finished; a lock whose process is gone is taken over (at once on the same host, elsewhere when its lease expires), or remove ${where} if you are sure no run holds it`,
+    `the output ${location} is locked by run ${show(holder.run_id)} (pid ${holder.pid} on ${show(holder.host)}, since ${show(holder.since)}, lease until ${show(holder.lease_until)}): another run is writing it${elsewhere}. Run again once it has finished; a lock whose lease expired is taken over, and so is one whose process is gone from this PID namespace, or remove ${where} if you are sure no run holds it`,
   );
 }

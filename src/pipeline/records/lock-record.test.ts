@@ -18,6 +18,14 @@ describe("a lock file read back", () => {
     });
   });
 
+  it("keeps the holder's PID namespace and boot as text, and drops them when they are anything else", () => {
+    const placed = { ...valid, pid_ns: "pid:[4026531836]", boot_id: "0b8ff622-ffce-438e-9ac6-53d0a99d2d13" };
+    expect(readLockRecord(JSON.stringify(placed))).toEqual({ record: placed });
+    expect(readLockRecord(JSON.stringify({ ...valid, pid_ns: 4026531836, boot_id: null }))).toEqual({
+      record: valid,
+    });
+  });
+
   it("names the field and the value that make it unusable", () => {
     const problems: [string, string][] = [
       ["{ half", 'it is not JSON (it starts "{ half")'],

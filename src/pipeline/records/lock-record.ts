@@ -11,6 +11,10 @@ export interface LockRecord {
   lease_until: string;
   /** The holder's lease; older versions did not write it. */
   lease_ms?: number;
+  /** The holder's PID namespace (`readlink /proc/self/ns/pid`); absent off Linux and in older versions. */
+  pid_ns?: string;
+  /** The holder's boot (`/proc/sys/kernel/random/boot_id`); absent off Linux and in older versions. */
+  boot_id?: string;
 }
 
 /**
@@ -62,6 +66,9 @@ export function readLockRecord(body: string): ReadLock {
       since: typeof fields.since === "string" ? fields.since : "",
       lease_until: String(fields.lease_until),
       ...(leaseMs === undefined ? {} : { lease_ms: leaseMs }),
+      // Anything but text is as good as absent: the holder's pid then never decides, its lease does.
+      ...(typeof fields.pid_ns === "string" ? { pid_ns: fields.pid_ns } : {}),
+      ...(typeof fields.boot_id === "string" ? { boot_id: fields.boot_id } : {}),
     },
   };
 }

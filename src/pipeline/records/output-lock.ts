@@ -1,30 +1,27 @@
 // One run per output: a lock object beside the state, written with a compare-and-swap so two runs
 // (a CronJob overlapping last night's, a backfill beside the nightly) cannot both write one output.
-// The holder renews a lease; a lock whose lease expired, or whose process is gone from this host, is
-// taken over. Every commit and state write is fenced: it goes ahead only while the lease, measured on
-// this process's monotonic clock since the last renewal, still runs, so a holder paused past its
-// lease (and perhaps taken over) writes nothing more. Shards lock their own state, so the shards of
-// one backfill still run side by side.
-import { hostname } from "node:os";
+// The holder renews a lease; a lock whose lease expired, or whose process is provably gone (a pid of
+// this PID namespace since this boot: lock-holder.ts), is taken over. Every commit and state write is
+// fenced: it goes ahead only while the lease, measured on this process's monotonic clock since the
+// last renewal, still runs, and while the lock object is still the version this run wrote (one small
+// read), so a holder paused past its lease, or taken over for any reason, writes nothing more. Shards
+// lock their own state, so the shards of one backfill still run side by side.
 import { performance } from "node:perf_hooks";
-import { ConfigError, StoppedError } from "../../errors.js";
+import type { StoppedError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { OutputStore, RunInfo } from "../../core/contracts.js";
 import { warnUnlocked } from "../../sinks/open-output-store.js";
 import type { UnlockedOutput } from "../../sinks/open-output-store.js";
 import { acquireLock } from "./lock-acquire.js";
 import type { HeldLock } from "./lock-acquire.js";
-import { describeHolder, readLockRecord } from "./lock-record.js";
+import { processAlive, thisProcessSpace } from "./lock-holder.js";
+import type { ProcessSpace } from "./lock-holder.js";
+import { leaseFromEnv } from "./lock-lease.js";
+import { leaseRanOut, lockTakenOver } from "./lock-loss.js";
 import type { LockRecord } from "./lock-record.js";
 import { shardSuffix } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
 import { STATE_DIRECTORY } from "./state.js";
-
-/** Long enough to ride out a stalled event loop, short enough that a dead host's lock frees soon. */
-export const LOCK_LEASE_MS = 120_000;
-
-/** The shortest lease `MDQ_LOCK_LEASE_MS` may set: it is renewed every third of it. */
-export const MIN_LOCK_LEASE_MS = 1500;
 
 export interface OutputLockOptions {
   stores: readonly OutputStore[];
@@ -38,9 +35,10 @@ export interface OutputLockOptions {
   now?: () => number;
   /** The clock the fence measures the lease on: never set back, never paused with the process. */
   monotonic?: () => number;
-  host?: string;
   pid?: number;
-  /** Whether a process of this host is still running. */
+  /** Where this process's pids mean something (host, PID namespace, boot); read from /proc unless given. */
+  space?: Partial<ProcessSpace>;
+  /** Whether a process of this PID namespace is still running. */
   isAlive?: (pid: number) => boolean;
   /** Replace a lock that cannot be read or whose lease lies too far ahead (`run --break-lock`). */
   breakLock?: boolean;
@@ -50,9 +48,9 @@ export interface OutputLock {
   /** Extends the lease now; the timer calls it every third of the lease. False once the lock is lost. */
   renew(): Promise<boolean>;
   /**
-   * Resolves while the lease still runs (renewing first when half of it has passed); otherwise marks
-   * the lock lost and throws its OUTPUT_LOCK_LOST StoppedError. Awaited before every commit and state
-   * or manifest write.
+   * Resolves while the lease still runs (renewing first when half of it has passed) and the lock object
+   * is still the one this run wrote; otherwise marks the lock lost and throws its OUTPUT_LOCK_LOST
+   * StoppedError. Awaited before every commit and state or manifest write.
    */
   fence(): Promise<void>;
   /**
@@ -70,48 +68,25 @@ export function lockObjectPath(shard?: Shard): string {
   return `${STATE_DIRECTORY}/lock${shardSuffix(shard)}.json`;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * The lease `MDQ_LOCK_LEASE_MS` asks for, else LOCK_LEASE_MS: a host whose processes pause for longer
- * than two minutes (a suspended laptop) may want a longer one. A value that is not a whole number of
- * milliseconds from MIN_LOCK_LEASE_MS up is refused, not ignored.
- */
-export function leaseFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const text = env.MDQ_LOCK_LEASE_MS;
-  if (text === undefined || text === "") return LOCK_LEASE_MS;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < MIN_LOCK_LEASE_MS) {
-    const message = `MDQ_LOCK_LEASE_MS must be a whole number of milliseconds from ${MIN_LOCK_LEASE_MS} up, found "${text}"`;
-    throw new ConfigError(message, [{ path: "MDQ_LOCK_LEASE_MS", message }]);
-  }
-  return value;
-}
-
 /** Takes the lock of every store that has one (once per location), or none and throws. */
 export async function lockOutputs(options: OutputLockOptions): Promise<OutputLock> {
   const now = options.now ?? Date.now;
   const monotonic = options.monotonic ?? (() => performance.now());
   const leaseMs = options.leaseMs ?? leaseFromEnv();
   const pid = options.pid ?? process.pid;
+  const space: ProcessSpace = { ...thisProcessSpace(), ...options.space };
   const since = new Date(now()).toISOString();
   const body = (): string =>
     `${JSON.stringify({
       run_id: options.run.runId,
       pipeline: options.run.pipelineName,
       pid,
-      host: options.host ?? hostname(),
+      host: space.host,
       since,
       lease_until: new Date(now() + leaseMs).toISOString(),
       lease_ms: leaseMs,
+      ...(space.pidNamespace === undefined ? {} : { pid_ns: space.pidNamespace }),
+      ...(space.bootId === undefined ? {} : { boot_id: space.bootId }),
     } satisfies LockRecord)}\n`;
 
   // The lease runs from before the body naming its end was made, so this side never overestimates it.
@@ -130,7 +105,7 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
         leaseMs,
         now,
         pid,
-        host: options.host ?? hostname(),
+        space,
         isAlive: options.isAlive ?? processAlive,
         breakLock: options.breakLock === true,
         log: options.log,
@@ -156,34 +131,20 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
     loss.abort(error);
   };
   const expired = (): boolean => monotonic() - renewedAt >= leaseMs;
-  const loseToExpiry = (): void => {
-    const seconds = ((monotonic() - renewedAt) / 1000).toFixed(1);
-    options.log.error(
-      { lock: options.path, since_renewal_s: Number(seconds), lease_ms: leaseMs },
-      "The output lock's lease ran out (the process was paused, or renewing failed); another run may have taken the output over. This run stops writing.",
-    );
-    lose(
-      new StoppedError(
-        `this run's lease on the output lock ran out (${seconds} s since it was last renewed, lease ${leaseMs} ms: the process was paused, or renewing failed), so another run may have taken the output over; this run stopped writing and left the output as it was`,
-        { code: "OUTPUT_LOCK_LOST" },
-      ),
-    );
-  };
+  const loseToExpiry = (): void =>
+    lose(leaseRanOut(options.log, options.path, monotonic() - renewedAt, leaseMs));
   const loseTo = async (lock: HeldLock): Promise<void> => {
     const current = await lock.objects.read(options.path).catch(() => undefined);
-    const read = current === undefined ? undefined : readLockRecord(current.body);
-    const holder = read !== undefined && "record" in read ? read.record : undefined;
-    options.log.error(
-      { to: lock.location, lock: options.path, holder },
-      "Lost the output lock: another run took it over (this run's lease had expired). This run stops writing.",
-    );
-    const by = holder === undefined ? "another run" : describeHolder(holder);
-    lose(
-      new StoppedError(
-        `${by} took over the lock of ${lock.location} after this run's lease expired; this run stopped writing and left the output to it`,
-        { code: "OUTPUT_LOCK_LOST" },
-      ),
-    );
+    lose(lockTakenOver(options.log, { to: lock.location, lock: options.path }, current?.body));
+  };
+
+  // Renewals and the fence's reads one at a time: a read while this run's own swap lands would see a
+  // version it does not know yet, and two swaps from one version would look like a takeover.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = <T>(task: () => Promise<T>): Promise<T> => {
+    const result = queue.then(task);
+    queue = result.catch(() => undefined);
+    return result;
   };
 
   const renewOnce = async (): Promise<boolean> => {
@@ -208,10 +169,24 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
     renewedAt = startedAt;
     return true;
   };
-  // One renewal at a time: two swaps from one version would make the second look like a takeover.
+  // Callers at once share one renewal.
   let renewing: Promise<boolean> | undefined;
   const renew = (): Promise<boolean> =>
-    (renewing ??= renewOnce().finally(() => (renewing = undefined))).then((ok) => ok && !lost);
+    (renewing ??= serially(renewOnce).finally(() => (renewing = undefined))).then((ok) => ok && !lost);
+
+  /**
+   * Whether each lock object is still the version this run last wrote, read back from its store: a
+   * lock taken over while this run's own clock says the lease still runs (a holder that misjudged it,
+   * a clock of another host) stops this run here, before it writes. Callers at once share one read.
+   */
+  let confirming: Promise<void> | undefined;
+  const confirmHeld = (): Promise<void> =>
+    (confirming ??= serially(async () => {
+      for (const lock of held) {
+        if (lost) return;
+        if ((await lock.objects.read(options.path))?.version !== lock.version) await loseTo(lock);
+      }
+    }).finally(() => (confirming = undefined)));
 
   const timer = setInterval(() => {
     renew().catch((error: unknown) =>
@@ -227,13 +202,17 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
     async fence() {
       // Outputs without a lock (stdout) have no lease to run out.
       if (held.length === 0) return;
+      // A renewal that went through swapped the lock at its version: that is the read back too.
+      let renewed = false;
       if (!lost && !expired() && monotonic() - renewedAt > leaseMs / 2)
-        await renew().catch((error: unknown) =>
+        renewed = await renew().catch((error: unknown) => {
           options.log.warn(
             { error: error instanceof Error ? error.message : String(error) },
             "Renewing the output lock before a commit failed; the lease still runs.",
-          ),
-        );
+          );
+          return false;
+        });
+      if (!lost && !renewed) await confirmHeld();
       if (!lost && expired()) loseToExpiry();
       if (lost) throw loss.signal.reason;
     },
