@@ -65,7 +65,17 @@ const DESTINATION_NAMES = {
 const DESTINATION_FOLDERS = ["src/sinks/s3/**", "src/sinks/file/**", "src/sinks/stdout/**"];
 
 export default tseslint.config(
-  { ignores: ["dist/", "out/", "coverage/", "node_modules/", "bench/results/", ".test-servers/"] },
+  {
+    ignores: [
+      "dist/",
+      "dist-test/",
+      "out/",
+      "coverage/",
+      "node_modules/",
+      "bench/results/",
+      ".test-servers/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -5,6 +5,10 @@
 // chunks, where the encoder looks for it (next to its own module). tinypool stays external: it starts
 // its threads from a file of its own package. It is copied to dist/node_modules, where the chunks
 // resolve it first, so dist/ alone runs the CLI (the container image holds no other node_modules).
+//
+// Two builds from the same modules: the shipped one in dist/, with MDQ_TEST_HOOKS false so the test
+// hooks (src/core/test-hook.ts) are dead code and stripped, and a test build in dist-test/ with them,
+// which the crash tests start. Nothing ships dist-test/.
 import { build } from "esbuild";
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -12,6 +16,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const dist = join(root, "dist");
+const testDist = join(root, "dist-test");
 const chunks = "chunks";
 
 // Dependencies written as CommonJS call `require`, which an ES module does not have.
@@ -31,22 +36,31 @@ const common = {
   metafile: true,
 };
 
-// Chunks of an earlier build have other names: start from none.
-rmSync(join(dist, chunks), { recursive: true, force: true });
+/** Bundles the CLI from the compiled modules in dist/ into `outdir`, with or without the test hooks. */
+async function bundleCli(outdir, testHooks) {
+  const options = { ...common, define: { MDQ_TEST_HOOKS: String(testHooks) } };
+  // Chunks of an earlier build have other names: start from none.
+  rmSync(join(outdir, chunks), { recursive: true, force: true });
+  const cli = await build({
+    ...options,
+    entryPoints: [join(dist, "cli", "main.js")],
+    outdir,
+    outbase: dist,
+    splitting: true,
+    chunkNames: `${chunks}/[name]-[hash]`,
+  });
+  await build({
+    ...options,
+    entryPoints: [join(dist, "formats", "parquet-row-group-worker.js")],
+    outfile: join(outdir, chunks, "parquet-row-group-worker.js"),
+  });
+  return cli;
+}
 
-const cli = await build({
-  ...common,
-  entryPoints: [join(dist, "cli", "main.js")],
-  outdir: dist,
-  outbase: dist,
-  splitting: true,
-  chunkNames: `${chunks}/[name]-[hash]`,
-});
-await build({
-  ...common,
-  entryPoints: [join(dist, "formats", "parquet-row-group-worker.js")],
-  outfile: join(dist, chunks, "parquet-row-group-worker.js"),
-});
+// The test build first: the shipped one overwrites dist/cli/main.js, the entry both start from.
+rmSync(testDist, { recursive: true, force: true });
+await bundleCli(testDist, true);
+const cli = await bundleCli(dist, false);
 
 // The encoder finds its worker next to its own module: it must sit in a chunk, not in main.js.
 const encoder = join(dist, "formats", "parquet.js");

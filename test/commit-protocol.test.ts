@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import {
   SERVICE_FROM_ENV,
+  TEST_HOOKS_CLI_ENTRY,
   compareExactly,
   dataFiles,
   expectedRows,
@@ -92,7 +93,13 @@ const it = useEmulator().extend<{
 
 /** Runs the CLI until the hook pauses it at `step`, then kills it with SIGKILL. */
 async function killAt(file: string, service: TestService, step: string): Promise<void> {
-  const cli = spawnCli(["run", file], { ...service.env, MDQ_TEST_PAUSE_AT: step });
+  const cli = spawnCli(
+    ["run", file],
+    { ...service.env, MDQ_TEST_PAUSE_AT: step },
+    {
+      entry: TEST_HOOKS_CLI_ENTRY,
+    },
+  );
   let exited: number | NodeJS.Signals | undefined;
   void cli.exited.then((code) => (exited = code));
   await waitFor(() => {

@@ -17,6 +17,8 @@ import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const CLI_ENTRY = join(REPO_ROOT, "dist/cli/main.js");
+/** The test build of the CLI (scripts/bundle.mjs): the shipped one with its test hooks (`MDQ_TEST_PAUSE_AT`). */
+export const TEST_HOOKS_CLI_ENTRY = join(REPO_ROOT, "dist-test/cli/main.js");
 
 export type Row = Record<string, unknown>;
 
