@@ -24,6 +24,7 @@ import type { GateProxy } from "./support/gate-proxy.js";
 import { expectedRowsFixture, gateProxyFixture, useEmulator } from "./support/use-emulator.js";
 import { liveLockHolder } from "./support/lock-holder.js";
 import { readRunState } from "./support/run-state.js";
+import { writerTag } from "../src/core/writer-tag.js";
 
 const LOCK = "_mdq-export/lock.json";
 const START = "2026-11-10T00:00:00Z";
@@ -147,16 +148,21 @@ describe("a holder paused past its lease", () => {
         "the paused run's lease to run out",
       );
 
-      // The next run takes the lock over and is held at its first request once it holds the lock: the
-      // first page it asks for while the mappings are on their way. The mappings' answer still comes,
-      // and the run opens its state and sweeps leftovers before it waits on that page.
-      const taken = second.holdWhen(async () => (await lockHolder(out))?.pid !== paused.child.pid);
+      // The next run takes the lock over before it asks the service anything, opens its state and
+      // sweeps leftovers once the mappings are in ("Run started."), and is held at its next request.
+      const started: { cli?: ReturnType<typeof spawnCli> } = {};
+      const taken = second.holdWhen(() => started.cli?.stderr().includes('"msg":"Run started."') === true);
       const next = spawnCli(["run", pipeline], env(second, out));
+      started.cli = next;
       await taken.reached;
-      await waitFor(() => next.stderr().includes('"msg":"Run started."'), "the next run's leftover sweep");
       expect(await lockHolder(out)).toMatchObject({ pid: next.child.pid });
       expect(next.stderr()).toContain("Took over the lock");
-      expect(temporaryFiles(await listTree(out))).toEqual(halfWritten);
+      // The paused run's files are spared; the next run may have begun files of its own by now.
+      const pausedTag = `.tmp-${writerTag(String(pausedHolder?.run_id))}-`;
+      const pausedFiles = async (): Promise<string[]> =>
+        temporaryFiles(await listTree(out)).filter((path) => path.includes(pausedTag));
+      expect(halfWritten.every((path) => path.includes(pausedTag))).toBe(true);
+      expect(await pausedFiles()).toEqual(halfWritten);
 
       paused.child.kill("SIGCONT");
       expect(await paused.exited, paused.stderr()).toBe(75);
@@ -165,7 +171,7 @@ describe("a holder paused past its lease", () => {
       expect(await stateSnapshot(out)).toBe(stateBefore);
       const after = await listTree(out);
       expect(dataFiles(after)).toEqual(dataFiles(before));
-      expect(temporaryFiles(after)).toEqual([]);
+      expect(await pausedFiles()).toEqual([]);
       expect(await lockHolder(out)).toMatchObject({ pid: next.child.pid });
 
       taken.release();

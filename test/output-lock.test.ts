@@ -9,14 +9,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import {
-  listTree,
-  readNdjsonRecords,
-  runCli,
-  spawnCli,
-  temporaryFiles,
-  waitFor,
-} from "./support/cli-harness.js";
+import { listTree, readNdjsonRecords, runCli, spawnCli, temporaryFiles } from "./support/cli-harness.js";
 import { writeJobsPipeline } from "./support/jobs-pipeline.js";
 import { deadPid, liveLockHolder, thisProcessSpace } from "./support/lock-holder.js";
 import { readRunState } from "./support/run-state.js";
@@ -76,12 +69,11 @@ describe("one run per output", () => {
     env,
   }) => {
     const out = join(workspace.dir, "overlap");
-    const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)));
+    // The run takes its lock before it asks the service anything, and opens its state once the
+    // mappings are in; the requests held are its slices' pages after that.
+    const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)) && existsSync(join(out, STATE)));
     const first = spawnCli(["run", pipeline], env(out));
     await gate.reached;
-    // The first requests held are the first pages it asks for while the mappings are on their way;
-    // the mappings' answer still comes, and the run opens its state before it waits on those pages.
-    await waitFor(() => existsSync(join(out, STATE)), "the first run's state");
     const holder = JSON.parse(await readFile(join(out, LOCK), "utf8")) as Record<string, unknown>;
     expect(holder).toMatchObject({ pid: first.child.pid, host: hostname(), pipeline: "nightly" });
     const before = await listTree(out);
@@ -148,7 +140,11 @@ describe("one run per output", () => {
     env,
   }) => {
     const out = join(workspace.dir, "shards");
-    const gate = proxy.holdWhen(() => existsSync(join(out, "_mdq-export/lock.shard-0-of-2.json")));
+    const gate = proxy.holdWhen(
+      () =>
+        existsSync(join(out, "_mdq-export/lock.shard-0-of-2.json")) &&
+        existsSync(join(out, "_mdq-export/state.shard-0-of-2.json")),
+    );
     const first = spawnCli(["run", pipeline, "--shard", "0/2"], env(out));
     await gate.reached;
     const second = spawnCli(["run", pipeline, "--shard", "1/2"], env(out));
@@ -228,7 +224,7 @@ describe("one run per output", () => {
   }) => {
     expect(canUnsharePid(), "unshare --pid needs root on Linux").toBe(true);
     const out = join(workspace.dir, "namespaced");
-    const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)));
+    const gate = proxy.holdWhen(() => existsSync(join(out, LOCK)) && existsSync(join(out, STATE)));
     const pid = deadPid();
     // The namespace's next pid is set so that the holder's is one that is not alive out here.
     const first = spawnCli(["run", pipeline], env(out), {
@@ -244,7 +240,6 @@ describe("one run per output", () => {
       ],
     });
     await gate.reached;
-    await waitFor(() => existsSync(join(out, STATE)), "the holder's state");
     const holder = JSON.parse(await readFile(join(out, LOCK), "utf8")) as Record<string, unknown>;
     expect(holder).toMatchObject({ pid, host: hostname() });
     expect(alive(pid)).toBe(false);

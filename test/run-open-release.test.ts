@@ -1,10 +1,14 @@
 // A run that fails while opening, after it took the output lock, releases what it took: the lock of
 // every sink's output is gone, and the next run of the same process is not stopped by it (a lock
-// left behind by this live process would stop it with exit 75).
+// left behind by this live process would stop it with exit 75). A run that cannot have its output
+// (locked by a live run, not writable, a lease setting refused) asks the service nothing at all.
 import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { REMOTE_SERVICE_YAML, runCli, spawnCli } from "./support/cli-harness.js";
+import type { Row } from "./support/cli-harness.js";
+import { liveLockHolder } from "./support/lock-holder.js";
 import { useEmulator } from "./support/use-emulator.js";
 
 const it = useEmulator({ density: 5 });
@@ -55,5 +59,61 @@ describe("a run whose opening fails", () => {
     const forced = await runCli(["run", changed, "--force"], { env: service.env });
     expect(forced.code, forced.stderr).toBe(0);
     expect(existsSync(join(first, LOCK))).toBe(false);
+  });
+});
+
+/** Log lines of a failed opening that say something kept talking to the service. */
+function talkAfterFailure(logs: readonly Row[]): Row[] {
+  return logs.filter((log) => log.level === "warn" || /destroyed|NETWORK_ERROR/.test(JSON.stringify(log)));
+}
+
+// Issue 29: a run that could not open its output had already asked for a token and the mappings, and
+// retried the mappings on a closed client (warnings, seconds) before it ended.
+describe("a run that cannot have its output", () => {
+  it("ends 75 at once on an output a live run holds, having asked the service nothing", async ({
+    service,
+    workspace,
+  }) => {
+    const out = join(workspace.dir, "held");
+    await mkdir(join(out, "_mdq-export"), { recursive: true });
+    await writeFile(join(out, LOCK), JSON.stringify(liveLockHolder("r-live", "open-release")));
+    const file = await workspace.write("held.yaml", pipelineYaml(out, join(workspace.dir, "held-2"), "[]"));
+    const before = service.emulator.requestCount();
+    const refused = await runCli(["run", file], { env: service.env });
+    expect(refused.code, refused.stderr).toBe(75);
+    expect(refused.stderr).toContain("locked by run r-live");
+    expect(service.emulator.requestCount() - before).toBe(0);
+    expect(talkAfterFailure(refused.logs)).toEqual([]);
+  });
+
+  it("ends on an output it cannot write before it asks for a token", async ({ service, workspace }) => {
+    const blocker = await workspace.write("a-file", "not a folder");
+    const file = await workspace.write(
+      "unwritable.yaml",
+      pipelineYaml(join(blocker, "out"), join(workspace.dir, "writable"), "[]"),
+    );
+    const before = service.emulator.requestCount();
+    const refused = await runCli(["run", file], { env: service.env });
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toContain("ENOTDIR");
+    expect(service.emulator.requestCount() - before).toBe(0);
+    expect(talkAfterFailure(refused.logs)).toEqual([]);
+    expect(existsSync(join(workspace.dir, "writable", LOCK))).toBe(false);
+  });
+
+  it("ends 2 on a lease setting it refuses, having asked the service nothing", async ({
+    service,
+    workspace,
+  }) => {
+    const out = join(workspace.dir, "lease");
+    const file = await workspace.write("lease.yaml", pipelineYaml(out, join(workspace.dir, "lease-2"), "[]"));
+    const before = service.emulator.requestCount();
+    const cli = spawnCli(["run", file], { ...service.env, MDQ_LOCK_LEASE_MS: "10" });
+    expect(await cli.exited, cli.stderr()).toBe(2);
+    expect(cli.stderr()).toContain(
+      'MDQ_LOCK_LEASE_MS must be a whole number of milliseconds from 1500 up, found "10"',
+    );
+    expect(service.emulator.requestCount() - before).toBe(0);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,11 +1,13 @@
-// Opening a run: everything it holds until it ends, acquired in order — the service and the plan, one
-// store per sink, the output lock, the pinned schemas, the state, the slices to run, the worker
-// threads — and released by `close` whatever happened. What an interrupted run left is removed here,
-// before the first slice; nothing of the run's own output is written yet.
+// Opening a run: everything it holds until it ends, acquired in order — one store per sink and the
+// output lock, then the service and the plan, the pinned schemas, the state, the slices to run, the
+// worker threads — and released by `close` whatever happened. The output comes first: a run that
+// cannot have it (locked by a live run, not writable, a lease setting refused) ends before it asks
+// the service anything. What an interrupted run left is removed here, before the first slice; nothing
+// of the run's own output is written yet.
 import type { Pipeline } from "../../config/pipeline-schema.js";
-import { ConfigError, EtlError } from "../../errors.js";
-import type { Logger } from "../../logger.js";
-import { formatOf } from "../../components/environment.js";
+import { EtlError } from "../../errors.js";
+import type { RunInfo } from "../../core/contracts.js";
+import { defaultComponents, formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import { unlockedOutputs } from "../../sinks/open-output-store.js";
 import { autoWorkerThreads, createWorkerPool } from "../../core/worker-pool.js";
@@ -17,19 +19,18 @@ import { checkOwnedOutputs, runStateOptions } from "./destinations.js";
 import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../records/output-lock.js";
 import type { OutputLock } from "../records/output-lock.js";
-import { prepareRun } from "./prepare-run.js";
+import { leaseFromEnv } from "../records/lock-lease.js";
+import { askFirstPagesEarly } from "./early-pages.js";
+import { checkRequestBudget } from "./request-budget.js";
+import { newRunInfo, prepareRun } from "./prepare-run.js";
 import type { PlannedRun, PreparedRun } from "./prepare-run.js";
-import type { ServiceClient } from "../../api/client.js";
-import type { RequestOf } from "../../api/service-operation.js";
-import type { OperationPath } from "../../api/wire/operations.js";
-import type { EarlyRequest } from "../../kinds/data-kind.js";
 import type { RunPipelineOptions } from "./run-options.js";
 import { unbound } from "./run-log.js";
 import type { SliceTask } from "./runner.js";
 import { createSinkRuntimes, openSinks, recordedFileRemover } from "./sink-runtime.js";
 import type { OpenedSink, RemoveRecordedFile, SinkRuntime } from "./sink-runtime.js";
 import { buildSliceTasks } from "./slice-tasks.js";
-import { slicesToRun, windowSlices } from "./slices-to-run.js";
+import { slicesToRun } from "./slices-to-run.js";
 import type { SlicesToRun } from "./slices-to-run.js";
 import { StateStore } from "../records/state.js";
 import type { StateStoreOptions } from "../records/state-open.js";
@@ -56,7 +57,7 @@ interface Held {
 }
 
 /**
- * Opens the run: plans, opens every sink's store, takes the lock, resolves the schemas (drift the
+ * Opens the run: opens every sink's store and takes the lock, plans, resolves the schemas (drift the
  * policy refuses throws here), opens the state and decides the slices. On a failure, releases what it
  * had taken and throws.
  */
@@ -67,22 +68,30 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
     await held.lock?.release().catch(() => undefined);
     for (const { store } of held.sinks) await store.close().catch(() => undefined);
   };
+  const run = options.run ?? newRunInfo(pipeline.name);
+  const components = options.components ?? defaultComponents();
   let prepared: PreparedRun;
   try {
+    await takeHold(pipeline, { run, components }, options, held);
     prepared = await prepareRun(pipeline, {
       log: options.log,
       signal: options.signal,
       shard: options.shard,
       recheck: { requested: options.recheck === true },
-      components: options.components,
-      // The stores, the lock and the first pages' requests while the mappings are on their way.
+      components,
+      // The first pages' requests while the mappings are on their way.
       whileMappingsPending: async (planned) => {
-        // Nothing is opened at the output before the service has answered once.
+        checkRequestBudget(planned, options.log);
         await planned.session.client.authenticated(options.signal);
-        await takeHold(planned, options, held);
-        await askFirstPagesEarly(planned, options, held);
+        const stateSink = held.sinks.find((sink) => sink.keepsFiles) ?? held.sinks[0];
+        if (stateSink === undefined) return;
+        await askFirstPagesEarly(planned, {
+          state: { ...stateOptions(planned, options, stateSink), fence: (held.lock as OutputLock).fence },
+          force: options.force === true,
+          log: options.log,
+        });
       },
-      ...(options.run === undefined ? {} : { run: options.run }),
+      run,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
     });
   } catch (error) {
@@ -101,60 +110,29 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
   }
 }
 
-/** Refuses a plan over its limits, opens every sink's store and takes the output lock, into `held`. */
-async function takeHold(planned: PlannedRun, options: RunPipelineOptions, held: Held): Promise<void> {
-  const { pipeline, run, components } = planned;
-  checkRequestBudget(planned, options.log);
+/**
+ * Opens every sink's store and takes the output lock, into `held`, before any request: a lease
+ * setting refused, an output that cannot be written or a lock a live run holds ends the run here.
+ */
+async function takeHold(
+  pipeline: Pipeline,
+  { run, components }: { run: RunInfo; components: Components },
+  options: RunPipelineOptions,
+  held: Held,
+): Promise<void> {
+  const leaseMs = leaseFromEnv();
   await openSinks(pipeline.sinks, { run, stdout: options.stdout, components }, held.sinks);
   held.lock = await lockOutputs({
     stores: held.sinks.map((sink) => sink.store),
     path: lockObjectPath(options.shard),
     run,
     log: options.log,
+    leaseMs,
     breakLock: options.breakLock === true,
     unlocked: unlockedOutputs(pipeline.sinks, components.destinations),
   });
   // Read under the lock, before anything at the output is read for this run or written.
   await checkOwnedOutputs(held.sinks, pipeline.name, options.shard);
-}
-
-/**
- * Sends the first page request of the slices that will run first, when the kind's first page can be
- * asked for twice without harm (point in time): their answers come while the mappings do, and each
- * slice's identical first request takes its own. Which slices run is read from the state, without
- * writing it (nothing is written before drift is decided), so a run over a window partly committed
- * spends no request on a committed slice. A re-check decides its slices from counts first: none then.
- */
-async function askFirstPagesEarly(
-  planned: PlannedRun,
-  options: RunPipelineOptions,
-  held: Held,
-): Promise<void> {
-  const { pipeline, components, session } = planned;
-  const kind = components.kinds[pipeline.source.kind];
-  const stateSink = held.sinks.find((sink) => sink.keepsFiles) ?? held.sinks[0];
-  const firstPage = kind?.firstPage;
-  if (firstPage === undefined || planned.rechecking || stateSink === undefined) return;
-  const force = options.force === true;
-  const committed = await StateStore.peekCommitted({
-    ...stateOptions(planned, options, stateSink),
-    fence: (held.lock as OutputLock).fence,
-  });
-  const first = windowSlices(planned)
-    .filter((plan) => plan.retrieval === kind.paging && (force || !committed(plan.slice.id)))
-    .slice(0, pipeline.limits.concurrency);
-  const sent = first.filter(({ slice }) => sendEarly(session.client, firstPage(pipeline.source, slice)));
-  if (sent.length > 0)
-    options.log.debug(
-      { slices: sent.map(({ slice }) => slice.id) },
-      "First pages asked for while the mappings are on their way.",
-    );
-}
-
-function sendEarly(client: ServiceClient, request: EarlyRequest): boolean {
-  const send = <P extends OperationPath>(path: P, body: RequestOf<P>): boolean =>
-    client.sendEarly(path, body);
-  return send<OperationPath>(request.path, request.body);
 }
 
 /** How the run's state is opened (and peeked at): beside the first sink that keeps files. */
@@ -231,24 +209,6 @@ async function acquire(
     redo: toRun.redo,
   });
   return { prepared, sinks, lock, state, toRun, tasks, removeFile };
-}
-
-/** Refuses a plan beyond `limits.max_requests`, and warns when the quota will stop the run. */
-function checkRequestBudget(prepared: PlannedRun, log: Logger): void {
-  const { pipeline } = prepared;
-  const estimate = prepared.shardPlan.reduce((sum, slice) => sum + slice.requests, 0);
-  const max = pipeline.limits.max_requests;
-  if (max !== undefined && estimate > max) {
-    const message = `the plan needs about ${estimate} requests, more than limits.max_requests (${max}); narrow the window or raise the limit`;
-    throw new ConfigError(message, [{ path: "limits.max_requests", message }]);
-  }
-  const quotaLeft = prepared.plan.quotaRemaining;
-  if (quotaLeft !== undefined && estimate > quotaLeft - pipeline.limits.quota_reserve) {
-    log.warn(
-      { estimate, quota_remaining: quotaLeft, quota_reserve: pipeline.limits.quota_reserve },
-      "The plan needs more requests than the quota leaves above the reserve; the run will stop there and resume later.",
-    );
-  }
 }
 
 /** Only a format that encodes on worker threads gets them; others cost less than a thread hop. */

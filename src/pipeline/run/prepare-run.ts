@@ -76,8 +76,12 @@ export function newRunInfo(pipelineName: string, startedAt = new Date()): RunInf
 
 /** Opens the service and plans; the caller closes `session`. Makes requests (mappings, probe). */
 export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): Promise<PreparedRun> {
-  const { log, signal } = options;
+  const { log } = options;
   const run = options.run ?? newRunInfo(pipeline.name);
+  // Aborted when the preparation fails: what is still in flight (the mappings, a probe) stops at once
+  // instead of being retried on a client that is closed.
+  const inFlight = new AbortController();
+  const signal = AbortSignal.any([options.signal, inFlight.signal]);
   const session = await openSession(pipeline.service, {
     log,
     ...(options.observer === undefined ? {} : { observer: options.observer }),
@@ -114,6 +118,7 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
     const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
     return { ...planned, sourceColumns, columns, shard: options.shard };
   } catch (error) {
+    inFlight.abort(error);
     await session.close();
     throw error;
   }
