@@ -1,7 +1,8 @@
 // A hostile service's field names: a name of 400,000 characters, 100,000 fields, control characters
 // and one field listed twice with two types, answered by a stand-in service as its jobs mappings.
-// `schema` (which asks for the mappings only) stops at once on each, naming the bound or the fields,
-// with nothing of the names reaching the terminal raw.
+// `schema` (which asks for the mappings only) stops at once on each name or count past a bound, naming
+// the bound or the fields, and gives a field of two types one column that holds both, with nothing of
+// the names reaching the terminal raw.
 import type { ServerResponse } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -104,9 +105,12 @@ describe("names from a hostile service", () => {
     expect(asIs.stderr).not.toMatch(RAW_CONTROL);
   });
 
-  it("one field twice with two types: refused, naming the field and both types", async () => {
+  it("one field twice with two types: one text column that holds both, and a warning naming the field and both types", async () => {
     const result = await schemaOf([...OWN, { name: "job.state", type: "long" }], "as_is");
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('the field "job.state" comes twice (as string and as int64');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/job\.state\s+string/);
+    expect(result.stderr).toContain(
+      '"field":"job.state","mapping_types":["keyword","long"],"column_type":"string"',
+    );
   });
 });

@@ -31,7 +31,13 @@ export async function loadSinkSchemas(
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
     const { kinds } = io.components ?? defaultComponents();
-    const sourceColumns = await sourceColumnsFromService(session.client, pipeline.source, kinds, io.signal);
+    const sourceColumns = await sourceColumnsFromService(
+      session.client,
+      pipeline.source,
+      kinds,
+      io.signal,
+      log,
+    );
     return { pipeline, schemas: await readSinkSchemas(pipeline, file, sourceColumns, io) };
   } finally {
     await session.close();

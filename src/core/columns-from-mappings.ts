@@ -1,4 +1,6 @@
-// Turns the service's field mappings (search-engine types) into output columns.
+// Turns the service's field mappings (search-engine types) into output columns. The mappings a run
+// combines (two app types, two index versions) may give one field two types; its column then takes
+// the narrowest type that holds the values of both, and the caller is told so it can warn.
 import type { Column, ColumnType } from "./contracts.js";
 
 /** One entry of a v3 mappings response. */
@@ -45,20 +47,46 @@ export function mappingTypeToColumnType(type: string): ColumnType {
   return TYPES.get(type) ?? "string";
 }
 
-const isInteger = (type: ColumnType): boolean => type === "int32" || type === "int64";
+/**
+ * The narrowest column type that holds every value of both: int32 fits int64 and double exactly; an
+ * int64 past 2^53 does not fit a double, nor a fraction an int64, so the two meet in text, which keeps
+ * the digits as sent; JSON text holds objects and scalars alike; any other two scalars meet in text.
+ */
+export function widerColumnType(a: ColumnType, b: ColumnType): ColumnType {
+  if (a === b) return a;
+  if (a === "json" || b === "json") return "json";
+  const pair = new Set([a, b]);
+  if (pair.has("int32") && pair.has("int64")) return "int64";
+  if (pair.has("int32") && pair.has("double")) return "double";
+  return "string";
+}
+
+/** A field the combined mappings give more than one type, and the column type that holds them all. */
+export interface WidenedField {
+  name: string;
+  /** The mapping types as listed, each once. */
+  types: readonly string[];
+  column: ColumnType;
+}
+
+/** The columns of the combined mappings, and the fields whose column had to hold several types. */
+export interface MappedColumns {
+  columns: Column[];
+  widened: WidenedField[];
+}
 
 const COMPANION = /^(.+)\.(keyword|text)$/;
 
 /**
  * A multi-field appears twice in the mappings (`job.name` and its `job.name.text` companion) but
- * once in `_source`; the companion is dropped when its parent field is mapped. A field listed twice
- * with the same column type is one column (integer and long: one int64 column); listed with two
- * other types it stays twice, so the sink's column check refuses it instead of letting either win.
+ * once in `_source`; the companion is dropped when its parent field is mapped. A field listed more
+ * than once is one column, in the place of its first entry: `alias` (another name of a field, whose
+ * type the mappings do not say) takes the type of the field's other entries, and the rest widen
+ * (`widerColumnType`). A field listed only as `alias` is text.
  */
-export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
+export function readMappings(fields: readonly MappingField[]): MappedColumns {
   const names = new Set(fields.map((field) => field.name));
-  const columnsByName = new Map<string, Column[]>();
-  const columns: Column[] = [];
+  const typesByName = new Map<string, string[]>();
   for (const field of fields) {
     const companionOf = COMPANION.exec(field.name)?.[1];
     const isCompanion =
@@ -66,18 +94,22 @@ export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
       names.has(companionOf) &&
       (field.type === "keyword" || field.type === "text");
     if (isCompanion) continue;
-    const type = mappingTypeToColumnType(field.type);
-    const earlier = columnsByName.get(field.name);
-    if (earlier?.some((column) => column.type === type) === true) continue;
-    // integer beside long (two app types, two index versions) is one int64 column: no value is lost.
-    const narrower = earlier?.find((column) => isInteger(column.type) && isInteger(type));
-    if (narrower !== undefined) {
-      narrower.type = "int64";
-      continue;
-    }
-    const column = { name: field.name, type };
-    columnsByName.set(field.name, [...(earlier ?? []), column]);
-    columns.push(column);
+    const types = typesByName.get(field.name);
+    if (types === undefined) typesByName.set(field.name, [field.type]);
+    else if (!types.includes(field.type)) types.push(field.type);
   }
-  return columns;
+  const columns: Column[] = [];
+  const widened: WidenedField[] = [];
+  for (const [name, types] of typesByName) {
+    const typed = types.filter((type) => type !== "alias");
+    const column = (typed.length === 0 ? types : typed).map(mappingTypeToColumnType).reduce(widerColumnType);
+    columns.push({ name, type: column });
+    if (types.length > 1) widened.push({ name, types, column });
+  }
+  return { columns, widened };
+}
+
+/** The columns of the mappings (see `readMappings`). */
+export function columnsFromMappings(fields: readonly MappingField[]): Column[] {
+  return readMappings(fields).columns;
 }

@@ -25,15 +25,27 @@ describe("mappingsPerAppType", () => {
     ]);
   });
 
-  it("keeps a field two app types map with two types twice: no app type's type decides for the other", async () => {
+  it("a field two app types map with two types stays twice, and its column holds both (v1 logs: alias and date)", async () => {
     const answers: Readonly<Record<string, { name: string; type: string }[]>> = {
-      ec2: [{ name: "status", type: "long" }],
-      kubernetes: [{ name: "status", type: "keyword" }],
+      ec2: [
+        { name: "status", type: "long" },
+        { name: "timestamp", type: "alias" },
+      ],
+      kubernetes: [
+        { name: "status", type: "keyword" },
+        { name: "timestamp", type: "date" },
+      ],
     };
     const joined = await mappingsPerAppType(["ec2", "kubernetes"], async (appType) => answers[appType] ?? []);
+    expect(joined).toEqual([
+      { name: "status", type: "long" },
+      { name: "status", type: "keyword" },
+      { name: "timestamp", type: "alias" },
+      { name: "timestamp", type: "date" },
+    ]);
     expect(columnsFromMappings(joined)).toEqual([
-      { name: "status", type: "int64" },
       { name: "status", type: "string" },
+      { name: "timestamp", type: "timestamp" },
     ]);
   });
 });

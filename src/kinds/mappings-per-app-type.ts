@@ -5,8 +5,8 @@ import { byName } from "./hit-columns.js";
 
 /**
  * The union of `fetch(appType)` over the app types, sorted by name: each name and type once. A field
- * two app types map with two types stays twice, so the sinks' column check names both types instead
- * of letting one app type's type decide how the other's values are written.
+ * two app types map with two types stays twice, so that `readMappings` gives its column a type that
+ * holds both instead of letting one app type's type decide how the other's values are written.
  */
 export async function mappingsPerAppType(
   appTypes: readonly string[],

@@ -64,7 +64,7 @@ describe("columnCollisions", () => {
     const [duplicate, fixed, ...rest] = columnCollisions(twice, "snake_case");
     expect(rest).toEqual([]);
     expect(duplicate && collisionMessage(duplicate)).toBe(
-      'the field "n" comes twice (as int64 and as string: the service maps it twice, or a transform adds it again) and one column cannot hold both; drop it with a transform (drop: { fields: ["n"] }) until the service maps it once',
+      'the field "n" comes twice (as int64 and as string: a transform adds it again) and one column cannot hold both; drop one with a transform (drop: { fields: ["n"] }) or rename it',
     );
     expect(fixed?.columns).toEqual(["_id", "@_id"]);
     expect(

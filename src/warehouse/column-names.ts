@@ -132,7 +132,7 @@ export function collisionMessage(collision: ColumnCollision): string {
   if (first === second && HIT_IDENTITY.has(first))
     return `the service maps a field named ${showName(first)} in the records, the name of the hit's own column; a record's _id and _index are always the hit's, so the field cannot be written under that name: name the fields to export in source.fields, without ${showName(first)}`;
   if (first === second)
-    return `the field ${showName(first)} comes twice (as ${collision.types[0]} and as ${collision.types[1]}: the service maps it twice, or a transform adds it again) and one column cannot hold both; drop it with a transform (drop: { fields: [${showName(first)}] }) until the service maps it once`;
+    return `the field ${showName(first)} comes twice (as ${collision.types[0]} and as ${collision.types[1]}: a transform adds it again) and one column cannot hold both; drop one with a transform (drop: { fields: [${showName(first)}] }) or rename it`;
   const override = `or give one its own column with column_name_overrides: { ${showName(second)}: <name> }`;
   const keep = collision.naming === "snake_case" ? ", or keep column_names: as_is" : "";
   return `column_names: ${collision.naming} turns both ${showName(first)} and ${showName(second)} into ${showName(collision.name)}; rename one of them with a transform (rename: { ${showName(second)}: <new name> }), ${override}${keep}`;

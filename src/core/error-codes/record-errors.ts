@@ -37,7 +37,7 @@ export const RECORD_ERRORS = {
   COLUMN_COLLISION: {
     exit: "failed",
     meaning:
-      "Two of the service's fields (or one field mapped twice with two types) would become one column after the sink's column_names, or one field takes the name of a fixed column such as _id; checked on the live mappings before anything is written or pinned.",
+      "Two different fields would become one column after the sink's column_names, or one field takes the name of a fixed column such as _id; checked on the live mappings before anything is written or pinned. (One field the mappings give two types is one column that holds both, with a warning.)",
     action:
       "Rename one of the fields with a `rename` transform, give one its own column with the sink's `column_name_overrides`, or drop it; the message names both fields.",
   },

@@ -1,25 +1,47 @@
 // The columns of a pipeline's output: the kind's fields from the service's mappings (or the
 // aggregation's buckets), narrowed to the projected `fields`, then reshaped by the transforms.
 import type { ServiceClient } from "../../api/client.js";
-import { columnsFromMappings } from "../../core/columns-from-mappings.js";
+import { readMappings } from "../../core/columns-from-mappings.js";
+import type { WidenedField } from "../../core/columns-from-mappings.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../../sources/aggregation.js";
 import type { Column } from "../../core/contracts.js";
 import { transformColumns } from "../../components/registry.js";
 import type { KindTable, TransformStep, TransformTable } from "../../components/registry.js";
+import type { Logger } from "../../logger.js";
 
-/** Columns rows carry as they leave the source. */
+/**
+ * Columns rows carry as they leave the source. A field the mappings give several types (two app
+ * types, two index versions) is written in a column that holds them all, with a warning on `log`.
+ */
 export async function sourceColumnsFromService(
   client: ServiceClient,
   source: SourceSpec,
   kinds: KindTable,
   signal?: AbortSignal,
+  log?: Pick<Logger, "warn">,
 ): Promise<Column[]> {
   const kind = kinds[source.kind];
   if (source.strategy === "aggs") {
     return aggregationSourceColumns({ aggs: source.aggs ?? {}, sets: kind.aggregation?.sets(source) ?? [] });
   }
-  return kind.columns(columnsFromMappings(await kind.mappings(client, source, signal)), source);
+  const { columns, widened } = readMappings(await kind.mappings(client, source, signal));
+  const kept = kind.columns(columns, source);
+  const written = new Set(kept.map((column) => column.name));
+  for (const field of widened)
+    if (written.has(field.name)) log?.warn(widenedLine(field), widenedMessage(field));
+  return kept;
+}
+
+function widenedLine(field: WidenedField): Record<string, unknown> {
+  return { field: field.name, mapping_types: field.types, column_type: field.column };
+}
+
+function widenedMessage(field: WidenedField): string {
+  const alias = field.types.includes("alias")
+    ? " (an alias takes the type of the field's other entries)"
+    : "";
+  return `The service maps the field as ${field.types.join(" and ")} across app types or indexes; its column is ${field.column}, which holds them all${alias}.`;
 }
 
 /** Columns after the transforms: what the sinks write. */

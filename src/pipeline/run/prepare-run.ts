@@ -93,7 +93,7 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
   try {
     const components = options.components ?? defaultComponents();
     // Independent requests, sent together: a round trip less before the first slice starts.
-    const mappings = sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal);
+    const mappings = sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal, log);
     // Awaited below; a plan that fails first leaves it unread.
     mappings.catch(() => undefined);
     const plan = await planRun({

@@ -1,0 +1,76 @@
+// The columns a run writes when the mappings it combines disagree: one field that two app types map
+// with two types is one column of a type that holds both, with a warning, and every value is read
+// back as the service sent it (regression: every v1 logs run stopped with COLUMN_COLLISION when one
+// app type mapped `timestamp` as `alias` and the other as `date`, NDJSON included).
+import { join } from "node:path";
+import { describe, expect } from "vitest";
+import { byId, checkCompleteExport } from "./support/export-checks.js";
+import { hitRecord, parquetRowOf } from "./support/expected-rows.js";
+import { collect, readNdjson, readParquet } from "./support/read-output.js";
+import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { fieldsAsGenerated, useEmulator } from "./support/use-emulator.js";
+
+const it = useEmulator({ density: 4 }).extend<{ generatedFields: void }>({
+  generatedFields: fieldsAsGenerated("logs"),
+});
+
+describe("one field, two types across the mappings a run combines", () => {
+  it("v1 logs of ec2 and caas with timestamp as alias and as date: exit 0, one timestamp column, a warning, every value as sent", async ({
+    service,
+    workspace,
+  }) => {
+    // The emulator lists the entry beside its own `date` one: the answer the run joins across app types.
+    service.emulator.changeFields("logs", { mappings: [{ name: "timestamp", type: "alias" }] });
+    const out = join(workspace.dir, "v1-alias");
+    const file = await workspace.write(
+      "v1-alias.yaml",
+      `name: v1-alias
+${REMOTE_SERVICE_YAML}
+source:
+  kind: logs
+  api: v1
+  application: atr
+  domain: [alpha.example]
+  window: { start: now-3h/h, end: now }
+  strategy: scroll
+sinks:
+  - format: parquet
+    to: ${out}/parquet
+  - format: ndjson
+    to: ${out}/ndjson
+`,
+    );
+    const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
+    expect(result.code, result.stderr).toBe(0);
+    const warning = result.stderr
+      .split("\n")
+      .filter((line) => line.includes('"field":"timestamp"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(warning).toEqual([
+      expect.objectContaining({
+        level: "warn",
+        mapping_types: ["date", "alias"],
+        column_type: "timestamp",
+        msg: expect.stringContaining("an alias takes the type of the field's other entries"),
+      }),
+    ]);
+
+    const hits = await collect(
+      service.emulator.expectedHits("/v1/logs/scroll", {
+        application: "atr",
+        time_range: "now-3h/h",
+        domain: "alpha.example",
+      }),
+    );
+    expect(hits.length).toBeGreaterThan(10);
+    const parquet = await checkCompleteExport(join(out, "parquet"), hits.length);
+    const table = await readParquet(join(out, "parquet"), parquet.files);
+    expect(table.types).toMatchObject({ "@timestamp": "TIMESTAMP", timestamp: "TIMESTAMP" });
+    const rows = byId(table.rows);
+    expect(rows.size).toBe(hits.length);
+    for (const hit of hits) expect(rows.get(hit._id)).toEqual(parquetRowOf(hitRecord(hit), table.types));
+    const ndjson = await checkCompleteExport(join(out, "ndjson"), hits.length);
+    const lines = byId(await readNdjson(join(out, "ndjson"), ndjson.files));
+    for (const hit of hits) expect(lines.get(hit._id)).toEqual(hitRecord(hit));
+  });
+});
