@@ -1,5 +1,6 @@
 // Warehouse-safe column names are checked offline: two fields that snake_case makes one column are
-// refused by validate, with the file, line and column of the sink's column_names.
+// refused by validate, with the file, line and column of the sink's column_names; a kind's own fields
+// that snake_case alone would make one column get the kind's names, so the default naming runs.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWorkspace, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
@@ -32,12 +33,34 @@ ${transforms}sinks:
 ${sinkLines}`;
 
 describe("column_names: snake_case", () => {
+  it("regression: logs under snake_case are valid as written, @timestamp as timestamp and the application's timestamp as app_timestamp", async () => {
+    const file = await workspace.write("logs.yaml", pipeline(""));
+    const result = await runCli(["validate", file], { env });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
   it("refuses fields that become one column, at the sink's column_names", async () => {
-    const file = await workspace.write("clash.yaml", pipeline(""));
+    const file = await workspace.write(
+      "clash.yaml",
+      pipeline("transforms:\n  - rename: { level: log_level }\n"),
+    );
     const result = await runCli(["validate", file], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      `${file}:16:19: sinks[0].column_names: column_names: snake_case turns both "@timestamp" and "timestamp" into "timestamp"; rename one of them with a transform (rename: { "timestamp": <new name> }), or give one its own column with column_name_overrides: { "timestamp": <name> }, or keep column_names: as_is`,
+      `${file}:18:19: sinks[0].column_names: column_names: snake_case turns both "log_level" and "logLevel" into "log_level"; rename one of them with a transform (rename: { "logLevel": <new name> }), or give one its own column with column_name_overrides: { "logLevel": <name> }, or keep column_names: as_is`,
+    );
+  });
+
+  it("refuses an override onto the kind's own name for a field, naming both fields", async () => {
+    const file = await workspace.write(
+      "onto-kind-name.yaml",
+      pipeline("", "    column_name_overrides: { message: app_timestamp }\n"),
+    );
+    const result = await runCli(["validate", file], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      'column_names: snake_case turns both "timestamp" and "message" into "app_timestamp"',
     );
   });
 

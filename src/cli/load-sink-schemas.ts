@@ -14,6 +14,7 @@ import type { CliIO } from "./io.js";
 import { sourceColumnsFromService } from "../pipeline/run/output-columns.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
 import { openSession } from "../pipeline/run/session.js";
+import { kindColumnNames } from "../kinds/data-kind.js";
 
 export interface LoadedSchemas {
   pipeline: Pipeline;
@@ -51,7 +52,7 @@ export async function readSinkSchemas(
   sourceColumns: readonly Column[],
   io: CliIO,
 ): Promise<ResolvedSinkSchema[]> {
-  const { destinations, transforms } = io.components ?? defaultComponents();
+  const { destinations, transforms, kinds } = io.components ?? defaultComponents();
   const sinks: SchemaSink[] = [];
   try {
     const run = newRunInfo(pipeline.name);
@@ -63,7 +64,14 @@ export async function readSinkSchemas(
             ? undefined
             : await openOutputStore(config, { run, stdout: io.stdout }, destinations),
       });
-    return await resolvePipelineSchemas({ pipeline, transforms, pipelineFile: file, sourceColumns, sinks });
+    return await resolvePipelineSchemas({
+      pipeline,
+      transforms,
+      pipelineFile: file,
+      sourceColumns,
+      sinks,
+      kindNames: kindColumnNames(kinds[pipeline.source.kind], pipeline.source),
+    });
   } finally {
     for (const { store } of sinks) await store?.close().catch(() => undefined);
   }

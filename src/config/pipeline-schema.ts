@@ -13,6 +13,7 @@ import { recheckSchema } from "./recheck-schema.js";
 import { checkPartitionGrid, withPartitionGrid } from "./partition-grid.js";
 import { checkPathPlaceholders } from "./path-placeholders.js";
 import { collisionMessage, columnCollisions, namingRules } from "../warehouse/column-names.js";
+import { kindColumnNames } from "../kinds/data-kind.js";
 
 export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
@@ -50,8 +51,9 @@ export function createPipelineSchema(now: Date, components: Components) {
       const columns = sourceColumns(pipeline.source, components.kinds);
       if (columns === undefined) return;
       const transformed = transformColumns(components.transforms, pipeline.transforms, columns);
+      const kindNames = kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source);
       for (const [index, sink] of pipeline.sinks.entries()) {
-        for (const collision of columnCollisions(transformed.columns, namingRules(sink)))
+        for (const collision of columnCollisions(transformed.columns, namingRules(sink, kindNames)))
           ctx.addIssue({
             code: "custom",
             path: ["sinks", index, "column_names"],

@@ -89,6 +89,12 @@ export interface DataKindComponent {
   mappings(client: ServiceClient, source: MappingsSource, signal?: AbortSignal): Promise<MappingField[]>;
   /** Columns of the rows the source yields, from the mapped fields (narrowed to `fields`). */
   columns(mapped: readonly Column[], source: Pick<SourceSpec, "fields">): Column[];
+  /**
+   * Column names under `column_names: snake_case` for the kind's own fields that snake_case would give
+   * the name of another of them (logs: `timestamp` is `app_timestamp`, as `@timestamp` is `timestamp`),
+   * so the default naming always runs; a sink's `column_name_overrides` still wins.
+   */
+  snakeCaseNames?: Readonly<Record<string, string>>;
   /** The scope a source names when it is not its domains (serverless logs: log group, tenant, stage). */
   scope?(source: SourceSection, api: ApiVersion): SourceScope | undefined;
   /** False when `fields`, `filters` and `aggs` name no record fields (billing: one summary per domain). */
@@ -107,4 +113,15 @@ export interface MappingsSource {
   application?: string | undefined;
   app_type: readonly string[];
   includes_eu: boolean;
+}
+
+/**
+ * The kind's own snake_case names for the columns of a source: none for aggregations, whose columns
+ * are the user's bucket names, not the kind's fields.
+ */
+export function kindColumnNames(
+  kind: Pick<DataKindComponent, "snakeCaseNames">,
+  source: Pick<SourceSpec, "strategy">,
+): Readonly<Record<string, string>> | undefined {
+  return source.strategy === "aggs" ? undefined : kind.snakeCaseNames;
 }

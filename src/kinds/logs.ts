@@ -41,6 +41,9 @@ export const logsKind = v2ScrollKind({
       };
       return (await client.call(operation, body, { signal })).data.fields;
     }),
+  // `@timestamp` (when the service indexed the log) takes `timestamp`; the application's own field
+  // of that name keeps its meaning in its column's name.
+  snakeCaseNames: { timestamp: "app_timestamp" },
   v1: { appTypes: ["ec2", "caas"], strategies: ["auto", "scroll", "batch"], sources: v1LogsSources },
   scope: logsScope,
   checkSource: checkLogsSource,

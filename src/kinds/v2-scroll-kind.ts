@@ -42,6 +42,7 @@ export interface V2KindSpec<A extends Application, T extends AppType> {
     signal: AbortSignal | undefined,
   ): Promise<unknown>;
   mappings: DataKindComponent["mappings"];
+  snakeCaseNames?: DataKindComponent["snakeCaseNames"];
   /** Set when the kind is also served by the deprecated v1 API, picked with `source.api: v1`. */
   v1?: V1Service;
   scope?: DataKindComponent["scope"];
@@ -118,6 +119,7 @@ export function v2ScrollKind<const A extends Application, const T extends AppTyp
     mappings: spec.mappings,
     columns: hitColumns,
     ...(spec.scope !== undefined ? { scope: spec.scope } : {}),
+    ...(spec.snakeCaseNames !== undefined ? { snakeCaseNames: spec.snakeCaseNames } : {}),
     ...(spec.checkSource !== undefined ? { checkSource: spec.checkSource } : {}),
   };
 }

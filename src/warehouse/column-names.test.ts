@@ -3,6 +3,7 @@ import {
   columnCollisions,
   collisionMessage,
   columnName,
+  namingRules,
   SAFE_COLUMN_NAME,
   snakeCaseName,
 } from "./column-names.js";
@@ -28,6 +29,30 @@ describe("snakeCaseName", () => {
 
   it("is stable: a safe name is left as it is", () => {
     for (const name of ["timestamp", "job_id", "_index", "a1_b2"]) expect(snakeCaseName(name)).toBe(name);
+  });
+});
+
+describe("a kind's own names under snake_case", () => {
+  const logs = { timestamp: "app_timestamp" };
+
+  it("names the kind's field so that no two of its fields meet, under snake_case only", () => {
+    const columns = [
+      { name: "@timestamp", type: "timestamp" as const },
+      { name: "timestamp", type: "timestamp" as const },
+    ];
+    const snake = namingRules({ column_names: "snake_case" }, logs);
+    expect(columns.map((column) => columnName(column.name, snake))).toEqual(["timestamp", "app_timestamp"]);
+    expect(columnCollisions(columns, snake)).toEqual([]);
+    const asIs = namingRules({ column_names: "as_is" }, logs);
+    expect(columns.map((column) => columnName(column.name, asIs))).toEqual(["@timestamp", "timestamp"]);
+  });
+
+  it("gives way to the sink's own override of the field", () => {
+    const rules = namingRules(
+      { column_names: "snake_case", column_name_overrides: { timestamp: "log_time" } },
+      logs,
+    );
+    expect(columnName("timestamp", rules)).toBe("log_time");
   });
 });
 

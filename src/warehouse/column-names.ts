@@ -1,7 +1,9 @@
 // Warehouse-safe column names: Athena/Glue and BigQuery accept `[a-z_][a-z0-9_]*` and nothing else,
 // so a sink with `column_names: snake_case` writes `job_execution_time_elapsed` for
-// `job.execution_time.elapsed` and `timestamp` for `@timestamp`. A sink's `column_name_overrides`
-// names single columns itself, which is how two fields that would share a name are told apart.
+// `job.execution_time.elapsed` and `timestamp` for `@timestamp`. Where that gives two of a kind's own
+// fields one name, the kind names one of them (logs: `app_timestamp`); a sink's
+// `column_name_overrides` names single columns itself, which is how two fields that would share a
+// name are told apart.
 import type { Column } from "../core/contracts.js";
 import { showName } from "./show-name.js";
 
@@ -60,30 +62,40 @@ export function snakeCaseName(name: string): string {
   return isDigit(safe.charCodeAt(0)) ? `_${safe}` : safe;
 }
 
-/** A sink's naming rules: the naming, and the columns named one by one (field → column name). */
+/**
+ * A sink's naming rules: the naming, the columns named one by one (field → column name), and under
+ * snake_case the data kind's own names for its fields that snake_case alone would give one name.
+ */
 export interface ColumnNamingRules {
   naming: ColumnNaming;
   overrides?: ReadonlyMap<string, string> | undefined;
+  kindNames?: ReadonlyMap<string, string> | undefined;
 }
 
-/** The rules of a sink as its YAML gives them. */
-export function namingRules(sink: {
-  column_names: ColumnNaming;
-  column_name_overrides?: Readonly<Record<string, string>> | undefined;
-}): ColumnNamingRules {
+/** The rules of a sink as its YAML gives them, with the kind's snake_case names (`kindColumnNames`). */
+export function namingRules(
+  sink: {
+    column_names: ColumnNaming;
+    column_name_overrides?: Readonly<Record<string, string>> | undefined;
+  },
+  kindNames?: Readonly<Record<string, string>>,
+): ColumnNamingRules {
   const overrides = sink.column_name_overrides;
   return {
     naming: sink.column_names,
     overrides: overrides === undefined ? undefined : new Map(Object.entries(overrides)),
+    kindNames: kindNames === undefined ? undefined : new Map(Object.entries(kindNames)),
   };
 }
 
-/** The name a column gets under a sink's rules: its override, else the naming's. */
+/** The name a column gets under a sink's rules: its override, else the naming's (the kind's name first). */
 export function columnName(name: string, rules: ColumnNaming | ColumnNamingRules): string {
-  const { naming, overrides } = typeof rules === "string" ? { naming: rules, overrides: undefined } : rules;
+  const { naming, overrides, kindNames } =
+    typeof rules === "string" ? { naming: rules, overrides: undefined, kindNames: undefined } : rules;
   const override = overrides?.get(name);
   if (override !== undefined) return override;
-  return naming === "snake_case" ? snakeCaseName(name) : name;
+  if (naming !== "snake_case") return name;
+  return kindNames?.get(name) ?? snakeCaseName(name);
 }
 
 /** Whether the rules can give a column another name than the rows carry. */

@@ -30,6 +30,8 @@ export interface PipelineSchemaInput {
   sinks: readonly SchemaSink[];
   /** The run's start: how long a removed field's column has been kept is measured to it. */
   now?: Date | undefined;
+  /** The data kind's own snake_case names for the source's columns (`kindColumnNames`). */
+  kindNames?: Readonly<Record<string, string>> | undefined;
 }
 
 /** A sink of the pipeline and the store its output is in. */
@@ -114,9 +116,11 @@ export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promis
   for (const [index, { config: sink, store }] of input.sinks.entries()) {
     const where = `sink ${index + 1} (${sink.to})`;
     const pinned = await readPin(input.pipeline, index, input.pipelineFile, store);
+    const rules = namingRules(sink, input.kindNames);
     const schema = resolveSinkSchema({
       naming: sink.column_names,
-      overrides: namingRules(sink).overrides,
+      overrides: rules.overrides,
+      kindNames: rules.kindNames,
       policy: sink.schema,
       columns,
       pinned: pinned?.pin,

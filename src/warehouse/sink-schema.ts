@@ -22,6 +22,8 @@ export interface SinkSchemaInput {
   naming: ColumnNaming;
   /** Columns named one by one (the sink's `column_name_overrides`), by the name rows carry. */
   overrides?: ReadonlyMap<string, string> | undefined;
+  /** The data kind's own names under snake_case (`ColumnNamingRules.kindNames`). */
+  kindNames?: ReadonlyMap<string, string> | undefined;
   policy: DriftPolicy & ColumnBounds;
   /** The columns after the transforms, with their source fields. */
   columns: readonly SourcedColumn[];
@@ -51,7 +53,7 @@ export interface SinkSchema {
  * createSink(config, { columns: schema.encoderColumns, ... }) // rows through schema.conformRow
  */
 export function resolveSinkSchema(input: SinkSchemaInput): SinkSchema {
-  const rules = { naming: input.naming, overrides: input.overrides };
+  const rules = { naming: input.naming, overrides: input.overrides, kindNames: input.kindNames };
   // Bounds before naming: the names are the service's, and naming costs what they are long.
   checkColumnBounds(input.columns, input.policy, input.where);
   checkColumnCollisions(input.columns, rules, input.where);

@@ -34,6 +34,7 @@ import { slicesToRun } from "./slices-to-run.js";
 import type { SlicesToRun } from "./slices-to-run.js";
 import { StateStore } from "../records/state.js";
 import type { StateStoreOptions } from "../records/state-open.js";
+import { kindColumnNames } from "../../kinds/data-kind.js";
 
 /** A run between its opening and its end, with everything it holds. */
 export interface OpenRun {
@@ -161,6 +162,7 @@ async function acquire(
     sourceColumns: prepared.sourceColumns,
     sinks: opened,
     now: run.startedAt,
+    kindNames: kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source),
   });
   for (const schema of schemas) logDrift(log, schema.where, schema.changes);
   // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
