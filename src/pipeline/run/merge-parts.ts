@@ -12,7 +12,12 @@ import { recordedFileRemover, sinkOf } from "./sink-runtime.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 import { ERROR_CODES, hasCode, SinkError } from "../../errors.js";
 
-/** One sink of the merge: fresh, writing under the slice's own names, and its join when it has one. */
+/**
+ * One sink of the merge: fresh, writing under the slice's own names, and its join when it has one. Its
+ * rows are the partition files' rows, already under the output's column names (a `snake_case` sink's
+ * `workload_state`), so it writes them as they are and its path template reads the names the paged
+ * path's rows carry: a merged slice lands in the files a paged one would.
+ */
 export interface MergeSink {
   /** The sink's position in the pipeline, as its committed files name it. */
   index: number;
@@ -35,7 +40,7 @@ export interface PartMerge {
 /** Reads committed files back through their format, writes through fresh sinks, deletes from their store. */
 export function createPartMerge(sinks: readonly SinkRuntime[]): PartMerge {
   return {
-    sinks: () => sinks.map((sink) => ({ index: sink.index, write: sink.createSink(), join: sink.join })),
+    sinks: () => sinks.map((sink) => ({ index: sink.index, write: sink.createMergeSink(), join: sink.join })),
     async *readFile(file) {
       const sink = sinkOf(sinks, file.sink);
       if (sink === undefined) return;

@@ -42,6 +42,11 @@ export interface SinkRuntime extends OpenedSink {
   join: FileJoin | undefined;
   /** A fresh sink for one attempt at a slice, writing rows conformed to the schema. */
   createSink(): Sink;
+  /**
+   * A fresh sink for rows already under the schema's names and in its shape: the sink's own files of
+   * a batch slice read back to be merged, which conforming again would empty.
+   */
+  createMergeSink(): Sink;
 }
 
 /**
@@ -130,6 +135,8 @@ export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRunt
           createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
           schema,
         ),
+      createMergeSink: () =>
+        createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
     };
   });
 }
