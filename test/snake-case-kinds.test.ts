@@ -33,13 +33,36 @@ interface Case {
   hits?: { target: "/v2/logs/scroll"; bodies: Record<string, unknown>[] };
 }
 
+const BOTH = ["ec2", "kubernetes"];
+const APP_TYPES = [["ec2"], ["kubernetes"], BOTH];
+const list = (values: readonly string[]): string => `[${values.join(", ")}]`;
+
+/** A domain-scoped source of the window: application, app types, and the strategy where it is chosen. */
+function scoped(application: string, appTypes: readonly string[], strategy?: string): string {
+  const more = strategy === undefined ? "" : `\n  strategy: ${strategy}`;
+  return `application: ${application}\n  app_type: ${list(appTypes)}\n  ${DOMAINS}\n  ${WINDOW}${more}`;
+}
+
+const V1 = "api: v1\n  window: { start: now-2h/h }";
 const CASES: Readonly<Record<string, Case>> = {
-  "logs v2 atr ec2+kubernetes": {
+  // Every v2 application and app type of logs, one by batch; the first also against the hits.
+  ...Object.fromEntries(
+    ["atr", "klewer", "quasar"].flatMap((application) =>
+      APP_TYPES.map((appTypes): [string, Case] => [
+        `logs v2 ${application} ${appTypes.join("+")}`,
+        {
+          kind: "logs",
+          source: scoped(application, appTypes, application === "klewer" ? "batch" : "scroll"),
+        },
+      ]),
+    ),
+  ),
+  "logs v2 atr ec2+kubernetes, against the hits": {
     kind: "logs",
-    source: `application: atr\n  app_type: [ec2, kubernetes]\n  ${DOMAINS}\n  ${WINDOW}\n  strategy: scroll`,
+    source: scoped("atr", BOTH, "scroll"),
     hits: {
       target: "/v2/logs/scroll",
-      bodies: ["ec2", "kubernetes"].map((appType) => ({
+      bodies: BOTH.map((appType) => ({
         application: "atr",
         app_type: appType,
         domain: ["alpha.example", "bravo.example"],
@@ -48,46 +71,36 @@ const CASES: Readonly<Record<string, Case>> = {
       })),
     },
   },
-  "logs v2 klewer ec2, batch": {
-    kind: "logs",
-    source: `application: klewer\n  app_type: [ec2]\n  ${DOMAINS}\n  ${WINDOW}\n  strategy: batch`,
-  },
-  "logs v2 quasar kubernetes": {
-    kind: "logs",
-    source: `application: quasar\n  app_type: [kubernetes]\n  ${DOMAINS}\n  ${WINDOW}\n  strategy: scroll`,
-  },
   "logs v2 eventops serverless": {
     kind: "logs",
     source: `application: eventops\n  app_type: [serverless]\n  log_group: [/aws/lambda/orders]\n  tenant: ["*"]\n  stage: [prod]\n  ${WINDOW}\n  strategy: scroll`,
   },
-  "logs v1 atr, ec2 and caas": {
-    kind: "logs",
-    source: `api: v1\n  application: atr\n  domain: [alpha.example]\n  window: { start: now-2h/h }\n  strategy: scroll`,
-  },
-  "logs v1 atr caas, batch": {
-    kind: "logs",
-    source: `api: v1\n  application: atr\n  app_type: caas\n  domain: [alpha.example]\n  window: { start: now-2h/h }\n  strategy: batch`,
-  },
+  // v1: ec2, caas, and neither (both of them), one by batch.
+  ...Object.fromEntries(
+    ["atr", "klewer", "quasar"].flatMap((application) =>
+      ["ec2", "caas", undefined].map((appType): [string, Case] => [
+        `logs v1 ${application} ${appType ?? "ec2+caas"}`,
+        {
+          kind: "logs",
+          source: `${V1}\n  application: ${application}${appType === undefined ? "" : `\n  app_type: ${appType}`}\n  domain: [alpha.example]\n  strategy: ${appType === "caas" ? "batch" : "scroll"}`,
+        },
+      ]),
+    ),
+  ),
   "logs v1 eventops": {
     kind: "logs",
-    source: `api: v1\n  application: eventops\n  log_group: [/aws/lambda/orders]\n  tenant: [globex]\n  stage: [prod]\n  window: { start: now-2h/h }\n  strategy: scroll`,
+    source: `${V1}\n  application: eventops\n  log_group: [/aws/lambda/orders]\n  tenant: [globex]\n  stage: [prod]\n  strategy: scroll`,
   },
-  "workloads ec2+kubernetes": {
-    kind: "workloads",
-    source: `application: atr\n  app_type: [ec2, kubernetes]\n  ${DOMAINS}\n  ${WINDOW}\n  strategy: scroll`,
-  },
-  "jobs ec2+kubernetes": {
-    kind: "jobs",
-    source: `application: atr\n  app_type: [ec2, kubernetes]\n  ${DOMAINS}\n  ${WINDOW}`,
-  },
-  "tickets ec2": {
-    kind: "tickets",
-    source: `application: atr\n  app_type: [ec2]\n  ${DOMAINS}\n  ${WINDOW}`,
-  },
-  "metrics ec2+kubernetes": {
-    kind: "metrics",
-    source: `application: atr\n  app_type: [ec2, kubernetes]\n  ${DOMAINS}\n  ${WINDOW}`,
-  },
+  ...Object.fromEntries(
+    ["workloads", "jobs", "tickets", "metrics"].flatMap((kind) =>
+      APP_TYPES.map((appTypes): [string, Case] => [
+        `${kind} ${appTypes.join("+")}`,
+        { kind, source: scoped("atr", appTypes, kind === "workloads" ? "scroll" : undefined) },
+      ]),
+    ),
+  ),
+  "metrics klewer ec2+kubernetes": { kind: "metrics", source: scoped("klewer", BOTH) },
+  "metrics quasar ec2+kubernetes": { kind: "metrics", source: scoped("quasar", BOTH) },
   billing: {
     kind: "billing",
     key: "domain",
