@@ -27,6 +27,8 @@ const KIND_NAMES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 interface Case {
   kind: string;
   source: string;
+  /** The kind's names this case expects, where not `KIND_NAMES`'s. */
+  names?: Readonly<Record<string, string>>;
   /** The field that tells the records apart (`_id`; billing's summaries have one per domain). */
   key?: string;
   /** The emulator's hits for the window, where the case checks the records against them too. */
@@ -70,6 +72,12 @@ const CASES: Readonly<Record<string, Case>> = {
         end_time: END,
       })),
     },
+  },
+  // Where no other column takes `timestamp`, the application's field keeps its plain name.
+  "logs v2 atr ec2, @timestamp renamed": {
+    kind: "logs",
+    source: `${scoped("atr", ["ec2"], "scroll")}\ntransforms:\n  - rename: { "@timestamp": event_time }`,
+    names: {},
   },
   "logs v2 eventops serverless": {
     kind: "logs",
@@ -125,7 +133,7 @@ function leaves(record: Readonly<Record<string, unknown>>, at = ""): [string, un
 }
 
 describe("column_names: snake_case, every kind as written", () => {
-  for (const [name, { kind, source, key = "_id", hits }] of Object.entries(CASES))
+  for (const [name, { kind, source, names, key = "_id", hits }] of Object.entries(CASES))
     it(`${name}: valid, runs, every value under its snake_case column`, async ({ service, workspace }) => {
       const slug = name.replace(/[^a-z0-9]+/g, "-");
       const out = join(workspace.dir, slug);
@@ -161,7 +169,7 @@ sinks:
           expected.push(...(await collect(service.emulator.expectedHits(hits.target, body))));
         expect(byId(records)).toEqual(byId(expected.map(hitRecord)));
       }
-      const own = KIND_NAMES[kind] ?? {};
+      const own = names ?? KIND_NAMES[kind] ?? {};
       const columnOf = (field: string): string => own[field] ?? snakeCaseName(field);
 
       const parquet = await checkCompleteExport(join(out, "parquet"), records.length);

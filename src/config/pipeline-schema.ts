@@ -12,7 +12,12 @@ import { createSourceSchema } from "./source-schema.js";
 import { recheckSchema } from "./recheck-schema.js";
 import { checkPartitionGrid, withPartitionGrid } from "./partition-grid.js";
 import { checkPathPlaceholders } from "./path-placeholders.js";
-import { collisionMessage, columnCollisions, namingRules } from "../warehouse/column-names.js";
+import {
+  collisionMessage,
+  columnCollisions,
+  namingRules,
+  rulesForColumns,
+} from "../warehouse/column-names.js";
 import { kindColumnNames } from "../kinds/data-kind.js";
 
 export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
@@ -53,7 +58,8 @@ export function createPipelineSchema(now: Date, components: Components) {
       const transformed = transformColumns(components.transforms, pipeline.transforms, columns);
       const kindNames = kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source);
       for (const [index, sink] of pipeline.sinks.entries()) {
-        for (const collision of columnCollisions(transformed.columns, namingRules(sink, kindNames)))
+        const rules = rulesForColumns(namingRules(sink, kindNames), transformed.columns);
+        for (const collision of columnCollisions(transformed.columns, rules))
           ctx.addIssue({
             code: "custom",
             path: ["sinks", index, "column_names"],

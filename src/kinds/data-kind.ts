@@ -92,7 +92,8 @@ export interface DataKindComponent {
   /**
    * Column names under `column_names: snake_case` for the kind's own fields that snake_case would give
    * the name of another of them (logs: `timestamp` is `app_timestamp`, as `@timestamp` is `timestamp`),
-   * so the default naming always runs; a sink's `column_name_overrides` still wins.
+   * so the default naming always runs; each applies only where the two meet in a sink's columns
+   * (`rulesForColumns`), and a sink's `column_name_overrides` still wins.
    */
   snakeCaseNames?: Readonly<Record<string, string>>;
   /** The scope a source names when it is not its domains (serverless logs: log group, tenant, stage). */

@@ -4,9 +4,12 @@ import {
   collisionMessage,
   columnName,
   namingRules,
+  rulesForColumns,
   SAFE_COLUMN_NAME,
   snakeCaseName,
 } from "./column-names.js";
+import type { ColumnNamingRules } from "./column-names.js";
+import type { Column } from "../core/contracts.js";
 
 describe("snakeCaseName", () => {
   it.each([
@@ -34,25 +37,38 @@ describe("snakeCaseName", () => {
 
 describe("a kind's own names under snake_case", () => {
   const logs = { timestamp: "app_timestamp" };
+  const both = [
+    { name: "@timestamp", type: "timestamp" as const },
+    { name: "timestamp", type: "timestamp" as const },
+  ];
+  const names = (columns: readonly { name: string }[], rules: ColumnNamingRules) =>
+    columns.map((column) => columnName(column.name, rules));
 
-  it("names the kind's field so that no two of its fields meet, under snake_case only", () => {
-    const columns = [
-      { name: "@timestamp", type: "timestamp" as const },
-      { name: "timestamp", type: "timestamp" as const },
-    ];
-    const snake = namingRules({ column_names: "snake_case" }, logs);
-    expect(columns.map((column) => columnName(column.name, snake))).toEqual(["timestamp", "app_timestamp"]);
-    expect(columnCollisions(columns, snake)).toEqual([]);
-    const asIs = namingRules({ column_names: "as_is" }, logs);
-    expect(columns.map((column) => columnName(column.name, asIs))).toEqual(["@timestamp", "timestamp"]);
+  it("names the kind's field where snake_case would give it another column's name, under snake_case only", () => {
+    const snake = rulesForColumns(namingRules({ column_names: "snake_case" }, logs), both);
+    expect(names(both, snake)).toEqual(["timestamp", "app_timestamp"]);
+    expect(columnCollisions(both, snake)).toEqual([]);
+    const asIs = rulesForColumns(namingRules({ column_names: "as_is" }, logs), both);
+    expect(names(both, asIs)).toEqual(["@timestamp", "timestamp"]);
+  });
+
+  it("keeps the plain name where no other column meets it: an upgrade renames no column that ran before", () => {
+    const alone = [{ name: "timestamp", type: "timestamp" as const }];
+    expect(names(alone, rulesForColumns(namingRules({ column_names: "snake_case" }, logs), alone))).toEqual([
+      "timestamp",
+    ]);
+    const renamed = [{ name: "event_time", type: "timestamp" as const }, both[1] as Column];
+    expect(
+      names(renamed, rulesForColumns(namingRules({ column_names: "snake_case" }, logs), renamed)),
+    ).toEqual(["event_time", "timestamp"]);
   });
 
   it("gives way to the sink's own override of the field", () => {
-    const rules = namingRules(
-      { column_names: "snake_case", column_name_overrides: { timestamp: "log_time" } },
-      logs,
+    const rules = rulesForColumns(
+      namingRules({ column_names: "snake_case", column_name_overrides: { timestamp: "log_time" } }, logs),
+      both,
     );
-    expect(columnName("timestamp", rules)).toBe("log_time");
+    expect(names(both, rules)).toEqual(["timestamp", "log_time"]);
   });
 });
 

@@ -98,6 +98,28 @@ export function columnName(name: string, rules: ColumnNaming | ColumnNamingRules
   return kindNames?.get(name) ?? snakeCaseName(name);
 }
 
+/**
+ * The rules for these columns: a kind's name applies only to a field that snake_case would otherwise
+ * give the name of another column, so where none meet the plain names stay (an upgrade renames no
+ * column of a table that ran before, and a pipeline that renamed or left out `@timestamp` keeps
+ * `timestamp`).
+ */
+export function rulesForColumns(rules: ColumnNamingRules, columns: readonly Column[]): ColumnNamingRules {
+  const { kindNames } = rules;
+  if (kindNames === undefined || rules.naming !== "snake_case") return rules;
+  const plain = { naming: rules.naming, overrides: rules.overrides };
+  const taken = new Map<string, number>();
+  for (const column of columns) {
+    const name = columnName(column.name, plain);
+    taken.set(name, (taken.get(name) ?? 0) + 1);
+  }
+  const meeting = [...kindNames].filter(
+    ([field]) =>
+      columns.some((column) => column.name === field) && (taken.get(columnName(field, plain)) ?? 0) > 1,
+  );
+  return { ...rules, kindNames: meeting.length === 0 ? undefined : new Map(meeting) };
+}
+
 /** Whether the rules can give a column another name than the rows carry. */
 export function renamesColumns(rules: ColumnNamingRules): boolean {
   return rules.naming === "snake_case" || (rules.overrides?.size ?? 0) > 0;

@@ -10,7 +10,7 @@ import {
   checkColumnNamesPrintable,
 } from "./column-checks.js";
 import type { ColumnBounds } from "./column-checks.js";
-import { renamesColumns } from "./column-names.js";
+import { renamesColumns, rulesForColumns } from "./column-names.js";
 import type { ColumnNaming } from "./column-names.js";
 import { bindColumns, outputSchema } from "./output-schema.js";
 import type { SchemaColumn, SourcedColumn } from "./output-schema.js";
@@ -53,7 +53,10 @@ export interface SinkSchema {
  * createSink(config, { columns: schema.encoderColumns, ... }) // rows through schema.conformRow
  */
 export function resolveSinkSchema(input: SinkSchemaInput): SinkSchema {
-  const rules = { naming: input.naming, overrides: input.overrides, kindNames: input.kindNames };
+  const rules = rulesForColumns(
+    { naming: input.naming, overrides: input.overrides, kindNames: input.kindNames },
+    input.columns,
+  );
   // Bounds before naming: the names are the service's, and naming costs what they are long.
   checkColumnBounds(input.columns, input.policy, input.where);
   checkColumnCollisions(input.columns, rules, input.where);

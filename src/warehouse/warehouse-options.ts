@@ -14,7 +14,7 @@ export const columnNamesSchema = z
   .enum(["as_is", "snake_case"])
   .default("as_is")
   .describe(
-    "as_is keeps the names rows carry (job.id, @timestamp); snake_case writes [a-z_][a-z0-9_]* (job_id, timestamp), which Athena, Glue and BigQuery require; where that would give two of a kind's own fields one name the kind names one of them (logs: the application's timestamp is app_timestamp, as @timestamp is timestamp). Default as_is, so upgrading never renames the columns of an existing table.",
+    "as_is keeps the names rows carry (job.id, @timestamp); snake_case writes [a-z_][a-z0-9_]* (job_id, timestamp), which Athena, Glue and BigQuery require; where that would give two of a kind's own columns one name the kind names one of them (logs: the application's timestamp is app_timestamp when @timestamp, which is timestamp, is a column too). Default as_is, so upgrading never renames the columns of an existing table.",
   );
 
 // No control character (NUL included): a column name ends up in DDL, terminals and logs.
