@@ -6,12 +6,14 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { byId, checkCompleteExport } from "./support/export-checks.js";
 import { hitRecord, parquetRowOf } from "./support/expected-rows.js";
+import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { expectedRows, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
 import { fieldsAsGenerated, useEmulator } from "./support/use-emulator.js";
 
-const it = useEmulator({ density: 4 }).extend<{ generatedFields: void }>({
-  generatedFields: fieldsAsGenerated("logs"),
+const it = useEmulator({ density: 4 }).extend<{ logFields: void; jobFields: void }>({
+  logFields: fieldsAsGenerated("logs"),
+  jobFields: fieldsAsGenerated("jobs"),
 });
 
 describe("one field, two types across the mappings a run combines", () => {
@@ -72,5 +74,48 @@ sinks:
     const ndjson = await checkCompleteExport(join(out, "ndjson"), hits.length);
     const lines = byId(await readNdjson(join(out, "ndjson"), ndjson.files));
     for (const hit of hits) expect(lines.get(hit._id)).toEqual(hitRecord(hit));
+  });
+
+  it("jobs whose elapsed seconds the mappings give as float and as long: one text column holding each number as sent (regression: stopped with COLUMN_COLLISION)", async ({
+    service,
+    workspace,
+  }) => {
+    service.emulator.changeFields("jobs", {
+      mappings: [{ name: "job.execution_time.elapsed", type: "long" }],
+    });
+    const out = join(workspace.dir, "jobs-float-long");
+    const yaml = jobsPipelineYaml({ name: "float-long", out: `${out}/ndjson`, endHour: 2 }).replace(
+      "sinks:\n",
+      `sinks:\n  - format: parquet\n    to: ${out}/parquet\n`,
+    );
+    const file = await workspace.write("jobs-float-long.yaml", yaml);
+    const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(
+      '"field":"job.execution_time.elapsed","mapping_types":["float","long"],"column_type":"string"',
+    );
+    const expected = await expectedRows(service.emulator, "/v3/jobs/query", [
+      {
+        application: "atr",
+        app_type: ["ec2", "kubernetes"],
+        domain: ["*"],
+        start_time: "2026-03-10T00:00:00Z",
+        end_time: "2026-03-10T02:00:00Z",
+      },
+    ]);
+    expect(expected.size).toBeGreaterThan(10);
+    const parquet = await checkCompleteExport(join(out, "parquet"), expected.size);
+    const table = await readParquet(join(out, "parquet"), parquet.files);
+    expect(table.types).toMatchObject({ "job.execution_time.elapsed": "VARCHAR" });
+    const elapsed = table.rows.map((row) => row["job.execution_time.elapsed"]);
+    expect(elapsed.some((value) => typeof value === "string" && value.includes("."))).toBe(true);
+    for (const row of table.rows) {
+      const record = expected.get(String(row["_id"]));
+      expect(record).toBeDefined();
+      if (record !== undefined) expect(row).toEqual(parquetRowOf(record, table.types));
+    }
+    const ndjson = await checkCompleteExport(join(out, "ndjson"), expected.size);
+    const lines = byId(await readNdjson(join(out, "ndjson"), ndjson.files));
+    for (const [id, record] of expected) expect(lines.get(id)).toEqual(record);
   });
 });
