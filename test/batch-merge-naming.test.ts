@@ -189,13 +189,13 @@ describe("record-value partitions: every field, in its own partition, by batch a
     await expectRecords(output, await records(service, "batch"), "snake_case", undefined);
   });
 
-  it("snake_case with the field's own name {workload.state}: batch writes the files and rows paging writes", async ({
+  it("snake_case, {workload_state}: batch writes the files and rows paging writes", async ({
     service,
     workspace,
   }) => {
     const context = { service, workspace };
-    const batch = await exportWorkloads(context, "batch", "snake_case", "state={workload.state}");
-    const scroll = await exportWorkloads(context, "scroll", "snake_case", "state={workload.state}");
+    const batch = await exportWorkloads(context, "batch", "snake_case", "state={workload_state}");
+    const scroll = await exportWorkloads(context, "scroll", "snake_case", "state={workload_state}");
     for (const format of ["parquet", "ndjson"] as const) {
       const files = await listDataFiles(batch[format]);
       expect(files).toEqual(await listDataFiles(scroll[format]));

@@ -74,6 +74,27 @@ describe("path placeholders and the sink's columns", () => {
     });
   }
 
+  it("a kind's own snake_case name ({app_timestamp} of logs) is an output column a path can name", async ({
+    workspace,
+    untouchedService,
+  }) => {
+    const { emulator } = untouchedService;
+    const out = join(await workspace.folder("logs"), "out");
+    const yaml = pipeline("t={app_timestamp}/part-{slice}-{seq}.parquet", out)
+      .replace("kind: tickets", "kind: logs")
+      .replace("strategy: pit", "strategy: scroll");
+    const file = await workspace.write("logs-app-timestamp.yaml", yaml);
+    const result = await runCli(["validate", file], { env: emulatorEnv(emulator) });
+    expect(result.code, result.stderr).toBe(0);
+    const wrong = await workspace.write(
+      "logs-app-timestamps.yaml",
+      yaml.replace("{app_timestamp}", "{app_timestamps}"),
+    );
+    const refused = await runCli(["validate", wrong], { env: emulatorEnv(emulator) });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('did you mean "app_timestamp"?');
+  });
+
   it("the output name ({ticket_type}) routes every row to its own value", async ({ service, workspace }) => {
     const out = join(await workspace.folder("ticket_type"), "out");
     const file = await workspace.write(

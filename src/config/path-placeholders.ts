@@ -11,7 +11,8 @@ import type { Column } from "../core/contracts.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import type { SinkConfig } from "../sinks/schema.js";
 import { aggregationSourceColumns } from "../sources/aggregation.js";
-import { namingRules } from "../warehouse/column-names.js";
+import { namingRules, rulesForColumns } from "../warehouse/column-names.js";
+import { kindColumnNames } from "../kinds/data-kind.js";
 import { sourceColumns } from "./source-columns.js";
 import type { SourceConfig } from "./source-schema.js";
 import { didYouMean } from "../core/close-matches.js";
@@ -100,9 +101,12 @@ export function checkPathPlaceholders(
 ): void {
   if (!pipeline.sinks.some((sink) => sink.path !== undefined && pathFields(sink.path).length > 0)) return;
   const columns = outputColumns(pipeline, components);
+  // Named as the sink names them: a kind's own snake_case names (logs' app_timestamp) included.
+  const kindNames = kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source);
   for (const [index, sink] of pipeline.sinks.entries()) {
     if (sink.path === undefined) continue;
-    for (const message of placeholderProblems(sink.path, columns, namingRules(sink)))
+    const rules = rulesForColumns(namingRules(sink, kindNames), columns);
+    for (const message of placeholderProblems(sink.path, columns, rules))
       ctx.addIssue({ code: "custom", path: ["sinks", index, "path"], message });
   }
 }
