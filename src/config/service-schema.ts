@@ -85,10 +85,28 @@ export type ServiceConfig =
       mode: "embedded";
       seed: number;
       density?: number | undefined;
+      /** The emulator's awkward data: every part, or those named; none when undefined. */
+      awkward?: true | EmulatorAwkwardPart[] | undefined;
       timeouts: z.output<typeof timeoutsSchema>;
       limits: ServiceLimits;
       download_hosts?: undefined;
     };
+
+/**
+ * The emulator's awkward-data parts (docs/emulator.md, "Awkward data"). config/ may not import the
+ * emulator, so the names are listed here; a test holds them equal to the emulator's own list.
+ */
+export const EMULATOR_AWKWARD_PARTS = [
+  "int64",
+  "unicode",
+  "nesting",
+  "dates",
+  "repeatedKeys",
+  "hitKeys",
+  "conflicts",
+] as const;
+
+export type EmulatorAwkwardPart = (typeof EMULATOR_AWKWARD_PARTS)[number];
 
 const REMOTE_KEYS = ["base_url", "auth_url", "client_id", "client_secret"] as const;
 
@@ -109,6 +127,12 @@ export const serviceSchema = z
       .positive()
       .optional()
       .describe("Embedded only: records generated per hour per domain; the emulator's default when omitted."),
+    awkward: z
+      .union([z.boolean(), z.array(z.enum(EMULATOR_AWKWARD_PARTS)).min(1)])
+      .optional()
+      .describe(
+        `Embedded only: records carry awkward values the spec allows (exact int64 digits, lone surrogates, dates with offsets or none, repeated keys, ...): true for every part, or a list of ${EMULATOR_AWKWARD_PARTS.join(", ")}. Default false.`,
+      ),
     base_url: z
       .url({ protocol: /^https?$/ })
       .optional()
@@ -153,7 +177,7 @@ export const serviceSchema = z
       }
       return;
     }
-    for (const key of ["seed", "density"] as const) {
+    for (const key of ["seed", "density", "awkward"] as const) {
       if (service[key] !== undefined) {
         ctx.addIssue({ code: "custom", path: [key], message: `${key} applies only with embedded: true` });
       }
@@ -172,6 +196,7 @@ export const serviceSchema = z
           mode: "embedded",
           seed: service.seed ?? 1,
           density: service.density,
+          awkward: service.awkward === false ? undefined : service.awkward,
           timeouts: service.timeouts,
           limits: service.limits,
         }

@@ -18,7 +18,7 @@ export interface AwkwardData {
   unicode?: boolean;
   /** `odd.deep.a.b.c.d.e.f` (keyword) or an empty object or null on its way; `odd.empty: {}`; `odd.blank: ""`. */
   nesting?: boolean;
-  /** `odd.when` (date): the record's instant written with a zone offset (`-05:00`, `+05:45`) or `Z`. */
+  /** `odd.when` (date): the record's instant written with a zone offset (`-05:00`, `+05:45`), `Z`, or no zone at all (UTC, to the second). */
   dates?: boolean;
   /** `_source` repeats `@timestamp` (plainly or spelled with an escape); the last one is the record's. */
   repeatedKeys?: boolean;
@@ -123,7 +123,8 @@ const STRING_TEXTS = [
   String.raw`"quote \" back \\ solidus \/ tab \t"`,
   String.raw`"nul \u0000 inside"`,
 ];
-const OFFSETS_MINUTES = [0, -300, 330, 345, -570, 60];
+/** Minutes east of UTC, or "none": a date-time without a zone, which the service means as UTC. */
+const OFFSETS_MINUTES = [0, -300, 330, 345, -570, 60, "none", "none"] as const;
 const DECOY_TIME = `"2001-02-03T04:05:06.000Z"`;
 
 /** Text and meaning of one value, or null: the meaning of a string text is JSON.parse's. */
@@ -139,8 +140,13 @@ function rawLong(random: Random): RawJson | null {
   return new RawJson(text, BigInt(text));
 }
 
-/** The instant `ts` written as local time at an offset: `2026-03-12T05:30:00.000-05:00`. */
-export function timeWithOffset(ts: number, minutes: number): string {
+/**
+ * The instant `ts` written as local time at an offset: `2026-03-12T05:30:00.000-05:00`; with "none",
+ * its UTC time to the second and no zone, `2026-03-12T10:30:00`, which a reader in another zone must
+ * still read as UTC.
+ */
+export function timeWithOffset(ts: number, minutes: number | "none"): string {
+  if (minutes === "none") return new Date(ts).toISOString().slice(0, 19);
   if (minutes === 0) return new Date(ts).toISOString();
   const local = new Date(ts + minutes * 60_000).toISOString().slice(0, 23);
   const sign = minutes < 0 ? "-" : "+";

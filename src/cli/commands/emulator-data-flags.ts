@@ -1,8 +1,10 @@
 // The emulator command's flags that change the data it serves: fields added, removed or retyped per
 // kind, records ingested late or lost, and how far the service has indexed. Each names the flag, the
 // value and what is allowed when wrong; the kinds a flag takes are those the emulator's table of kind
-// data says the change applies to.
+// data says the change applies to; and the awkward values the records carry.
 import type { MappingType } from "../../api/wire/fields.js";
+import { parseAwkward } from "../../emulator/awkward-data.js";
+import type { AwkwardProfile } from "../../emulator/awkward-data.js";
 import type { FieldChanges } from "../../emulator/field-changes.js";
 import type { GeneratedKind } from "../../emulator/generated-kind.js";
 import { kindsTaking } from "../../emulator/kind-data.js";
@@ -125,4 +127,11 @@ export function parseDataChanges(
     ...(lostRecords.length > 0 ? { lostRecords } : {}),
     ...(until === undefined ? {} : { indexedUntil: until }),
   };
+}
+
+/** `--awkward=int64,dates` (or `all`): the awkward parts; throws naming the parts that are not ones. */
+export function parseAwkwardFlag(value: string): AwkwardProfile {
+  const profile = parseAwkward(value);
+  if (typeof profile === "string") throw new Error(profile);
+  return profile;
 }

@@ -6,7 +6,7 @@ import type { Command } from "../io.js";
 import { EXIT } from "../io.js";
 import { startEmulator } from "../../emulator/server.js";
 import type { EmulatorOptions, PartitionFormat } from "../../emulator/server.js";
-import { parseDataChanges } from "./emulator-data-flags.js";
+import { parseAwkwardFlag, parseDataChanges } from "./emulator-data-flags.js";
 import { emulatorCredentials, exposureWarning } from "../emulator-credentials.js";
 
 export const EMULATOR_HELP = `Usage: mdq-export emulator [options]
@@ -46,6 +46,9 @@ Options:
   --late-records K:START/END:N  N more records per stream in each hour START..END touches; repeatable
   --lost-records K:START/END:N  N fewer records per stream in each hour START..END touches; repeatable
   --indexed-until TIME     records at or after TIME are not searchable yet (still being indexed)
+  --awkward[=PARTS]        records carry awkward values the spec allows: all parts, or those named
+                           (int64, unicode, nesting, dates, repeatedKeys, hitKeys, conflicts; comma-
+                           separated); see docs/emulator.md, "Awkward data"
   --control                serve POST /_emulator/fields, late-records, lost-records and
                            indexed-until to change the data while it runs (no authentication: keep
                            it on 127.0.0.1)
@@ -98,7 +101,8 @@ export function parseEmulatorArgs(
 ): EmulatorOptions | "help" {
   const flags = Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: "string" as const }]));
   const { values } = parseArgs({
-    args: [...argv],
+    // `--awkward` alone means every part: parseArgs has no optional values, so it is spelled out.
+    args: argv.map((arg) => (arg === "--awkward" ? "--awkward=all" : arg)),
     options: {
       ...flags,
       "add-field": { type: "string", multiple: true },
@@ -107,6 +111,7 @@ export function parseEmulatorArgs(
       "late-records": { type: "string", multiple: true },
       "lost-records": { type: "string", multiple: true },
       "indexed-until": { type: "string" },
+      awkward: { type: "string" },
       control: { type: "boolean" },
       "report-requests": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -167,6 +172,7 @@ export function parseEmulatorArgs(
       lostRecords: values["lost-records"],
       indexedUntil: values["indexed-until"],
     }),
+    awkward: values.awkward === undefined ? undefined : parseAwkwardFlag(values.awkward),
     control: values.control === true ? true : undefined,
   };
   return Object.fromEntries(

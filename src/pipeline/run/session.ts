@@ -34,9 +34,17 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
   if (service.mode === "embedded") {
     // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.
     const { startEmulator } = await import("../../emulator/server.js");
+    const { parseAwkward } = await import("../../emulator/awkward-data.js");
+    // The schema checked the part names; parseAwkward turns them into the emulator's profile.
+    const awkward =
+      service.awkward === undefined
+        ? undefined
+        : parseAwkward(service.awkward === true ? "all" : service.awkward.join(","));
+    if (typeof awkward === "string") throw new Error(`service.awkward: ${awkward}`);
     const emulator = await startEmulator({
       seed: service.seed,
       ...(service.density !== undefined ? { density: service.density } : {}),
+      ...(awkward !== undefined ? { awkward } : {}),
     });
     const client = createServiceClient({
       baseUrl: emulator.url,
