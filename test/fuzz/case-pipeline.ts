@@ -21,13 +21,43 @@ export function caseEmulatorOptions(fuzzCase: FuzzCase): EmulatorOptions {
   };
 }
 
+/** What `add: { from: slice_start | slice_end }` gives a record at `time`: its slice, clipped to the window. */
+export function caseSliceOf(
+  fuzzCase: FuzzCase,
+  minutes: number | undefined,
+): (time: number) => { start: string; end: string } | undefined {
+  if (minutes === undefined) return () => undefined;
+  const window = caseWindow(fuzzCase);
+  const [from, to] = [Date.parse(window.start), Date.parse(window.end)];
+  const length = minutes * 60_000;
+  return (time) => {
+    const start = Math.max(from, Math.floor(time / length) * length);
+    const end = Math.min(to, Math.floor(time / length) * length + length);
+    return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
+  };
+}
+
 export interface CaseWindow {
   start: string;
   end: string;
 }
 
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** A window word's bounds at the emulator's now (docs/pipelines.md: `now-1d/d`..`now/d` and so on). */
+function wordWindow(word: "yesterday" | "today" | "last-hour"): CaseWindow {
+  const day = Math.floor(EMULATOR_NOW / DAY) * DAY;
+  const hour = Math.floor(EMULATOR_NOW / HOUR) * HOUR;
+  const [start, end] =
+    word === "yesterday" ? [day - DAY, day] : word === "today" ? [day, EMULATOR_NOW] : [hour - HOUR, hour];
+  return { start: new Date(start).toISOString(), end: new Date(end).toISOString() };
+}
+
 /** The window of a v2/v3 case as instants; v1 cases resolve `now-<n>h/h` against the emulator's now. */
 export function caseWindow(fuzzCase: FuzzCase): CaseWindow {
+  if (fuzzCase.source.api !== "v1" && fuzzCase.window.word !== undefined)
+    return wordWindow(fuzzCase.window.word);
   if (fuzzCase.source.api === "v1") {
     const hours = 1 + (fuzzCase.window.startMinute % 3);
     const now = EMULATOR_NOW;
@@ -63,12 +93,15 @@ export function casePipelineYaml(fuzzCase: FuzzCase, caseDir: string): string {
   if (source.api === "v1") {
     const hours = 1 + (window.startMinute % 3);
     section["window"] = { start: `now-${hours}h/h` };
+  } else if (window.word !== undefined) {
+    section["window"] = window.word;
   } else {
     const { start, end } = caseWindow(fuzzCase);
     section["window"] = { start, end, slice: window.slice };
   }
   section["strategy"] = source.strategy;
   if (source.filter !== undefined) section["filters"] = [source.filter];
+  if (source.fields !== undefined) section["fields"] = source.fields;
   const pipeline: Record<string, unknown> = { name: "fuzz-case", service: SERVICE_FROM_ENV, source: section };
   if (fuzzCase.transforms.length > 0) pipeline["transforms"] = fuzzCase.transforms;
   pipeline["sinks"] = fuzzCase.sinks.map((sink, index) => sinkSection(sink, sinkDir(caseDir, index)));

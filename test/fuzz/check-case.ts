@@ -5,6 +5,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { startEmulator } from "../../src/emulator/server.js";
+import type { RunningEmulator } from "../../src/emulator/server.js";
 import {
   dataFiles,
   emulatorEnv,
@@ -14,9 +15,10 @@ import {
   removeDir,
   runCli,
 } from "../support/cli-harness.js";
-import { caseEmulatorOptions, casePipelineYaml, caseQueries, sinkDir } from "./case-pipeline.js";
+import { caseEmulatorOptions, casePipelineYaml, caseQueries, caseSliceOf, sinkDir } from "./case-pipeline.js";
 import type { FuzzCase, SinkCase } from "./fuzz-case.js";
-import { applyTransforms, modelRow, recordOfHit } from "./reference-model.js";
+import { applyTransforms, modelRow, projectFields, recordOfHit } from "./reference-model.js";
+import { recordPlaceholders, refusalReasons, sliceMinutes } from "./refusals.js";
 import type { ModelRow, Record_ } from "./reference-model.js";
 import { compareView } from "./view-compare.js";
 import type { PartitionColumn } from "./view-compare.js";
@@ -27,20 +29,11 @@ export interface Verdict {
   /** Empty when the case holds. */
   problems: string[];
   records: number;
+  /** What a refusal said (its problems, file positions removed), for the survey. */
+  refusal?: string;
 }
 
 const NOW = new Date(EMULATOR_NOW).toISOString();
-const PLAIN_SLICES = new Set(["auto", "15m", "30m", "1h", "1d", "20m"]);
-
-/** A pipeline of defaults and the documented layouts: a refusal of it is a failure, not an answer. */
-export function isPlain(fuzzCase: FuzzCase): boolean {
-  return (
-    fuzzCase.transforms.length === 0 &&
-    (fuzzCase.source.api === "v1" || PLAIN_SLICES.has(fuzzCase.window.slice)) &&
-    fuzzCase.sinks.every((sink) => sink.partitionField === undefined)
-  );
-}
-
 /** The `key={placeholder}` directories of a template, as the partition columns a hive reader sees. */
 function partitionColumns(sink: SinkCase): PartitionColumn[] {
   const columns: PartitionColumn[] = [];
@@ -62,20 +55,50 @@ function partitionColumns(sink: SinkCase): PartitionColumn[] {
   return columns;
 }
 
-function recordPlaceholders(sink: SinkCase): { name: string; placeholder: string }[] {
-  return [...(sink.path ?? "").matchAll(/([^/{}=]+)=\{([^}]+)\}/g)]
-    .map((match) => ({ name: match[1] ?? "", placeholder: match[2] ?? "" }))
-    .filter(({ placeholder }) => placeholder !== "date" && placeholder !== "hour");
+/** The rows a sink should hold: each record through source.fields, the transforms and the naming. */
+function modelRows(fuzzCase: FuzzCase, records: readonly Record_[], sink: SinkCase): ModelRow[] {
+  const run = { pipelineName: "fuzz-case", sliceOf: caseSliceOf(fuzzCase, sliceMinutes(fuzzCase)) };
+  return records.flatMap((record) => {
+    const transformed = applyTransforms(
+      projectFields(record, fuzzCase.source.fields),
+      fuzzCase.transforms,
+      run,
+    );
+    return transformed === undefined ? [] : [modelRow(record, transformed, sink.columnNames)];
+  });
 }
 
-async function modelRows(
-  fuzzCase: FuzzCase,
-  records: readonly Record_[],
-  sink: SinkCase,
-): Promise<ModelRow[]> {
-  return records.map((record) =>
-    modelRow(record, applyTransforms(record, fuzzCase.transforms), sink.columnNames),
-  );
+/** Runs the CLI with the exporter's process in the case's zone (Node reads a changed TZ at once). */
+async function runInZone(
+  zone: string | undefined,
+  argv: readonly string[],
+  options: Parameters<typeof runCli>[1],
+): ReturnType<typeof runCli> {
+  const before = process.env["TZ"];
+  if (zone !== undefined) process.env["TZ"] = zone;
+  try {
+    return await runCli(argv, options);
+  } finally {
+    if (before === undefined) delete process.env["TZ"];
+    else process.env["TZ"] = before;
+  }
+}
+
+async function serviceRecords(fuzzCase: FuzzCase, emulator: RunningEmulator): Promise<Record_[]> {
+  const { target, bodies } = caseQueries(fuzzCase);
+  const records: Record_[] = [];
+  for (const body of bodies)
+    for await (const hit of emulator.expectedHits(target as "jobs", body)) records.push(recordOfHit(hit));
+  return records;
+}
+
+/** The problems a refusal lists, without the case's temporary paths: one line per problem. */
+export function refusalText(stderr: string): string {
+  const lines = stderr
+    .split("\n")
+    .filter((line) => /^\s+\S+:\d+:\d+: /.test(line))
+    .map((line) => line.replace(/^\s+\S+:\d+:\d+: /, ""));
+  return (lines.length > 0 ? lines : [stderr.trim()]).join(" | ");
 }
 
 export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection): Promise<Verdict> {
@@ -85,14 +108,17 @@ export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection
     const file = join(dir, "pipeline.yaml");
     await writeFile(file, casePipelineYaml(fuzzCase, dir));
     const env = emulatorEnv(emulator);
-    const run = await runCli(["run", file, "--now", NOW], { env, cwd: dir });
+    const run = await runInZone(fuzzCase.exporterZone, ["run", file, "--now", NOW], { env, cwd: dir });
     const written = (await Promise.all(fuzzCase.sinks.map((_sink, i) => listTree(sinkDir(dir, i))))).flat();
+    const records = await serviceRecords(fuzzCase, emulator);
     if (run.code === 2) {
       const problems: string[] = [];
+      const refusal = refusalText(run.stderr);
       if (written.length > 0) problems.push(`refused with exit 2 after writing ${written.join(", ")}`);
       if (run.stderr.trim() === "") problems.push("refused with exit 2 and no message");
-      if (isPlain(fuzzCase)) problems.push(`a plain pipeline is refused: ${run.stderr.trim().slice(0, 600)}`);
-      return { outcome: "refused", problems, records: 0 };
+      if (refusalReasons(fuzzCase, records).length === 0)
+        problems.push(`a pipeline the docs call valid is refused: ${refusal.slice(0, 600)}`);
+      return { outcome: "refused", problems, records: 0, refusal };
     }
     if (run.code !== 0) {
       if (fuzzCase.data.awkward.hitKeys && run.stderr.includes("API_ERROR"))
@@ -104,17 +130,14 @@ export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection
       };
     }
 
-    const { target, bodies } = caseQueries(fuzzCase);
-    const records: Record_[] = [];
-    for (const body of bodies)
-      for await (const hit of emulator.expectedHits(target as "jobs", body)) records.push(recordOfHit(hit));
     const problems: string[] = [];
     for (const [index, sink] of fuzzCase.sinks.entries()) {
       const label = `sink ${index + 1} (${sink.format})`;
-      const model = await modelRows(fuzzCase, records, sink);
+      const model = modelRows(fuzzCase, records, sink);
       const out = sinkDir(dir, index);
       const files = dataFiles(await listTree(out));
-      const ddl = await runCli(
+      const ddl = await runInZone(
+        fuzzCase.exporterZone,
         [
           "ddl",
           file,

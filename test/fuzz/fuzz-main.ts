@@ -27,7 +27,8 @@ if (values.replay !== undefined) {
   let failed = 0;
   await surveyFuzz(runs, seed, (fuzzCase, verdict, index) => {
     if (verdict.problems.length === 0) {
-      console.log(`#${index} ok: ${verdict.outcome}, ${verdict.records} records`);
+      const why = verdict.refusal !== undefined ? `: ${verdict.refusal}` : "";
+      console.log(`#${index} ok: ${verdict.outcome}, ${verdict.records} records${why}`);
       return;
     }
     failed++;

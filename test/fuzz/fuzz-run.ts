@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { casePipelineYaml } from "./case-pipeline.js";
 import { checkCase } from "./check-case.js";
 import type { Verdict } from "./check-case.js";
-import { fuzzCaseArb } from "./fuzz-case.js";
+import { fuzzCaseArb } from "./case-arbitraries.js";
 import type { FuzzCase } from "./fuzz-case.js";
 
 export interface FuzzOptions {
@@ -30,6 +30,11 @@ export interface FuzzReport {
   outcomes: Record<string, number>;
 }
 
+/** The command that runs exactly this case again, quoted for a POSIX shell. */
+export function replayCommand(fuzzCase: FuzzCase): string {
+  return `npm run fuzz -- --replay '${JSON.stringify(fuzzCase).replaceAll("'", "'\\''")}'`;
+}
+
 /** A case as text a person can read and replay. */
 export function describeCase(fuzzCase: FuzzCase, verdict?: Verdict): string {
   const lines = [
@@ -37,7 +42,8 @@ export function describeCase(fuzzCase: FuzzCase, verdict?: Verdict): string {
     `data: ${JSON.stringify(fuzzCase.data)}`,
     "pipeline (sinks write under the case's folder):",
     casePipelineYaml(fuzzCase, "CASE").trimEnd().replace(/^/gm, "  "),
-    `case: ${JSON.stringify(fuzzCase)}`,
+    `exporter time zone: ${fuzzCase.exporterZone ?? "UTC (TZ unset)"}`,
+    `replay: ${replayCommand(fuzzCase)}`,
   ];
   if (verdict !== undefined)
     lines.push(`outcome: ${verdict.outcome}`, ...verdict.problems.map((p) => `  - ${p}`));
@@ -83,6 +89,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const message = [
       `warehouse-view fuzz failed after ${details.numRuns} case(s), ${details.numShrinks} shrink(s)`,
       `replay: npm run fuzz -- --seed ${options.seed} --path ${details.counterexamplePath ?? ""} --runs 1`,
+      ...(failing !== undefined ? [`or, whatever the generator became: ${replayCommand(failing)}`] : []),
       failing !== undefined ? describeCase(failing, verdict) : String(details.errorInstance),
     ].join("\n");
     return { seed: options.seed, runs: details.numRuns, failed: true, message, outcomes };
@@ -102,7 +109,7 @@ export async function surveyFuzz(
   });
 }
 
-/** Runs one case given as the JSON `describeCase` printed after `case:`. */
+/** Runs one case given as the JSON of the `replay:` line `describeCase` prints. */
 export async function replayCase(json: string): Promise<Verdict> {
   const fuzzCase = JSON.parse(json) as FuzzCase;
   return withConnection((connection) => checkCase(fuzzCase, connection));

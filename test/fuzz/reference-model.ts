@@ -1,9 +1,10 @@
 // The small reference model of what the documented options mean, applied to the emulator's own
 // records: a hit's meaning (JSON.parse's, with exact integers), the transforms, the column naming,
 // and the partition values a row's own time and fields give. Kept obviously right rather than fast.
+import { createHash } from "node:crypto";
 import type { EmulatedHit } from "../../src/emulator/server.js";
 import { RawJson } from "../../src/emulator/raw-json.js";
-import type { TransformCase } from "./fuzz-case.js";
+import type { FilterCondition, TransformCase } from "./fuzz-case.js";
 
 export type Record_ = Record<string, unknown>;
 
@@ -70,11 +71,81 @@ function flatten(record: Record_, separator: string): Record_ {
   return out;
 }
 
-/** The transforms of docs/pipelines.md, one record at a time. */
-export function applyTransforms(input: Record_, transforms: readonly TransformCase[]): Record_ {
+/** What `add: { from }` reads: the pipeline's name and the bounds of the record's slice. */
+export interface RunFacts {
+  pipelineName: string;
+  /** The slice a record's instant falls in, as ISO 8601 instants; undefined when the model cannot know. */
+  sliceOf: (time: number) => { start: string; end: string } | undefined;
+}
+
+/** `filter`'s meaning (docs/pipelines.md): no type conversion; `not_equals` holds without the field. */
+function holds(condition: FilterCondition, record: Record_): boolean {
+  if ("not" in condition) return !holds(condition.not, record);
+  const value = fieldValue(record, condition.field);
+  const present = value !== undefined;
+  if ("equals" in condition) return present && value === condition.equals;
+  if ("not_equals" in condition) return !present || value !== condition.not_equals;
+  if ("in" in condition) return present && condition.in.includes(value as string);
+  return (present && value !== null) === condition.exists;
+}
+
+/** `redact`'s replacement: hex SHA-256 of the value's text, or the mask (null and absent stay). */
+function redacted(value: unknown, method: "hash" | "mask", keepLast: number): string {
+  const text =
+    typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (method === "hash") return createHash("sha256").update(text).digest("hex");
+  const visible = keepLast > 0 ? text.slice(-keepLast) : "";
+  return "*".repeat(Math.max(0, text.length - visible.length)) + visible;
+}
+
+function setField(record: Record_, name: string, value: unknown): void {
+  if (Object.hasOwn(record, name)) {
+    record[name] = value;
+    return;
+  }
+  for (let dot = name.indexOf("."); dot !== -1; dot = name.indexOf(".", dot + 1)) {
+    const parent = record[name.slice(0, dot)];
+    if (isObject(parent) && fieldValue(parent, name.slice(dot + 1)) !== undefined)
+      return setField(parent, name.slice(dot + 1), value);
+  }
+}
+
+/** `source.fields`: `_source` restricted to the listed names (as `select` keeps them), `_id` and `_index` kept. */
+export function projectFields(record: Record_, fields: readonly string[] | undefined): Record_ {
+  if (fields === undefined) return record;
+  const out = applySelect(record, [...fields]);
+  return { ...out, _id: record["_id"], _index: record["_index"] };
+}
+
+function applySelect(record: Record_, fields: readonly string[]): Record_ {
+  const out: Record_ = {};
+  for (const name of fields) {
+    const value = fieldValue(record, name);
+    if (value === undefined) continue;
+    if (Object.hasOwn(record, name)) out[name] = value;
+    else setNested(out, name.split("."), value);
+  }
+  return out;
+}
+
+/** The transforms of docs/pipelines.md, one record at a time; undefined when a filter drops it. */
+export function applyTransforms(
+  input: Record_,
+  transforms: readonly TransformCase[],
+  run: RunFacts = { pipelineName: "fuzz-case", sliceOf: () => undefined },
+): Record_ | undefined {
   let record = structuredClone(input);
+  const time = Date.parse(String(input["@timestamp"]));
   for (const transform of transforms) {
-    if ("flatten" in transform) record = flatten(record, transform.flatten.separator);
+    if ("filter" in transform) {
+      if (!holds(transform.filter, record)) return undefined;
+    } else if ("redact" in transform) {
+      const { fields, method, keep_last: keepLast = 0 } = transform.redact;
+      for (const name of fields) {
+        const value = fieldValue(record, name);
+        if (value !== undefined && value !== null) setField(record, name, redacted(value, method, keepLast));
+      }
+    } else if ("flatten" in transform) record = flatten(record, transform.flatten.separator);
     else if ("drop" in transform) for (const name of transform.drop.fields) removeField(record, name);
     else if ("rename" in transform) {
       for (const [from, to] of Object.entries(transform.rename)) {
@@ -84,17 +155,12 @@ export function applyTransforms(input: Record_, transforms: readonly TransformCa
         record[to] = value;
       }
     } else if ("add" in transform) {
-      for (const [name, { value }] of Object.entries(transform.add)) record[name] = value;
-    } else {
-      const out: Record_ = {};
-      for (const name of transform.select.fields) {
-        const value = fieldValue(record, name);
-        if (value === undefined) continue;
-        if (Object.hasOwn(record, name)) out[name] = value;
-        else setNested(out, name.split("."), value);
+      for (const [name, spec] of Object.entries(transform.add)) {
+        if ("value" in spec) record[name] = spec.value;
+        else if (spec.from === "pipeline_name") record[name] = run.pipelineName;
+        else record[name] = run.sliceOf(time)?.[spec.from === "slice_start" ? "start" : "end"];
       }
-      record = out;
-    }
+    } else record = applySelect(record, transform.select.fields);
   }
   return record;
 }

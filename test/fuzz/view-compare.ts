@@ -18,12 +18,17 @@ function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, "\uFFFD");
 }
 
+/** A date-time's instant; one written without a zone means UTC (the service's rule), whatever this process's zone. */
+function instantOf(text: string): number {
+  return Date.parse(/T[\d:.]+$/.test(text) ? `${text}Z` : text);
+}
+
 /** One canonical text per value, by the type the reader declared for the column. */
 export function normalise(value: unknown, type: string): string {
   if (value === undefined || value === null) return "null";
   if (type.startsWith("TIMESTAMP")) {
     const ms =
-      value instanceof Date ? value.getTime() : typeof value === "string" ? Date.parse(value) : Number(value);
+      value instanceof Date ? value.getTime() : typeof value === "string" ? instantOf(value) : Number(value);
     return Number.isNaN(ms) ? `unreadable instant ${String(value)}` : `instant ${ms}`;
   }
   if (type === "DATE") {
