@@ -117,6 +117,14 @@ describe("when a refusal is an answer", () => {
     ]);
   });
 
+  it("a v1 window (one slice) with {date} in the path may be refused", () => {
+    const v1 = { ...CASE.source, api: "v1" as const, appType: undefined, strategy: "scroll" };
+    const sink = { ...CASE.sinks[0]!, path: "dt={date}/{slice}-{seq}.{ext}" };
+    expect(refusalReasons({ ...CASE, source: v1, sinks: [sink] }, [LOG])).toEqual([
+      "a v1 window is one slice and the path has {date} or {hour}",
+    ]);
+  });
+
   it("a placeholder that names no column under the sink's naming may be refused", () => {
     const sink = { ...CASE.sinks[0]!, path: "l={Level}/{slice}-{seq}.{ext}", partitionField: "Level" };
     expect(refusalReasons({ ...CASE, sinks: [sink] }, [LOG])).toEqual([

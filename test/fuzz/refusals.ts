@@ -65,6 +65,9 @@ export function refusalReasons(fuzzCase: FuzzCase, hitRecords: readonly Record_[
   const reasons: string[] = [];
   const minutes = sliceMinutes(fuzzCase);
   for (const sink of fuzzCase.sinks) {
+    // A v1 window is one slice, whatever its length: its path cannot hold {date} or {hour} (docs/sinks.md).
+    if (fuzzCase.source.api === "v1" && /\{(date|hour)\}/.test(sink.path ?? ""))
+      reasons.push("a v1 window is one slice and the path has {date} or {hour}");
     // {hour} and {date} are the slice's start: a slice that crosses an hour or a day puts rows in
     // the partition of another hour or day, so such a slice may be refused with that template.
     if (minutes !== undefined && sink.path?.includes("{hour}") && 60 % minutes !== 0)
