@@ -1,6 +1,7 @@
 // Runs one fuzz case and judges it: the CLI (in this process, through its argument parsing and exit
-// codes) either refuses the pipeline before writing anything (exit 2, with a message), or the
-// warehouse's view of every sink equals the reference model's rows of the emulator's records.
+// codes, the process in the case's TZ) either refuses the pipeline before writing anything (exit 2,
+// with a message) for a reason the docs give (refusals.ts), or the warehouse's view of every sink
+// equals the reference model's rows of the emulator's records.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { DuckDBConnection } from "@duckdb/node-api";
