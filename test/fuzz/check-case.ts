@@ -102,6 +102,14 @@ export function refusalText(stderr: string): string {
   return (lines.length > 0 ? lines : [stderr.trim()]).join(" | ");
 }
 
+/** Why a run failed: its error lines (a warning logged after them must not hide them), else the tail. */
+function failureText(stderr: string): string {
+  const errors = stderr
+    .split("\n")
+    .filter((line) => /^error|"level":"(error|fatal)"|"level":[56]0\b/.test(line));
+  return (errors.length > 0 ? errors.join(" | ") : stderr.trim()).slice(-800);
+}
+
 export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection): Promise<Verdict> {
   const dir = await makeTempDir("fuzz");
   const emulator = await startEmulator(caseEmulatorOptions(fuzzCase));
@@ -126,7 +134,7 @@ export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection
         return { outcome: "malformed-answer-refused", problems: [], records: 0 };
       return {
         outcome: "exported",
-        problems: [`run exited ${run.code}: ${run.stderr.trim().slice(-800)}`],
+        problems: [`run exited ${run.code}: ${failureText(run.stderr)}`],
         records: 0,
       };
     }
