@@ -3,6 +3,7 @@
 import type { ColumnType } from "../core/contracts.js";
 import { stringifyJson } from "../core/json-exact.js";
 import { EtlError } from "../errors.js";
+import { isoTextMillis } from "./iso-text.js";
 
 /** A value as hyparquet-writer takes it for the column's physical type. */
 export type ParquetValue = string | number | bigint | boolean | null;
@@ -109,13 +110,17 @@ function toBoolean(value: unknown): ParquetValue {
   return null;
 }
 
-/** Timestamps arrive as ISO strings (`2026-11-21T10:00:00.123Z`) or epoch milliseconds. */
+/**
+ * Timestamps arrive as ISO strings (`2026-11-21T10:00:00.123Z`; one without an offset is UTC, as the
+ * DDL reads it, never the exporter's local time: see iso-text.ts) or epoch milliseconds.
+ */
 function toEpochMillis(value: unknown): ParquetValue {
   let millis: number;
   if (typeof value === "number") millis = value;
-  else if (typeof value === "string")
-    millis = /^-?\d+$/.test(value.trim()) ? Number(value) : Date.parse(value);
-  else if (value instanceof Date) millis = value.getTime();
+  else if (typeof value === "string") {
+    const text = value.trim();
+    millis = /^-?\d+$/.test(text) ? Number(text) : isoTextMillis(text);
+  } else if (value instanceof Date) millis = value.getTime();
   else if (typeof value === "bigint") millis = Number(value);
   else return null;
   return Number.isFinite(millis) && Math.abs(millis) <= MAX_EPOCH_MILLIS ? Math.trunc(millis) : null;

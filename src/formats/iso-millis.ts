@@ -2,6 +2,7 @@
 // (`2026-11-21T10:00:00.123Z`, or without the fraction) as epoch milliseconds, with exactly the rules
 // of parquet-coercers.ts' timestampCoercer fast path (`partsMillis`, which both use), so no string is
 // made for it. Anything else is left to the string and the coercer.
+import { daysInMonth } from "./iso-text.js";
 
 /** The number of `length` digits at `at`, or -1 when one of them is not a digit. */
 function digits(bytes: Uint8Array, at: number, length: number): number {
@@ -32,8 +33,8 @@ export class DayStarts {
 
 /**
  * The epoch milliseconds timestampCoercer gives the ASCII text `bytes[from, to)`, or NaN when its
- * fast path would not read it (another form, days 29 to 31, hour 24, years before 100: the string and
- * the coercer decide those).
+ * fast path would not read it (another form, a day the month lacks, hour 24, years before 100: the
+ * string and the coercer decide those).
  */
 export function isoMillis(bytes: Uint8Array, from: number, to: number, days: DayStarts): number {
   const length = to - from;
@@ -60,9 +61,9 @@ export function isoMillis(bytes: Uint8Array, from: number, to: number, days: Day
 
 /**
  * The epoch milliseconds of the parts read from the text (-1 for a part that was not digits), or NaN
- * outside the fast path's rules: days 29 to 31 (Date.parse rolls them into the next month), hour 24
- * and years before 100 (which Date.UTC moves) are left to the coercer. The text and the bytes readers
- * share it, so both take exactly the same dates.
+ * outside the fast path's rules: a day the month lacks, hour 24 and years before 100 (which Date.UTC
+ * moves) are left to the coercer. The text and the bytes readers share it, so both take exactly the
+ * same dates.
  */
 export function partsMillis(
   year: number,
@@ -79,7 +80,7 @@ export function partsMillis(
     month < 1 ||
     month > 12 ||
     day < 1 ||
-    day > 28 ||
+    (day > 28 && day > daysInMonth(year, month)) ||
     hour < 0 ||
     hour > 23 ||
     minute < 0 ||

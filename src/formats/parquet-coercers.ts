@@ -3,9 +3,9 @@
 // bigint, which is an allocation per value); beyond, a bigint as before, so each value has one form.
 // Timestamps as the service sends them, read to epoch milliseconds without Date.parse: the fixed ISO
 // 8601 form `2026-11-21T10:00:00.123Z` (or without the fraction) is read digit by digit, which costs a
-// tenth of Date.parse. Anything else, and any date Date.parse would read differently (days 29 to 31,
-// which it rolls over into the next month; hour 24; years before 100, which Date.UTC moves), goes to
-// the column's coercer, so the value is always what the coercer gives.
+// tenth of a full parse. Anything else (other forms and offsets, a day the month lacks, hour 24, years
+// before 100, which Date.UTC moves) goes to the column's coercer, so the value is always what the
+// coercer gives.
 import type { ColumnType } from "../core/contracts.js";
 import { coercers, isEpochMillis } from "./coerce-value.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
