@@ -1,6 +1,7 @@
 // Issue 29, the service's values as a warehouse reads them, in every encoder mode: a rewriting proxy
 // in front of the emulator sends int64 values past 2^53 and at int64's ends, hits that name `_source`
-// twice (once spelled with an escape), a `_source` that repeats a key, and a lone surrogate escape.
+// twice (once spelled with an escape), a `_source` that repeats a key, and a lone surrogate escape;
+// and int32 values at int32's ends, then (regression: they were truncated or nulled) past them.
 // The files are read back by DuckDB (read_parquet, read_json: it refuses a file with a duplicate key
 // or a lone surrogate) and each NDJSON line by JSON.parse; every mode must give the same view.
 import { readFile } from "node:fs/promises";
@@ -21,6 +22,12 @@ const LONGS = ["9007199254740993", "-9223372036854775808", "9223372036854775807"
 /** The digits the proxy sends for a `bytes_sent` the emulator made (`value`, below 10,000). */
 const sentDigits = (value: number): string => LONGS[value % 4] ?? String(value);
 
+/** What the proxy sends for an `attempts` (an `integer` field): int32's ends, or `tooBig` when set. */
+const INTS = ["2147483647", "-2147483648", "5.0"];
+const sent = { tooBig: undefined as string | undefined };
+const sentInt = (value: number): string =>
+  sent.tooBig !== undefined && value % 5 === 0 ? sent.tooBig : (INTS[value % 4] ?? String(value));
+
 /** Rewrites the hits of every jobs page (see the file's first comment). */
 function rewriteJobs(path: string, body: Buffer): Buffer {
   if (path !== "/v3/jobs/query") return body;
@@ -28,6 +35,7 @@ function rewriteJobs(path: string, body: Buffer): Buffer {
   const text = body
     .toString("utf8")
     .replace(/"bytes_sent":(\d+)/g, (_match, digits: string) => `"bytes_sent":${sentDigits(Number(digits))}`)
+    .replace(/"attempts":(\d+)/g, (_match, digits: string) => `"attempts":${sentInt(Number(digits))}`)
     .replace(/"_source":\{/g, () => {
       hit += 1;
       // The last `_source` is the hit's, as JSON.parse reads it; the first is a decoy.
@@ -42,7 +50,7 @@ function rewriteJobs(path: string, body: Buffer): Buffer {
 const it = useEmulator({ seed: 29, density: 40 }).extend<{ proxy: GateProxy }>({
   proxy: [
     async ({ service }, use) => {
-      service.emulator.changeFields("jobs", { add: { bytes_sent: "long" } });
+      service.emulator.changeFields("jobs", { add: { bytes_sent: "long", attempts: "integer" } });
       const proxy = await startGateProxy(service.emulator.url, { rewrite: rewriteJobs });
       try {
         await use(proxy);
@@ -79,9 +87,13 @@ const files = async (out: string, ext: string): Promise<string> =>
 
 async function parquetView(out: string): Promise<View> {
   const rows = await query(
-    `SELECT _id, bytes_sent::VARCHAR AS n, "job.name" AS name FROM read_parquet([${await files(out, ".parquet")}])`,
+    `SELECT _id, bytes_sent::VARCHAR AS n, "job.name" AS name, attempts FROM read_parquet([${await files(out, ".parquet")}])`,
   );
-  return { rows: new Map(rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}`])) };
+  return {
+    rows: new Map(
+      rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}|${String(row.attempts)}`]),
+    ),
+  };
 }
 
 async function ndjsonView(out: string): Promise<View> {
@@ -96,11 +108,15 @@ async function ndjsonView(out: string): Promise<View> {
     }
   }
   const rows = await query(
-    `SELECT _id, bytes_sent::VARCHAR AS n, job.name AS name, note FROM read_json([${list}], format = 'newline_delimited', columns = {_id: 'VARCHAR', bytes_sent: 'BIGINT', job: 'STRUCT(name VARCHAR)', note: 'VARCHAR'})`,
+    `SELECT _id, bytes_sent::VARCHAR AS n, job.name AS name, note, attempts FROM read_json([${list}], format = 'newline_delimited', columns = {_id: 'VARCHAR', bytes_sent: 'BIGINT', job: 'STRUCT(name VARCHAR)', note: 'VARCHAR', attempts: 'INTEGER'})`,
   );
   for (const row of rows) if (row.note !== null) expect(row.note).toBe("x\ufffdy");
   expect(rows.filter((row) => row.note !== null).length).toBeGreaterThan(5);
-  return { rows: new Map(rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}`])) };
+  return {
+    rows: new Map(
+      rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}|${String(row.attempts)}`]),
+    ),
+  };
 }
 
 const MODES: readonly { name: string; sinks: string[]; threads?: number; transforms?: boolean }[] = [
@@ -142,7 +158,46 @@ describe("values a hostile service sends, in every encoder mode", () => {
     expect(first?.size).toBeGreaterThan(40);
     const digits = [...(first?.values() ?? [])].map((value) => value.split("|")[0]);
     for (const long of LONGS) expect(digits).toContain(long);
+    const ints = [...(first?.values() ?? [])].map((value) => value.split("|")[2]);
+    for (const int of ["2147483647", "-2147483648", "5"]) expect(ints).toContain(int);
     expect([...(first?.values() ?? [])].some((value) => value.endsWith("|decoy"))).toBe(false);
     for (const view of views.slice(1)) expect(view).toEqual(first);
+  });
+});
+
+describe("an int32 value no int32 holds, in every Parquet encoder mode", () => {
+  it("fails the slice with SINK_VALUE_NOT_INT32 naming the column, never truncated or wrapped", async ({
+    service,
+    workspace,
+    proxy,
+  }) => {
+    const env = { ...service.env, MDQ_BASE_URL: proxy.url };
+    try {
+      for (const tooBig of ["2147483648", "1.5"]) {
+        sent.tooBig = tooBig;
+        for (const mode of MODES.filter((each) => each.sinks.includes("parquet"))) {
+          const dir = await workspace.folder(`int32-${tooBig}-${mode.name.replaceAll(" ", "-")}`);
+          const file = await writePipeline(dir, {
+            name: "hostile-int32",
+            service: SERVICE_FROM_ENV,
+            source: jobsSource(START, END, { page_size: 50 }),
+            ...(mode.transforms === true ? { transforms: [{ drop: { fields: ["job.id"] } }] } : {}),
+            sinks: mode.sinks.map((format) => ({ format, to: join(dir, format) })),
+            limits: {
+              concurrency: 1,
+              ...(mode.threads === undefined ? {} : { encode_threads: mode.threads }),
+            },
+          });
+          const result = await runCli(["run", file, "--debug"], { env });
+          expect(result.code, `${mode.name}: ${result.stderr}`).toBe(1);
+          expect(result.stderr).toContain("SINK_VALUE_NOT_INT32");
+          expect(result.stderr).toContain(`[SINK_VALUE_NOT_INT32]: column "attempts"`);
+          expect(result.stderr).toContain(`${tooBig} is not an int32`);
+          for (const format of mode.sinks) expect(dataFiles(await listTree(join(dir, format)))).toEqual([]);
+        }
+      }
+    } finally {
+      sent.tooBig = undefined;
+    }
   });
 });

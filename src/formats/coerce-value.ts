@@ -1,5 +1,5 @@
-// Coerces a record value to a column type for Parquet: a sensible conversion, or null. The one throw
-// is int64's: a number no int64 holds is never rounded into one (see `toInt64`).
+// Coerces a record value to a column type for Parquet: a sensible conversion, or null. The throws are
+// the integer columns': a number an int64 or int32 does not hold is never rounded into one (`toInt64`).
 import type { ColumnType } from "../core/contracts.js";
 import { stringifyJson } from "../core/json-exact.js";
 import { EtlError } from "../errors.js";
@@ -14,6 +14,8 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
+const INT32_MIN_BIG = BigInt(INT32_MIN);
+const INT32_MAX_BIG = BigInt(INT32_MAX);
 /** The range of a JavaScript Date, which a timestamp column keeps to. */
 const MAX_EPOCH_MILLIS = 8.64e15;
 
@@ -91,11 +93,36 @@ function notInt64(value: number | bigint): EtlError {
   );
 }
 
+/**
+ * int64's rule within the int32 range (an `integer` field): a whole number, or integer text, that the
+ * column holds is written as it is; a fraction or a number past the range is refused with
+ * SINK_VALUE_NOT_INT32, never truncated or wrapped. Text that is not a number, booleans and objects are
+ * null.
+ */
 function toInt32(value: unknown): ParquetValue {
-  const number = typeof value === "number" ? value : asDouble(value);
-  if (typeof number !== "number" || !Number.isFinite(number)) return null;
-  const truncated = Math.trunc(number);
-  return truncated >= INT32_MIN && truncated <= INT32_MAX ? truncated : null;
+  if (typeof value === "number") {
+    if (Number.isInteger(value) && value >= INT32_MIN && value <= INT32_MAX) return value === 0 ? 0 : value;
+    throw notInt32(value);
+  }
+  if (typeof value === "bigint") {
+    if (value >= INT32_MIN_BIG && value <= INT32_MAX_BIG) return Number(value);
+    throw notInt32(value);
+  }
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (/^[-+]?\d+$/.test(text)) return toInt32(BigInt(text));
+    const number = text === "" ? Number.NaN : Number(text);
+    return Number.isNaN(number) ? null : toInt32(number);
+  }
+  return null;
+}
+
+/** The refusal of a value an int32 column cannot hold exactly (see `toInt32`). */
+function notInt32(value: number | bigint): EtlError {
+  return new EtlError(
+    "SINK_VALUE_NOT_INT32",
+    `${String(value)} is not an int32: only whole numbers from -2147483648 to 2147483647 are written, never truncated or wrapped`,
+  );
 }
 
 function toBoolean(value: unknown): ParquetValue {

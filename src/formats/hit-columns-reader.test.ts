@@ -33,7 +33,7 @@ interface Expected {
 
 /**
  * What the parsed path gives for a hit (JSON.parse with exact integers, as hit-stream.ts parses), or
- * undefined when its hit check refuses it; "refused" when a column refuses a value (int64's rule).
+ * undefined when its hit check refuses it; "refused" when a column refuses a value (the integer rule).
  */
 function parsePath(text: string, columns: readonly Column[], v3: boolean): Expected | "refused" | undefined {
   const hit = parseJson(text);
@@ -46,7 +46,7 @@ function parsePath(text: string, columns: readonly Column[], v3: boolean): Expec
   try {
     values = columns.map((column) => parquetCoercers[column.type](createColumnReader(column)(row)));
   } catch (error) {
-    if (hasCode(error, "SINK_VALUE_NOT_INT64")) return "refused";
+    if (hasCode(error, "SINK_VALUE_NOT_INT64") || hasCode(error, "SINK_VALUE_NOT_INT32")) return "refused";
     throw error;
   }
   return {

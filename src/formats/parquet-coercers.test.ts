@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { coercers } from "./coerce-value.js";
 import {
@@ -152,5 +153,64 @@ describe("values a coercer keeps unchanged", () => {
     expect(isKeptUnchanged(keptUnchanged.timestamp, 1763719200000)).toBe(true);
     expect(isKeptUnchanged(keptUnchanged.timestamp, 1.5)).toBe(false);
     expect(isKeptUnchanged(keptUnchanged.timestamp, 8.64e15 + 2)).toBe(false);
+  });
+});
+
+describe("int32 values", () => {
+  // Regression: the int32 coercer truncated fractions (1.9 → 1) and wrote null past the range, where
+  // int64 refuses; an `integer` column now follows int64's rule within its own range.
+  const refusal = (value: unknown): string | undefined => {
+    try {
+      parquetCoercers.int32(value);
+      return undefined;
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+  };
+
+  it("are written exactly within the int32 range, from numbers, bigints and integer text", () => {
+    const exact: [unknown, number | null][] = [
+      [0, 0],
+      [-0, 0],
+      [2 ** 31 - 1, 2 ** 31 - 1],
+      [-(2 ** 31), -(2 ** 31)],
+      [5.0, 5],
+      [12n, 12],
+      [" 42 ", 42],
+      ["-2147483648", -(2 ** 31)],
+      ["1e3", 1000],
+      ["x", null],
+      ["", null],
+      [true, null],
+      [{}, null],
+      [null, null],
+    ];
+    for (const [value, expected] of exact) expect(parquetCoercers.int32(value), String(value)).toBe(expected);
+    expect(Object.is(parquetCoercers.int32(-0), 0)).toBe(true);
+  });
+
+  it("are refused with SINK_VALUE_NOT_INT32 when a fraction or past the range, never truncated or wrapped", () => {
+    for (const value of [1.9, -1.9, 2 ** 31, -(2 ** 31) - 1, 2n ** 31n, "2147483648", "1.5", NaN, Infinity])
+      expect(refusal(value), String(value)).toBe("SINK_VALUE_NOT_INT32");
+  });
+
+  it("hold for every number: exact when int32 holds it, refused otherwise", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.integer(), fc.double(), fc.bigInt({ min: -(2n ** 40n), max: 2n ** 40n })),
+        (value) => {
+          const holds =
+            typeof value === "bigint"
+              ? value >= -(2n ** 31n) && value < 2n ** 31n
+              : Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
+          if (!holds) expect(refusal(value)).toBe("SINK_VALUE_NOT_INT32");
+          else expect(parquetCoercers.int32(value)).toBe(Number(value) === 0 ? 0 : Number(value));
+          // The same value as text is read the same way.
+          if (typeof value !== "bigint" && Number.isFinite(value))
+            expect(refusal(String(value))).toBe(holds ? undefined : "SINK_VALUE_NOT_INT32");
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -61,7 +61,7 @@ export class ColumnBuffers {
     }));
   }
 
-  /** Appends rows `start` to `end` of `rows`; a value its column refuses (int64's) fails the append. */
+  /** Appends rows `start` to `end` of `rows`; a value its column refuses (an integer column's) fails the append. */
   append(rows: readonly Row[], start: number, end: number): void {
     try {
       this.appendRows(rows, start, end);
@@ -72,15 +72,16 @@ export class ColumnBuffers {
 
   /** A coercer's refusal, named with the column being read when it came (`reading`). */
   private named(error: unknown): unknown {
-    if (!hasCode(error, "SINK_VALUE_NOT_INT64")) return error;
+    const code = hasCode(error, "SINK_VALUE_NOT_INT64")
+      ? "SINK_VALUE_NOT_INT64"
+      : hasCode(error, "SINK_VALUE_NOT_INT32")
+        ? "SINK_VALUE_NOT_INT32"
+        : undefined;
+    if (code === undefined) return error;
     const name = this.names[this.reading] ?? "?";
-    return new EtlError(
-      "SINK_VALUE_NOT_INT64",
-      `column ${JSON.stringify(name)}: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    return new EtlError(code, `column ${JSON.stringify(name)}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 
   /** The column being read, for the message of a coercer's refusal. */

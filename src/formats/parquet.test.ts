@@ -83,7 +83,7 @@ describe("parquet format", () => {
         at: "not a date",
         "job.name": "flat",
       },
-      { id: 5, ratio: "nope", big: " 1.0 ", small: 2 ** 40, ok: "maybe", at: {}, extra: "text" },
+      { id: 5, ratio: "nope", big: " 1.0 ", small: "many", ok: "maybe", at: {}, extra: "text" },
       {},
     ];
     const { file } = await encodeToFile([rows]);
@@ -122,6 +122,25 @@ describe("parquet format", () => {
       { id: "5", ratio: null, big: 1n, small: null, ok: null, at_ms: null, extra: '"text"', job_name: null },
       { id: null, ratio: null, big: null, small: null, ok: null, at_ms: null, extra: null, job_name: null },
     ]);
+  });
+
+  it("refuses an int32 value past the range or with a fraction, naming the column (was null or truncated)", async () => {
+    for (const small of [2 ** 40, 1.5, "-2147483649"]) {
+      const encoder = parquetFormat.createEncoder(columns, {});
+      const encoded = (async () => {
+        await encoder.encode({
+          rows: [
+            { id: "a", small: 1 },
+            { id: "b", small },
+          ],
+        });
+        await encoder.finish();
+      })();
+      await expect(encoded, String(small)).rejects.toMatchObject({
+        code: "SINK_VALUE_NOT_INT32",
+        message: expect.stringContaining(`column "small": ${String(small)} is not an int32`) as unknown,
+      });
+    }
   });
 
   it("streams row groups: bytes come out before finish, and all rows survive", async () => {

@@ -35,6 +35,13 @@ export const SINK_ERRORS = {
     action:
       "Drop the field (`drop`) or ask the service's owners why a `long` field holds it; the slices already committed are kept.",
   },
+  SINK_VALUE_NOT_INT32: {
+    exit: "failed",
+    meaning:
+      "A value of an int32 column (an `integer` field) is a number no int32 holds: a fraction, or beyond -2147483648..2147483647 (numeric text included). It is never truncated or wrapped: the slice fails and none of it is committed. The message names the column and the value.",
+    action:
+      "Declare the column `int64` in the sink's `columns` (or `double` for fractions), drop the field (`drop`), or ask the service's owners why an `integer` field holds it; the slices already committed are kept.",
+  },
   SINK_PATH_LINK: {
     exit: "failed",
     meaning:
