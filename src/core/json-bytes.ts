@@ -6,6 +6,7 @@ import { Buffer } from "node:buffer";
 import { decodeString, escapedUnit, skipEscape, skipUtf8, slicingBuffer } from "./json-strings.js";
 import type { SlicingBuffer } from "./json-strings.js";
 import { JSON_FAILURE } from "./json-failures.js";
+import { exactNumberValue, numberValue } from "./json-numbers.js";
 import type { UniqueKeys } from "./json-keys.js";
 
 /** Containers nested deeper than this are refused, so a hostile body cannot cost unbounded memory. */
@@ -152,36 +153,14 @@ export class JsonBytes {
     return i;
   }
 
-  /** A checked number's value, as JSON.parse reads it (-0 and Infinity included). */
+  /** A checked number's value, as JSON.parse reads it (json-numbers.ts). */
   numberValue(from: number, to: number): number {
-    const { bytes } = this;
-    const negative = bytes[from] === 0x2d;
-    // Up to 15 digits an integer is exact in a double: no string needed. Otherwise Number reads
-    // JSON's number grammar (a subset of its own) to the same double as JSON.parse.
-    if (to - from > 15) return Number(bytes.latin1Slice(from, to));
-    let value = 0;
-    for (let k = negative ? from + 1 : from; k < to; k++) {
-      const digit = (bytes[k] as number) - 0x30;
-      if (digit >>> 0 > 9) return Number(bytes.latin1Slice(from, to));
-      value = value * 10 + digit;
-    }
-    return negative ? -value : value;
+    return numberValue(this.bytes, from, to);
   }
 
-  /**
-   * `numberValue`, but an integer written with digits alone and beyond 2^53 is a bigint of those
-   * digits, as core/json-exact.ts reads JSON text: the service's int64 values stay exact.
-   */
+  /** `numberValue`, but an integer beyond 2^53 written with digits alone is a bigint of them. */
   exactNumberValue(from: number, to: number): number | bigint {
-    const value = this.numberValue(from, to);
-    // Every unsafe integer has 16 digits or more; fewer is the common case and costs one compare.
-    if (to - from < 16 || Number.isSafeInteger(value)) return value;
-    const { bytes } = this;
-    for (let k = from; k < to; k++) {
-      const c = bytes[k] as number;
-      if (c === 0x2e || c === 0x65 || c === 0x45) return value;
-    }
-    return BigInt(bytes.latin1Slice(from, to));
+    return exactNumberValue(this.bytes, from, to);
   }
 
   matches(from: number, to: number, expected: Uint8Array): boolean {

@@ -3,44 +3,29 @@
 // as parsing the hit, making it a row (`hitAsRow`), reading each column (`createColumnReader`) and
 // coercing it (`parquetCoercers`) would give them, or a reason to take that path instead.
 import type { Column } from "../core/contracts.js";
-import type { Coercer, ParquetValue } from "./coerce-value.js";
+import type { ParquetValue } from "./coerce-value.js";
 import type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
 
 export type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
-import { childByBytes, childByKey, columnPaths, timestampOnlySlots } from "./column-paths.js";
-import type { ColumnPaths, PathNode } from "./column-paths.js";
-import { HitFieldsScanner, isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-fields-scanner.js";
-import { COLON, FALSE, MAX_JSON_DEPTH, NULL, QUOTE, TRUE } from "../core/json-bytes.js";
+import { childByBytes, childByKey, columnPaths } from "./column-paths.js";
+import type { PathNode } from "./column-paths.js";
+import { isIdentityKey, KEY_ID, KEY_INDEX, NONE, unknownFieldNames } from "./hit-fields-scanner.js";
+import { COLON, MAX_JSON_DEPTH, QUOTE } from "../core/json-bytes.js";
 import { JSON_FAILURE } from "../core/json-failures.js";
 import { parseJson } from "../core/json-exact.js";
-import { isKeptUnchanged, keptUnchanged, parquetCoercers } from "./parquet-coercers.js";
-import { CACHED_TEXT_MAX, textHashStart, textHashStep } from "./text-cache.js";
-import { DayStarts, isoMillis } from "./iso-millis.js";
-
-const BACKSLASH = 0x5c;
-
-/** Shared by every read that finds no unknown field. */
-const NONE: readonly string[] = [];
+import { HitColumnValues } from "./hit-column-values.js";
+import { HitSlotScanner } from "./hit-slot-scanner.js";
 
 /** Stands for a key of `_source` named `_id` or `_index`, whose value the hit's own replaces. */
 const IDENTITY = columnPaths([]).root;
 
-class HitColumnsParser extends HitFieldsScanner {
-  private readonly paths: ColumnPaths;
-  private readonly coercers: Coercer[];
-  private readonly isText: boolean[];
-  /** Per column, which values its coercer returns as they are (`keptUnchanged`). */
-  private readonly keeps: Uint8Array;
+class HitColumnsParser extends HitSlotScanner {
+  private readonly columnValues: HitColumnValues;
   private readonly names: ReadonlySet<string>;
-  /** Per slot, the value read for the hit (undefined: missing). */
-  private readonly values: unknown[];
   /** The fields no column holds, undefined where a repeated key made them void. */
   private unknown: (string | undefined)[] = [];
   /** Numbers each object read, so a key knows whether it repeats within its object. */
   private serial = 0;
-  private readonly days = new DayStarts();
-  /** 1 for a slot only timestamp columns read (the number is what each would coerce the text to). */
-  private readonly timeSlots: Uint8Array;
   private readonly result: HitColumnsRead = {
     failure: undefined,
     id: "",
@@ -54,14 +39,9 @@ class HitColumnsParser extends HitFieldsScanner {
   private readonly indexSlot: number;
 
   constructor(columns: readonly Column[], v3: boolean) {
-    super(v3);
-    this.paths = columnPaths(columns);
-    this.coercers = columns.map((column) => parquetCoercers[column.type]);
-    this.isText = columns.map((column) => column.type === "string" || column.type === "json");
-    this.keeps = Uint8Array.from(columns, (column) => keptUnchanged[column.type]);
+    super(columns, v3);
+    this.columnValues = new HitColumnValues(columns, this.paths);
     this.names = new Set(columns.map((column) => column.name));
-    this.values = new Array<unknown>(this.paths.slotCount).fill(undefined);
-    this.timeSlots = timestampOnlySlots(columns, this.paths);
     const top = this.paths.root.children;
     this.idSlot = top.find((child) => child.key === KEY_ID)?.slot ?? -1;
     this.indexSlot = top.find((child) => child.key === KEY_INDEX)?.slot ?? -1;
@@ -99,38 +79,15 @@ class HitColumnsParser extends HitFieldsScanner {
 
   /** False, with nothing written, when a column's coercer refuses its value. */
   private finish(into: ParquetValue[][]): boolean {
-    const { nestedSlot, flatSlot } = this.paths;
     const result = this.result;
     result.id = this.id;
     result.index = this.index;
     if (this.idSlot >= 0) this.values[this.idSlot] = this.id;
     if (this.indexSlot >= 0) this.values[this.indexSlot] = this.index;
-    if (this.unknown.length > 0 || this.idSlot < 0 || this.indexSlot < 0) {
-      // A key repeated outside the column paths is named twice; JSON.parse keeps it once.
-      const seen = new Set<string>();
-      for (const name of this.unknown) if (name !== undefined) seen.add(name);
-      if (!this.names.has(KEY_ID)) seen.add(KEY_ID);
-      if (!this.names.has(KEY_INDEX)) seen.add(KEY_INDEX);
-      result.unknownFields = seen.size === 0 ? NONE : [...seen];
-    }
-    let textLength = 0;
-    for (let column = 0; column < this.coercers.length; column++) {
-      const flat = flatSlot[column] as number;
-      let value = flat >= 0 ? this.values[flat] : undefined;
-      if (value === undefined) value = this.values[nestedSlot[column] as number];
-      // The values a column's coercer gives back unchanged skip the call (one call site for all types).
-      let coerced: ParquetValue;
-      try {
-        coerced = isKeptUnchanged(this.keeps[column] as number, value)
-          ? (value as ParquetValue)
-          : (this.coercers[column] as Coercer)(value);
-      } catch {
-        for (let written = 0; written < column; written++) (into[written] as ParquetValue[]).pop();
-        return false;
-      }
-      if (this.isText[column] === true && typeof coerced === "string") textLength += coerced.length;
-      (into[column] as ParquetValue[]).push(coerced);
-    }
+    if (this.unknown.length > 0 || this.idSlot < 0 || this.indexSlot < 0)
+      result.unknownFields = unknownFieldNames(this.unknown, this.names);
+    const textLength = this.columnValues.write(this.values, into);
+    if (textLength < 0) return false;
     result.textLength = textLength;
     return true;
   }
@@ -201,38 +158,6 @@ class HitColumnsParser extends HitFieldsScanner {
     }
   }
 
-  /**
-   * A string of at most CACHED_TEXT_MAX plain ASCII bytes, scanned and hashed for the text cache in one
-   * pass: its value is set and the position after it returned. -1 for any other string (read in full).
-   */
-  private shortText(at: number, slot: number): number {
-    const { bytes } = this;
-    const limit = Math.min(this.end, at + 2 + CACHED_TEXT_MAX);
-    let hash = textHashStart(slot);
-    let i = at + 1;
-    for (; i < limit; i++) {
-      const c = bytes[i] as number;
-      if (c === QUOTE || c < 0x20 || c === BACKSLASH || c > 0x7e) break;
-      hash = textHashStep(hash, c);
-    }
-    if (i >= limit || bytes[i] !== QUOTE) return -1;
-    this.values[slot] = this.texts.hashed(hash, bytes, at + 1, i);
-    return i + 1;
-  }
-
-  /**
-   * Where the closing quote of a key at `from` is when the key is exactly `key` (bytes no JSON string
-   * holds unescaped, so an equal run of bytes followed by a quote is that key and nothing else); -1
-   * otherwise.
-   */
-  private keyAt(from: number, key: Uint8Array): number {
-    const close = from + key.length;
-    if (close >= this.end || this.bytes[close] !== QUOTE) return -1;
-    const { bytes } = this;
-    for (let k = 0; k < key.length; k++) if (bytes[from + k] !== key[k]) return -1;
-    return close;
-  }
-
   /** A key repeated in one object: JSON.parse keeps the last value, so what the first gave is void. */
   private forget(node: PathNode): void {
     this.values.fill(undefined, node.firstSlot, node.endSlot);
@@ -257,37 +182,6 @@ class HitColumnsParser extends HitFieldsScanner {
       return end;
     }
     return this.readScalar(at, byte, node.slot);
-  }
-
-  private readScalar(at: number, byte: number, slot: number): number {
-    let end: number;
-    let value: unknown;
-    if (byte === QUOTE && this.timeSlots[slot] !== 1) {
-      end = this.shortText(at, slot);
-      if (end >= 0) return end;
-    }
-    if (byte === QUOTE) {
-      end = this.string(at);
-      if (end < 0) return end;
-      const plain = !this.escaped && !this.wide;
-      // A time under timestamp columns only: the number their coercer would make of the text.
-      const millis =
-        plain && this.timeSlots[slot] === 1 ? isoMillis(this.bytes, at + 1, end - 1, this.days) : NaN;
-      if (!Number.isNaN(millis)) value = millis;
-      else
-        value =
-          !plain || end - at - 2 > CACHED_TEXT_MAX
-            ? this.text(at + 1, end - 1, this.escaped, this.wide)
-            : this.texts.text(this.bytes, at + 1, end - 1, slot);
-    } else if (byte === 0x74 || byte === 0x66 || byte === 0x6e) {
-      value = byte === 0x74 ? true : byte === 0x66 ? false : null;
-      end = this.literal(at, byte === 0x74 ? TRUE : byte === 0x66 ? FALSE : NULL);
-    } else {
-      end = this.number(at);
-      value = end >= 0 ? this.exactNumberValue(at, end) : 0;
-    }
-    if (end >= 0) this.values[slot] = value;
-    return end;
   }
 }
 

@@ -31,6 +31,25 @@ export function isIdentityKey(
   return true;
 }
 
+/** Shared by every read that finds no unknown field. */
+export const NONE: readonly string[] = [];
+
+/**
+ * The fields no column holds, as the report names them: `unknown` as met (undefined where a repeated
+ * key made one void), each once, with `_id` and `_index` when no column takes them.
+ */
+export function unknownFieldNames(
+  unknown: readonly (string | undefined)[],
+  columnNames: ReadonlySet<string>,
+): readonly string[] {
+  // A key repeated outside the column paths is named twice; JSON.parse keeps it once.
+  const seen = new Set<string>();
+  for (const name of unknown) if (name !== undefined) seen.add(name);
+  if (!columnNames.has(KEY_ID)) seen.add(KEY_ID);
+  if (!columnNames.has(KEY_INDEX)) seen.add(KEY_INDEX);
+  return seen.size === 0 ? NONE : [...seen];
+}
+
 /** The hit's own keys and their bits; each is read once (JSON.parse would keep only a repeat's value). */
 const HIT_KEYS: readonly [number, readonly number[]][] = [
   [1, INDEX_BYTES],
@@ -70,6 +89,19 @@ export abstract class HitFieldsScanner extends JsonBytes {
 
   constructor(private readonly v3: boolean) {
     super();
+  }
+
+  /**
+   * Where the closing quote of a key at `from` is when the key is exactly `key` (bytes no JSON string
+   * holds unescaped, so an equal run of bytes followed by a quote is that key and nothing else); -1
+   * otherwise.
+   */
+  protected keyAt(from: number, key: Uint8Array): number {
+    const close = from + key.length;
+    if (close >= this.end || this.bytes[close] !== QUOTE) return -1;
+    const { bytes } = this;
+    for (let k = 0; k < key.length; k++) if (bytes[from + k] !== key[k]) return -1;
+    return close;
   }
 
   protected fail(reason: string): number {
