@@ -156,6 +156,11 @@ export interface RowEncoder {
   encode(batch: RecordBatch): Promise<Uint8Array[]>;
   /** Flushes what is buffered and the trailer (Parquet footer, gzip end). */
   finish(): Promise<Uint8Array[]>;
+  /**
+   * The lone surrogates (`\ud800`, which no UTF-8 reader takes) written as U+FFFD in this file so far;
+   * absent: the format writes none.
+   */
+  replacedSurrogates?(): number;
 }
 
 /** Bytes written for one file, once finished. */

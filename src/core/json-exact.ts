@@ -169,16 +169,41 @@ function hexUnit(text: string, at: number): number {
  * stringifyJson({ n: 9007199254740993n, s: "\ud800" }) // '{"n":9007199254740993,"s":"\ufffd"}'
  */
 export function stringifyJson(value: unknown, replaced?: { count: number }): string | undefined {
-  let text: string | undefined;
+  const text = stringifyExact(value);
+  return text === undefined ? undefined : wellFormedJson(text, replaced);
+}
+
+/**
+ * JSON.stringify with bigints as their digits; a lone surrogate stays the `\ud800` escape JSON.stringify
+ * writes, for a caller that replaces (and counts) them later with `wellFormedJson`.
+ */
+export function stringifyExact(value: unknown): string | undefined {
   try {
-    text = JSON.stringify(value);
+    return JSON.stringify(value);
   } catch (error) {
     // A bigint (or a cycle, which the retry throws again) is a TypeError; the replacer costs, so it
     // is taken only then.
     if (!(error instanceof TypeError)) throw error;
-    text = stringifyWithBigInts(value);
+    return stringifyWithBigInts(value);
   }
-  return text === undefined ? undefined : wellFormedJson(text, replaced);
+}
+
+/** String.prototype.isWellFormed (ES2024, in Node 20): native, and at once true for one-byte strings. */
+const isWellFormed = (text: string): boolean =>
+  (text as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** The lone surrogates of `text`, each of which a UTF-8 writer puts U+FFFD in place of. */
+export function loneSurrogates(text: string): number {
+  if (isWellFormed(text)) return 0;
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xd800 || unit > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (unit <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    else count++;
+  }
+  return count;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Coerces a record value to a column type for Parquet: a sensible conversion, or null. The throws are
 // the integer columns': a number an int64 or int32 does not hold is never rounded into one (`toInt64`).
 import type { ColumnType } from "../core/contracts.js";
-import { stringifyJson } from "../core/json-exact.js";
+import { stringifyExact, stringifyJson } from "../core/json-exact.js";
 import { EtlError } from "../errors.js";
 import { isoTextMillis } from "./iso-text.js";
 
@@ -22,7 +22,7 @@ const MAX_EPOCH_MILLIS = 8.64e15;
 /** The coercer for each column type, chosen once per column, not per value. */
 export const coercers: Readonly<Record<ColumnType, Coercer>> = {
   string: toText,
-  json: toJsonText,
+  json: toRawJsonText,
   double: asDouble,
   int64: toInt64,
   int32: toInt32,
@@ -45,6 +45,19 @@ function toJsonText(value: unknown): ParquetValue {
     return stringifyJson(value) ?? null;
   } catch {
     // A cycle cannot come from JSON input; if a transform made one, the value is unrepresentable.
+    return null;
+  }
+}
+
+/**
+ * A `json` column's text, its lone surrogates still the `\ud800` escapes JSON.stringify writes: the
+ * column buffers replace them with U+FFFD when a row group is taken, and count them (ColumnBuffers).
+ */
+function toRawJsonText(value: unknown): ParquetValue {
+  if (value === undefined) return null;
+  try {
+    return stringifyExact(value) ?? null;
+  } catch {
     return null;
   }
 }

@@ -69,9 +69,11 @@ async function countLines(chunks: AsyncIterable<Uint8Array>): Promise<number> {
 /**
  * One buffer per batch. A record whose JSON the source already has (spliced from the service's bytes,
  * see RecordBatch) is copied as bytes; any other costs one `JSON.stringify`. Writing straight into bytes
- * skips building a string of the batch and encoding it again (a third of the encoding cost).
+ * skips building a string of the batch and encoding it again (a third of the encoding cost). Every
+ * line is one readers take: a bigint as its digits, a lone surrogate as U+FFFD (DuckDB and jq refuse
+ * the `\ud800` escape JSON.stringify writes), counted in `replaced`; spliced JSON holds none (row-json.ts).
  */
-export function encodeLines(batch: RecordBatch): Buffer {
+export function encodeLines(batch: RecordBatch, replaced?: { count: number }): Buffer {
   const { rows, json } = batch;
   const texts: (string | undefined)[] = new Array<string | undefined>(rows.length);
   let bound = 0;
@@ -79,7 +81,7 @@ export function encodeLines(batch: RecordBatch): Buffer {
     const spliced = json?.[index];
     if (spliced !== undefined) bound += spliced.head.length * 3 + spliced.tail.length + 1;
     else {
-      const text = stringifyRecord(rows[index]);
+      const text = stringifyJson(rows[index], replaced) ?? "null";
       texts[index] = text;
       bound += text.length * 3 + 1;
     }
@@ -98,19 +100,12 @@ export function encodeLines(batch: RecordBatch): Buffer {
   return out.subarray(0, at);
 }
 
-/**
- * One line every reader takes: a bigint (an integer beyond 2^53, read from the service's digits) as
- * those digits, a lone surrogate as U+FFFD (DuckDB and jq refuse the `\ud800` escape JSON.stringify
- * writes); JSON.parse already kept one value per key.
- */
-function stringifyRecord(row: unknown): string {
-  return stringifyJson(row) ?? "null";
-}
-
 function createPlainEncoder(): RowEncoder {
+  const replaced = { count: 0 };
   return {
-    encode: async (batch) => (batch.rows.length === 0 ? [] : [encodeLines(batch)]),
+    encode: async (batch) => (batch.rows.length === 0 ? [] : [encodeLines(batch, replaced)]),
     finish: async () => [],
+    replacedSurrogates: () => replaced.count,
   };
 }
 
@@ -120,6 +115,7 @@ function createPlainEncoder(): RowEncoder {
  */
 function createGzipEncoder(): RowEncoder {
   const gzip: Gzip = createGzip();
+  const replaced = { count: 0 };
   let output: Uint8Array[] = [];
   let failure: Error | undefined;
   gzip.on("data", (chunk: Buffer) => output.push(chunk));
@@ -136,7 +132,7 @@ function createGzipEncoder(): RowEncoder {
     async encode(batch) {
       if (batch.rows.length > 0) {
         await new Promise<void>((resolve, reject) => {
-          gzip.write(encodeLines(batch), (error) => (error ? reject(error) : resolve()));
+          gzip.write(encodeLines(batch, replaced), (error) => (error ? reject(error) : resolve()));
         });
       }
       return take();
@@ -150,5 +146,6 @@ function createGzipEncoder(): RowEncoder {
       });
       return take();
     },
+    replacedSurrogates: () => replaced.count,
   };
 }

@@ -4,6 +4,7 @@ import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { createColumnReader } from "./column-value.js";
 import { EtlError, hasCode } from "../errors.js";
+import { loneSurrogates, wellFormedJson } from "../core/json-exact.js";
 import { sameColumns, TAKEN_AT, takenChunkOf } from "./taken-columns.js";
 import type { TakenChunk, TakenRow } from "./taken-columns.js";
 import type { ColumnReader } from "./column-value.js";
@@ -17,6 +18,8 @@ interface ColumnBuffer {
   parts: ParquetValue[][];
   /** Strings vary in size; other values are counted as 8 bytes. */
   isText: boolean;
+  /** A `json` column, whose text still holds lone surrogates as escapes (coerce-value.ts). */
+  isJson: boolean;
 }
 
 /** Runs of taken rows shorter than this are copied value by value; longer ones are sliced whole. */
@@ -39,6 +42,8 @@ export class ColumnBuffers {
   private readonly buffers: ColumnBuffer[];
   /** Rows buffered. */
   rows = 0;
+  /** The lone surrogates the values taken so far hold, each written as U+FFFD. */
+  readonly replaced = { count: 0 };
   /** About the bytes of the values buffered: string characters, plus 8 per value. */
   bytes = 0;
 
@@ -58,6 +63,7 @@ export class ColumnBuffers {
       values: [],
       parts: [],
       isText: column.type === "string" || column.type === "json",
+      isJson: column.type === "json",
     }));
   }
 
@@ -188,12 +194,28 @@ export class ColumnBuffers {
     return textLength;
   }
 
+  /**
+   * Counts the lone surrogates of a text column's values, which the encoder writes as U+FFFD; a `json`
+   * column's are escapes, replaced here. Once per value per row group, on every path (rows, taken
+   * values, worker lines are parsed elsewhere): one native check for a string, at once for one-byte ones.
+   */
+  private replaceSurrogates(values: ParquetValue[], isJson: boolean): void {
+    const replaced = this.replaced;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (typeof value !== "string") continue;
+      if (isJson) values[i] = wellFormedJson(value, replaced);
+      else replaced.count += loneSurrogates(value);
+    }
+  }
+
   /** The values buffered, one array per column; the buffers start empty again. */
   take(): ParquetValue[][] {
-    const values = this.buffers.map(({ parts, values }) => {
-      if (parts.length === 0) return values;
-      if (values.length > 0) parts.push(values);
-      return joined(parts);
+    const values = this.buffers.map(({ parts, values, isText, isJson }) => {
+      if (parts.length > 0 && values.length > 0) parts.push(values);
+      const all = parts.length === 0 ? values : joined(parts);
+      if (isText) this.replaceSurrogates(all, isJson);
+      return all;
     });
     for (const buffer of this.buffers) {
       buffer.values = [];

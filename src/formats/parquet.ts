@@ -136,6 +136,7 @@ function createParquetEncoder(
     "encodeLinesInWorker",
   );
   const buffers = new ColumnBuffers(columns);
+  const lineReplaced = { count: 0 };
   let lines: Uint8Array[] = [];
   let lineRows = 0;
   let lineBytes = 0;
@@ -195,7 +196,7 @@ function createParquetEncoder(
   };
 
   const appendLines = async (batch: RecordBatch): Promise<void> => {
-    let bytes: Uint8Array = encodeLines(batch);
+    let bytes: Uint8Array = encodeLines(batch, lineReplaced);
     let rows = batch.rows.length;
     while (rows > 0) {
       const room = rowGroupRows - lineRows;
@@ -223,6 +224,8 @@ function createParquetEncoder(
       await parquet.finish();
       return bytes.take();
     },
+    // Rows in this thread are counted by their buffers; lines for the worker when they were made.
+    replacedSurrogates: () => buffers.replaced.count + lineReplaced.count,
   };
 }
 

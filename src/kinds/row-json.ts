@@ -61,7 +61,9 @@ export function rowJson(
   return copiesAsParsed(source, keys) ? splicedJson(hit, empty, source) : undefined;
 }
 
-function splicedJson(hit: PagedHit, empty: boolean, source: Uint8Array): RowJson {
-  const head = wellFormedJson(`{"_id":${JSON.stringify(hit._id)},"_index":${JSON.stringify(hit._index)}`);
+/** Undefined when `_id` or `_index` holds a lone surrogate: the row is serialised, and it counted. */
+function splicedJson(hit: PagedHit, empty: boolean, source: Uint8Array): RowJson | undefined {
+  const head = `{"_id":${JSON.stringify(hit._id)},"_index":${JSON.stringify(hit._index)}`;
+  if (wellFormedJson(head) !== head) return undefined;
   return empty ? { head, tail: CLOSE } : { head: `${head},`, tail: source.subarray(1) };
 }

@@ -1,0 +1,63 @@
+// A lone surrogate is written as U+FFFD, and counted: each encoder says how many it replaced in its
+// file (RowEncoder.replacedSurrogates), on every path (NDJSON plain and gzip, Parquet string and json
+// columns, rows and values taken from the service's bytes), and a surrogate pair is no such thing.
+import { Buffer } from "node:buffer";
+import { gunzipSync } from "node:zlib";
+import { parquetMetadata, parquetReadObjects } from "hyparquet";
+import { describe, expect, it } from "vitest";
+import type { Column, RecordBatch, Row, RowEncoder } from "../core/contracts.js";
+import { ndjsonFormat } from "./ndjson.js";
+import { parquetFormat } from "./parquet.js";
+
+const rows: Row[] = [
+  { id: "a\ud800", note: "x\udc00y\ud800", extra: { deep: ["\udbff!"] } },
+  { id: "pair \ud83d\ude00", note: "\ufffd is not replaced", extra: { n: 9007199254740993n } },
+  { id: "plain", note: null, extra: null },
+];
+/** The lone surrogates of `rows`, all in its first row: one in id, two in note, one in extra. */
+const LONE = 4;
+
+async function encode(encoder: RowEncoder, batches: RecordBatch[]): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for (const batch of batches) chunks.push(...(await encoder.encode(batch)));
+  chunks.push(...(await encoder.finish()));
+  return Buffer.concat(chunks);
+}
+
+describe("NDJSON", () => {
+  for (const gzip of [false, true])
+    it(`counts each lone surrogate it writes as U+FFFD${gzip ? " (gzip)" : ""}`, async () => {
+      const encoder = ndjsonFormat.createEncoder([], { gzip });
+      const bytes = await encode(encoder, [{ rows }, { rows: rows.slice(0, 1) }]);
+      const text = (gzip ? gunzipSync(bytes) : bytes).toString("utf8");
+      expect(text).not.toMatch(/\\ud[89a-f]/i);
+      expect(JSON.parse(text.split("\n")[0] as string)).toEqual({
+        id: "a\ufffd",
+        note: "x\ufffdy\ufffd",
+        extra: { deep: ["\ufffd!"] },
+      });
+      expect(encoder.replacedSurrogates?.()).toBe(LONE * 2);
+    });
+});
+
+describe("Parquet", () => {
+  const columns: Column[] = [
+    { name: "id", type: "string" },
+    { name: "note", type: "string" },
+    { name: "extra", type: "json" },
+  ];
+
+  it("counts each lone surrogate of its string and json columns, which it writes as U+FFFD", async () => {
+    const encoder = parquetFormat.createEncoder(columns, parquetFormat.settings({}));
+    const bytes = await encode(encoder, [{ rows }, { rows: rows.slice(0, 1) }]);
+    expect(encoder.replacedSurrogates?.()).toBe(LONE * 2);
+    const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+    const read = await parquetReadObjects({ file, metadata: parquetMetadata(file) });
+    expect(read[0]).toEqual({ id: "a\ufffd", note: "x\ufffdy\ufffd", extra: '{"deep":["\ufffd!"]}' });
+    expect(read[1]).toEqual({
+      id: "pair \ud83d\ude00",
+      note: "\ufffd is not replaced",
+      extra: '{"n":9007199254740993}',
+    });
+  });
+});
