@@ -77,6 +77,8 @@ async function query(sql: string): Promise<Row[]> {
 interface View {
   /** `_id` → bytes_sent's digits, job.name and note, as the warehouse reads them. */
   rows: Map<string, string>;
+  /** The rows that hold a note (whose lone surrogate became U+FFFD). */
+  notes: number;
 }
 
 const files = async (out: string, ext: string): Promise<string> =>
@@ -93,6 +95,7 @@ async function parquetView(out: string): Promise<View> {
     rows: new Map(
       rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}|${String(row.attempts)}`]),
     ),
+    notes: 0,
   };
 }
 
@@ -116,6 +119,7 @@ async function ndjsonView(out: string): Promise<View> {
     rows: new Map(
       rows.map((row) => [String(row._id), `${String(row.n)}|${String(row.name)}|${String(row.attempts)}`]),
     ),
+    notes: rows.filter((row) => row.note !== null).length,
   };
 }
 
@@ -152,6 +156,13 @@ describe("values a hostile service sends, in every encoder mode", () => {
         const view =
           format === "parquet" ? await parquetView(join(dir, format)) : await ndjsonView(join(dir, format));
         views.push(view.rows);
+        // Each lone surrogate written as U+FFFD is counted per file: one per note in NDJSON, none in
+        // Parquet, which has no `note` column.
+        const manifest = JSON.parse(await readFile(join(dir, format, "_manifest.json"), "utf8")) as {
+          files: { replaced_surrogates?: number }[];
+        };
+        const replaced = manifest.files.reduce((sum, file) => sum + (file.replaced_surrogates ?? 0), 0);
+        expect(replaced, mode.name).toBe(format === "parquet" ? 0 : view.notes);
       }
     }
     const [first] = views;

@@ -234,6 +234,8 @@ export interface ConditionalObjects {
 export interface StagedFile extends WrittenObject {
   path: string;
   rows: number;
+  /** Lone surrogates its encoder wrote as U+FFFD (RowEncoder.replacedSurrogates); absent: none. */
+  replacedSurrogates?: number;
 }
 
 /** What a sink made of one slice: files written under temporary names, to commit or discard together. */

@@ -44,7 +44,8 @@ export async function openOutputFile(options: OpenFileOptions): Promise<OutputFi
     async close() {
       await writeAll(await withContext(path, () => encoder.finish()));
       const written = await writer.finish();
-      return { path, rows: file.rows, ...written };
+      const replaced = encoder.replacedSurrogates?.() ?? 0;
+      return { path, rows: file.rows, ...written, ...(replaced > 0 ? { replacedSurrogates: replaced } : {}) };
     },
   };
   const writeAll = async (chunks: Uint8Array[]): Promise<void> => {

@@ -35,7 +35,15 @@ export async function commitOutputs(
   const files: CommittedFile[] = [];
   for (const [sink, output] of outputs.entries()) {
     for (const file of output.files) {
-      files.push({ sink, path: file.path, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+      const replaced = file.replacedSurrogates ?? 0;
+      files.push({
+        sink,
+        path: file.path,
+        rows: file.rows,
+        bytes: file.bytes,
+        sha256: file.sha256,
+        ...(replaced > 0 ? { replaced_surrogates: replaced } : {}),
+      });
     }
   }
   reachedCommitStep("commit-staged");

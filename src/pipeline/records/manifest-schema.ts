@@ -13,6 +13,8 @@ const manifestFileSchema = z.object({
   rows: count,
   bytes: count,
   sha256: z.string(),
+  /** Lone surrogates written as U+FFFD in the file (docs/sinks.md); absent: none. */
+  replaced_surrogates: count.optional(),
 });
 
 const manifestSliceSchema = z.object({

@@ -4,7 +4,7 @@ import type { OutputStore } from "../../core/contracts.js";
 import type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
 import { shardSuffix } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
-import type { RunState } from "./state-schema.js";
+import type { CommittedFile, RunState } from "./state-schema.js";
 
 export type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
 
@@ -30,6 +30,19 @@ export interface BuildManifestOptions {
   now: Date;
 }
 
+/** A file the state records, as the manifest lists it under slice `id`. */
+function manifestFile(file: CommittedFile, id: string): ManifestFile {
+  const { path, rows, bytes, sha256, replaced_surrogates: replaced } = file;
+  return {
+    path,
+    slice: id,
+    rows,
+    bytes,
+    sha256,
+    ...(replaced === undefined ? {} : { replaced_surrogates: replaced }),
+  };
+}
+
 /** The manifest of one sink, from the state: every committed slice, in time order. */
 export function buildManifest(options: BuildManifestOptions): Manifest {
   const entries = Object.entries(options.state.slices).sort(([, a], [, b]) => a.start.localeCompare(b.start));
@@ -52,7 +65,7 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
       ...(options.state.rechecks[id] === undefined ? {} : { rechecks: options.state.rechecks[id] }),
     });
     for (const file of own) {
-      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+      files.push(manifestFile(file, id));
     }
     expectedTotal = slice.expected === null || expectedTotal === null ? null : expectedTotal + slice.expected;
   }
@@ -64,7 +77,7 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
     const pending = batch.merged ?? Object.values(batch.parts).flatMap((part) => part.files);
     for (const file of pending) {
       if (file.sink !== options.sinkIndex) continue;
-      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+      files.push(manifestFile(file, id));
     }
   }
   // Files of the pipeline before a --force whose slices are not redone yet are still there: listed
@@ -73,7 +86,7 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
     if (options.state.slices[id] !== undefined) continue;
     for (const file of superseded) {
       if (file.sink !== options.sinkIndex) continue;
-      files.push({ path: file.path, slice: id, rows: file.rows, bytes: file.bytes, sha256: file.sha256 });
+      files.push(manifestFile(file, id));
     }
   }
   return {

@@ -13,6 +13,8 @@ const fileSchema = z.object({
   rows: z.number().int(),
   bytes: z.number().int(),
   sha256: z.string(),
+  /** Lone surrogates written as U+FFFD in the file (docs/sinks.md); absent: none. */
+  replaced_surrogates: z.number().int().positive().optional(),
 });
 
 /** A file about to be renamed to its final name: recorded first, so a crash cannot leave it unknown. */
