@@ -1,7 +1,7 @@
 // A timestamp column's value read from its bytes: the fixed ISO 8601 form the service sends
-// (`2026-11-21T10:00:00.123Z`, or without the fraction) as epoch milliseconds, with exactly the rules
-// of parquet-coercers.ts' timestampCoercer fast path (`partsMillis`, which both use), so no string is
-// made for it. Anything else is left to the string and the coercer.
+// (`2026-11-21T10:00:00.123Z`, or without the fraction or the Z: UTC) as epoch milliseconds, with
+// exactly the rules of parquet-coercers.ts' timestampCoercer fast path (`partsMillis`, which both
+// use), so no string is made for it. Anything else is left to the string and the coercer.
 import { daysInMonth } from "./iso-text.js";
 
 /** The number of `length` digits at `at`, or -1 when one of them is not a digit. */
@@ -37,16 +37,16 @@ export class DayStarts {
  * string and the coercer decide those).
  */
 export function isoMillis(bytes: Uint8Array, from: number, to: number, days: DayStarts): number {
-  const length = to - from;
-  if (length !== 24 && length !== 20) return Number.NaN;
+  // With or without the Z: text without an offset is UTC too.
+  const length = bytes[to - 1] === 90 ? to - from - 1 : to - from;
+  if (length !== 23 && length !== 19) return Number.NaN;
   if (
-    bytes[to - 1] !== 90 || // Z
     bytes[from + 4] !== 45 ||
     bytes[from + 7] !== 45 || // -
     bytes[from + 10] !== 84 || // T
     bytes[from + 13] !== 58 ||
     bytes[from + 16] !== 58 || // :
-    (length === 24 && bytes[from + 19] !== 46) // .
+    (length === 23 && bytes[from + 19] !== 46) // .
   )
     return Number.NaN;
   const year = digits(bytes, from, 4);
@@ -55,7 +55,7 @@ export function isoMillis(bytes: Uint8Array, from: number, to: number, days: Day
   const hour = digits(bytes, from + 11, 2);
   const minute = digits(bytes, from + 14, 2);
   const second = digits(bytes, from + 17, 2);
-  const millis = length === 24 ? digits(bytes, from + 20, 3) : 0;
+  const millis = length === 23 ? digits(bytes, from + 20, 3) : 0;
   return partsMillis(year, month, day, hour, minute, second, millis, days);
 }
 
