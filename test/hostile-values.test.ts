@@ -163,6 +163,9 @@ describe("values a hostile service sends, in every encoder mode", () => {
         };
         const replaced = manifest.files.reduce((sum, file) => sum + (file.replaced_surrogates ?? 0), 0);
         expect(replaced, mode.name).toBe(format === "parquet" ? 0 : view.notes);
+        // And the run's summary says so, per destination.
+        if (format === "ndjson")
+          expect(result.stdout).toContain(`${view.notes} lone surrogates written as U+FFFD`);
       }
     }
     const [first] = views;

@@ -39,8 +39,14 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
       lines.push(`  ${destination.format} → stdout`);
       continue;
     }
+    const replaced = destination.replacedSurrogates;
+    // Text the service sent that no reader takes, changed on the way: said, never silent.
+    const surrogates =
+      replaced > 0
+        ? `, ${replaced.toLocaleString("en-US")} lone surrogate${replaced === 1 ? "" : "s"} written as U+FFFD`
+        : "";
     lines.push(
-      `  ${destination.format}${destination.gzip ? " (gzip)" : ""} → ${destination.location}: ${destination.files} files, ${destination.rows.toLocaleString("en-US")} rows, ${megabytes(destination.bytes)}; manifest ${destination.manifest}`,
+      `  ${destination.format}${destination.gzip ? " (gzip)" : ""} → ${destination.location}: ${destination.files} files, ${destination.rows.toLocaleString("en-US")} rows, ${megabytes(destination.bytes)}${surrogates}; manifest ${destination.manifest}`,
     );
   }
   return `${lines.join("\n")}\n`;

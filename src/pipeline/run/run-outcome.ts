@@ -43,6 +43,8 @@ export interface DestinationResult {
   files: number;
   rows: number;
   bytes: number;
+  /** Lone surrogates its files hold as U+FFFD (each file's `replaced_surrogates`). */
+  replacedSurrogates: number;
   /** The manifest written for this destination (`LOCATION/PATH`); none for stdout. */
   manifest: string | undefined;
 }
@@ -127,6 +129,7 @@ function destinationResult(input: OutcomeInput, sink: OpenedSink): DestinationRe
     files: files.length,
     rows: files.reduce((sum, file) => sum + file.rows, 0),
     bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    replacedSurrogates: files.reduce((sum, file) => sum + (file.replaced_surrogates ?? 0), 0),
     stream,
     manifest: stream ? undefined : `${store.location}/${input.manifestPath}`,
   };
