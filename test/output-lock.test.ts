@@ -106,14 +106,20 @@ describe("one run per output", () => {
     const out = join(workspace.dir, "taken-over");
     const committed = async (): Promise<number> =>
       Object.keys((await readRunState(out))?.slices ?? {}).length;
-    // The first request after a slice is in is held, so the run is mid-way when its lock is taken.
+    // The first request after a slice is in is held, so the run is mid-way when its lock is taken;
+    // once let go, its next commit reads the lock back and stops. Gates alone decide: the lease is the
+    // default one, so a machine too busy to renew a short lease in time cannot end the run first (it
+    // then stopped on its own lease before its first commit, and the gate was never reached).
     const gate = proxy.holdWhen(async () => (await committed()) >= 1);
-    const first = spawnCli(["run", pipeline], { ...env(out), MDQ_LOCK_LEASE_MS: "1500" });
-    await gate.reached;
+    const first = spawnCli(["run", pipeline], env(out));
+    await Promise.race([
+      gate.reached,
+      first.exited.then((code) => expect.fail(`ended ${code} before a slice was in: ${first.stderr()}`)),
+    ]);
     const other = liveLockHolder("r-other", "nightly");
     await writeFile(join(out, LOCK), JSON.stringify(other));
-    const code = await first.exited;
     gate.release();
+    const code = await first.exited;
     expect(code, first.stderr()).toBe(75);
     expect(first.stderr()).toContain(`run r-other (pid ${process.pid} on ${hostname()}) took over the lock`);
     expect(first.stderr()).toContain("Lost the output lock");
