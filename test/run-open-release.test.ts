@@ -15,8 +15,13 @@ const it = useEmulator({ density: 5 });
 
 const LOCK = "_mdq-export/lock.json";
 
-function pipelineYaml(first: string, second: string, transforms: string): string {
-  return `name: open-release
+function pipelineYaml(
+  first: string,
+  second: string,
+  transforms: string,
+  { name = "open-release", end = "02:00" }: { name?: string; end?: string } = {},
+): string {
+  return `name: ${name}
 ${REMOTE_SERVICE_YAML}
 source:
   kind: jobs
@@ -24,7 +29,7 @@ source:
   app_type: [ec2]
   domain: ["*"]
   strategy: pit
-  window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T02:00:00Z", slice: 1h }
+  window: { start: "2026-11-20T00:00:00Z", end: "2026-11-20T${end}:00Z", slice: 1h }
 transforms: ${transforms}
 sinks:
   - format: ndjson
@@ -115,5 +120,64 @@ describe("a run that cannot have its output", () => {
     );
     expect(service.emulator.requestCount() - before).toBe(0);
     expect(existsSync(out)).toBe(false);
+  });
+});
+
+// Issue 29: a changed pipeline and another pipeline's output were refused (exit 2) only once the state
+// was opened, after the token, the mappings and the first pages had been asked for. What refuses them
+// is the state and the manifests the output holds, read under the lock before the service is opened.
+describe("a run its output's state refuses", () => {
+  const ADD = "[{ add: { source_system: { value: mdq } } }]";
+
+  it("ends 2 having asked the service nothing: a changed pipeline, and a --force over part of its output", async ({
+    service,
+    workspace,
+  }) => {
+    const first = join(workspace.dir, "refused-1");
+    const second = join(workspace.dir, "refused-2");
+    const original = await workspace.write("refused.yaml", pipelineYaml(first, second, "[]"));
+    expect((await runCli(["run", original], { env: service.env })).code).toBe(0);
+    const changed = await workspace.write("refused-changed.yaml", pipelineYaml(first, second, ADD));
+    // The same change over the first hour only: a --force would leave the second hour's files beside.
+    const partial = await workspace.write(
+      "refused-part.yaml",
+      pipelineYaml(first, second, ADD, { end: "01:00" }),
+    );
+    const refusals = [
+      { argv: ["run", changed], says: "the pipeline changed since the output" },
+      { argv: ["run", partial, "--force"], says: "lie outside the forced window" },
+    ];
+    for (const { argv, says } of refusals) {
+      const before = service.emulator.requestCount();
+      const refused = await runCli(argv, { env: service.env });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(says);
+      expect(service.emulator.requestCount() - before, argv.join(" ")).toBe(0);
+      expect(talkAfterFailure(refused.logs)).toEqual([]);
+      expect(existsSync(join(first, LOCK))).toBe(false);
+      expect(existsSync(join(second, LOCK))).toBe(false);
+    }
+  });
+
+  it("ends 2 on another pipeline's output, --force included, having asked the service nothing", async ({
+    service,
+    workspace,
+  }) => {
+    const first = join(workspace.dir, "owned-1");
+    const second = join(workspace.dir, "owned-2");
+    const owner = await workspace.write("owner.yaml", pipelineYaml(first, second, "[]"));
+    expect((await runCli(["run", owner], { env: service.env })).code).toBe(0);
+    const other = await workspace.write("other.yaml", pipelineYaml(first, second, "[]", { name: "other" }));
+    for (const argv of [
+      ["run", other],
+      ["run", other, "--force"],
+    ]) {
+      const before = service.emulator.requestCount();
+      const refused = await runCli(argv, { env: service.env });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`the output in ${first} belongs to pipeline "open-release"`);
+      expect(service.emulator.requestCount() - before, argv.join(" ")).toBe(0);
+      expect(talkAfterFailure(refused.logs)).toEqual([]);
+    }
   });
 });

@@ -1,12 +1,14 @@
 // Reading a pipeline's state as a run opens it: the state object (or a fresh one), the journal entries
 // written after it replayed in order, and the checks that decide whether this run may go on from it
 // (the pipeline that owns the output, a rolling snapshot's replacement, the slice grid, --force, the
-// pipeline's fingerprint).
+// pipeline's fingerprint). Those that need no plan a run makes before it asks the service anything,
+// on what it read once under its lock.
 import { ConfigError } from "../../errors.js";
 import type { OutputStore, Slice } from "../../core/contracts.js";
 import { readStateObject } from "./state-files.js";
 import type { RunState } from "./state-schema.js";
 import { applyEntry, journalPrefix, readJournal } from "./state-journal.js";
+import type { StoredEntry } from "./state-journal.js";
 import { applyForce } from "./state-force.js";
 import type { ForcedWindow } from "./state-force.js";
 import { checkSliceGrid } from "./slice-grid.js";
@@ -33,7 +35,18 @@ export interface StateStoreOptions {
   snapshot?: boolean;
   /** Awaited before each write of the state; throws once the run may no longer write (the lock's fence). */
   fence?: () => Promise<void>;
+  /** The state object and journal as the run read them under its lock; read from the store when absent. */
+  stored?: StoredState;
 }
+
+/** The state as the output holds it: the state object's bytes (undefined: none) and its journal. */
+export interface StoredState {
+  bytes: Uint8Array | undefined;
+  journal: StoredEntry[];
+}
+
+/** What the state's checks need before the run has a plan: no planned slices, nothing read yet. */
+export type StateOptionsBeforePlan = Omit<StateStoreOptions, "planned" | "stored" | "fence">;
 
 export interface OpenedState {
   state: RunState;
@@ -46,10 +59,21 @@ export interface OpenedState {
   rewrite: boolean;
 }
 
-/** Reads and checks the state a run goes on from; throws a ConfigError when the pipeline changed. */
-export async function readRunState(options: StateStoreOptions): Promise<OpenedState> {
-  const bytes = await options.store.getObject(options.path);
-  const journal = await readJournal(options.store, journalPrefix(options.path));
+/** Reads the state object and its journal from the store, as they are now. */
+export async function readStoredState(store: OutputStore, path: string): Promise<StoredState> {
+  const bytes = await store.getObject(path);
+  return { bytes, journal: await readJournal(store, journalPrefix(path)) };
+}
+
+/**
+ * The state object (or a fresh one) with the journal entries after it replayed; throws OUTPUT_OWNED
+ * when another pipeline wrote it. Each call builds its own: the entries are copied, not shared.
+ */
+function foldState(
+  stored: StoredState,
+  options: StateOptionsBeforePlan,
+): { state: RunState; migrated: boolean } {
+  const { bytes, journal } = stored;
   // Without a state object, entries are of a state moved away: nothing of them is replayed.
   const state: RunState =
     bytes === undefined
@@ -69,11 +93,40 @@ export async function readRunState(options: StateStoreOptions): Promise<OpenedSt
     throw ownedByAnother(options.store.location, state.pipeline, options.pipeline);
   for (const { seq, entry } of journal) {
     if (seq <= state.journal_seq) continue;
-    applyEntry(state, entry);
+    applyEntry(state, structuredClone(entry));
     state.journal_seq = seq;
   }
   const migrated = options.earlierFingerprints?.includes(state.fingerprint) === true;
   if (migrated) state.fingerprint = options.fingerprint;
+  return { state, migrated };
+}
+
+function refuseChanged(state: RunState, location: string, fingerprint: string): void {
+  if (state.fingerprint === fingerprint) return;
+  throw new ConfigError(
+    `the pipeline changed since the output in ${location} was written (fields, filters, transforms or sinks); ` +
+      "rerun with --force to rewrite every slice, or write to a new destination",
+    [],
+  );
+}
+
+/**
+ * The refusals the state gives from the pipeline alone, before the run has a plan or has asked the
+ * service anything: another pipeline's output, a changed pipeline, a --force over part of a changed
+ * output. A rolling snapshot's --force is left to the open: its replacement, which needs the planned
+ * slice, leaves nothing committed outside the forced window. Nothing is written.
+ */
+export function checkStateBeforePlan(stored: StoredState, options: StateOptionsBeforePlan): void {
+  const { state } = foldState(stored, options);
+  const { location } = options.store;
+  if (!options.force) refuseChanged(state, location, options.fingerprint);
+  else if (options.snapshot !== true) applyForce(state, options.fingerprint, options.forceWindow, location);
+}
+
+/** Reads and checks the state a run goes on from; throws a ConfigError when the pipeline changed. */
+export async function readRunState(options: StateStoreOptions): Promise<OpenedState> {
+  const stored = options.stored ?? (await readStoredState(options.store, options.path));
+  const { state, migrated } = foldState(stored, options);
   const snapshot = options.planned?.[0];
   const replaced =
     options.snapshot === true && options.planned?.length === 1 && snapshot !== undefined
@@ -82,17 +135,13 @@ export async function readRunState(options: StateStoreOptions): Promise<OpenedSt
   checkSliceGrid(state, options.planned ?? [], options.store.location, options.force);
   if (options.force) {
     applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
-  } else if (state.fingerprint !== options.fingerprint) {
-    throw new ConfigError(
-      `the pipeline changed since the output in ${options.store.location} was written (fields, filters, transforms or sinks); ` +
-        "rerun with --force to rewrite every slice, or write to a new destination",
-      [],
-    );
+  } else {
+    refuseChanged(state, options.store.location, options.fingerprint);
   }
   state.fingerprint = options.fingerprint;
   return {
     state,
-    journal: journal.map((stored) => stored.path),
-    rewrite: bytes === undefined || options.force || journal.length > 0 || migrated || replaced,
+    journal: stored.journal.map((entry) => entry.path),
+    rewrite: stored.bytes === undefined || options.force || stored.journal.length > 0 || migrated || replaced,
   };
 }

@@ -73,7 +73,9 @@ export class StateStore {
 
   static async open(options: StateStoreOptions): Promise<StateStore> {
     const read = await readRunState(options);
-    const store = new StateStore(read.state, read.journal, options);
+    // What was read before is folded in now; the store does not keep it for the run.
+    const { stored: _folded, ...kept } = options;
+    const store = new StateStore(read.state, read.journal, kept);
     // A fresh, forced or resumed state is written whole now: later entries then always follow it.
     if (read.rewrite) await store.save();
     return store;

@@ -15,7 +15,7 @@ import { earlierOutputFingerprints, outputFingerprint } from "./fingerprint.js";
 import { windowSlices } from "./slices-to-run.js";
 import { StateStore, stateObjectPath } from "../records/state.js";
 import { checkOutputOwner } from "../records/state-owner.js";
-import type { StateStoreOptions } from "../records/state-open.js";
+import type { StateOptionsBeforePlan, StateStoreOptions } from "../records/state-open.js";
 import type { Shard } from "../plan/shard.js";
 import { isSnapshotWindow } from "../plan/plan.js";
 
@@ -116,7 +116,22 @@ export function runStateOptions(
   store: OutputStore,
   run: { shard: Shard | undefined; force: boolean },
 ): Omit<StateStoreOptions, "fence"> {
-  const { pipeline, components } = planned;
+  return {
+    ...stateOptionsBeforePlan(planned, store, run),
+    planned: windowSlices(planned).map((plan) => plan.slice),
+  };
+}
+
+/**
+ * `runStateOptions` without the planned slices: all of it comes from the parsed pipeline, so a run
+ * checks its state with it before it asks the service anything (`checkStateBeforePlan`).
+ */
+export function stateOptionsBeforePlan(
+  parsed: Pick<PreparedRun, "pipeline" | "components">,
+  store: OutputStore,
+  run: { shard: Shard | undefined; force: boolean },
+): StateOptionsBeforePlan {
+  const { pipeline, components } = parsed;
   return {
     store,
     path: stateObjectPath(run.shard),
@@ -125,7 +140,6 @@ export function runStateOptions(
     earlierFingerprints: earlierOutputFingerprints(pipeline, components.destinations),
     force: run.force,
     forceWindow: pipeline.source.window,
-    planned: windowSlices(planned).map((plan) => plan.slice),
     snapshot: isSnapshotWindow(pipeline.source),
   };
 }

@@ -1,9 +1,9 @@
 // Opening a run: everything it holds until it ends, acquired in order — one store per sink and the
 // output lock, then the service and the plan, the pinned schemas, the state, the slices to run, the
 // worker threads — and released by `close` whatever happened. The output comes first: a run that
-// cannot have it (locked by a live run, not writable, a lease setting refused) ends before it asks
-// the service anything. What an interrupted run left is removed here, before the first slice; nothing
-// of the run's own output is written yet.
+// cannot have it (locked by a live run, not writable, a lease setting refused, another pipeline's, or
+// refused by its state as changed) ends before it asks the service anything. What an interrupted run
+// left is removed here, before the first slice; nothing of the run's own output is written yet.
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { EtlError } from "../../errors.js";
 import type { RunInfo } from "../../core/contracts.js";
@@ -15,7 +15,7 @@ import type { WorkerPool } from "../../core/worker-pool.js";
 import { sparingWriters } from "../../core/writer-tag.js";
 import { resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
-import { checkOwnedOutputs, runStateOptions } from "./destinations.js";
+import { checkOwnedOutputs, runStateOptions, stateOptionsBeforePlan } from "./destinations.js";
 import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../records/output-lock.js";
 import type { OutputLock } from "../records/output-lock.js";
@@ -33,7 +33,8 @@ import { buildSliceTasks } from "./slice-tasks.js";
 import { slicesToRun } from "./slices-to-run.js";
 import type { SlicesToRun } from "./slices-to-run.js";
 import { StateStore } from "../records/state.js";
-import type { StateStoreOptions } from "../records/state-open.js";
+import { checkStateBeforePlan, readStoredState } from "../records/state-open.js";
+import type { StateStoreOptions, StoredState } from "../records/state-open.js";
 import { kindColumnNames } from "../../kinds/data-kind.js";
 
 /** A run between its opening and its end, with everything it holds. */
@@ -54,6 +55,8 @@ export interface OpenRun {
 interface Held {
   sinks: OpenedSink[];
   lock?: OutputLock;
+  /** The state as read under the lock: checked before any request, then peeked at and opened. */
+  stored?: StoredState;
   workers?: WorkerPool;
 }
 
@@ -84,10 +87,10 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
       whileMappingsPending: async (planned) => {
         checkRequestBudget(planned, options.log);
         await planned.session.client.authenticated(options.signal);
-        const stateSink = held.sinks.find((sink) => sink.keepsFiles) ?? held.sinks[0];
+        const stateSink = stateSinkOf(held.sinks);
         if (stateSink === undefined) return;
         await askFirstPagesEarly(planned, {
-          state: { ...stateOptions(planned, options, stateSink), fence: (held.lock as OutputLock).fence },
+          state: { ...stateOptions(planned, options, held), fence: (held.lock as OutputLock).fence },
           force: options.force === true,
           log: options.log,
         });
@@ -134,15 +137,36 @@ async function takeHold(
   });
   // Read under the lock, before anything at the output is read for this run or written.
   await checkOwnedOutputs(held.sinks, pipeline.name, options.shard);
+  // A changed pipeline, or a --force over part of a changed output, is refused from the state and the
+  // pipeline alone: here, so a run that ends 2 on it has asked the service nothing.
+  const stateSink = stateSinkOf(held.sinks);
+  if (stateSink === undefined) return;
+  const stateOptions = stateOptionsBeforePlan({ pipeline, components }, stateSink.store, {
+    shard: options.shard,
+    force: options.force === true,
+  });
+  held.stored = await readStoredState(stateSink.store, stateOptions.path);
+  checkStateBeforePlan(held.stored, stateOptions);
 }
 
-/** How the run's state is opened (and peeked at): beside the first sink that keeps files. */
+/** Where the run's state lives: beside the first sink that keeps files; a stdout-only pipeline keeps none there. */
+function stateSinkOf(sinks: readonly OpenedSink[]): OpenedSink | undefined {
+  return sinks.find((sink) => sink.keepsFiles) ?? sinks[0];
+}
+
+/** How the run's state is opened (and peeked at): as read under the lock, beside its sink. */
 function stateOptions(
   planned: PlannedRun,
   options: RunPipelineOptions,
-  stateSink: OpenedSink,
+  held: Held,
 ): Omit<StateStoreOptions, "fence"> {
-  return runStateOptions(planned, stateSink.store, { shard: options.shard, force: options.force === true });
+  const stateSink = stateSinkOf(held.sinks);
+  if (stateSink === undefined)
+    throw new EtlError("INTERNAL", "the pipeline has no sink to keep its state in");
+  return {
+    ...runStateOptions(planned, stateSink.store, { shard: options.shard, force: options.force === true }),
+    ...(held.stored === undefined ? {} : { stored: held.stored }),
+  };
 }
 
 async function acquire(
@@ -166,14 +190,13 @@ async function acquire(
   });
   for (const schema of schemas) logDrift(log, schema.where, schema.changes);
   // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
-  const stateSink = opened.find((sink) => sink.keepsFiles) ?? opened[0];
-  if (stateSink === undefined)
-    throw new EtlError("INTERNAL", "the pipeline has no sink to keep its state in");
   const state = await StateStore.open({
-    ...stateOptions(prepared, options, stateSink),
+    ...stateOptions(prepared, options, held),
     // Every commit, state and manifest write goes through the lock's fence.
     fence: lock.fence,
   });
+  // Folded into the state now: the run does not keep the read.
+  held.stored = undefined;
   const toRun = await slicesToRun({ prepared, state, log, force: options.force === true });
   const removeFile = recordedFileRemover(opened);
   await removeLeftovers({
