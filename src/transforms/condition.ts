@@ -4,6 +4,7 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { fieldPathSchema } from "./field-schema.js";
 import { readField } from "./field-path.js";
+import { isoTextMillis } from "../formats/iso-text.js";
 
 type Scalar = string | number | boolean | null;
 
@@ -183,8 +184,9 @@ function compare(value: unknown, limit: string | number, accept: (difference: nu
   }
   if (typeof value !== "string") return false;
   if (ISO_PREFIX.test(limit) && ISO_PREFIX.test(value)) {
-    const a = Date.parse(value);
-    const b = Date.parse(limit);
+    // Text without an offset is UTC, as every sink reads it; Date.parse would take the process's zone.
+    const a = isoTextMillis(value);
+    const b = isoTextMillis(limit);
     if (!Number.isNaN(a) && !Number.isNaN(b)) return accept(a - b);
   }
   return accept(value < limit ? -1 : value > limit ? 1 : 0);

@@ -28,6 +28,26 @@ describe("filter", () => {
     expect(await ids({ field: "name", matches: "^test-" })).toEqual([2]);
   });
 
+  it("reads a timestamp without an offset as UTC, whatever the process's zone (regression: Date.parse took it as local time)", async () => {
+    const zone = process.env["TZ"];
+    process.env["TZ"] = "Asia/Kolkata";
+    try {
+      const local = [
+        { id: 1, at: "2026-11-20T02:00:00" },
+        { id: 2, at: "2026-11-20T01:59:59.999" },
+      ];
+      const transform = filterTransform.create(
+        filterSchema.parse({ field: "at", gte: "2026-11-20T02:00:00Z" }),
+        { run: {} as never },
+      );
+      const [batch = []] = await runTransform(transform, [{ rows: local }]);
+      expect(batch.map((row) => row.id)).toEqual([1]);
+    } finally {
+      if (zone === undefined) delete process.env["TZ"];
+      else process.env["TZ"] = zone;
+    }
+  });
+
   it("combines with all, any and not", async () => {
     expect(
       await ids({
