@@ -1,5 +1,8 @@
 // Regression tests for the wrong warehouse views the fuzz found (issue 29), each the smallest case of
-// its class: a pipeline, the emulator's data and the reader's zone, judged as the fuzz judges it.
+// its class: a pipeline, the emulator's data and the reader's zone, judged as the fuzz judges it. The
+// second round came once the fuzz generated more of the documented options: window words and
+// `slice: auto`, `source.fields`, the exporter's own time zone, batch exports that roll.
+// `npm run fuzz -- --replay '<case>'` runs one alone.
 import { DuckDBInstance } from "@duckdb/node-api";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -160,6 +163,52 @@ describe("the warehouse's view of generated pipelines (issue 29 fuzz findings)",
             partitionField: "workload_state",
           },
         ],
+      }),
+    );
+  });
+});
+
+/** The second round's cases span one hour unless they say otherwise. */
+function secondRoundCase(overrides: Partial<FuzzCase>): FuzzCase {
+  return fuzzCase({ window: { startMinute: 600, minutes: 60, slice: "1h" }, ...overrides });
+}
+
+describe("the warehouse's view of generated pipelines (issue 29 fuzz findings, second round)", () => {
+  it("a date without a zone is read as UTC into Parquet when the exporter's own TZ is not UTC", async () => {
+    await expectRightView(
+      secondRoundCase({ exporterZone: "Pacific/Chatham", data: { ...PLAIN, awkward: { dates: true } } }),
+    );
+  });
+
+  it("slice auto (the default) with dt={date}/hour={hour} puts every row in its own hour, or is refused", async () => {
+    await expectRightView(
+      secondRoundCase({
+        window: { startMinute: 600, minutes: 240, slice: "auto" },
+        sinks: [{ ...PARQUET, path: "dt={date}/hour={hour}/part-{slice}-{seq}.{ext}" }],
+        data: { ...PLAIN, density: 2 },
+      }),
+    );
+  });
+
+  it("a batch export rolled by max_rows_per_file under snake_case keeps every field", async () => {
+    const workloads: SourceCase = { ...JOBS, kind: "workloads", api: "v2", strategy: "batch" };
+    await expectRightView(
+      secondRoundCase({
+        source: workloads,
+        sinks: [{ ...PARQUET, columnNames: "snake_case", maxRowsPerFile: 7 }],
+        data: { ...PLAIN, density: 20 },
+      }),
+    );
+  });
+
+  it("NDJSON of logs partitioned by a record field, from hits that repeat _source, _id or _index, is JSON line by line", async () => {
+    const logs: SourceCase = { ...JOBS, kind: "logs", api: "v2", appType: "ec2", strategy: "scroll" };
+    await expectRightView(
+      secondRoundCase({
+        source: logs,
+        window: { startMinute: 540, minutes: 60, slice: "1h" },
+        sinks: [{ ...NDJSON, path: "level={level}/part-{slice}-{seq}.{ext}", partitionField: "level" }],
+        data: { ...PLAIN, awkward: { hitKeys: true }, density: 8 },
       }),
     );
   });
