@@ -71,6 +71,8 @@ describe("--pushgateway", () => {
     const started = sampleValue(samples, "mdq_export_run_start_timestamp_seconds");
     expect(sampleValue(samples, "mdq_export_last_success_timestamp_seconds")).toBeGreaterThanOrEqual(started);
     expect(sampleValue(samples, "mdq_export_quota_remaining")).toBeLessThan(emulator.options.quota);
+    // The pipeline's limits.concurrency is 2: the limit starts there, and only the service lowers it.
+    expect([1, 2]).toContain(sampleValue(samples, "mdq_export_concurrency"));
 
     // Every request the emulator received, by operation, and nothing it did not.
     const pushed: Record<string, number> = {};

@@ -23,12 +23,18 @@ afterAll(async () => {
 async function runWithReport(
   emulator: RunningEmulator,
   name: string,
-  options: { reserve?: number; env?: Record<string, string> } = {},
+  options: { reserve?: number; env?: Record<string, string>; concurrency?: number } = {},
 ): Promise<{ code: number; report: RunReport; out: string; stderr: string }> {
   const out = join(workspace.dir, name);
   const file = await workspace.write(
     `${name}.yaml`,
-    jobsPipelineYaml({ name, out, endHour: 12, concurrency: 1, quotaReserve: options.reserve ?? 0 }),
+    jobsPipelineYaml({
+      name,
+      out,
+      endHour: 12,
+      concurrency: options.concurrency ?? 1,
+      quotaReserve: options.reserve ?? 0,
+    }),
   );
   const reportFile = join(workspace.dir, `${name}.report.json`);
   const result = await runCli(["run", file, "--report", reportFile], {
@@ -47,6 +53,7 @@ function shape(report: RunReport): string[] {
     ...Object.keys(retries).map((key) => `retries.${key}`),
     ...Object.keys(report.slices).map((key) => `slices.${key}`),
     ...Object.keys(report.quota).map((key) => `quota.${key}`),
+    ...Object.keys(report.concurrency).map((key) => `concurrency.${key}`),
     ...Object.keys(report.slice_results[0] ?? {}).map((key) => `slice_results.${key}`),
   ].sort();
 }
@@ -70,6 +77,8 @@ describe("--report", () => {
         slices: { planned: 12, committed: 12, skipped: 0, failed: 0, stopped: 0, pending: 0 },
         records: { read: manifest.totals.rows, written: manifest.totals.rows },
         manifests: [`${out}/_manifest.json`],
+        // One request at a time has nowhere to go down to, and nothing lets it go up.
+        concurrency: { start: 1, lowest: 1, end: 1, changes: 0 },
       });
       expect(report.sinks).toEqual([
         {
@@ -90,6 +99,26 @@ describe("--report", () => {
           expected: slice.expected,
         });
       }
+    } finally {
+      await emulator.close();
+    }
+  });
+
+  it("shows the concurrency the client went down to while the service throttled with 429", async () => {
+    const emulator = await startEmulator({
+      seed: 8,
+      density: 30,
+      faults: { rateLimitRate: 0.2, retryAfterSeconds: 0 },
+    });
+    try {
+      const { code, report, stderr } = await runWithReport(emulator, "report-throttled", { concurrency: 4 });
+      expect(code, stderr).toBe(0);
+      expect(emulator.faultCounts().rateLimit).toBeGreaterThan(0);
+      expect(report.retries.by_reason["429"]).toBe(emulator.faultCounts().rateLimit);
+      expect(report.concurrency.start).toBe(4);
+      expect(report.concurrency.lowest).toBeLessThan(4);
+      expect(report.concurrency.lowest).toBeGreaterThanOrEqual(1);
+      expect(report.concurrency.changes).toBeGreaterThan(0);
     } finally {
       await emulator.close();
     }

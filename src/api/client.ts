@@ -15,6 +15,8 @@ import { DEFAULT_PARTITION_BOUNDS } from "./paging/partition-records.js";
 import type { PartitionBounds } from "./paging/partition-records.js";
 import type { DownloadPolicyOptions } from "./download-policy.js";
 import { QuotaTracker } from "./quota-tracker.js";
+import { AdaptiveConcurrency } from "./adaptive-concurrency.js";
+import { RequestGate } from "./request-gate.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import { DEFAULT_RETRY_POLICY } from "./retry-policy.js";
 import { createTokenProvider } from "./token-provider.js";
@@ -50,8 +52,12 @@ export interface ServiceClientOptions {
   userAgent?: string;
   /** Sockets per origin. */
   connections?: number;
+  /** Most requests waiting for the service's answer at once; fewer while it pushes back. Default 4. */
+  concurrency?: number;
   /** Tests inject these so that nothing sleeps. */
   clock?: Clock;
+  /** Milliseconds on a monotonic clock, for round trips (adaptive concurrency); default `performance.now`. */
+  roundTripClock?: () => number;
   random?: () => number;
   dispatcher?: HttpTransportOptions["dispatcher"];
   /** The download connections' name resolution, checked by the download policy; tests inject it. */
@@ -109,6 +115,8 @@ export interface ServiceClient {
   /** GETs a presigned download link (no bearer token, not counted against the quota), with retries. */
   download(url: string, options?: CallOptions): Promise<HttpResponse>;
   readonly quota: QuotaTracker;
+  /** The requests let wait for an answer at once now, and the round trips measured so far. */
+  readonly gate: Pick<RequestGate, "limit" | "latency">;
   readonly clock: Clock;
   readonly random: () => number;
   readonly retryPolicy: RetryPolicy;
@@ -146,6 +154,15 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     [options.baseUrl, options.authUrl],
   );
   const quota = new QuotaTracker({ reserve: options.quotaReserve, clock });
+  // Round trips are real time even when a test's clock makes retry waits instant.
+  const roundTripClock = options.roundTripClock ?? (() => performance.now());
+  const adaptive = new AdaptiveConcurrency({
+    max: options.concurrency ?? 4,
+    now: roundTripClock,
+    onChange: (limit) => observer.concurrencyChanged(limit),
+  });
+  observer.concurrencyChanged(adaptive.limit);
+  const gate = new RequestGate(adaptive, roundTripClock);
   const tokens = createTokenProvider({
     authUrl: options.authUrl,
     clientId: options.clientId,
@@ -166,6 +183,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     logger,
     userAgent,
     observer,
+    gate,
   };
   const early = new EarlyAnswers(deps);
   deps.early = early;
@@ -221,6 +239,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     dropEarly: () => early.drop(),
     download: (url, callOptions = {}) => links.download(url, callOptions.signal),
     quota,
+    gate,
     clock,
     random,
     retryPolicy: retry,

@@ -19,11 +19,7 @@ export function classifyRateLimit(
   detail: string,
 ): Error {
   const remaining = quota.remaining;
-  if (
-    retryAfterMs === undefined ||
-    (remaining !== undefined && remaining <= 0) ||
-    retryAfterMs > retry.maxElapsedMs
-  ) {
+  if (isQuotaGone(quota, retry, retryAfterMs)) {
     quota.markExhausted();
     return new QuotaExhaustedError(
       `the daily request quota is exhausted (${path} answered HTTP 429); resume when the quota renews`,
@@ -33,4 +29,18 @@ export function classifyRateLimit(
     );
   }
   return new HttpStatusError(path, 429, detail, { retryable: true, retryAfterMs });
+}
+
+/** Whether a 429 with this Retry-After means the day's quota is gone rather than a short throttle. */
+export function isQuotaGone(
+  quota: QuotaTracker,
+  retry: RetryPolicy,
+  retryAfterMs: number | undefined,
+): boolean {
+  const remaining = quota.remaining;
+  return (
+    retryAfterMs === undefined ||
+    (remaining !== undefined && remaining <= 0) ||
+    retryAfterMs > retry.maxElapsedMs
+  );
 }

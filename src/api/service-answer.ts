@@ -11,7 +11,7 @@ import { reportedRemaining } from "./quota-tracker.js";
 import { parseRetryAfter } from "./retry-policy.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
-import { classifyRateLimit } from "./rate-limit.js";
+import { classifyRateLimit, isQuotaGone } from "./rate-limit.js";
 import { MalformedBodyError } from "./paging/hit-stream.js";
 import type { OpenAnswer, ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
 
@@ -85,6 +85,20 @@ export function brokenBody<P extends OperationPath>(
   return call.movesCursor ? responseLost(call.path, failure) : failure;
 }
 
+/**
+ * Whether the service asked for less pressure: 503, or a 429 that is a short throttle (the day's
+ * quota being gone is not overload, and fewer requests at once would not bring it back).
+ */
+function isPushBack(
+  deps: ServiceCallDeps,
+  status: number,
+  retryAfter: string | string[] | undefined,
+): boolean {
+  if (status === 503) return true;
+  if (status !== 429) return false;
+  return !isQuotaGone(deps.quota, deps.retry, parseRetryAfter(retryAfter, deps.clock.now()));
+}
+
 /** Sends the request once; a 2xx comes back unread, any other status with an excerpt of its body. */
 async function sendOnce<P extends OperationPath>(
   deps: ServiceCallDeps,
@@ -92,6 +106,8 @@ async function sendOnce<P extends OperationPath>(
   token: string,
 ): Promise<OpenAnswer | FailedAnswer> {
   let status: number | undefined;
+  // A place among the requests that wait for an answer: held until the status line is in.
+  const pass = await deps.gate.enter(call.signal);
   try {
     const response = await deps.http.send({
       method: "POST",
@@ -106,10 +122,12 @@ async function sendOnce<P extends OperationPath>(
       signal: call.signal,
     });
     status = response.status;
-    if (status >= 200 && status < 300) return { status, body: response.body };
     const retryAfter = response.headers["retry-after"];
+    pass.answered(isPushBack(deps, status, retryAfter));
+    if (status >= 200 && status < 300) return { status, body: response.body };
     return { status, retryAfter, text: await response.body.excerpt(ERROR_EXCERPT_BYTES) };
   } catch (error) {
+    pass.failed();
     if (call.signal?.aborted === true) throw call.signal.reason;
     throw toNetworkError(call.path, error, deps.tokens.secrets());
   }

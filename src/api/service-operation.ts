@@ -10,6 +10,7 @@ import type { HttpTransport } from "./http-transport.js";
 import type { QuotaTracker } from "./quota-tracker.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { TokenProvider } from "./token-provider.js";
+import type { RequestGate } from "./request-gate.js";
 
 /** The request body an operation takes, as its wire schema types it. */
 export type RequestOf<P extends OperationPath> = z.input<(typeof OPERATIONS)[P]["request"]["base"]>;
@@ -28,6 +29,8 @@ export interface ServiceCallDeps {
   logger: Logger;
   userAgent: string;
   observer: RunObserver;
+  /** Bounds the requests waiting for the service's answer (adaptive concurrency). */
+  gate: RequestGate;
   /** Answers asked for ahead of their calls, taken by the first attempt of the identical call. */
   early?: { take(call: ServiceCall<OperationPath>): EarlyAnswer | undefined };
 }

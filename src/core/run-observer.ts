@@ -24,6 +24,8 @@ export interface RunObserver {
   retried(reason: RetryReason): void;
   /** The daily requests the service said remain. */
   quotaReported(remaining: number): void;
+  /** The requests the client now lets wait for the service's answer at once (adaptive concurrency). */
+  concurrencyChanged(limit: number): void;
   /** A slice ended; skipped slices (committed by an earlier run) take no time. */
   sliceFinished(slice: string, outcome: SliceOutcome, durationSeconds?: number): void;
   /** A batch export was waited for, from the request until every partition was ready. */
@@ -38,6 +40,7 @@ export const NO_OBSERVER: RunObserver = {
   requestSent: () => undefined,
   retried: () => undefined,
   quotaReported: () => undefined,
+  concurrencyChanged: () => undefined,
   sliceFinished: () => undefined,
   batchWaited: () => undefined,
   recordsRead: () => undefined,
@@ -50,6 +53,7 @@ export function combineObservers(...observers: readonly RunObserver[]): RunObser
     requestSent: (operation, status) => observers.forEach((o) => o.requestSent(operation, status)),
     retried: (reason) => observers.forEach((o) => o.retried(reason)),
     quotaReported: (remaining) => observers.forEach((o) => o.quotaReported(remaining)),
+    concurrencyChanged: (limit) => observers.forEach((o) => o.concurrencyChanged(limit)),
     sliceFinished: (slice, outcome, seconds) =>
       observers.forEach((o) => o.sliceFinished(slice, outcome, seconds)),
     batchWaited: (seconds) => observers.forEach((o) => o.batchWaited(seconds)),

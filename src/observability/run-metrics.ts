@@ -124,6 +124,8 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
   // Series that would read 0 before they mean anything are created when first set: a quota of 0 would
   // page someone, and a success timestamp of 0 pushed by a failed run would replace the last real one.
   let quota: Gauge | undefined;
+  // Set when the client is made: a run that failed before it had a client has no concurrency.
+  let concurrency: Gauge | undefined;
   // Known only once the run has an outcome: a run that failed before it planned has no slices to count.
   let openSlices: Gauge | undefined;
 
@@ -141,6 +143,14 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
         registers,
       });
       quota.set(remaining);
+    },
+    concurrencyChanged(limit) {
+      concurrency ??= new Gauge({
+        name: "mdq_export_concurrency",
+        help: "Requests the client lets wait for the service's answer at once: limits.concurrency, lower while the service pushes back (429 throttles, 503, slower answers).",
+        registers,
+      });
+      concurrency.set(limit);
     },
     sliceFinished(_slice, outcome, durationSeconds) {
       slices.inc({ outcome });

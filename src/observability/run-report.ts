@@ -63,6 +63,7 @@ export interface RunReport {
   requests: TallySnapshot["requests"];
   retries: TallySnapshot["retries"];
   quota: TallySnapshot["quota"];
+  concurrency: TallySnapshot["concurrency"];
   batch_wait_seconds: number;
   manifests: string[];
   /** Committed slices a re-check found the service now has fewer records in; their files were kept. */
@@ -147,6 +148,7 @@ export function buildRunReport(input: RunReportInput): RunReport {
     requests: tally.requests,
     retries: tally.retries,
     quota: tally.quota,
+    concurrency: tally.concurrency,
     batch_wait_seconds: tally.batch_wait_seconds,
     manifests: sinks.flatMap((sink) => (sink.manifest === null ? [] : [sink.manifest])),
     recheck_decreases: [...(input.recheckDecreases ?? [])],

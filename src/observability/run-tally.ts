@@ -18,6 +18,11 @@ export interface TallySnapshot {
   requests: { total: number; by_operation: Record<string, Record<string, number>> };
   retries: { total: number; by_reason: Partial<Record<RetryReason, number>> };
   quota: { before: number | null; after: number | null };
+  /**
+   * The requests let wait for an answer at once (adaptive concurrency): at the start (the pipeline's
+   * limits.concurrency), the lowest it went, at the end, and how often it moved.
+   */
+  concurrency: { start: number | null; lowest: number | null; end: number | null; changes: number };
   batch_wait_seconds: number;
   slices: Record<string, SliceTally>;
 }
@@ -30,6 +35,7 @@ export function createRunTally(): RunTally {
   let quotaBefore: number | null = null;
   let quotaAfter: number | null = null;
   let batchWait = 0;
+  const concurrency: TallySnapshot["concurrency"] = { start: null, lowest: null, end: null, changes: 0 };
   const slices: Record<string, SliceTally> = {};
   const sum = (values: Iterable<number>): number => [...values].reduce((a, b) => a + b, 0);
 
@@ -42,6 +48,12 @@ export function createRunTally(): RunTally {
     quotaReported(remaining) {
       quotaBefore ??= remaining;
       quotaAfter = remaining;
+    },
+    concurrencyChanged(limit) {
+      if (concurrency.start === null) concurrency.start = limit;
+      else concurrency.changes += 1;
+      concurrency.lowest = Math.min(concurrency.lowest ?? limit, limit);
+      concurrency.end = limit;
     },
     sliceFinished(slice, outcome, durationSeconds) {
       slices[slice] = { outcome, duration_seconds: durationSeconds ?? null };
@@ -61,6 +73,7 @@ export function createRunTally(): RunTally {
       },
       retries: { total: sum(Object.values(retries)), by_reason: { ...retries } },
       quota: { before: quotaBefore, after: quotaAfter },
+      concurrency: { ...concurrency },
       batch_wait_seconds: batchWait,
       slices: structuredClone(slices),
     }),

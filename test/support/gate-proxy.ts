@@ -16,6 +16,11 @@ export interface GateProxy {
   url: string;
   /** Holds the first request that arrives while `when()` is true, until the gate is released. */
   holdWhen(when: () => boolean | Promise<boolean>): Gate;
+  /**
+   * The most requests that waited for the service's answer at once (from their arrival to the answer's
+   * status line) since the proxy started or since the last call, which starts the count again.
+   */
+  takePeakInFlight(): number;
   close(): Promise<void>;
 }
 
@@ -29,7 +34,9 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
   const upstream = new URL(target);
   let armed:
     { when: () => boolean | Promise<boolean>; reached: () => void; opened: Promise<void> } | undefined;
-  const forward = (incoming: IncomingMessage, response: ServerResponse): void => {
+  let inFlight = 0;
+  let peak = 0;
+  const forward = (incoming: IncomingMessage, response: ServerResponse, answered: () => void): void => {
     const outgoing = request(
       {
         host: upstream.hostname,
@@ -44,6 +51,7 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
         },
       },
       (answer) => {
+        answered();
         if (rewrite === undefined) {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
@@ -61,11 +69,23 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
         });
       },
     );
-    outgoing.on("error", () => response.destroy());
+    outgoing.on("error", () => {
+      answered();
+      response.destroy();
+    });
     incoming.pipe(outgoing);
   };
   const server = createServer((incoming, response) => {
     incoming.pause();
+    inFlight += 1;
+    peak = Math.max(peak, inFlight);
+    let done = false;
+    const answered = (): void => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+    };
+    response.on("close", answered);
     void (async () => {
       const gate = armed;
       if (gate !== undefined && (await gate.when()) && armed === gate) {
@@ -73,7 +93,7 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
         gate.reached();
         await gate.opened;
       }
-      forward(incoming, response);
+      forward(incoming, response, answered);
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -87,6 +107,11 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
       const opened = new Promise<void>((resolve) => (release = resolve));
       armed = { when, reached, opened };
       return { reached: reachedPromise, release };
+    },
+    takePeakInFlight() {
+      const seen = peak;
+      peak = inFlight;
+      return seen;
     },
     close: () =>
       new Promise<void>((resolve) => {

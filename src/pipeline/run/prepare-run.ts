@@ -86,6 +86,7 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
     log,
     ...(options.observer === undefined ? {} : { observer: options.observer }),
     quotaReserve: shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency),
+    concurrency: pipeline.limits.concurrency,
   });
   const rechecking =
     options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);

@@ -17,6 +17,8 @@ export interface Session {
 export interface OpenSessionOptions {
   log: Logger;
   quotaReserve: number;
+  /** Most requests waiting for the service's answer at once (`limits.concurrency`); default 4. */
+  concurrency?: number;
   observer?: RunObserver;
 }
 
@@ -30,6 +32,7 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
       maxDecompressionRatio: service.limits.max_decompression_ratio,
     },
     ...(options.observer === undefined ? {} : { observer: options.observer }),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
   };
   if (service.mode === "embedded") {
     // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.
