@@ -1,6 +1,7 @@
 // What a command may touch of the process: streams, environment, working directory, and a stop signal.
 import type { Writable } from "node:stream";
 import type { Components } from "../components/environment.js";
+import type { ProgressTimers } from "./progress.js";
 
 export interface CliIO {
   stdout: Writable;
@@ -21,6 +22,8 @@ export interface CliIO {
    * embeds the CLI, or a test, adds its own through `withComponents`).
    */
   components?: Components;
+  /** The timers of the progress line; the process's unless given (a test ticks its own). */
+  progressTimers?: ProgressTimers;
 }
 
 /** A message a dependency emitted, as fields of a log line. */

@@ -2,6 +2,13 @@
 import type { Writable } from "node:stream";
 import type { Logger } from "../logger.js";
 import type { RunProgress } from "../pipeline/run/run-pipeline.js";
+import { ConfigError } from "../errors.js";
+import {
+  PROGRESS_INTERVAL_FORMS,
+  PROGRESS_INTERVAL_PATTERN,
+  progressIntervalMs,
+} from "../config/limits-schema.js";
+import type { Limits } from "../config/limits-schema.js";
 
 /** What the progress line shows: the run's counts as the pipeline reports them. */
 export type ProgressSnapshot = RunProgress;
@@ -41,25 +48,84 @@ export function formatProgress(snapshot: ProgressSnapshot): string {
   return parts.join(" · ");
 }
 
+/**
+ * Milliseconds between progress lines: `--progress-interval` when given (refused unless a duration
+ * such as 30s, or off/0), else the pipeline's `limits.progress_interval`; undefined when off.
+ */
+export function chooseProgressInterval(
+  flag: string | undefined,
+  pipeline: Limits["progress_interval"],
+): number | undefined {
+  if (flag === undefined) return progressIntervalMs(pipeline);
+  const value = flag.trim();
+  if (value === "off" || value === "0") return undefined;
+  if (!PROGRESS_INTERVAL_PATTERN.test(value)) {
+    const message = `--progress-interval "${JSON.stringify(flag).slice(1, -1)}": ${PROGRESS_INTERVAL_FORMS}`;
+    throw new ConfigError(message, [{ path: "--progress-interval", message }]);
+  }
+  return progressIntervalMs(value);
+}
+
 export interface ProgressReporter {
   stop(): void;
 }
 
-/** Reports every `intervalMs`; on a TTY the line is redrawn, elsewhere an info log line is written. */
-export function startProgress(
-  read: () => ProgressSnapshot,
-  options: { tty: boolean; stream: Writable; log: Logger; intervalMs?: number },
-): ProgressReporter {
-  const interval = options.intervalMs ?? (options.tty ? 500 : 30_000);
-  const timer = setInterval(() => {
-    const snapshot = read();
-    if (options.tty) options.stream.write(`\r\u001b[2K${formatProgress(snapshot)}`);
-    else options.log.info({ ...snapshot, ...estimate(snapshot) }, "Progress.");
-  }, interval);
-  timer.unref();
+/** The timers progress is reported by; tests inject their own so that nothing waits on the wall clock. */
+export interface ProgressTimers {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+}
+
+const SYSTEM_TIMERS: ProgressTimers = {
+  setInterval: (callback, ms) => setInterval(callback, ms).unref(),
+  clearInterval: (handle) => clearInterval(handle as NodeJS.Timeout),
+};
+
+/** How often a terminal's line is redrawn: often enough to look alive, whatever the log interval. */
+const TTY_REDRAW_MS = 500;
+
+export interface ProgressOptions {
+  tty: boolean;
+  stream: Writable;
+  log: Logger;
+  /** Milliseconds between two log lines without a terminal; undefined: no progress at all. */
+  intervalMs: number | undefined;
+  timers?: ProgressTimers;
+}
+
+/**
+ * Reports a run's progress: on a terminal a line redrawn in place; without one (cron, Kubernetes) an
+ * info line every `intervalMs`, with the counts as fields and the same text as the terminal's in `line`.
+ * @example
+ * const progress = startProgress(run.progress, { tty: false, stream: process.stderr, log, intervalMs: 30_000 });
+ * progress.stop();
+ */
+export function startProgress(read: () => ProgressSnapshot, options: ProgressOptions): ProgressReporter {
+  if (options.intervalMs === undefined) return { stop: () => undefined };
+  const timers = options.timers ?? SYSTEM_TIMERS;
+  const handle = timers.setInterval(
+    () => {
+      const snapshot = read();
+      if (options.tty) {
+        options.stream.write(`\r\u001b[2K${formatProgress(snapshot)}`);
+        return;
+      }
+      const { rate, etaMs } = estimate(snapshot);
+      options.log.info(
+        {
+          ...snapshot,
+          rate: Math.round(rate),
+          ...(etaMs === undefined ? {} : { etaMs: Math.round(etaMs) }),
+          line: formatProgress(snapshot),
+        },
+        "Progress.",
+      );
+    },
+    options.tty ? TTY_REDRAW_MS : options.intervalMs,
+  );
   return {
     stop(): void {
-      clearInterval(timer);
+      timers.clearInterval(handle);
       if (options.tty) options.stream.write(`\r\u001b[2K`);
     },
   };

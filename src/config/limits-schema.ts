@@ -1,6 +1,11 @@
 // The `limits` schema: how hard a run may push the service and how long it keeps trying.
 import { z } from "zod";
 
+/** A progress interval: seconds, minutes or hours, `0s` (or `0`, `off`) for none. */
+export const PROGRESS_INTERVAL_PATTERN = /^(0|[1-9][0-9]{0,4})(s|m|h)$/;
+export const PROGRESS_INTERVAL_FORMS = "expected a duration such as 10s, 30s, 5m, or off";
+export const DEFAULT_PROGRESS_INTERVAL = "30s";
+
 export const limitsSchema = z
   .strictObject({
     concurrency: z
@@ -9,7 +14,9 @@ export const limitsSchema = z
       .min(1)
       .max(64)
       .default(4)
-      .describe("Slices exported at the same time. Default 4."),
+      .describe(
+        "Slices exported at the same time, and the most requests waiting for the service's answer at once; fewer while the service pushes back (429 throttles, 503, slower answers), then back up (adaptive concurrency). Default 4.",
+      ),
     quota_reserve: z
       .number()
       .int()
@@ -39,7 +46,31 @@ export const limitsSchema = z
       .min(1)
       .optional()
       .describe("Refuse to start when the plan estimates more requests than this. No limit when omitted."),
+    progress_interval: z
+      .union([z.string(), z.number()])
+      // One message for every wrong value, be it a word, a bare number or a duration too long.
+      .superRefine((value, ctx) => {
+        if (
+          value !== 0 &&
+          value !== "off" &&
+          !(typeof value === "string" && PROGRESS_INTERVAL_PATTERN.test(value))
+        )
+          ctx.addIssue({ code: "custom", message: `${JSON.stringify(value)}: ${PROGRESS_INTERVAL_FORMS}` });
+      })
+      .default(DEFAULT_PROGRESS_INTERVAL)
+      .describe(
+        "How often a run without a terminal (cron, Kubernetes) logs a progress line: slices done and total, records, rate, quota left, ETA (10s, 30s, 5m); off or 0 logs none. On a terminal the line is redrawn in place instead, unless off. Default 30s.",
+      ),
   })
   .describe("Concurrency, quota and retry limits.");
 
 export type Limits = z.output<typeof limitsSchema>;
+
+/** Milliseconds between two progress lines, or undefined when they are off (`off`, `0`, `0s`). */
+export function progressIntervalMs(value: Limits["progress_interval"]): number | undefined {
+  if (typeof value === "number" || value === "off") return undefined;
+  const match = PROGRESS_INTERVAL_PATTERN.exec(value);
+  if (match === null) return undefined;
+  const ms = Number(match[1]) * (match[2] === "h" ? 3_600_000 : match[2] === "m" ? 60_000 : 1_000);
+  return ms === 0 ? undefined : ms;
+}

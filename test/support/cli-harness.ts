@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { stringify } from "yaml";
 import type { Components } from "../../src/components/environment.js";
+import type { ProgressTimers } from "../../src/cli/progress.js";
 import { main } from "../../src/cli/main.js";
 import { startEmulator } from "../../src/emulator/server.js";
 import type { EmulatorOptions, RunningEmulator } from "../../src/emulator/server.js";
@@ -110,6 +111,8 @@ export interface RunCliOptions {
   cwd?: string;
   /** The components the commands load and run pipelines with; the built-in ones unless given. */
   components?: Components;
+  /** The timers of the run's progress line, for a test that ticks them itself. */
+  progressTimers?: ProgressTimers;
 }
 
 /** Runs `mdq-export ARGV...` through `main()` in this process; never a terminal, so logs are JSON lines on stderr. */
@@ -128,6 +131,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
     signal: options.signal ?? new AbortController().signal,
     isTTY: false,
     components: options.components,
+    ...(options.progressTimers === undefined ? {} : { progressTimers: options.progressTimers }),
   });
   const stderrText = Buffer.concat(err).toString("utf8");
   return {

@@ -76,6 +76,8 @@ export interface JobsPipelineYamlOptions {
   slice?: string;
   concurrency?: number;
   quotaReserve?: number;
+  /** `limits.progress_interval`; the default when omitted. */
+  progressInterval?: string;
 }
 
 export function jobsPipelineYaml(options: JobsPipelineYamlOptions): string {
@@ -94,7 +96,7 @@ sinks:
   - format: ndjson
     to: ${options.out}
     path: "part-{slice}-{seq}.ndjson"
-limits: { concurrency: ${options.concurrency ?? 2}, quota_reserve: ${options.quotaReserve ?? 0} }
+limits: { concurrency: ${options.concurrency ?? 2}, quota_reserve: ${options.quotaReserve ?? 0}${options.progressInterval === undefined ? "" : `, progress_interval: ${options.progressInterval}`} }
 `;
 }
 

@@ -27,6 +27,10 @@ Options:
                       AWS_BATCH_JOB_ARRAY_INDEX (or MDQ_SHARD_COUNT)
   --log-level LEVEL   trace, debug, info, warn, error, silent (default: info; warn on a terminal;
                       MDQ_LOG_LEVEL)
+  --progress-interval D
+                      without a terminal, log a progress line (slices, records, rate, quota, ETA)
+                      every D (10s, 30s, 5m); off or 0 for none; default limits.progress_interval
+                      of the pipeline (30s)
 ${OBSERVABILITY_USAGE}
   --debug             print the cause chain of an error
   -h, --help          show this help

@@ -15,7 +15,7 @@ import {
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
-import { startProgress } from "../progress.js";
+import { chooseProgressInterval, startProgress } from "../progress.js";
 import { exitCodeOf } from "../report-error.js";
 import { formatRunSummary } from "../run-summary.js";
 import { RUN_USAGE } from "./run-usage.js";
@@ -33,6 +33,7 @@ const RUN_OPTIONS = {
   "break-lock": { type: "boolean" },
   shard: { type: "string" },
   "shard-count": { type: "string" },
+  "progress-interval": { type: "string" },
 } as const;
 
 /** The line that says which slices are open: written, not complete, redone by the next run. */
@@ -66,6 +67,7 @@ export const runCommand: Command = async (argv, io) => {
       overrides: windowOverrides(values),
       onWarning: observability.loadWarning,
     });
+    const progressMs = chooseProgressInterval(values["progress-interval"], pipeline.limits.progress_interval);
     const observed = await observability.start(pipeline, shard);
     const runLog = observed.options.log;
     const outcome = await runPipeline(pipeline, {
@@ -80,7 +82,13 @@ export const runCommand: Command = async (argv, io) => {
       pipelineFile: file,
       events: observed.events({
         started: (run) => {
-          progress = startProgress(run.progress, { tty: io.isTTY, stream: io.stderr, log: runLog });
+          progress = startProgress(run.progress, {
+            tty: io.isTTY,
+            stream: io.stderr,
+            log: runLog,
+            intervalMs: progressMs,
+            ...(io.progressTimers === undefined ? {} : { timers: io.progressTimers }),
+          });
         },
       }),
     }).finally(() => progress?.stop());

@@ -17,6 +17,8 @@ export interface RunProgress {
   /** Records the plan expects in all, when the probe could tell. */
   expectedRecords: number | undefined;
   quotaRemaining: number | undefined;
+  /** Requests the client lets wait for the service's answer at once now (adaptive concurrency). */
+  concurrency: number;
   elapsedMs: number;
 }
 
