@@ -83,6 +83,7 @@ transforms:
       quota_reserve: 0,
       max_retries_per_slice: 3,
       encode_threads: "auto",
+      progress_interval: "30s",
     });
   });
 

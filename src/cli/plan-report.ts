@@ -2,14 +2,8 @@
 import type { PreparedRun } from "../pipeline/run/prepare-run.js";
 import type { CommittedSlices } from "../pipeline/run/destinations.js";
 import { escapedName } from "../warehouse/show-name.js";
-
-/**
- * Records per second assumed for the ETA. `npm run bench` (bench/RESULTS.md, docs/performance.md) at the
- * defaults (page_size 1000, 4 slices at once, 50–70 ms per request, 2 cores) measured 27,000–33,000
- * records/s into Parquet and 38,000–56,000 into NDJSON; the ETA takes the slower format, rounded down.
- * The wire sets the pace (one page per round trip per slice), so a slower service is proportionally slower.
- */
-export const PLANNING_RATE_RECORDS_PER_S = 25_000;
+import { estimateRunTime } from "./plan-eta.js";
+import type { RunTimeEstimate } from "./plan-eta.js";
 
 function duration(seconds: number): string {
   if (seconds < 90) return `${Math.round(seconds)}s`;
@@ -37,7 +31,14 @@ export function formatPlan(prepared: PreparedRun, json: boolean, committed?: Com
     ? sumOf(toRun, (slice) => slice.expected ?? 0)
     : undefined;
   const requests = sumOf(toRun, (slice) => slice.requests);
-  const etaSeconds = expected === undefined ? undefined : expected / PLANNING_RATE_RECORDS_PER_S;
+  const latencyMs = prepared.session.client.gate.latency().meanMs;
+  const eta = estimateRunTime({
+    sliceRequests: toRun.map((slice) => slice.requests),
+    concurrency: pipeline.limits.concurrency,
+    latencyMs,
+    records: expected,
+  });
+  const etaSeconds = eta?.seconds;
   if (json) {
     return `${JSON.stringify(
       {
@@ -66,6 +67,7 @@ export function formatPlan(prepared: PreparedRun, json: boolean, committed?: Com
         probe_requests: plan.probeRequests,
         quota_remaining: plan.quotaRemaining ?? null,
         estimated_seconds: etaSeconds ?? null,
+        measured_latency_ms: latencyMs === undefined ? null : Math.round(latencyMs),
         columns: prepared.columns,
       },
       null,
@@ -101,11 +103,14 @@ export function formatPlan(prepared: PreparedRun, json: boolean, committed?: Com
         : ""),
     `  columns: ${shownColumns(prepared.columns)}`,
   );
-  if (etaSeconds !== undefined)
-    lines.push(
-      `  estimated time: ${duration(etaSeconds)} at ${PLANNING_RATE_RECORDS_PER_S.toLocaleString("en-US")} records/s`,
-    );
+  if (eta !== undefined) lines.push(`  estimated time: ${duration(eta.seconds)} ${etaBasis(eta, latencyMs)}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** What the estimate rests on, in words. */
+function etaBasis(eta: RunTimeEstimate, latencyMs: number | undefined): string {
+  if (eta.boundBy === "encoding") return "(bound by encoding the records, not by the service's round trips)";
+  return `(${eta.roundTrips.toLocaleString("en-US")} round trips one after the other at the ${Math.round(latencyMs ?? 0)} ms measured)`;
 }
 
 const COLUMNS_SHOWN = 100;

@@ -26,7 +26,9 @@ slice auto) one date histogram of the window that counts every slice at the slic
 then prints the slices, the retrieval style of each, the records expected, which slices are still
 open (they end after now minus window.settle), which ones earlier runs committed (read from the
 state beside the first sink that keeps files, without writing it; a run skips them unless --force),
-the requests the run will cost and the quota left.
+the requests the run will cost, the quota left, and how long the run will take: its requests one
+after the other per slice, limits.concurrency slices at once, at the round trip plan measured on its
+own requests.
 
 Options:
   --start TIME, --end TIME   replace the window (as for run)
