@@ -54,9 +54,9 @@ describe("request gate", () => {
     expect(await settled(next)).toBe(true);
   });
 
-  it("keeps the mean round trip of the answers that were not push-backs", async () => {
+  it("keeps the mean and the quickest round trip of the answers that were not push-backs", async () => {
     const { gate, advance } = gateOf(4);
-    expect(gate.latency()).toEqual({ answered: 0, meanMs: undefined });
+    expect(gate.latency()).toEqual({ answered: 0, meanMs: undefined, minMs: undefined });
     const slow = await gate.enter();
     const fast = await gate.enter();
     const throttled = await gate.enter();
@@ -65,6 +65,6 @@ describe("request gate", () => {
     throttled.answered(true);
     advance(200);
     slow.answered(false);
-    expect(gate.latency()).toEqual({ answered: 2, meanMs: 200 });
+    expect(gate.latency()).toEqual({ answered: 2, meanMs: 200, minMs: 100 });
   });
 });

@@ -18,6 +18,8 @@ export interface GatePass {
 export interface ObservedLatency {
   answered: number;
   meanMs: number | undefined;
+  /** The quickest: the first requests of a process also pay for connections and a cold start. */
+  minMs: number | undefined;
 }
 
 interface Waiter {
@@ -34,6 +36,7 @@ export class RequestGate {
   private readonly queue: Waiter[] = [];
   private answeredCount = 0;
   private rttTotal = 0;
+  private rttMin: number | undefined;
 
   constructor(
     private readonly controller: AdaptiveConcurrency,
@@ -50,6 +53,7 @@ export class RequestGate {
     return {
       answered: this.answeredCount,
       meanMs: this.answeredCount === 0 ? undefined : this.rttTotal / this.answeredCount,
+      minMs: this.rttMin,
     };
   }
 
@@ -88,6 +92,7 @@ export class RequestGate {
         if (!request.overloaded) {
           this.answeredCount += 1;
           this.rttTotal += request.rttMs;
+          this.rttMin = Math.min(this.rttMin ?? request.rttMs, request.rttMs);
         }
         this.controller.answered(request);
       }

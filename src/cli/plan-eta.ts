@@ -1,7 +1,7 @@
 // How long `plan` says the run will take: the wire sets the pace. Each slice sends its requests one
 // after the other (a page's cursor comes with the page), `limits.concurrency` slices run at once, and
-// each request costs about the round trip `plan` measured on its own requests (the mappings and the
-// histogram probe). Encoding sets a floor: no run goes faster than the records/s the benchmark measured.
+// each request costs about the quickest round trip `plan` measured on its own requests (the mappings
+// and the histogram probe; the slower of the two also paid for a connection or a cold start). Encoding sets a floor: no run goes faster than the records/s the benchmark measured.
 
 /**
  * Records per second a run never beats, whatever the service: `npm run bench` (bench/RESULTS.md,
@@ -22,7 +22,7 @@ export interface RunTimeInput {
   sliceRequests: readonly number[];
   /** Slices at once (`limits.concurrency`). */
   concurrency: number;
-  /** The mean round trip `plan` measured; undefined when it measured none. */
+  /** The quickest round trip `plan` measured; undefined when it measured none. */
   latencyMs: number | undefined;
   /** Records expected in all, when the probe counted them. */
   records: number | undefined;

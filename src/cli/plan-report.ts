@@ -31,7 +31,9 @@ export function formatPlan(prepared: PreparedRun, json: boolean, committed?: Com
     ? sumOf(toRun, (slice) => slice.expected ?? 0)
     : undefined;
   const requests = sumOf(toRun, (slice) => slice.requests);
-  const latencyMs = prepared.session.client.gate.latency().meanMs;
+  // The quickest of plan's round trips: its first requests also paid for connections and a cold
+  // start, which the run's many requests do not.
+  const latencyMs = prepared.session.client.gate.latency().minMs;
   const eta = estimateRunTime({
     sliceRequests: toRun.map((slice) => slice.requests),
     concurrency: pipeline.limits.concurrency,
