@@ -66,7 +66,7 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
     }
     const remaining = quota.take(bearer.client.clientId);
     if (remaining === undefined) {
-      const details = `daily request quota of ${options.quota} exhausted; it resets at 00:00 UTC`;
+      const details = `daily request quota of ${options.quota} exhausted; it resets in ${quota.secondsToReset()} s`;
       return sendJson(res, 429, errorBody(path, 429, "quota_exceeded", details), {
         "retry-after": String(quota.secondsToReset()),
       });

@@ -62,6 +62,8 @@ export interface EmulatorOptions {
   extraClients?: readonly ClientCredentials[];
   /** Daily requests per client. Default 100000. */
   quota?: number;
+  /** Length of the quota's day in ms, counted from the epoch on the clock; tests shorten it. Default one day. */
+  quotaDayMs?: number;
   tokenTtlSeconds?: number;
   batchTokenTtlSeconds?: number;
   /** A scroll or point-in-time context unused this long is gone. Default 300. */
@@ -124,6 +126,7 @@ export interface ResolvedOptions {
   port: number;
   clients: readonly ClientCredentials[];
   quota: number;
+  quotaDayMs: number;
   tokenTtlSeconds: number;
   batchTokenTtlSeconds: number;
   contextIdleSeconds: number;
@@ -195,6 +198,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
       ]),
     ],
     quota: options.quota ?? 100_000,
+    quotaDayMs: options.quotaDayMs ?? 86_400_000,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
     batchTokenTtlSeconds: options.batchTokenTtlSeconds ?? 7200,
     contextIdleSeconds: options.contextIdleSeconds ?? 300,

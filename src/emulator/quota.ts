@@ -1,20 +1,21 @@
-// The daily request quota per client: a UTC-day counter on the injected clock.
+// The daily request quota per client: a counter per quota day (a UTC day unless shortened) on the
+// injected clock.
 import type { Clock } from "./options.js";
 
 export interface Quota {
   /** Spends one request; returns what remains, or undefined when the day's quota is gone. */
   take(clientId: string): number | undefined;
   remaining(clientId: string): number;
-  /** Seconds until the quota resets (next UTC midnight). */
+  /** Seconds until the quota resets (the next day's start: UTC midnight for a full day). */
   secondsToReset(): number;
 }
 
-const DAY_MS = 86_400_000;
-
-export function createQuota(limit: number, clock: Clock): Quota {
+export function createQuota(limit: number, clock: Clock, dayLengthMs = 86_400_000): Quota {
+  // A day of 0 ms would divide by zero: the shortest day is 1 ms.
+  const dayMs = Math.max(1, dayLengthMs);
   const used = new Map<string, { day: number; count: number }>();
   const current = (clientId: string) => {
-    const day = Math.floor(clock() / DAY_MS);
+    const day = Math.floor(clock() / dayMs);
     let entry = used.get(clientId);
     if (!entry || entry.day !== day) used.set(clientId, (entry = { day, count: 0 }));
     return entry;
@@ -27,6 +28,6 @@ export function createQuota(limit: number, clock: Clock): Quota {
       return limit - entry.count;
     },
     remaining: (clientId) => limit - current(clientId).count,
-    secondsToReset: () => Math.ceil((DAY_MS - (clock() % DAY_MS)) / 1000),
+    secondsToReset: () => Math.ceil((dayMs - (clock() % dayMs)) / 1000),
   };
 }

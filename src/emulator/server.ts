@@ -64,7 +64,7 @@ export interface RunningEmulator extends EmulatorControl {
 export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
   const options = resolveOptions(input);
   const issuer = createTokenIssuer(options.clients, options.tokenTtlSeconds, options.clock);
-  const quota = createQuota(options.quota, options.clock);
+  const quota = createQuota(options.quota, options.clock, options.quotaDayMs);
   const faults = createFaultInjector(options.seed, options.faults);
   const state: EmulatorState = {
     options,

@@ -26,6 +26,7 @@ Options:
                            the client id may also come from MDQ_EMULATOR_CLIENT_ID
   --max-buckets N          buckets one aggregation response may hold; more answer 400 (default 65535)
   --quota N                daily requests per client (default 100000)
+  --quota-day-ms MS        length of the quota's day, from the epoch (default 86400000: UTC days)
   --payload-limit BYTES    v3 query responses above this get 413 (default 16777216)
   --partition-seconds N    time slice of one batch partition (default 3600)
   --ready-after-polls N    status polls before a partition completes (default 1)
@@ -78,6 +79,7 @@ const STRING_OPTIONS = [
   "client-secret-file",
   "max-buckets",
   "quota",
+  "quota-day-ms",
   "payload-limit",
   "partition-seconds",
   "ready-after-polls",
@@ -158,6 +160,7 @@ export function parseEmulatorArgs(
     clientSecret: credentials.clientSecret,
     maxBuckets: numberOption(v, "max-buckets"),
     quota: numberOption(v, "quota"),
+    quotaDayMs: numberOption(v, "quota-day-ms"),
     payloadLimitBytes: numberOption(v, "payload-limit"),
     batchPartitionSeconds: numberOption(v, "partition-seconds"),
     batchReadyAfterPolls: numberOption(v, "ready-after-polls"),
