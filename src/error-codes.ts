@@ -10,6 +10,7 @@ import { SINK_ERRORS } from "./core/error-codes/sink-errors.js";
 import { S3_ERRORS } from "./core/error-codes/s3-errors.js";
 import { RECORD_ERRORS } from "./core/error-codes/record-errors.js";
 import { RUN_ERRORS } from "./core/error-codes/run-errors.js";
+import { QUOTA_LEDGER_ERRORS } from "./core/error-codes/quota-ledger-errors.js";
 import type { ErrorCodeInfo, ErrorExit } from "./core/error-codes/error-code-info.js";
 
 export type { ErrorCodeInfo, ErrorExit } from "./core/error-codes/error-code-info.js";
@@ -20,6 +21,7 @@ export const ERROR_CATALOG = {
   ...RESPONSE_ERRORS,
   ...LOCK_ERRORS,
   ...SERVICE_ERRORS,
+  ...QUOTA_LEDGER_ERRORS,
   ...SINK_ERRORS,
   ...S3_ERRORS,
   ...RECORD_ERRORS,

@@ -26,6 +26,7 @@ import type { HitBatch } from "./paging/hit-stream.js";
 import { EarlyAnswers } from "./early-answers.js";
 import type { HitArray } from "./paging/hit-array.js";
 import { NO_OBSERVER } from "../core/run-observer.js";
+import type { QuotaGate } from "../core/quota-gate.js";
 import type { RunObserver } from "../core/run-observer.js";
 import { observeTransport } from "./observed-transport.js";
 import { createLinkDownloader } from "./link-download.js";
@@ -64,6 +65,8 @@ export interface ServiceClientOptions {
   downloadLookup?: LookupFunction;
   /** Told of every request, retry and reported quota (the run's metrics). */
   observer?: RunObserver;
+  /** The run's share of a fleet's daily quota (the quota ledger); absent, the run is alone. */
+  quotaGate?: QuotaGate;
 }
 
 export interface CallOptions {
@@ -153,7 +156,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     observer,
     [options.baseUrl, options.authUrl],
   );
-  const quota = new QuotaTracker({ reserve: options.quotaReserve, clock });
+  const quota = new QuotaTracker({
+    reserve: options.quotaReserve,
+    clock,
+    ...(options.quotaGate === undefined ? {} : { gate: options.quotaGate }),
+  });
   // Round trips are real time even when a test's clock makes retry waits instant.
   const roundTripClock = options.roundTripClock ?? (() => performance.now());
   const adaptive = new AdaptiveConcurrency({

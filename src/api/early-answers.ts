@@ -28,11 +28,7 @@ export class EarlyAnswers {
     const key = keyOf(path, body);
     if (this.waiting.has(key)) return false;
     assertValidRequest(path, body);
-    try {
-      this.deps.quota.acquire(path);
-    } catch {
-      return false;
-    }
+    if (!this.deps.quota.tryAdmit(path)) return false;
     const controller = new AbortController();
     const call: ServiceCall<P> = { path, body, signal: controller.signal, movesCursor: false };
     const answer = sendAuthorized(this.deps, call);

@@ -2,6 +2,7 @@
 import { QuotaExhaustedError } from "../errors.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
+import type { QuotaGate } from "../core/quota-gate.js";
 
 export interface QuotaTrackerOptions {
   /** Requests to keep in hand: once the remaining count (minus requests in flight) reaches it, stop. */
@@ -13,6 +14,8 @@ export interface QuotaTrackerOptions {
    */
   staleAfterMs?: number;
   clock?: Clock;
+  /** The run's share of a fleet's quota (the quota ledger); each request then waits for its permit. */
+  gate?: QuotaGate;
 }
 
 /** What the tracker knows, for progress output and the planner. */
@@ -36,8 +39,10 @@ export class QuotaTracker {
   private readonly clock: Clock;
   private lowest: { value: number; at: number } | undefined;
   private inFlight = 0;
+  private readonly gate: QuotaGate | undefined;
 
   constructor(options: QuotaTrackerOptions = {}) {
+    this.gate = options.gate;
     this.reserve = Math.max(0, options.reserve ?? 0);
     this.staleAfterMs = options.staleAfterMs ?? 60_000;
     this.clock = options.clock ?? systemClock;
@@ -65,12 +70,42 @@ export class QuotaTracker {
     this.inFlight += 1;
   }
 
+  /**
+   * `acquire`, then the gate's permit when the run shares a fleet's quota: the one call before a
+   * request is sent. A permit refused gives the slot back and throws.
+   */
+  async admit(operation: string, signal?: AbortSignal): Promise<void> {
+    this.acquire(operation);
+    if (this.gate === undefined) return;
+    try {
+      await this.gate.permit(operation, signal);
+    } catch (error) {
+      this.inFlight = Math.max(0, this.inFlight - 1);
+      throw error;
+    }
+  }
+
+  /** `admit` without waiting: false, and nothing taken, when the reserve or the gate says no. */
+  tryAdmit(operation: string): boolean {
+    try {
+      this.acquire(operation);
+    } catch {
+      return false;
+    }
+    if (this.gate === undefined || this.gate.tryPermit()) return true;
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    return false;
+  }
+
+  /** The request admitted ended (answered or failed). */
   release(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
+    this.gate?.answered();
   }
 
   /** Records a reported remaining count, keeping the lowest recent one. */
   observe(value: number): void {
+    this.gate?.observe(value);
     const now = this.clock.now();
     const current = this.lowest;
     if (current === undefined || value <= current.value || now - current.at > this.staleAfterMs) {
@@ -80,6 +115,7 @@ export class QuotaTracker {
 
   /** The service said the quota is gone (429): remember it so nothing else is sent. */
   markExhausted(): void {
+    this.gate?.observe(0);
     this.lowest = { value: 0, at: this.clock.now() };
   }
 }

@@ -102,7 +102,7 @@ async function* attempts<P extends OperationPath>(
   let early = deps.early?.take(call);
   for (;;) {
     let failure: unknown;
-    if (early === undefined) deps.quota.acquire(call.path);
+    if (early === undefined) await deps.quota.admit(call.path, call.signal);
     try {
       const taken = early;
       early = undefined;

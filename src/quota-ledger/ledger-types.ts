@@ -1,0 +1,67 @@
+// The words the quota ledger speaks: priorities, a run's registration, a block asked for and granted.
+
+export const QUOTA_PRIORITIES = ["high", "normal", "low"] as const;
+export type QuotaPriority = (typeof QUOTA_PRIORITIES)[number];
+
+/** Lower is more important: what the ledger stores and compares. */
+export const PRIORITY_RANK: Readonly<Record<QuotaPriority, number>> = { high: 0, normal: 1, low: 2 };
+
+export function priorityName(rank: number): QuotaPriority {
+  return QUOTA_PRIORITIES[rank] ?? "normal";
+}
+
+/** A run as it joins the ledger. */
+export interface RunRegistration {
+  runId: string;
+  clientId: string;
+  pipeline: string;
+  /** Pipeline and window: the shards of one backfill share it, and with it one claim. */
+  claimKey: string;
+  priority: QuotaPriority;
+  /** The requests this run leaves untouched (`limits.quota_reserve`). */
+  reserve: number;
+  leaseMs: number;
+  /** Requests per quota day kept for this pipeline, `auto` for what its last day spent. */
+  standing: number | "auto" | undefined;
+}
+
+/** What a run reports and asks for each time it comes back to the ledger. */
+export interface BlockRequest {
+  runId: string;
+  clientId: string;
+  /** Requests wanted; fewer may be granted. */
+  want: number;
+  /** Requests in flight this run would like to hold toward `max_in_flight`. */
+  slotsWanted: number;
+  /** Requests answered since the last report (they no longer count as held). */
+  answered: number;
+  /** The lowest remaining count the service reported since the last report. */
+  observed: number | undefined;
+  /** The run yields and only finishes the slices it has started: higher claims no longer stop it. */
+  finishing: boolean;
+  maxInFlight: number | undefined;
+  /** Once the last report is this old, an exhausted day may be probed with one request. */
+  recheckAfterMs: number;
+}
+
+export interface Grant {
+  granted: number;
+  /** Requests this run may have in flight at once (toward `max_in_flight`); undefined: unbounded. */
+  slots: number | undefined;
+  /** The pipeline of higher priority this run yields to, when it must. */
+  yieldTo: string | undefined;
+  /** Nothing granted because the day's quota (less this run's reserve) is spent. */
+  exhausted: boolean;
+  remaining: number | undefined;
+  day: number;
+}
+
+/** How a run ends, for the ledger. */
+export interface RunEnd {
+  runId: string;
+  clientId: string;
+  answered: number;
+  observed: number | undefined;
+  outcome: "complete" | "stopped" | "failed" | "yielded";
+  yieldedTo: string | undefined;
+}

@@ -1,0 +1,132 @@
+// The connection to the quota ledger, a PostgreSQL database named by URL: opened (and its schema
+// migrated) once per process, each statement one transaction, every failure to reach it one error
+// whose message names the server without its credentials.
+import pg from "pg";
+import type { PoolClient } from "pg";
+import { EtlError, hasCode } from "../errors.js";
+import { LEDGER_SCHEMA_VERSION, migrateLedger } from "./ledger-schema.js";
+import { takeBlock } from "./ledger-grant.js";
+import { finishRun, registerRun, registerStanding, renewLease, setClaim } from "./ledger-runs.js";
+import { readSnapshot } from "./ledger-snapshot.js";
+import type { LedgerSnapshot } from "./ledger-snapshot.js";
+import type { BlockRequest, Grant, QuotaPriority, RunEnd, RunRegistration } from "./ledger-types.js";
+import { describeLedgerUrl, redactLedgerText } from "./ledger-url.js";
+
+/**
+ * The ledger's statements, each atomic.
+ * @example
+ * const ledger = await openQuotaLedger("postgres://mdq@db:5432/quota");
+ * await ledger.register(run); const grant = await ledger.takeBlock(request); await ledger.close();
+ */
+export interface QuotaLedger {
+  /** The ledger's URL without credentials, for messages. */
+  readonly describe: string;
+  register(run: RunRegistration): Promise<void>;
+  setClaim(clientId: string, claimKey: string, requests: number): Promise<void>;
+  takeBlock(request: BlockRequest): Promise<Grant>;
+  renewLease(runId: string): Promise<boolean>;
+  finish(end: RunEnd): Promise<void>;
+  registerStanding(
+    clientId: string,
+    pipeline: string,
+    priority: QuotaPriority,
+    standing: RunRegistration["standing"],
+  ): Promise<void>;
+  snapshot(clientId: string | undefined): Promise<LedgerSnapshot>;
+  close(): Promise<void>;
+}
+
+export interface OpenLedgerOptions {
+  /** How long to wait for a connection. Default 5000. */
+  connectTimeoutMs?: number;
+}
+
+const SCHEMES = new Set(["postgres:", "postgresql:"]);
+
+/** Whether `url` names a ledger this exporter can use (PostgreSQL). */
+export function isLedgerUrl(url: string): boolean {
+  try {
+    return SCHEMES.has(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** The error a failure to reach the ledger becomes: the server named, its credentials not. */
+export function ledgerUnreachable(url: string, error: unknown, when: string): EtlError {
+  const detail = redactLedgerText(error instanceof Error ? error.message : String(error), url);
+  return new EtlError(
+    "QUOTA_LEDGER_UNREACHABLE",
+    `the quota ledger ${describeLedgerUrl(url)} is unreachable ${when}: ${detail}`,
+    { cause: new Error(detail) },
+  );
+}
+
+/** Connects, migrates the schema, and returns the ledger; throws QUOTA_LEDGER_UNREACHABLE. */
+export async function openQuotaLedger(url: string, options: OpenLedgerOptions = {}): Promise<QuotaLedger> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    idleTimeoutMillis: 10_000,
+    allowExitOnIdle: true,
+  });
+  // A connection the server drops while idle must not take the process down: the next statement fails.
+  pool.on("error", () => undefined);
+  const inTransaction = async <T>(work: (tx: PoolClient) => Promise<T>, when: string): Promise<T> => {
+    let tx: PoolClient;
+    try {
+      tx = await pool.connect();
+    } catch (error) {
+      throw ledgerUnreachable(url, error, when);
+    }
+    let broken = false;
+    try {
+      await tx.query("BEGIN");
+      const result = await work(tx);
+      await tx.query("COMMIT");
+      return result;
+    } catch (error) {
+      await tx.query("ROLLBACK").catch(() => (broken = true));
+      throw ledgerUnreachable(url, error, when);
+    } finally {
+      tx.release(broken);
+    }
+  };
+  try {
+    const tx = await pool.connect();
+    try {
+      await migrateLedger(tx);
+      const version = await tx.query<{ version: number }>("SELECT version FROM mdq_quota_schema");
+      const found = version.rows[0]?.version ?? 0;
+      if (found > LEDGER_SCHEMA_VERSION) {
+        throw new EtlError(
+          "QUOTA_LEDGER_INCOMPATIBLE",
+          `the quota ledger ${describeLedgerUrl(url)} has schema version ${found}; this exporter knows versions up to ${LEDGER_SCHEMA_VERSION}`,
+        );
+      }
+    } finally {
+      tx.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (hasCode(error, "QUOTA_LEDGER_INCOMPATIBLE")) throw error;
+    throw ledgerUnreachable(url, error, "at the start");
+  }
+  return {
+    describe: describeLedgerUrl(url),
+    register: (run) => inTransaction((tx) => registerRun(tx, run), "when the run joined it"),
+    setClaim: (clientId, claimKey, requests) =>
+      inTransaction((tx) => setClaim(tx, clientId, claimKey, requests), "when the run claimed its plan"),
+    takeBlock: (request) => inTransaction((tx) => takeBlock(tx, request), "when reserving requests"),
+    renewLease: (runId) => inTransaction((tx) => renewLease(tx, runId), "when renewing the lease"),
+    finish: (end) => inTransaction((tx) => finishRun(tx, end), "when the run ended"),
+    registerStanding: (clientId, pipeline, priority, standing) =>
+      inTransaction(
+        (tx) => registerStanding(tx, clientId, pipeline, priority, standing),
+        "when writing the standing claim",
+      ),
+    snapshot: (clientId) => inTransaction((tx) => readSnapshot(tx, clientId), "when reading it"),
+    close: () => pool.end(),
+  };
+}
