@@ -18,6 +18,8 @@ const LAYERS = [
   ["components"],
   ["kinds"],
   ["sources", "transforms", "sinks"],
+  // The quota ledger: the client's tracker asks its gate through core's QuotaGate contract.
+  ["quota-ledger"],
   ["api", "formats"],
 ];
 

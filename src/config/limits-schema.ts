@@ -6,6 +6,73 @@ export const PROGRESS_INTERVAL_PATTERN = /^(0|[1-9][0-9]{0,4})(s|m|h)$/;
 export const PROGRESS_INTERVAL_FORMS = "expected a duration such as 10s, 30s, 5m, or off";
 export const DEFAULT_PROGRESS_INTERVAL = "30s";
 
+/** How a run shares the client's daily quota with a fleet through the quota ledger (docs/fleet.md). */
+export const quotaSchema = z
+  .strictObject({
+    ledger: z
+      .string()
+      .min(1)
+      .refine(
+        (url) => {
+          try {
+            return ["postgres:", "postgresql:"].includes(new URL(url).protocol);
+          } catch {
+            return false;
+          }
+        },
+        { message: "is not a postgres:// or postgresql:// URL" },
+      )
+      .optional()
+      .describe(
+        "The quota ledger every run of this client shares, a PostgreSQL URL (`postgres://user:password@host:5432/db`), typically `${MDQ_QUOTA_LEDGER}`; the environment variable MDQ_QUOTA_LEDGER is read when this is omitted. Without either, the run is alone with the quota, as before.",
+      ),
+    priority: z
+      .enum(["high", "normal", "low"])
+      .default("normal")
+      .describe(
+        "A lower-priority run spends only what the claims of higher-priority runs leave above its reserve; when they arrive it finishes its current slices and stops (exit 75). Default normal.",
+      ),
+    standing: z
+      .union([z.literal("auto"), z.number().int().min(1)])
+      .optional()
+      .describe(
+        "Requests per quota day kept for this pipeline from the start of the day, before its run starts, and released once it finished for the day; `auto` keeps what its last complete day spent. Lower-priority runs leave it alone.",
+      ),
+    max_in_flight: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe("Requests in flight at once across every run of this client that shares the ledger. Unbounded when omitted."),
+    alone_when_unreachable: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Run alone (as without a ledger, within `quota_reserve`) when the ledger cannot be reached at the start, instead of stopping with exit 75. Default false.",
+      ),
+    lease_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .max(3_600_000)
+      .default(60_000)
+      .describe(
+        "How long the ledger keeps a run's reserved requests without hearing from it; a killed run's block returns after this. The run renews it every third of it. Default 60000.",
+      ),
+    recheck_after_ms: z
+      .number()
+      .int()
+      .min(1000)
+      .default(600_000)
+      .describe(
+        "Once the fleet's count says the day is spent and no run has reported for this long, one run may send one request to learn whether the service started a new quota day. Default 600000.",
+      ),
+  })
+  .describe("Sharing the client's daily quota with other runs through the quota ledger.");
+
+export type QuotaLimits = z.output<typeof quotaSchema>;
+
 export const limitsSchema = z
   .strictObject({
     concurrency: z
@@ -40,6 +107,7 @@ export const limitsSchema = z
       .describe(
         "Worker threads that encode Parquet row groups while the main thread reads pages. auto: one per core the process may use beyond two, at most `concurrency` (none on two cores, where a worker measured slower than the main thread, for nearly twice its CPU per record and about 110 MB more); 0 encodes on the main thread. Default auto.",
       ),
+    quota: quotaSchema.prefault({}),
     max_requests: z
       .number()
       .int()

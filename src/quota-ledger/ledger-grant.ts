@@ -114,7 +114,13 @@ export async function takeBlock(tx: PoolClient, request: BlockRequest): Promise<
        reported_at = CASE WHEN $3 THEN now() ELSE reported_at END
      WHERE client_id = $1`,
     // A probe of a spent day moves the report's time, so the fleet sends one probe, not one per run.
-    [request.clientId, remaining, decision.exhausted === false && client.remaining !== null && Number(client.remaining) - Number(run.reserve) < 1],
+    [
+      request.clientId,
+      remaining,
+      decision.exhausted === false &&
+        client.remaining !== null &&
+        Number(client.remaining) - Number(run.reserve) < 1,
+    ],
   );
   await tx.query(
     `UPDATE mdq_quota_runs SET held = held + $2, slots = COALESCE($3, slots), day = $4,

@@ -15,7 +15,10 @@ export async function registerStanding(
 ): Promise<void> {
   await lockClient(tx, clientId);
   if (standing === undefined) {
-    await tx.query(`DELETE FROM mdq_quota_standing WHERE client_id = $1 AND pipeline = $2`, [clientId, pipeline]);
+    await tx.query(`DELETE FROM mdq_quota_standing WHERE client_id = $1 AND pipeline = $2`, [
+      clientId,
+      pipeline,
+    ]);
     return;
   }
   await tx.query(
@@ -56,7 +59,12 @@ export async function registerRun(tx: PoolClient, run: RunRegistration): Promise
 }
 
 /** The requests the run's plan needs: the claim, the largest any shard of it planned. */
-export async function setClaim(tx: PoolClient, clientId: string, claimKey: string, requests: number): Promise<void> {
+export async function setClaim(
+  tx: PoolClient,
+  clientId: string,
+  claimKey: string,
+  requests: number,
+): Promise<void> {
   await lockClient(tx, clientId);
   await tx.query(
     `UPDATE mdq_quota_claims SET requests = GREATEST(requests, $3) WHERE client_id = $1 AND claim_key = $2`,

@@ -49,7 +49,8 @@ export interface LedgerSnapshot {
   clients: LedgerClient[];
 }
 
-const num = (value: string | number | null): number | undefined => (value === null ? undefined : Number(value));
+const num = (value: string | number | null): number | undefined =>
+  value === null ? undefined : Number(value);
 const time = (value: Date | null): string | undefined => (value === null ? undefined : value.toISOString());
 
 interface ClientRow {
@@ -136,7 +137,9 @@ export async function readSnapshot(tx: PoolClient, clientId: string | undefined)
   const clients: LedgerClient[] = [];
   for (const { client_id } of ids.rows) {
     await expireLeases(tx, await lockClient(tx, client_id));
-    const row = await tx.query<ClientRow>(`SELECT * FROM mdq_quota_clients WHERE client_id = $1`, [client_id]);
+    const row = await tx.query<ClientRow>(`SELECT * FROM mdq_quota_clients WHERE client_id = $1`, [
+      client_id,
+    ]);
     const found = row.rows[0];
     if (found !== undefined) clients.push(await readClient(tx, found));
   }

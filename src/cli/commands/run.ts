@@ -80,6 +80,7 @@ export const runCommand: Command = async (argv, io) => {
       recheck: values.recheck === true,
       breakLock: values["break-lock"] === true,
       pipelineFile: file,
+      quotaLedger: { envUrl: io.env["MDQ_QUOTA_LEDGER"] },
       events: observed.events({
         started: (run) => {
           progress = startProgress(run.progress, {

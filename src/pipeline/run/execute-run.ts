@@ -57,6 +57,7 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
     // A lock another run took over stops the slices as a signal does: the output is not ours now.
     signal: AbortSignal.any([options.signal, lock.lost]),
     fence: lock.fence,
+    ...(session.ledger === undefined ? {} : { stopStarting: session.ledger.stopStarting }),
     events: {
       sliceStarted: (slice, attempt) => {
         const timing = timings.get(slice.id);

@@ -97,6 +97,7 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
       },
       run,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
+      ...(options.quotaLedger === undefined ? {} : { quotaLedger: options.quotaLedger }),
     });
   } catch (error) {
     await release();

@@ -15,6 +15,7 @@ import { openSession } from "./session.js";
 import type { Session } from "./session.js";
 import { selectShard, shardReserve } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
+import { joinQuotaLedger } from "./run-ledger.js";
 
 /** A run planned, its columns not known yet (the mappings may still be on their way). */
 export interface PlannedRun {
@@ -59,6 +60,11 @@ export interface PrepareOptions {
    * Its failure fails the preparation.
    */
   whileMappingsPending?: (planned: PlannedRun) => Promise<void>;
+  /**
+   * Join the quota ledger the pipeline names (or `envUrl`, MDQ_QUOTA_LEDGER) before the first
+   * request, and claim the plan's requests. Only a run does; `plan` and the other commands do not.
+   */
+  quotaLedger?: { envUrl: string | undefined };
 }
 
 function newRunId(name: string, now: Date): string {
@@ -82,11 +88,30 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
   // instead of being retried on a client that is closed.
   const inFlight = new AbortController();
   const signal = AbortSignal.any([options.signal, inFlight.signal]);
+  const ledgerJoin = options.quotaLedger;
+  // With a ledger the fleet's requests are counted there: a shard keeps the pipeline's own reserve.
+  const sharesLedger =
+    ledgerJoin !== undefined && (pipeline.limits.quota.ledger ?? ledgerJoin.envUrl ?? "") !== "";
+  const quotaReserve = sharesLedger
+    ? pipeline.limits.quota_reserve
+    : shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency);
   const session = await openSession(pipeline.service, {
     log,
     ...(options.observer === undefined ? {} : { observer: options.observer }),
-    quotaReserve: shardReserve(pipeline.limits.quota_reserve, options.shard, pipeline.limits.concurrency),
+    quotaReserve,
     concurrency: pipeline.limits.concurrency,
+    ...(ledgerJoin === undefined
+      ? {}
+      : {
+          joinLedger: (clientId: string) =>
+            joinQuotaLedger(pipeline, clientId, {
+              log,
+              run,
+              envUrl: ledgerJoin.envUrl,
+              concurrency: pipeline.limits.concurrency,
+              reserve: pipeline.limits.quota_reserve,
+            }),
+        }),
   });
   const rechecking =
     options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);
@@ -113,6 +138,7 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
       options.shard,
     );
+    await session.ledger?.claim(plan.estimatedRequests);
     const planned: PlannedRun = { pipeline, components, session, run, plan, shardPlan, rechecking };
     await options.whileMappingsPending?.(planned);
     const sourceColumns = await mappings;

@@ -51,4 +51,6 @@ export interface RunPipelineOptions {
   observer?: RunObserver;
   /** The environment the pipeline was loaded with; the built-in components unless given. */
   components?: Components | undefined;
+  /** Share the quota through the ledger the pipeline names, or `envUrl` (MDQ_QUOTA_LEDGER). */
+  quotaLedger?: { envUrl: string | undefined };
 }

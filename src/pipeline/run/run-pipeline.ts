@@ -23,7 +23,10 @@ export type { PipelineEvents, RunPipelineOptions, RunProgress } from "./run-opti
 export async function runPipeline(pipeline: Pipeline, options: RunPipelineOptions): Promise<PipelineOutcome> {
   const open = await openRun(pipeline, options);
   try {
-    return await finishRun(open, await executeRun(open, options), options);
+    const outcome = await finishRun(open, await executeRun(open, options), options);
+    // The ledger learns how the run ended: a complete one releases its pipeline's standing claim.
+    await open.prepared.session.ledger?.end(outcome.status);
+    return outcome;
   } finally {
     await open.close();
   }

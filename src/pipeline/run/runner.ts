@@ -62,6 +62,11 @@ export interface RunnerOptions {
   events?: RunnerEvents;
   /** Awaited right before each commit; throws once the run may no longer write (the lock's fence). */
   fence?: () => Promise<void>;
+  /**
+   * Asked before a slice (or a slice's next attempt) starts: an error means start no more, let those
+   * running finish, and stop with it (a higher-priority run's claim in the quota ledger).
+   */
+  stopStarting?: () => unknown;
 }
 
 export type RunStatus = "complete" | "stopped" | "failed";
@@ -162,6 +167,11 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   const attemptSlice = async (task: SliceTask): Promise<void> => {
     for (let attempt = 1; ; attempt++) {
       if (controller.signal.aborted || failError !== undefined) return;
+      const stop = options.stopStarting?.();
+      if (stop !== undefined) {
+        stopError ??= stop;
+        return;
+      }
       options.events?.sliceStarted?.(task.slice, attempt);
       try {
         const totals = await exportSlice(task);
@@ -171,7 +181,15 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         return;
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED, ERROR_CODES.OUTPUT_FULL)) {
+        if (
+          hasCode(
+            error,
+            ERROR_CODES.QUOTA_EXHAUSTED,
+            ERROR_CODES.QUOTA_YIELDED,
+            ERROR_CODES.QUOTA_LEDGER_UNREACHABLE,
+            ERROR_CODES.OUTPUT_FULL,
+          )
+        ) {
           stopError ??= error;
           controller.abort(error);
           return;

@@ -6,11 +6,14 @@ import { describeUrl } from "../../api/redact.js";
 import type { ServiceConfig } from "../../config/service-schema.js";
 import type { Logger } from "../../logger.js";
 import type { RunObserver } from "../../core/run-observer.js";
+import type { RunLedger } from "./run-ledger.js";
 
 export interface Session {
   client: ServiceClient;
   /** Where the service is, for messages: the base URL, or "embedded emulator". */
   describe: string;
+  /** The run's place in the quota ledger, when it shares the quota with a fleet. */
+  ledger?: RunLedger | undefined;
   close(): Promise<void>;
 }
 
@@ -20,6 +23,8 @@ export interface OpenSessionOptions {
   /** Most requests waiting for the service's answer at once (`limits.concurrency`); default 4. */
   concurrency?: number;
   observer?: RunObserver;
+  /** Joins the quota ledger for the client the session uses, before its first request. */
+  joinLedger?: (clientId: string) => Promise<RunLedger | undefined>;
 }
 
 export async function openSession(service: ServiceConfig, options: OpenSessionOptions): Promise<Session> {
@@ -49,6 +54,10 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
       ...(service.density !== undefined ? { density: service.density } : {}),
       ...(awkward !== undefined ? { awkward } : {}),
     });
+    const ledger = await options.joinLedger?.(emulator.clientId).catch(async (error: unknown) => {
+      await emulator.close();
+      throw error;
+    });
     const client = createServiceClient({
       baseUrl: emulator.url,
       authUrl: emulator.url,
@@ -57,17 +66,21 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
       logger: options.log,
       quotaReserve: options.quotaReserve,
       ...bounds,
+      ...(ledger === undefined ? {} : { quotaGate: ledger.gate }),
     });
     options.log.info({ url: emulator.url }, "Embedded emulator started.");
     return {
       client,
       describe: `embedded emulator (seed ${service.seed})`,
+      ledger,
       async close() {
+        await ledger?.end("failed");
         await client.close();
         await emulator.close();
       },
     };
   }
+  const ledger = await options.joinLedger?.(service.client_id);
   const client = createServiceClient({
     baseUrl: service.base_url,
     authUrl: service.auth_url,
@@ -77,7 +90,17 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
     quotaReserve: options.quotaReserve,
     ...bounds,
     downloadHosts: service.download_hosts,
+    ...(ledger === undefined ? {} : { quotaGate: ledger.gate }),
   });
   // Never the userinfo a base_url may carry.
-  return { client, describe: describeUrl(service.base_url), close: () => client.close() };
+  return {
+    client,
+    describe: describeUrl(service.base_url),
+    ledger,
+    async close() {
+      // A run that ended told the ledger how; one that did not ends there as failed.
+      await ledger?.end("failed");
+      await client.close();
+    },
+  };
 }

@@ -1,0 +1,132 @@
+// A run's place in the quota ledger, when the pipeline (or MDQ_QUOTA_LEDGER) names one: joined before
+// the first request, its claim set once the plan is known, asked before each slice whether a
+// higher-priority claim means stopping, and ended with the run's outcome.
+import type { Pipeline } from "../../config/pipeline-schema.js";
+import type { Logger } from "../../logger.js";
+import type { RunInfo } from "../../core/contracts.js";
+import { EtlError, hasCode } from "../../errors.js";
+import { systemClock } from "../../api/clock.js";
+import { isLedgerUrl, openQuotaLedger } from "../../quota-ledger/quota-ledger.js";
+import type { QuotaLedger } from "../../quota-ledger/quota-ledger.js";
+import { LedgerGate } from "../../quota-ledger/ledger-gate.js";
+import type { GateCounts } from "../../quota-ledger/ledger-gate.js";
+import { describeLedgerUrl } from "../../quota-ledger/ledger-url.js";
+
+export interface RunLedger {
+  readonly gate: LedgerGate;
+  /** The ledger's URL without credentials. */
+  readonly describe: string;
+  /** Sets the claim: the requests the plan needs. */
+  claim(requests: number): Promise<void>;
+  /** The error to stop with before starting another slice, once a higher-priority claim asks it. */
+  stopStarting(): EtlError | undefined;
+  counts(): GateCounts;
+  /** Ends the run in the ledger (once; later calls do nothing) and closes the connection. */
+  end(status: "complete" | "stopped" | "failed"): Promise<void>;
+}
+
+export interface JoinLedgerOptions {
+  log: Logger;
+  run: RunInfo;
+  /** MDQ_QUOTA_LEDGER, read by the CLI: used when the pipeline names no ledger. */
+  envUrl: string | undefined;
+  /** Requests this run sends at once. */
+  concurrency: number;
+  reserve: number;
+}
+
+/** Pipeline and window: the shards of one backfill share it, and so one claim. */
+function claimKeyOf(pipeline: Pipeline): string {
+  const { window } = pipeline.source;
+  return `${pipeline.name} ${window.start.toISOString()}/${window.end.toISOString()}`;
+}
+
+/** Requests asked for at a time: enough that the ledger costs about 2% of the requests at most. */
+export function ledgerBlockSize(concurrency: number): number {
+  return Math.max(50, 4 * concurrency);
+}
+
+/**
+ * Joins the ledger for `clientId`, or returns undefined when there is none (or it is out of reach and
+ * the pipeline allows running alone). Throws QUOTA_LEDGER_UNREACHABLE before any request otherwise.
+ */
+export async function joinQuotaLedger(
+  pipeline: Pipeline,
+  clientId: string,
+  options: JoinLedgerOptions,
+): Promise<RunLedger | undefined> {
+  const settings = pipeline.limits.quota;
+  const url = settings.ledger ?? (options.envUrl === "" ? undefined : options.envUrl);
+  if (url === undefined) return undefined;
+  if (!isLedgerUrl(url)) {
+    throw new EtlError(
+      "QUOTA_LEDGER_UNREACHABLE",
+      `the quota ledger ${describeLedgerUrl(url)} (MDQ_QUOTA_LEDGER) is not a postgres:// or postgresql:// URL`,
+    );
+  }
+  let ledger: QuotaLedger | undefined;
+  try {
+    ledger = await openQuotaLedger(url);
+    await ledger.register({
+      runId: options.run.runId,
+      clientId,
+      pipeline: pipeline.name,
+      claimKey: claimKeyOf(pipeline),
+      priority: settings.priority,
+      reserve: options.reserve,
+      leaseMs: settings.lease_ms,
+      standing: settings.standing,
+    });
+  } catch (error) {
+    await ledger?.close().catch(() => undefined);
+    if (settings.alone_when_unreachable && hasCode(error, "QUOTA_LEDGER_UNREACHABLE")) {
+      options.log.warn(
+        { ledger: describeLedgerUrl(url), error: error instanceof Error ? error.message : String(error) },
+        "The quota ledger is unreachable; running alone, as the pipeline allows (limits.quota.alone_when_unreachable).",
+      );
+      return undefined;
+    }
+    throw error;
+  }
+  return startRunLedger(ledger, pipeline, clientId, options);
+}
+
+function startRunLedger(
+  ledger: QuotaLedger,
+  pipeline: Pipeline,
+  clientId: string,
+  options: JoinLedgerOptions,
+): RunLedger {
+  const settings = pipeline.limits.quota;
+  const claimKey = claimKeyOf(pipeline);
+  const gate = new LedgerGate({
+    ledger,
+    runId: options.run.runId,
+    clientId,
+    pipeline: pipeline.name,
+    blockSize: ledgerBlockSize(options.concurrency),
+    slotsWanted: options.concurrency,
+    maxInFlight: settings.max_in_flight,
+    recheckAfterMs: settings.recheck_after_ms,
+    leaseMs: settings.lease_ms,
+    reserve: options.reserve,
+    log: options.log.child({ component: "quota-ledger" }),
+    clock: systemClock,
+  });
+  options.log.info(
+    { ledger: ledger.describe, priority: settings.priority, standing: settings.standing },
+    "Joined the quota ledger.",
+  );
+  let ended: Promise<void> | undefined;
+  return {
+    gate,
+    describe: ledger.describe,
+    claim: (requests) => ledger.setClaim(clientId, claimKey, requests),
+    stopStarting: () => gate.yieldError(),
+    counts: () => gate.counts,
+    end(status) {
+      ended ??= gate.close(status).finally(() => ledger.close().catch(() => undefined));
+      return ended;
+    },
+  };
+}
