@@ -44,7 +44,9 @@ export const quotaSchema = z
       .min(1)
       .max(10_000)
       .optional()
-      .describe("Requests in flight at once across every run of this client that shares the ledger. Unbounded when omitted."),
+      .describe(
+        "Requests in flight at once across every run of this client that shares the ledger. Unbounded when omitted.",
+      ),
     alone_when_unreachable: z
       .boolean()
       .default(false)

@@ -35,7 +35,7 @@ export async function registerRun(tx: PoolClient, run: RunRegistration): Promise
   const rank = PRIORITY_RANK[run.priority];
   await tx.query(
     `INSERT INTO mdq_quota_runs (run_id, client_id, pipeline, claim_key, priority, reserve, day, lease_ms, lease_until)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, now() + make_interval(secs => $8 / 1000.0))`,
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::integer, now() + make_interval(secs => $8::integer / 1000.0))`,
     [run.runId, run.clientId, run.pipeline, run.claimKey, rank, run.reserve, client.day, run.leaseMs],
   );
   await tx.query(

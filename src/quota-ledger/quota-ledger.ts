@@ -52,9 +52,27 @@ export function isLedgerUrl(url: string): boolean {
   }
 }
 
+/**
+ * Whether the server answered with an error of its own (an SQLSTATE outside the connection classes):
+ * the ledger is there, and the statement is at fault.
+ */
+function isStatementError(error: unknown): boolean {
+  if (!(error instanceof Error) || !("code" in error) || typeof error.code !== "string") return false;
+  return /^[0-9A-Z]{5}$/.test(error.code) && !/^(08|57)/.test(error.code);
+}
+
 /** The error a failure to reach the ledger becomes: the server named, its credentials not. */
 export function ledgerUnreachable(url: string, error: unknown, when: string): EtlError {
   const detail = redactLedgerText(error instanceof Error ? error.message : String(error), url);
+  if (isStatementError(error)) {
+    return new EtlError(
+      "INTERNAL",
+      `the quota ledger ${describeLedgerUrl(url)} refused a statement ${when}: ${detail}`,
+      {
+        cause: new Error(detail),
+      },
+    );
+  }
   return new EtlError(
     "QUOTA_LEDGER_UNREACHABLE",
     `the quota ledger ${describeLedgerUrl(url)} is unreachable ${when}: ${detail}`,

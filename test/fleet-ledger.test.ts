@@ -1,0 +1,242 @@
+// The quota ledger's statements against a real PostgreSQL (a throwaway cluster): the schema made and
+// kept at its version, grants that never exceed the day's count less the reserve however runs race,
+// priorities and standing claims, leases that give a block back, and a new quota day seen in a jump.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import fc from "fast-check";
+import pg from "pg";
+import { openQuotaLedger } from "../src/quota-ledger/quota-ledger.js";
+import type { QuotaLedger } from "../src/quota-ledger/quota-ledger.js";
+import type { BlockRequest, RunRegistration } from "../src/quota-ledger/ledger-types.js";
+import { LEDGER_SCHEMA_VERSION } from "../src/quota-ledger/ledger-schema.js";
+import { hasCode } from "../src/errors.js";
+import { startPostgres } from "./support/postgres.js";
+import type { TestPostgres } from "./support/postgres.js";
+
+let postgres: TestPostgres;
+let ledger: QuotaLedger;
+let db: pg.Pool;
+let clients = 0;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  ledger = await openQuotaLedger(postgres.url);
+  db = new pg.Pool({ connectionString: postgres.url, max: 2 });
+}, 60_000);
+
+afterAll(async () => {
+  await db?.end();
+  await ledger?.close();
+  await postgres?.close();
+});
+
+/** A client of its own per test, so tests share the cluster and nothing else. */
+function freshClient(): string {
+  clients += 1;
+  return `client-${clients}`;
+}
+
+/** Run ids are unique in the ledger: each test's are prefixed with its client. */
+const idOf = (clientId: string, name: string): string => `${clientId}/${name}`;
+
+function registration(
+  clientId: string,
+  runId: string,
+  overrides: Partial<RunRegistration> = {},
+): RunRegistration {
+  return {
+    runId: idOf(clientId, runId),
+    clientId,
+    pipeline: runId,
+    claimKey: `${runId} window`,
+    priority: "normal",
+    reserve: 0,
+    leaseMs: 60_000,
+    standing: undefined,
+    ...overrides,
+  };
+}
+
+function ask(clientId: string, runId: string, overrides: Partial<BlockRequest> = {}): BlockRequest {
+  return {
+    runId: idOf(clientId, runId),
+    clientId,
+    want: 10,
+    slotsWanted: 4,
+    answered: 0,
+    observed: undefined,
+    finishing: false,
+    maxInFlight: undefined,
+    recheckAfterMs: 600_000,
+    ...overrides,
+  };
+}
+
+/** Registers a run and tells the ledger the service reported `remaining`. */
+async function seed(
+  clientId: string,
+  runId: string,
+  remaining: number,
+  overrides: Partial<RunRegistration> = {},
+) {
+  await ledger.register(registration(clientId, runId, overrides));
+  const first = await ledger.takeBlock(ask(clientId, runId, { want: 1 }));
+  expect(first.granted).toBe(1);
+  // The one request answered, and the count the service reported with it.
+  return ledger.takeBlock(ask(clientId, runId, { want: 0, answered: 1, observed: remaining }));
+}
+
+describe("the quota ledger's schema", () => {
+  test("is created with its version recorded, and opening again migrates nothing", async () => {
+    const again = await openQuotaLedger(postgres.url);
+    await again.close();
+    const version = await db.query<{ version: number }>("SELECT version FROM mdq_quota_schema");
+    expect(version.rows).toEqual([{ version: LEDGER_SCHEMA_VERSION }]);
+    const tables = await db.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE tablename LIKE 'mdq_quota_%' ORDER BY 1",
+    );
+    expect(tables.rows.map((row) => row.tablename)).toEqual([
+      "mdq_quota_claims",
+      "mdq_quota_clients",
+      "mdq_quota_runs",
+      "mdq_quota_schema",
+      "mdq_quota_standing",
+    ]);
+  });
+
+  test("a ledger newer than this exporter is refused, not changed", async () => {
+    await db.query("UPDATE mdq_quota_schema SET version = version + 1");
+    try {
+      await expect(openQuotaLedger(postgres.url)).rejects.toSatisfy((error) =>
+        hasCode(error, "QUOTA_LEDGER_INCOMPATIBLE"),
+      );
+    } finally {
+      await db.query("UPDATE mdq_quota_schema SET version = version - 1");
+    }
+  });
+});
+
+describe("grants", () => {
+  test("runs racing for the last requests never get more than the day's count less the reserve", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 2, maxLength: 6 }),
+        async (remaining, reserve, wants) => {
+          const clientId = freshClient();
+          await seed(clientId, "first", remaining, { reserve });
+          const runs = wants.map((_, index) => `racer-${index}`);
+          for (const runId of runs) await ledger.register(registration(clientId, runId, { reserve }));
+          // Separate connections, so the statements really run at the same time.
+          const racers = await Promise.all(runs.map(() => openQuotaLedger(postgres.url)));
+          try {
+            const grants = await Promise.all(
+              runs.flatMap((runId, index) =>
+                [0, 1, 2].map(() => racers[index]!.takeBlock(ask(clientId, runId, { want: wants[index]! }))),
+              ),
+            );
+            const granted = grants.reduce((sum, grant) => sum + grant.granted, 0);
+            // The first run's request is answered and reported: `remaining` is what is left.
+            expect(granted).toBeLessThanOrEqual(Math.max(0, remaining - reserve));
+            expect(granted).toBe(Math.max(0, remaining - reserve));
+          } finally {
+            await Promise.all(racers.map((racer) => racer.close()));
+          }
+        },
+      ),
+      { numRuns: 12 },
+    );
+  }, 60_000);
+
+  test("a lower-priority run yields to a higher claim, and may only finish what it started", async () => {
+    const clientId = freshClient();
+    await seed(clientId, "nightly", 100, { priority: "high", pipeline: "nightly" });
+    await ledger.setClaim(clientId, "nightly window", 80);
+    await ledger.register(
+      registration(clientId, "backfill", { priority: "low", pipeline: "backfill", reserve: 5 }),
+    );
+    const low = await ledger.takeBlock(ask(clientId, "backfill", { want: 50 }));
+    // 100 left: 79 of the nightly run's claim of 80 still to spend, 5 kept as the backfill's reserve.
+    expect(low).toMatchObject({ granted: 16, yieldTo: undefined });
+    const next = await ledger.takeBlock(ask(clientId, "backfill", { want: 10 }));
+    expect(next).toMatchObject({ granted: 0, yieldTo: "nightly" });
+    const finishing = await ledger.takeBlock(ask(clientId, "backfill", { want: 10, finishing: true }));
+    expect(finishing).toMatchObject({ granted: 10, yieldTo: "nightly" });
+    // The nightly run is not held back by the lower one's claim.
+    const high = await ledger.takeBlock(ask(clientId, "nightly", { want: 70 }));
+    expect(high.granted).toBe(70);
+  });
+
+  test("a standing claim protects a pipeline before its run starts, and is released once it completes", async () => {
+    const clientId = freshClient();
+    await ledger.registerStanding(clientId, "nightly", "high", 60);
+    await seed(clientId, "backfill", 100, { priority: "low", pipeline: "backfill" });
+    const low = await ledger.takeBlock(ask(clientId, "backfill", { want: 100 }));
+    expect(low).toMatchObject({ granted: 40 });
+    await ledger.register(
+      registration(clientId, "nightly-run", { pipeline: "nightly", priority: "high", standing: 60 }),
+    );
+    const high = await ledger.takeBlock(ask(clientId, "nightly-run", { want: 60 }));
+    expect(high.granted).toBe(60);
+    await ledger.finish({
+      runId: idOf(clientId, "nightly-run"),
+      clientId,
+      answered: 60,
+      observed: 0,
+      outcome: "complete",
+      yieldedTo: undefined,
+    });
+    const snapshot = await ledger.snapshot(clientId);
+    const standing = snapshot.clients[0]?.standing[0];
+    expect(standing).toMatchObject({
+      pipeline: "nightly",
+      protecting: 0,
+      finishedToday: true,
+      spentToday: 60,
+    });
+  });
+
+  test("a run whose lease ran out gives its block back", async () => {
+    const clientId = freshClient();
+    await seed(clientId, "killed", 50);
+    const held = await ledger.takeBlock(ask(clientId, "killed", { want: 30 }));
+    expect(held.granted).toBe(30);
+    await ledger.register(registration(clientId, "other"));
+    expect((await ledger.takeBlock(ask(clientId, "other", { want: 30 }))).granted).toBe(20);
+    // The lease's end, moved to the past instead of waiting for it.
+    await db.query("UPDATE mdq_quota_runs SET lease_until = now() - interval '1 second' WHERE run_id = $1", [
+      idOf(clientId, "killed"),
+    ]);
+    const after = await ledger.takeBlock(ask(clientId, "other", { want: 30 }));
+    expect(after.granted).toBe(30);
+    const runs = (await ledger.snapshot(clientId)).clients[0]?.runs ?? [];
+    expect(runs.find((run) => run.runId === idOf(clientId, "killed"))).toMatchObject({
+      outcome: "expired",
+      held: 0,
+    });
+  });
+
+  test("a reported count far above the ledger's starts a new quota day", async () => {
+    const clientId = freshClient();
+    await seed(clientId, "yesterday", 3);
+    const spent = await ledger.takeBlock(ask(clientId, "yesterday", { want: 10 }));
+    expect(spent).toMatchObject({ granted: 3, day: 1 });
+    const stale = await ledger.takeBlock(ask(clientId, "yesterday", { want: 10, answered: 3, observed: 5 }));
+    expect(stale).toMatchObject({ granted: 0, exhausted: true, day: 1 });
+    const renewed = await ledger.takeBlock(ask(clientId, "yesterday", { want: 10, observed: 500 }));
+    expect(renewed).toMatchObject({ granted: 10, day: 2, remaining: 490 });
+  });
+});
+
+describe("an unreachable ledger", () => {
+  test("is named without its password", async () => {
+    const url = `postgres://mdq:${postgres.password}@127.0.0.1:1/postgres`;
+    const error: unknown = await openQuotaLedger(url, { connectTimeoutMs: 2000 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(hasCode(error, "QUOTA_LEDGER_UNREACHABLE")).toBe(true);
+    const message = error instanceof Error ? `${error.message} ${String(error.cause)}` : "";
+    expect(message).toContain("the quota ledger postgres://127.0.0.1:1/postgres is unreachable");
+    expect(message).not.toContain(postgres.password);
+  });
+});
