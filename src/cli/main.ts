@@ -46,6 +46,10 @@ const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary:
     load: async () => (await import("./commands/merge-manifests.js")).mergeManifestsCommand,
     summary: "combine the manifests of a sharded run",
   },
+  quota: {
+    load: async () => (await import("./commands/quota.js")).quotaCommand,
+    summary: "show the quota ledger a fleet shares: the day, claims, reservations, spending",
+  },
   emulator: {
     load: async () => (await import("./commands/emulator.js")).runEmulatorCommand,
     summary: "run the embedded Monitoring Data Query Service emulator",

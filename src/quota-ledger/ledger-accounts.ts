@@ -63,7 +63,7 @@ async function heldByLiveRuns(tx: PoolClient, clientId: string): Promise<number>
  * late and out of order, by at most what the fleet holds; a renewed quota jumps by far more.
  */
 function newDayMargin(client: ClientRow, held: number): number {
-  return held + Math.max(40, Math.ceil(Number(client.day_first_remaining ?? 0) / 10));
+  return held + Math.max(5, Math.ceil(Number(client.day_first_remaining ?? 0) / 20));
 }
 
 export interface Report {

@@ -93,6 +93,11 @@ export class LedgerGate implements QuotaGate {
     return true;
   }
 
+  /** Permits given so far: requests this run sent (or is sending) under the ledger. */
+  get sent(): number {
+    return this.counts.granted - this.available;
+  }
+
   answered(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     this.unreported += 1;
@@ -145,6 +150,16 @@ export class LedgerGate implements QuotaGate {
       void (this.refill ?? this.startRefill());
   }
 
+  /**
+   * The block to ask for: the full size while the day has plenty, a tenth of what is left when it runs
+   * low, so one run's block does not hold the last requests the others need.
+   */
+  private want(): number {
+    const remaining = this.counts.remaining;
+    if (remaining === undefined) return this.options.blockSize;
+    return Math.min(this.options.blockSize, Math.max(5, Math.ceil(remaining / 10)));
+  }
+
   private slotFreed(): Promise<void> {
     return new Promise((resolve) => this.slotWaiters.push(resolve));
   }
@@ -160,7 +175,7 @@ export class LedgerGate implements QuotaGate {
       .takeBlock({
         runId: options.runId,
         clientId: options.clientId,
-        want: options.blockSize,
+        want: this.want(),
         slotsWanted: options.slotsWanted,
         answered,
         observed,

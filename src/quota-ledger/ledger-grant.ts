@@ -70,19 +70,23 @@ function decide(
   run: RunRow,
   kept: { requests: number; pipeline: string | undefined },
   recheckDue: boolean,
-): Pick<Grant, "granted" | "yieldTo" | "exhausted"> {
+): Pick<Grant, "granted" | "yieldTo" | "exhausted"> & { probe?: boolean } {
   // Nobody has heard from the service yet: one request, whose answer tells the fleet the count.
   if (client.remaining === null) return { granted: 1, yieldTo: undefined, exhausted: false };
   const free = Number(client.remaining) - Number(run.reserve);
   const room = free - kept.requests;
-  if (room >= 1) return { granted: Math.min(request.want, room), yieldTo: undefined, exhausted: false };
+  // A count this run cannot use may be yesterday's: one request may find the service's new day.
+  if (room < 1 && recheckDue) return { granted: 1, yieldTo: undefined, exhausted: false, probe: true };
+  if (room >= 1) {
+    // Near the higher claims: start no more slices, and finish those begun within the room left.
+    const yieldTo = kept.requests > 0 && room < 2 * request.want ? kept.pipeline : undefined;
+    return { granted: Math.min(request.want, room), yieldTo, exhausted: false };
+  }
   if (free >= 1) {
-    // Higher claims take what is left: stop starting slices, but finish those begun.
+    // Higher claims take what is left: only a run finishing its slices gets more, from the day's rest.
     const granted = request.finishing ? Math.min(request.want, free) : 0;
     return { granted, yieldTo: kept.pipeline, exhausted: false };
   }
-  // The day looks spent; after a while one request may find that the service started a new day.
-  if (recheckDue) return { granted: 1, yieldTo: undefined, exhausted: false };
   return { granted: 0, yieldTo: undefined, exhausted: true };
 }
 
@@ -129,7 +133,9 @@ export async function takeBlock(tx: PoolClient, request: BlockRequest): Promise<
     [request.runId, decision.granted, slots ?? null, client.day, decision.yieldTo ?? null],
   );
   return {
-    ...decision,
+    granted: decision.granted,
+    yieldTo: decision.yieldTo,
+    exhausted: decision.exhausted,
     slots,
     remaining: remaining === null ? undefined : remaining,
     day: client.day,

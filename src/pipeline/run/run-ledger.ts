@@ -121,7 +121,8 @@ function startRunLedger(
   return {
     gate,
     describe: ledger.describe,
-    claim: (requests) => ledger.setClaim(clientId, claimKey, requests),
+    // The plan's requests, and those the run already sent to plan (mappings, the probe).
+    claim: (requests) => ledger.setClaim(clientId, claimKey, requests + gate.sent),
     stopStarting: () => gate.yieldError(),
     counts: () => gate.counts,
     end(status) {

@@ -6,6 +6,10 @@ export /** What a stopped run says to do: only a run that keeps state (a file or
 function stopAdvice(error: unknown, keepsState: boolean): string {
   if (hasCode(error, ERROR_CODES.QUOTA_EXHAUSTED))
     return "Run stopped at the quota reserve; run the same command after the daily quota resets to resume.";
+  if (hasCode(error, ERROR_CODES.QUOTA_YIELDED))
+    return "Run stopped: it yielded to a higher-priority pipeline of the quota ledger; it resumes on its next schedule, or after the daily quota renews.";
+  if (hasCode(error, ERROR_CODES.QUOTA_LEDGER_UNREACHABLE))
+    return "Run stopped: the quota ledger became unreachable and the requests it had reserved are spent; run the same command again once the ledger is back to resume.";
   if (!keepsState)
     return hasCode(error, ERROR_CODES.OUTPUT_CLOSED)
       ? "Run stopped: the reader of stdout closed it. A pipeline that writes only to stdout keeps no state, so there is nothing to resume: running it again exports the whole window again."
