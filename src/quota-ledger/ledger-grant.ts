@@ -70,6 +70,7 @@ function decide(
   run: RunRow,
   kept: { requests: number; pipeline: string | undefined },
   recheckDue: boolean,
+  ownClaimLeft: number,
 ): Pick<Grant, "granted" | "yieldTo" | "exhausted"> & { probe?: boolean } {
   // Nobody has heard from the service yet: one request, whose answer tells the fleet the count.
   if (client.remaining === null) return { granted: 1, yieldTo: undefined, exhausted: false };
@@ -78,8 +79,10 @@ function decide(
   // A count this run cannot use may be yesterday's: one request may find the service's new day.
   if (room < 1 && recheckDue) return { granted: 1, yieldTo: undefined, exhausted: false, probe: true };
   if (room >= 1) {
-    // Near the higher claims: start no more slices, and finish those begun within the room left.
-    const yieldTo = kept.requests > 0 && room < 2 * request.want ? kept.pipeline : undefined;
+    // What the higher claims leave cannot see this run through (or is about to run out): start no
+    // more slices, and finish those begun within the room left.
+    const short = room < Math.max(2 * request.want, ownClaimLeft);
+    const yieldTo = kept.requests > 0 && short ? kept.pipeline : undefined;
     return { granted: Math.min(request.want, room), yieldTo, exhausted: false };
   }
   if (free >= 1) {
@@ -110,7 +113,12 @@ export async function takeBlock(tx: PoolClient, request: BlockRequest): Promise<
      FROM mdq_quota_clients WHERE client_id = $2`,
     [request.recheckAfterMs, request.clientId],
   );
-  const decision = decide(request, client, run, kept, recheck.rows[0]?.due === true);
+  const own = await tx.query<{ left: string }>(
+    `SELECT GREATEST(requests - spent, 0) AS left FROM mdq_quota_claims WHERE client_id = $1 AND claim_key = $2`,
+    [request.clientId, run.claim_key],
+  );
+  const ownLeft = Number(own.rows[0]?.left ?? 0);
+  const decision = decide(request, client, run, kept, recheck.rows[0]?.due === true, ownLeft);
   const slots = await slotsFor(tx, request);
   const remaining = client.remaining === null ? null : Number(client.remaining) - decision.granted;
   await tx.query(
