@@ -9,13 +9,15 @@ export interface ClientRow {
   /** bigint columns come back as text. */
   remaining: string | null;
   day_first_remaining: string | null;
+  /** The lowest count the service reported this day, as reported. */
+  day_lowest_reported: string | null;
 }
 
 /** The client's row, created on first use and locked until the transaction ends. */
 export async function lockClient(tx: PoolClient, clientId: string): Promise<ClientRow> {
   await tx.query(`INSERT INTO mdq_quota_clients (client_id) VALUES ($1) ON CONFLICT DO NOTHING`, [clientId]);
   const found = await tx.query<ClientRow>(
-    `SELECT client_id, day, remaining, day_first_remaining FROM mdq_quota_clients
+    `SELECT client_id, day, remaining, day_first_remaining, day_lowest_reported FROM mdq_quota_clients
      WHERE client_id = $1 FOR UPDATE`,
     [clientId],
   );
@@ -59,8 +61,10 @@ async function heldByLiveRuns(tx: PoolClient, clientId: string): Promise<number>
 }
 
 /**
- * The gap between a reported count and the ledger's own that means a new quota day. Reports arrive
- * late and out of order, by at most what the fleet holds; a renewed quota jumps by far more.
+ * The gap above the day's lowest reported count that means a new quota day. Reports arrive late and
+ * out of order, by at most what the fleet holds; a renewed quota jumps by far more. (The ledger's own
+ * count is not the base: it is kept on the low side, by up to a block, and would make a late report
+ * look like a jump.)
  */
 function newDayMargin(client: ClientRow, held: number): number {
   return held + Math.max(5, Math.ceil(Number(client.day_first_remaining ?? 0) / 20));
@@ -101,13 +105,16 @@ export async function recordReport(tx: PoolClient, client: ClientRow, report: Re
   const held = await heldByLiveRuns(tx, client.client_id);
   const seen = report.observed - held;
   const current = client.remaining === null ? undefined : Number(client.remaining);
-  if (current !== undefined && report.observed > current + newDayMargin(client, held)) {
+  const lowest = client.day_lowest_reported === null ? undefined : Number(client.day_lowest_reported);
+  if (lowest !== undefined && report.observed > lowest + newDayMargin(client, held)) {
     client.day += 1;
     client.day_first_remaining = String(report.observed);
+    client.day_lowest_reported = String(report.observed);
     client.remaining = String(Math.max(0, seen));
     await tx.query(
       `UPDATE mdq_quota_clients SET day = $2, day_started_at = now(), day_first_remaining = $3,
-         remaining = $4, reported = $3, reported_at = now() WHERE client_id = $1`,
+         day_lowest_reported = $3, remaining = $4, reported = $3, reported_at = now()
+       WHERE client_id = $1`,
       [client.client_id, client.day, report.observed, client.remaining],
     );
     return;
@@ -115,9 +122,11 @@ export async function recordReport(tx: PoolClient, client: ClientRow, report: Re
   const remaining = Math.max(0, current === undefined ? seen : Math.min(current, seen));
   client.remaining = String(remaining);
   client.day_first_remaining ??= String(report.observed);
+  client.day_lowest_reported = String(Math.min(lowest ?? report.observed, report.observed));
   await tx.query(
     `UPDATE mdq_quota_clients SET remaining = $2, reported = $3, reported_at = now(),
-       day_first_remaining = COALESCE(day_first_remaining, $3) WHERE client_id = $1`,
+       day_first_remaining = COALESCE(day_first_remaining, $3),
+       day_lowest_reported = LEAST(COALESCE(day_lowest_reported, $3), $3) WHERE client_id = $1`,
     [client.client_id, remaining, report.observed],
   );
 }

@@ -10,6 +10,7 @@ CREATE TABLE mdq_quota_clients (
   day                 integer NOT NULL DEFAULT 1,
   day_started_at      timestamptz NOT NULL DEFAULT now(),
   day_first_remaining bigint,
+  day_lowest_reported bigint,
   remaining           bigint,
   reported            bigint,
   reported_at         timestamptz
