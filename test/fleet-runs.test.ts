@@ -97,12 +97,13 @@ describe("a fleet sharing one daily quota", () => {
       });
       // About 150 requests for the backfill and 75 for the nightly run: the day has room for the
       // nightly run and not for both, so the backfill, started first, gives way once the nightly run's
-      // claim arrives (as long as that is within some 140 of the backfill's requests).
+      // claim arrives (as long as that is within some 140 of the backfill's requests). One request at a
+      // time each, so the nightly run lasts long enough for the backfill to come back to the ledger.
       const nightly = await writeFleetPipeline(dir, {
         name: "nightly",
         hours: 40,
         priority: "high",
-        concurrency: 4,
+        concurrency: 1,
       });
       const low = fleet.run(backfill, "yield-backfill");
       await waitFor(

@@ -155,8 +155,8 @@ export class LedgerGate implements QuotaGate {
    * low, so one run's block does not hold the last requests the others need.
    */
   private want(): number {
-    const remaining = this.counts.remaining;
-    if (remaining === undefined) return this.options.blockSize;
+    // Until the ledger has told the day's count, a small block: the day may be nearly spent.
+    const remaining = this.counts.remaining ?? 0;
     return Math.min(this.options.blockSize, Math.max(5, Math.ceil(remaining / 10)));
   }
 

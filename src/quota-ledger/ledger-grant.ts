@@ -13,13 +13,22 @@ interface RunRow {
   reserve: string;
 }
 
+interface Protected {
+  /** Requests the claims and standing claims of higher-priority pipelines keep. */
+  requests: number;
+  /** Of which the claims of runs under way. */
+  running: number;
+  /** The first of those pipelines, the one a yielding run names. */
+  pipeline: string | undefined;
+}
+
 /** What the claims and standing claims of higher-priority pipelines keep from this run, and whose. */
 async function protectedFor(
   tx: PoolClient,
   client: ClientRow,
   run: RunRow,
-): Promise<{ requests: number; pipeline: string | undefined }> {
-  const rows = await tx.query<{ pipeline: string; requests: string }>(
+): Promise<Protected> {
+  const rows = await tx.query<{ pipeline: string; requests: string; running: string | null }>(
     `WITH claims AS (
        SELECT c.pipeline, sum(GREATEST(c.requests - c.spent, 0)) AS requests
        FROM mdq_quota_claims c
@@ -35,20 +44,23 @@ async function protectedFor(
        FROM mdq_quota_standing s
        WHERE s.client_id = $1 AND s.priority < $2 AND s.pipeline <> $3)
      SELECT COALESCE(c.pipeline, s.pipeline) AS pipeline,
-            GREATEST(COALESCE(c.requests, 0), COALESCE(s.requests, 0)) AS requests
+            GREATEST(COALESCE(c.requests, 0), COALESCE(s.requests, 0)) AS requests,
+            c.requests AS running
      FROM claims c FULL OUTER JOIN standing s ON s.pipeline = c.pipeline
      ORDER BY 2 DESC`,
     [client.client_id, run.priority, run.pipeline, client.day],
   );
   let requests = 0;
+  let running = 0;
   let pipeline: string | undefined;
   for (const row of rows.rows) {
     const kept = Number(row.requests);
     if (kept <= 0) continue;
     requests += kept;
+    running += Number(row.running ?? 0);
     pipeline ??= row.pipeline;
   }
-  return { requests, pipeline };
+  return { requests, running, pipeline };
 }
 
 /** How many requests this run may have in flight under the fleet's `max_in_flight`. */
@@ -68,7 +80,7 @@ function decide(
   request: BlockRequest,
   client: ClientRow,
   run: RunRow,
-  kept: { requests: number; pipeline: string | undefined },
+  kept: Protected,
   recheckDue: boolean,
   ownClaimLeft: number,
 ): Pick<Grant, "granted" | "yieldTo" | "exhausted"> & { probe?: boolean } {
@@ -79,9 +91,10 @@ function decide(
   // A count this run cannot use may be yesterday's: one request may find the service's new day.
   if (room < 1 && recheckDue) return { granted: 1, yieldTo: undefined, exhausted: false, probe: true };
   if (room >= 1) {
-    // What the higher claims leave cannot see this run through (or is about to run out): start no
-    // more slices, and finish those begun within the room left.
-    const short = room < Math.max(2 * request.want, ownClaimLeft);
+    // Start no more slices, and finish those begun within the room left, when the room is about to
+    // run out, or when a higher-priority run under way leaves too little to see this one through
+    // (a standing claim alone leaves the room to use).
+    const short = room < 2 * request.want || (kept.running > 0 && room < ownClaimLeft);
     const yieldTo = kept.requests > 0 && short ? kept.pipeline : undefined;
     return { granted: Math.min(request.want, room), yieldTo, exhausted: false };
   }
