@@ -12,6 +12,18 @@ export type RetryReason = "429" | "5xx" | "network" | "token" | "context_lost" |
  */
 export type SliceOutcome = "committed" | "skipped" | "failed" | "stopped";
 
+/** What a run sharing the quota through the ledger knows of it, each value since the run started. */
+export interface QuotaLedgerNumbers {
+  /** The fleet's remaining count as the ledger keeps it. */
+  remaining: number | undefined;
+  /** Requests this run reserved from the ledger. */
+  reserved: number;
+  /** Round trips to the ledger (blocks, lease renewals, the end). */
+  roundTrips: number;
+  /** Time this run's requests waited for a permit. */
+  waitSeconds: number;
+}
+
 /**
  * @example
  * observer.requestSent("/v3/jobs/query", "200");
@@ -34,6 +46,8 @@ export interface RunObserver {
   recordsRead(count: number): void;
   /** A sink's rows and bytes, committed. `sink` is the index of the sink in the pipeline. */
   recordsWritten(sink: number, rows: number, bytes: number): void;
+  /** The quota ledger's numbers changed (a run that shares the quota through one). */
+  quotaLedger?(numbers: QuotaLedgerNumbers): void;
 }
 
 export const NO_OBSERVER: RunObserver = {
@@ -59,5 +73,6 @@ export function combineObservers(...observers: readonly RunObserver[]): RunObser
     batchWaited: (seconds) => observers.forEach((o) => o.batchWaited(seconds)),
     recordsRead: (count) => observers.forEach((o) => o.recordsRead(count)),
     recordsWritten: (sink, rows, bytes) => observers.forEach((o) => o.recordsWritten(sink, rows, bytes)),
+    quotaLedger: (numbers) => observers.forEach((o) => o.quotaLedger?.(numbers)),
   };
 }

@@ -3,40 +3,12 @@
 // so the ledger costs one round trip per block, not per request. It also keeps the run's lease alive,
 // and says when the run must stop starting slices (a higher-priority claim) or stop at once.
 import { EtlError, QuotaExhaustedError } from "../errors.js";
-import type { Logger } from "../logger.js";
-import type { Clock } from "../api/clock.js";
 import type { QuotaGate } from "../core/quota-gate.js";
-import type { QuotaLedger } from "./quota-ledger.js";
 import type { Grant, RunEnd } from "./ledger-types.js";
+import { asLedgerError } from "./ledger-gate-options.js";
+import type { GateCounts, LedgerGateOptions } from "./ledger-gate-options.js";
 
-export interface LedgerGateOptions {
-  ledger: QuotaLedger;
-  runId: string;
-  clientId: string;
-  pipeline: string;
-  /** Requests asked for at a time. */
-  blockSize: number;
-  /** Requests this run would send at once (its concurrency), toward `max_in_flight`. */
-  slotsWanted: number;
-  maxInFlight: number | undefined;
-  recheckAfterMs: number;
-  leaseMs: number;
-  reserve: number;
-  log: Logger;
-  clock: Clock;
-}
-
-/** The ledger's numbers as this run sees them, for metrics and the run's end. */
-export interface GateCounts {
-  blocks: number;
-  granted: number;
-  answered: number;
-  waitMs: number;
-  /** Round trips to the ledger (blocks, lease renewals). */
-  roundTrips: number;
-  remaining: number | undefined;
-  day: number | undefined;
-}
+export type { GateCounts, LedgerGateOptions } from "./ledger-gate-options.js";
 
 export class LedgerGate implements QuotaGate {
   private available = 0;
@@ -66,7 +38,7 @@ export class LedgerGate implements QuotaGate {
     this.timer.unref();
   }
 
-  async permit(operation: string, signal?: AbortSignal): Promise<void> {
+  async permit(_operation: string, signal?: AbortSignal): Promise<void> {
     const started = this.options.clock.now();
     try {
       for (;;) {
@@ -82,8 +54,9 @@ export class LedgerGate implements QuotaGate {
         if (this.slots === 0 && this.inFlight === 0) await this.options.clock.sleep(250, signal);
       }
     } finally {
-      this.counts.waitMs += this.options.clock.now() - started;
-      void operation;
+      const waited = this.options.clock.now() - started;
+      this.counts.waitMs += waited;
+      if (waited > 0) this.reportNumbers();
     }
   }
 
@@ -189,8 +162,7 @@ export class LedgerGate implements QuotaGate {
           // Reported again with the next attempt, if one comes.
           this.unreported += answered;
           if (observed !== undefined) this.observe(observed);
-          this.refusal ??=
-            error instanceof EtlError ? error : new EtlError("QUOTA_LEDGER_UNREACHABLE", String(error));
+          this.refusal ??= asLedgerError(error);
           options.log.error(
             { error: this.refusal.message, available: this.available },
             "The quota ledger is unreachable; the run takes no new block and stops when this one is spent.",
@@ -204,6 +176,15 @@ export class LedgerGate implements QuotaGate {
     return refill;
   }
 
+  private reportNumbers(): void {
+    this.options.report?.({
+      remaining: this.counts.remaining,
+      reserved: this.counts.granted,
+      roundTrips: this.counts.roundTrips,
+      waitSeconds: this.counts.waitMs / 1000,
+    });
+  }
+
   private granted(grant: Grant): void {
     this.counts.blocks += 1;
     this.counts.granted += grant.granted;
@@ -211,6 +192,7 @@ export class LedgerGate implements QuotaGate {
     this.counts.day = grant.day;
     this.available += grant.granted;
     this.slots = grant.slots;
+    this.reportNumbers();
     for (const wake of this.slotWaiters.splice(0)) wake();
     if (grant.yieldTo !== undefined && this.yieldTo === undefined) {
       this.yieldTo = grant.yieldTo;
@@ -239,8 +221,7 @@ export class LedgerGate implements QuotaGate {
         this.available = 0;
       }
     } catch (error) {
-      this.refusal ??=
-        error instanceof EtlError ? error : new EtlError("QUOTA_LEDGER_UNREACHABLE", String(error));
+      this.refusal ??= asLedgerError(error);
     }
   }
 }

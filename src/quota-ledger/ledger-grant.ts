@@ -23,11 +23,7 @@ interface Protected {
 }
 
 /** What the claims and standing claims of higher-priority pipelines keep from this run, and whose. */
-async function protectedFor(
-  tx: PoolClient,
-  client: ClientRow,
-  run: RunRow,
-): Promise<Protected> {
+async function protectedFor(tx: PoolClient, client: ClientRow, run: RunRow): Promise<Protected> {
   const rows = await tx.query<{ pipeline: string; requests: string; running: string | null }>(
     `WITH claims AS (
        SELECT c.pipeline, sum(GREATEST(c.requests - c.spent, 0)) AS requests

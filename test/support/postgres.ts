@@ -81,7 +81,12 @@ export async function startPostgres(): Promise<TestPostgres> {
             ...args,
           ];
     const [file = "", ...rest] = command;
-    await run(file, rest, { cwd: dir, env: { PATH: process.env.PATH ?? "", LC_ALL: "C" } });
+    // Programs unpacked by the pretest find their libraries (libpq) beside them, not on the host.
+    const libraries = join(TEST_SERVERS_BIN, "..", "lib", "x86_64-linux-gnu");
+    await run(file, rest, {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", LC_ALL: "C", LD_LIBRARY_PATH: libraries },
+    });
   };
   if (user !== undefined) {
     await chown(dir, user.uid, user.gid);

@@ -110,6 +110,7 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
               envUrl: ledgerJoin.envUrl,
               concurrency: pipeline.limits.concurrency,
               reserve: pipeline.limits.quota_reserve,
+              observer: options.observer,
             }),
         }),
   });

@@ -4,6 +4,7 @@
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import type { Logger } from "../../logger.js";
 import type { RunInfo } from "../../core/contracts.js";
+import type { QuotaLedgerNumbers, RunObserver } from "../../core/run-observer.js";
 import { EtlError, hasCode } from "../../errors.js";
 import { systemClock } from "../../api/clock.js";
 import { isLedgerUrl, openQuotaLedger } from "../../quota-ledger/quota-ledger.js";
@@ -33,6 +34,8 @@ export interface JoinLedgerOptions {
   /** Requests this run sends at once. */
   concurrency: number;
   reserve: number;
+  /** Told the ledger's numbers (the run's metrics). */
+  observer?: RunObserver | undefined;
 }
 
 /** Pipeline and window: the shards of one backfill share it, and so one claim. */
@@ -112,6 +115,9 @@ function startRunLedger(
     reserve: options.reserve,
     log: options.log.child({ component: "quota-ledger" }),
     clock: systemClock,
+    ...(options.observer?.quotaLedger === undefined
+      ? {}
+      : { report: (numbers: QuotaLedgerNumbers) => options.observer?.quotaLedger?.(numbers) }),
   });
   options.log.info(
     { ledger: ledger.describe, priority: settings.priority, standing: settings.standing },

@@ -1,0 +1,46 @@
+// What a run's gate to the quota ledger is given and what it counts, and the error a failure of the
+// ledger becomes.
+import { errorCode, EtlError } from "../errors.js";
+import type { Logger } from "../logger.js";
+import type { Clock } from "../api/clock.js";
+import type { QuotaLedgerNumbers } from "../core/run-observer.js";
+import type { QuotaLedger } from "./quota-ledger.js";
+
+/** A failure of the ledger as the error the run stops with: the ledger's own, or one naming it. */
+export function asLedgerError(error: unknown): EtlError {
+  if (errorCode(error) !== undefined) return error as EtlError;
+  return new EtlError("QUOTA_LEDGER_UNREACHABLE", `the quota ledger failed: ${String(error)}`, {
+    cause: error,
+  });
+}
+
+export interface LedgerGateOptions {
+  ledger: QuotaLedger;
+  runId: string;
+  clientId: string;
+  pipeline: string;
+  /** Requests asked for at a time. */
+  blockSize: number;
+  /** Requests this run would send at once (its concurrency), toward `max_in_flight`. */
+  slotsWanted: number;
+  maxInFlight: number | undefined;
+  recheckAfterMs: number;
+  leaseMs: number;
+  reserve: number;
+  log: Logger;
+  clock: Clock;
+  /** Told the ledger's numbers after each round trip (the run's metrics). */
+  report?: (numbers: QuotaLedgerNumbers) => void;
+}
+
+/** The ledger's numbers as this run sees them, for metrics and the run's end. */
+export interface GateCounts {
+  blocks: number;
+  granted: number;
+  answered: number;
+  waitMs: number;
+  /** Round trips to the ledger (blocks, lease renewals). */
+  roundTrips: number;
+  remaining: number | undefined;
+  day: number | undefined;
+}
