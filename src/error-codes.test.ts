@@ -13,6 +13,7 @@ import { RUN_ERRORS } from "./core/error-codes/run-errors.js";
 import { S3_ERRORS } from "./core/error-codes/s3-errors.js";
 import { SERVICE_ERRORS } from "./core/error-codes/service-errors.js";
 import { SINK_ERRORS } from "./core/error-codes/sink-errors.js";
+import { QUOTA_LEDGER_ERRORS } from "./core/error-codes/quota-ledger-errors.js";
 import { ConfigError, EtlError, hasCode, QuotaExhaustedError, SinkError } from "./errors.js";
 
 const root = new URL("../", import.meta.url);
@@ -40,6 +41,7 @@ describe("error codes", () => {
       RESPONSE_ERRORS,
       LOCK_ERRORS,
       SERVICE_ERRORS,
+      QUOTA_LEDGER_ERRORS,
       SINK_ERRORS,
       S3_ERRORS,
       RECORD_ERRORS,
