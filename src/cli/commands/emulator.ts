@@ -25,8 +25,7 @@ Options:
   --client-secret-file F   read the client secret from file F (one line)
                            the client id may also come from MDQ_EMULATOR_CLIENT_ID
   --max-buckets N          buckets one aggregation response may hold; more answer 400 (default 65535)
-  --quota N                daily requests per client (default 100000)
-  --quota-day-ms MS        length of the quota's day, from the epoch (default 86400000: UTC days)
+  --quota N                daily requests per client (default 100000), per --quota-day-ms MS (default 86400000)
   --payload-limit BYTES    v3 query responses above this get 413 (default 16777216)
   --partition-seconds N    time slice of one batch partition (default 3600)
   --ready-after-polls N    status polls before a partition completes (default 1)
