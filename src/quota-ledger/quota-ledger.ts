@@ -89,8 +89,10 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
     idleTimeoutMillis: 10_000,
     allowExitOnIdle: true,
   });
-  // A connection the server drops while idle must not take the process down: the next statement fails.
+  // A connection the server drops must not take the process down, idle in the pool or checked out
+  // between two statements: the statement under way, or the next one, fails instead.
   pool.on("error", () => undefined);
+  pool.on("connect", (connection) => connection.on("error", () => undefined));
   const inTransaction = async <T>(work: (tx: PoolClient) => Promise<T>, when: string): Promise<T> => {
     let tx: PoolClient;
     try {
