@@ -51,3 +51,67 @@ describe("QuotaTracker", () => {
     expect(() => quota.acquire("/a")).toThrow(/0 daily requests remain/);
   });
 });
+
+describe("QuotaTracker with a fleet's gate (the quota ledger)", () => {
+  /** A gate that hands out `permits` and records what the tracker tells it. */
+  function countingGate(permits: number) {
+    const told = { answered: 0, observed: [] as number[], asked: 0 };
+    let left = permits;
+    let release: (() => void) | undefined;
+    const gate = {
+      told,
+      /** Lets one waiting permit through. */
+      grant: () => {
+        left += 1;
+        release?.();
+      },
+      async permit() {
+        told.asked += 1;
+        while (left === 0) await new Promise<void>((resolve) => (release = resolve));
+        left -= 1;
+      },
+      tryPermit: () => (left > 0 ? ((left -= 1), true) : false),
+      answered: () => void (told.answered += 1),
+      observe: (remaining: number) => void told.observed.push(remaining),
+    };
+    return gate;
+  }
+
+  it("waits for the gate's permit before a request, and tells it each answer and count", async () => {
+    const gate = countingGate(0);
+    const quota = new QuotaTracker({ gate });
+    let admitted = false;
+    const admission = quota.admit("/v3/jobs/query").then(() => (admitted = true));
+    await Promise.resolve();
+    expect(admitted).toBe(false);
+    expect(quota.snapshot().inFlight).toBe(1);
+    gate.grant();
+    await admission;
+    expect(admitted).toBe(true);
+    quota.observe(41);
+    quota.release();
+    expect(gate.told).toEqual({ answered: 1, observed: [41], asked: 1 });
+  });
+
+  it("gives the slot back when the gate refuses, and sends nothing early without a permit", async () => {
+    const refusal = new QuotaExhaustedError("the fleet's quota is spent", 0, 0);
+    const quota = new QuotaTracker({
+      gate: {
+        permit: async () => Promise.reject(refusal),
+        tryPermit: () => false,
+        answered: () => undefined,
+        observe: () => undefined,
+      },
+    });
+    await expect(quota.admit("/v3/jobs/query")).rejects.toBe(refusal);
+    expect(quota.tryAdmit("/v3/jobs/query")).toBe(false);
+    expect(quota.snapshot().inFlight).toBe(0);
+  });
+
+  it("tells the gate the day's quota is gone when the service says so (429)", () => {
+    const gate = countingGate(1);
+    const quota = new QuotaTracker({ gate });
+    quota.markExhausted();
+    expect(gate.told.observed).toEqual([0]);
+  });
+});
