@@ -65,7 +65,7 @@ describe("quota ledger faults", () => {
   }, 60_000);
 
   test("a new quota day lets a run that yielded finish", async () => {
-    const dayMs = 6000;
+    const dayMs = 10_000;
     // The real clock: the day turns while the test waits, a few seconds.
     const service = await startTestService({ seed: 11, density: 40, quota: 70, quotaDayMs: dayMs });
     try {
