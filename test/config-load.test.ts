@@ -84,6 +84,12 @@ transforms:
       max_retries_per_slice: 3,
       encode_threads: "auto",
       progress_interval: "30s",
+      quota: {
+        priority: "normal",
+        alone_when_unreachable: false,
+        lease_ms: 60_000,
+        recheck_after_ms: 600_000,
+      },
     });
   });
 

@@ -30,6 +30,7 @@ import type { QuotaGate } from "../core/quota-gate.js";
 import type { RunObserver } from "../core/run-observer.js";
 import { observeTransport } from "./observed-transport.js";
 import { createLinkDownloader } from "./link-download.js";
+import { deprecationWarner } from "./deprecated-operations.js";
 
 export interface ServiceClientOptions {
   baseUrl: string;
@@ -131,14 +132,6 @@ export interface ServiceClient {
   close(): Promise<void>;
 }
 
-/** The v2 operation replacing each deprecated v1 logs operation. */
-const V1_REPLACEMENTS: Readonly<Record<string, string>> = {
-  "/v1/logs/scroll": "/v2/logs/scroll",
-  "/v1/logs/batch": "/v2/logs/batch",
-  "/v1/logs/batch/urls": "/v2/logs/batch/status",
-  "/v1/logs/batch/status": "/v2/logs/batch/status",
-};
-
 export function createServiceClient(options: ServiceClientOptions): ServiceClient {
   const logger = (options.logger ?? createSilentLogger()).child({ component: "api" });
   const clock = options.clock ?? systemClock;
@@ -214,16 +207,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     userAgent,
     secrets: () => tokens.secrets(),
   });
-  let warnedDeprecated = false;
-  const warnIfDeprecated = (path: string): void => {
-    const replacement = V1_REPLACEMENTS[path];
-    if (replacement === undefined || warnedDeprecated) return;
-    warnedDeprecated = true;
-    logger.warn(
-      { operation: path, replacement },
-      "The v1 logs endpoints are deprecated since 2026-03-01; migrate to the v2 logs endpoints.",
-    );
-  };
+  const warnIfDeprecated = deprecationWarner(logger);
 
   return {
     call(path, body, callOptions = {}) {
