@@ -69,6 +69,7 @@ describe("adaptive concurrency", () => {
     await client.authenticated();
     proxy.takePeakInFlight();
 
+    proxy.holdUntilInFlight(6);
     await wave(client, 24);
     expect(client.gate.limit).toBe(6);
     expect(proxy.takePeakInFlight()).toBe(6);
@@ -86,6 +87,7 @@ describe("adaptive concurrency", () => {
     for (let i = 0; i < 20 && client.gate.limit < 6; i++) await wave(client, 24);
     expect(client.gate.limit).toBe(6);
     proxy.takePeakInFlight();
+    proxy.holdUntilInFlight(6);
     await wave(client, 24);
     expect(proxy.takePeakInFlight()).toBe(6);
   });

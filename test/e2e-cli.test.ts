@@ -18,6 +18,7 @@ const COMMANDS = [
   "fields",
   "verify",
   "merge-manifests",
+  "quota",
   "emulator",
 ];
 

@@ -21,6 +21,11 @@ export interface GateProxy {
    * status line) since the proxy started or since the last call, which starts the count again.
    */
   takePeakInFlight(): number;
+  /**
+   * Holds every request until `count` are in flight at once, then lets them all go: a test sees a
+   * client reach its limit without depending on how fast the answers come.
+   */
+  holdUntilInFlight(count: number): void;
   close(): Promise<void>;
 }
 
@@ -36,6 +41,7 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
     { when: () => boolean | Promise<boolean>; reached: () => void; opened: Promise<void> } | undefined;
   let inFlight = 0;
   let peak = 0;
+  let barrier: { count: number; open: Promise<void>; release: () => void } | undefined;
   const forward = (incoming: IncomingMessage, response: ServerResponse, answered: () => void): void => {
     const outgoing = request(
       {
@@ -86,7 +92,13 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
       inFlight -= 1;
     };
     response.on("close", answered);
+    const held = barrier;
+    if (held !== undefined && inFlight >= held.count) {
+      barrier = undefined;
+      held.release();
+    }
     void (async () => {
+      if (held !== undefined) await held.open;
       const gate = armed;
       if (gate !== undefined && (await gate.when()) && armed === gate) {
         armed = undefined;
@@ -107,6 +119,11 @@ export async function startGateProxy(target: string, options: GateProxyOptions =
       const opened = new Promise<void>((resolve) => (release = resolve));
       armed = { when, reached, opened };
       return { reached: reachedPromise, release };
+    },
+    holdUntilInFlight(count) {
+      let release = (): void => undefined;
+      const open = new Promise<void>((resolve) => (release = resolve));
+      barrier = { count, open, release };
     },
     takePeakInFlight() {
       const seen = peak;
