@@ -9,6 +9,8 @@ import type { UniqueKeys } from "../../core/json-keys.js";
 import * as token from "../../core/json-bytes.js";
 
 import type { HitBytesFailure, HitBytesRefusal, HitBytesResult, HitShape } from "./hit-bytes-result.js";
+import { fieldOf, HitFields, WRONG } from "./hit-bytes-fields.js";
+import type { Field } from "./hit-bytes-fields.js";
 
 export type {
   HitBytes,
@@ -18,15 +20,8 @@ export type {
   HitShape,
 } from "./hit-bytes-result.js";
 
-type Field = "_id" | "_index" | "_score" | "_source" | "sort";
-const FIELDS: readonly Field[] = ["_id", "_index", "_score", "_source", "sort"];
-const FIELD_BYTES = FIELDS.map((field) => Buffer.from(field));
 const [ID, INDEX] = [Buffer.from("_id"), Buffer.from("_index")];
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
-/** Field positions when there is no usable value: */
-const ABSENT = -1;
-/** A value of the wrong type: its key was there, so the shape check fails. */
-const WRONG = -2;
 
 const refused = (reason: HitBytesRefusal): HitBytesFailure => ({ ok: false, reason });
 const { notUtf8, tooDeep, repeatedKey } = JSON_FAILURE;
@@ -41,38 +36,6 @@ const refusal = (position: number): HitBytesFailure =>
           : "syntax",
   );
 const SYNTAX = JSON_FAILURE.unexpected; // what the hit's own steps refuse, JSON.parse refuses too
-
-/** Where the hit's own fields were read, the last of each (ABSENT or WRONG when not usable). */
-class HitFields {
-  constructor(readonly shape: HitShape) {}
-  id = ABSENT;
-  idEnd = 0;
-  idEscaped = false;
-  index = ABSENT;
-  indexEnd = 0;
-  indexEscaped = false;
-  score: number | null | undefined = undefined;
-  /** `_score` is neither null nor a finite number. */
-  scoreWrong = false;
-  sort = ABSENT;
-  sortEnd = 0;
-  source = ABSENT;
-  sourceEnd = 0;
-  sourceHasIdentityKey = false;
-  sourceHasIndexKey = false;
-  sourceEmpty = true;
-  sortValid = false;
-}
-
-function fieldOf(json: JsonBytes, from: number, to: number): Field | undefined {
-  if (json.escaped) {
-    const key = json.text(from + 1, to - 1, true, json.wide);
-    return FIELDS.find((field) => field === key);
-  }
-  for (let f = 0; f < FIELDS.length; f++)
-    if (json.matches(from + 1, to - 1, FIELD_BYTES[f] as Buffer)) return FIELDS[f];
-  return undefined;
-}
 
 /**
  * `_source`'s object from its `{`: its top-level keys are checked for what a splice must know, and,

@@ -3,33 +3,10 @@
 // array (the envelope: total, cursor, quota) is kept as bytes and parsed once at the end.
 import { Buffer } from "node:buffer";
 
-/** One element of the array, as bytes of the scanner's current window (valid during the callback). */
-export interface ScannedElement {
-  bytes: Buffer;
-  start: number;
-  end: number;
-  /** The element's `_source` object, when it has one at its top level (-1 otherwise). */
-  sourceStart: number;
-  sourceEnd: number;
-  /** No whitespace outside strings: the bytes are as compact as `JSON.stringify` writes them. */
-  compact: boolean;
-  /** `take` was offered the element whole, within one window, and declined it. */
-  offered: boolean;
-}
+import { BACKSLASH, hasEscape, isSpace, QUOTE, SOURCE_KEY } from "./hit-scanner-bytes.js";
+import type { ScannedElement } from "./hit-scanner-bytes.js";
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const SOURCE_KEY = Buffer.from("_source");
-
-/** Whether the key bytes [from, to) hold an escape: a few bytes, the hit's own keys only. */
-function hasEscape(bytes: Buffer, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) if (bytes[k] === BACKSLASH) return true;
-  return false;
-}
-
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-}
+export type { ScannedElement } from "./hit-scanner-bytes.js";
 
 /**
  * @example

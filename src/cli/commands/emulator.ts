@@ -8,6 +8,7 @@ import { startEmulator } from "../../emulator/server.js";
 import type { EmulatorOptions, PartitionFormat } from "../../emulator/server.js";
 import { parseAwkwardFlag, parseDataChanges } from "./emulator-data-flags.js";
 import { emulatorCredentials, exposureWarning } from "../emulator-credentials.js";
+import { listenFailure } from "../listen-failure.js";
 
 export const EMULATOR_HELP = `Usage: mdq-export emulator [options]
 
@@ -240,17 +241,3 @@ export const runEmulatorCommand: Command = async (argv, io) => {
   }
   return EXIT.ok;
 };
-
-/** Why the emulator could not listen on `host:port`, and the fix; undefined for any other failure. */
-function listenFailure(error: unknown, host: string, port: number): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const where = `${host}:${port}`;
-  const other = "choose another port with --port N (--port 0 picks a free one)";
-  if (code === "EADDRINUSE")
-    return `port ${port} on ${host} is already in use (EADDRINUSE): another process listens on ${where}, perhaps an emulator started earlier; stop it (\`ss -ltnp 'sport = :${port}'\` names it) or ${other}`;
-  if (code === "EACCES")
-    return `this user may not listen on port ${port} (EACCES: ports below 1024 need privileges); ${other}`;
-  if (code === "EADDRNOTAVAIL")
-    return `${host} is not an address of this machine (EADDRNOTAVAIL); bind 127.0.0.1 (the default) or one of this machine's addresses with --host`;
-  return undefined;
-}

@@ -1,7 +1,14 @@
-// Reading the state object, refusing what it cannot hold, and the files a commit left midway.
+// The state object's name, reading it, refusing what it cannot hold, and the files a commit left midway.
 import { EtlError } from "../../errors.js";
-import { parseState } from "./state-schema.js";
+import { shardSuffix } from "../plan/shard.js";
+import type { Shard } from "../plan/shard.js";
+import { parseState, STATE_DIRECTORY } from "./state-schema.js";
 import type { IntendedFile, RunState } from "./state-schema.js";
+
+/** The state's object name; shards keep their own. */
+export function stateObjectPath(shard?: Shard): string {
+  return `${STATE_DIRECTORY}/state${shardSuffix(shard)}.json`;
+}
 
 export function fileKey(file: IntendedFile): string {
   return `${file.sink}\u0000${file.path}`;

@@ -2,9 +2,7 @@
 // batch exports in progress, kept beside the output so an ephemeral container can resume. A change
 // writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
 // written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
-import { shardSuffix } from "../plan/shard.js";
-import type { Shard } from "../plan/shard.js";
-import { journalEntrySchema, RECHECK_HISTORY_LIMIT, STATE_DIRECTORY } from "./state-schema.js";
+import { journalEntrySchema, RECHECK_HISTORY_LIMIT } from "./state-schema.js";
 import { fileKey, filesOfInterruptedCommit, refused } from "./state-files.js";
 import type {
   BatchProgress,
@@ -40,11 +38,6 @@ export type {
 
 /** Journal entries after which a run folds them into the state object, so a resume replays few. */
 export const JOURNAL_COMPACT_EVERY = 1000;
-
-/** The state's object name; shards keep their own. */
-export function stateObjectPath(shard?: Shard): string {
-  return `${STATE_DIRECTORY}/state${shardSuffix(shard)}.json`;
-}
 
 /** Committed by an earlier run, with no commit of it left midway. */
 const committedIn = (state: Readonly<RunState>, sliceId: string): boolean =>

@@ -5,7 +5,7 @@ import type { OutputStore } from "../../core/contracts.js";
 import { manifestObjectPath, successMarkerPath } from "../records/manifest.js";
 import type { Plan } from "../plan/plan.js";
 import type { Shard } from "../plan/shard.js";
-import { stateObjectPath } from "../records/state.js";
+import { stateObjectPath } from "../records/state-files.js";
 import { journalPrefix } from "../records/state-journal.js";
 import type { StateStore } from "../records/state.js";
 import type { RemoveRecordedFile } from "./sink-runtime.js";
