@@ -11,6 +11,7 @@ import type { CliIO, Command, DependencyMessage } from "./io.js";
 import { reportError } from "./report-error.js";
 import { routeDependencyMessages } from "./dependency-messages.js";
 import { outputFullCode } from "../sinks/output-full.js";
+import { boundHeapGrowth } from "./heap-growth.js";
 
 /** Commands load their modules when called, so `--help` and small commands start fast. */
 const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary: string }>> = {
@@ -126,6 +127,7 @@ function outputClosedExit(command: string, code: number): number {
 }
 
 async function runFromProcess(): Promise<void> {
+  boundHeapGrowth(process.execArgv);
   const controller = new AbortController();
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
