@@ -32,12 +32,6 @@ const BOTTOM = "^src/(core/|[^/]+\\.ts$)";
  */
 const KNOWN_BACK_ARROWS = [
   {
-    name: "warehouse-reads-pipeline-config",
-    from: "^src/warehouse/pipeline-schemas\\.ts$",
-    to: "^src/config/pipeline-schema\\.ts$",
-    why: "resolving the sinks' schemas takes the parsed pipeline, a config type",
-  },
-  {
     name: "sink-schema-reads-warehouse",
     from: "^src/sinks/schema\\.ts$",
     to: "^src/warehouse/(column-names|warehouse-options)\\.ts$",

@@ -3,12 +3,12 @@
 // to write exactly that schema, and the pin recorded after a successful run.
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import type { Pipeline } from "../config/pipeline-schema.js";
 import { escapeControl } from "../api/redact.js";
 import { ConfigError, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../core/contracts.js";
 import { transformColumns } from "../components/registry.js";
-import type { StepProblem, TransformTable } from "../components/registry.js";
+import type { StepProblem, TransformStep, TransformTable } from "../components/registry.js";
+import type { SinkConfig } from "../sinks/schema.js";
 import { mapRows } from "../transforms/map-rows.js";
 import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";
@@ -18,8 +18,14 @@ import type { PinnedSchema } from "./pinned-schema.js";
 import { resolveSinkSchema } from "./sink-schema.js";
 import type { SinkSchema } from "./sink-schema.js";
 
+/** What the schemas read of a pipeline: its transforms and its sinks (a parsed Pipeline is one). */
+export interface PipelineOutputs {
+  readonly transforms: readonly TransformStep[];
+  readonly sinks: readonly SinkConfig[];
+}
+
 export interface PipelineSchemaInput {
-  pipeline: Pipeline;
+  pipeline: PipelineOutputs;
   /** The transforms of the environment the pipeline was loaded with. */
   transforms: TransformTable;
   /** The pipeline file: a committed pin's path is relative to it. */
@@ -36,7 +42,7 @@ export interface PipelineSchemaInput {
 
 /** A sink of the pipeline and the store its output is in. */
 export interface SchemaSink {
-  config: Pipeline["sinks"][number];
+  config: SinkConfig;
   store: OutputStore | undefined;
 }
 
@@ -54,7 +60,7 @@ export interface ResolvedSinkSchema extends SinkSchema {
 }
 
 async function readPin(
-  pipeline: Pipeline,
+  pipeline: Pick<PipelineOutputs, "sinks">,
   index: number,
   file: string,
   store: OutputStore | undefined,
@@ -72,7 +78,7 @@ async function readPin(
  * when the sink pins nothing in the repository. `validate` reads it too, so a broken pin fails there.
  */
 export async function readCommittedPin(
-  pipeline: Pipeline,
+  pipeline: Pick<PipelineOutputs, "sinks">,
   index: number,
   file: string,
 ): Promise<{ pin: PinnedSchema; from: string } | undefined> {
