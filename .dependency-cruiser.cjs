@@ -32,12 +32,6 @@ const BOTTOM = "^src/(core/|[^/]+\\.ts$)";
  */
 const KNOWN_BACK_ARROWS = [
   {
-    name: "sink-schema-reads-warehouse",
-    from: "^src/sinks/schema\\.ts$",
-    to: "^src/warehouse/(column-names|warehouse-options)\\.ts$",
-    why: "the sink section's schema (config vocabulary kept in sinks/) embeds the warehouse options",
-  },
-  {
     name: "sources-read-kind-vocabulary",
     from: "^src/sources/(batch|paged|aggregation)\\.ts$",
     to: "^src/kinds/(source-spec|data-kind)\\.ts$",

@@ -11,9 +11,8 @@ import {
   columnNamesSchema,
   overrideProblems,
   schemaPolicySchema,
-} from "../warehouse/warehouse-options.js";
-import type { ColumnNaming } from "../warehouse/column-names.js";
-import type { SchemaPolicyConfig } from "../warehouse/warehouse-options.js";
+} from "./warehouse-options.js";
+import type { ColumnNaming, SchemaPolicyConfig } from "./warehouse-options.js";
 
 /** The formats and destinations a sink may name, by `format` value and by type. */
 export interface SinkComponents {

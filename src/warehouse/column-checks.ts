@@ -6,8 +6,9 @@ import type { Column } from "../core/contracts.js";
 import { collisionMessage, columnCollisions } from "./column-names.js";
 import type { ColumnNamingRules } from "./column-names.js";
 import type { SchemaColumn } from "./output-schema.js";
-import { hasControlCharacter, showName } from "./show-name.js";
-import { DEFAULT_MAX_COLUMNS, DEFAULT_MAX_NAME_CHARS } from "./warehouse-options.js";
+import { hasControlCharacter } from "../core/control-characters.js";
+import { showName } from "./show-name.js";
+import { DEFAULT_MAX_COLUMNS, DEFAULT_MAX_NAME_CHARS } from "../sinks/warehouse-options.js";
 
 /** The bounds of a sink's `schema:` on the names and number of columns. */
 export interface ColumnBounds {

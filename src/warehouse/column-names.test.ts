@@ -5,9 +5,9 @@ import {
   columnName,
   namingRules,
   rulesForColumns,
-  SAFE_COLUMN_NAME,
   snakeCaseName,
 } from "./column-names.js";
+import { SAFE_COLUMN_NAME } from "../sinks/warehouse-options.js";
 import type { ColumnNamingRules } from "./column-names.js";
 import type { Column } from "../core/contracts.js";
 

@@ -5,15 +5,8 @@
 // `column_name_overrides` names single columns itself, which is how two fields that would share a
 // name are told apart.
 import type { Column } from "../core/contracts.js";
+import type { ColumnNaming } from "../sinks/warehouse-options.js";
 import { showName } from "./show-name.js";
-
-/** How a sink names its columns: as the rows carry them, or made safe for every warehouse. */
-export type ColumnNaming = "as_is" | "snake_case";
-
-export const COLUMN_NAMINGS: readonly ColumnNaming[] = ["as_is", "snake_case"];
-
-/** What every warehouse we document accepts unquoted. */
-export const SAFE_COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
 
 const isUpper = (code: number): boolean => code >= 65 && code <= 90;
 const isLower = (code: number): boolean => code >= 97 && code <= 122;

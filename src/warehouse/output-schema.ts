@@ -2,7 +2,8 @@
 // source field it comes from. `mdq-export schema` prints it; the first run pins it (pinned-schema.ts).
 import type { Column, ColumnType } from "../core/contracts.js";
 import { columnName } from "./column-names.js";
-import type { ColumnNaming, ColumnNamingRules } from "./column-names.js";
+import type { ColumnNaming } from "../sinks/warehouse-options.js";
+import type { ColumnNamingRules } from "./column-names.js";
 
 /** One column of a sink's output, as pinned and compared. */
 export interface SchemaColumn {

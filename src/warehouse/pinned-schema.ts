@@ -4,7 +4,8 @@ import { z } from "zod";
 import { EtlError } from "../errors.js";
 import type { ColumnType } from "../core/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
-import { hasControlCharacter, showName } from "./show-name.js";
+import { hasControlCharacter } from "../core/control-characters.js";
+import { showName } from "./show-name.js";
 
 export const COLUMN_TYPE_NAMES = [
   "string",

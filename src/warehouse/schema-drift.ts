@@ -7,7 +7,7 @@ import type { Logger } from "../logger.js";
 import type { ColumnType } from "../core/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
 import { escapedName, showName } from "./show-name.js";
-import { DEFAULT_KEEP_REMOVED_DAYS } from "./warehouse-options.js";
+import { DEFAULT_KEEP_REMOVED_DAYS } from "../sinks/warehouse-options.js";
 
 /** What a sink does when the service's fields change under its pinned schema. */
 export interface DriftPolicy {

@@ -5,15 +5,6 @@ import { escapeControl } from "../api/redact.js";
 
 const SHOWN_CHARS = 200;
 
-// What escapeControl escapes: NUL and the other C0/C1 controls, and the line separators.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-
-/** Whether a name holds a character that DDL, a terminal or a log line cannot take as it is. */
-export function hasControlCharacter(name: string): boolean {
-  return CONTROL.test(name);
-}
-
 /**
  * The name escaped, without quotes; cut after 200 characters with its length said.
  * @example escapedName("job\u0000state") // "job\\u0000state"

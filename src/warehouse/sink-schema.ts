@@ -11,7 +11,7 @@ import {
 } from "./column-checks.js";
 import type { ColumnBounds } from "./column-checks.js";
 import { renamesColumns, rulesForColumns } from "./column-names.js";
-import type { ColumnNaming } from "./column-names.js";
+import type { ColumnNaming } from "../sinks/warehouse-options.js";
 import { bindColumns, outputSchema } from "./output-schema.js";
 import type { SchemaColumn, SourcedColumn } from "./output-schema.js";
 import type { PinnedSchema } from "./pinned-schema.js";

@@ -2,7 +2,7 @@
 // Hive partition columns the path template makes (`dt={date}` → dt DATE, `hour={hour}` → hour INT).
 import type { TableFiles } from "../../formats/format.js";
 import type { SchemaColumn } from "../output-schema.js";
-import { SAFE_COLUMN_NAME } from "../column-names.js";
+import { SAFE_COLUMN_NAME } from "../../sinks/warehouse-options.js";
 
 /** How a partition value was made, which fixes its type. */
 export type PartitionSource = "date" | "hour" | "text";

@@ -1,9 +1,14 @@
 // The sink options of the warehouse contract: how columns are named and what a run does when the
-// service's fields drift from the pinned schema. Part of every sink's YAML schema.
+// service's fields drift from the pinned schema. Part of every sink's YAML schema, so they live with
+// the sink's section; warehouse/ reads them to name columns and resolve the pinned schema.
 import { z } from "zod";
-import { SAFE_COLUMN_NAME } from "./column-names.js";
-import type { ColumnNaming } from "./column-names.js";
-import { hasControlCharacter } from "./show-name.js";
+import { hasControlCharacter } from "../core/control-characters.js";
+
+/** How a sink names its columns: as the rows carry them, or made safe for every warehouse. */
+export type ColumnNaming = "as_is" | "snake_case";
+
+/** What every warehouse we document accepts unquoted. */
+export const SAFE_COLUMN_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /** Column names and field names a sink writes by default at most: the bounds on what the service sends. */
 export const DEFAULT_MAX_COLUMNS = 2000;
