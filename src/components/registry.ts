@@ -22,7 +22,7 @@ import { metricsKind } from "../kinds/metrics.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
 import { ticketsKind } from "../kinds/tickets.js";
 import { workloadsKind } from "../kinds/workloads.js";
-import { createAggregationSource } from "../sources/aggregation.js";
+import { createAggregationSource } from "../kinds/aggregation-source.js";
 import { ConfigError } from "../errors.js";
 import type {
   PartitionedSource,

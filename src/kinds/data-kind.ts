@@ -9,7 +9,7 @@ import type { MappingField } from "../core/columns-from-mappings.js";
 import type { Column, PartitionedSource, Slice, Source } from "../core/contracts.js";
 import type { RequestOf } from "../api/service-operation.js";
 import type { OperationPath } from "../api/wire/operations.js";
-import type { BatchSourceOptions } from "../sources/batch.js";
+import type { BatchSourceOptions } from "./batch-source.js";
 
 /** How a slice is read: the planner picks one per slice among those the kind offers. */
 export type Retrieval = "scroll" | "pit" | "batch" | "aggs" | "billing";

@@ -3,8 +3,8 @@
 import { v1HitArray } from "../api/paging/hit-array.js";
 import { v1ScrollPaging } from "../api/paging/v1-scroll.js";
 import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
-import { createBatchSource } from "../sources/batch.js";
-import { createPagedSource } from "../sources/paged.js";
+import { createBatchSource } from "./batch-source.js";
+import { createPagedSource } from "./paged-source.js";
 import type { KindSources } from "./data-kind.js";
 import { applicationFor, oneOf } from "./source-spec.js";
 import type { SourceSpec } from "./source-spec.js";

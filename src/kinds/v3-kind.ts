@@ -6,7 +6,7 @@ import type { PagingOptions } from "../api/paging/page.js";
 import type { ServiceClient } from "../api/client.js";
 import { DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
-import { createPagedSource } from "../sources/paged.js";
+import { createPagedSource } from "./paged-source.js";
 import type { DataKindComponent, SourceFactory } from "./data-kind.js";
 import { hitColumns } from "./hit-columns.js";
 import type { PagedQuery } from "./paged-query.js";

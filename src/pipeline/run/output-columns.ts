@@ -4,7 +4,7 @@ import type { ServiceClient } from "../../api/client.js";
 import { readMappings } from "../../core/columns-from-mappings.js";
 import type { WidenedField } from "../../core/columns-from-mappings.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
-import { aggregationSourceColumns } from "../../sources/aggregation.js";
+import { aggregationSourceColumns } from "../../kinds/aggregation-source.js";
 import type { Column } from "../../core/contracts.js";
 import { transformColumns } from "../../components/registry.js";
 import type { KindTable, TransformStep, TransformTable } from "../../components/registry.js";

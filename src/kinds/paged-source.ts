@@ -3,7 +3,7 @@
 // total (on its first page's end), their sum is the slice's expected count.
 import type { PagePart } from "../api/paging/page.js";
 import type { RecordBatch, SliceContext, Source } from "../core/contracts.js";
-import { hitsToRows } from "../kinds/source-spec.js";
+import { hitsToRows } from "./source-spec.js";
 
 type HitPart = PagePart<{ _id: string; _index: string; _source: Readonly<Record<string, unknown>> }>;
 

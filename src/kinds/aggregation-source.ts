@@ -1,9 +1,9 @@
 // The aggregation source: one aggs request per request set of a slice (the kind sends it), its
 // response turned into one row per bucket path with the slice's bounds beside it.
 import type { RecordBatch, Column, Source } from "../core/contracts.js";
-import type { AggregationRequest } from "../kinds/data-kind.js";
-import type { AppType } from "../kinds/source-spec.js";
-import { timeBounds } from "../kinds/source-spec.js";
+import type { AggregationRequest } from "./data-kind.js";
+import type { AppType } from "./source-spec.js";
+import { timeBounds } from "./source-spec.js";
 import { aggregationColumns, aggregationRows } from "./aggregation-rows.js";
 
 /** Columns every aggregation row starts with, so rows of different slices stay apart. */

@@ -7,7 +7,7 @@ import { awaitBatchReady } from "../api/paging/batch-status.js";
 import type { BatchExportQuery } from "../api/paging/batch-status.js";
 import { readPartition } from "../api/paging/read-partition.js";
 import type { RecordBatch, PartitionedSource, Row, Slice, SourcePart } from "../core/contracts.js";
-import { hitAsRow, hitToRow } from "../kinds/source-spec.js";
+import { hitAsRow, hitToRow } from "./source-spec.js";
 
 export interface BatchResume {
   /** Tokens an earlier attempt or run at this slice obtained, by request number ("0", "1", ...). */

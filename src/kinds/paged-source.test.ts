@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PagePart } from "../api/paging/page.js";
 import type { RecordBatch } from "../core/contracts.js";
 import { sliceContext } from "../transforms/run-transform.test-support.js";
-import { createPagedSource } from "./paged.js";
+import { createPagedSource } from "./paged-source.js";
 
 type Hit = { _id: string; _index: string; _source: Record<string, unknown> };
 
