@@ -1,5 +1,5 @@
 // Lint rules: the recommended sets, plus the project's own: no `any`, type-only imports marked as
-// such, named exports only. The layering of src/ is checked by dependency-cruiser in `npm run lint`
+// such, named exports only, at most 250 lines per module. The layering of src/ is checked by dependency-cruiser in `npm run lint`
 // (.dependency-cruiser.cjs, drawn in docs/ARCHITECTURE.md).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
@@ -85,6 +85,13 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-restricted-syntax": ["error", NAMED_EXPORTS],
     },
+  },
+  {
+    // One concept per module, split along a seam before it passes 250 lines (STYLE.md); every line
+    // counts, comments and blank ones too, as `wc -l` counts them. Tests are exempt.
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts", "src/**/*.test-support.ts"],
+    rules: { "max-lines": ["error", { max: 250, skipBlankLines: false, skipComments: false }] },
   },
   {
     // Tests may still assert the class a function throws.
