@@ -5,6 +5,7 @@ import { parsePipeline } from "../src/config/load-pipeline.js";
 import { ConfigError } from "../src/errors.js";
 import type { ConfigIssue } from "../src/errors.js";
 import { pipelineText } from "./support/pipeline-text.js";
+import { defaultComponents } from "../src/components/environment.js";
 
 const now = new Date("2026-11-21T15:00:00Z");
 const env = { MDQ_CLIENT_SECRET: "s3cret-value", SALT: "0123456789abcdef0123" };
@@ -17,7 +18,7 @@ const JOBS = `  kind: jobs
 
 function problems(text: string, environment: Record<string, string> = env): ConfigIssue[] {
   try {
-    parsePipeline(text, "jobs.yaml", { env: environment, now });
+    parsePipeline(text, "jobs.yaml", { components: defaultComponents(), env: environment, now });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     const configError = error as ConfigError;
@@ -38,7 +39,10 @@ function only(text: string, environment?: Record<string, string>): ConfigIssue {
 
 describe("invalid pipelines", () => {
   it("accepts the base pipeline", () => {
-    expect(parsePipeline(pipelineText(JOBS), "jobs.yaml", { env, now }).source.kind).toBe("jobs");
+    expect(
+      parsePipeline(pipelineText(JOBS), "jobs.yaml", { components: defaultComponents(), env, now }).source
+        .kind,
+    ).toBe("jobs");
   });
 
   it("a filter pattern that needs backtracking, at its line and column", () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parsePipeline } from "../src/config/load-pipeline.js";
 import { ConfigError } from "../src/errors.js";
 import { pipelineText } from "./support/pipeline-text.js";
+import { defaultComponents } from "../src/components/environment.js";
 
 const now = new Date("2026-11-21T15:00:00Z");
 
@@ -11,7 +12,11 @@ const now = new Date("2026-11-21T15:00:00Z");
 function refusals(source: string): string[] {
   const text = pipelineText(source);
   try {
-    parsePipeline(text, "kinds.yaml", { env: { MDQ_CLIENT_SECRET: "s" }, now });
+    parsePipeline(text, "kinds.yaml", {
+      components: defaultComponents(),
+      env: { MDQ_CLIENT_SECRET: "s" },
+      now,
+    });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).issues.map(

@@ -17,7 +17,7 @@ const now = new Date("2026-11-21T15:00:00Z");
 const EMBEDDED = "name: demo\nservice: { embedded: true }\nsinks: [{ format: ndjson, to: ./out }]\n";
 
 function parse(text: string, env: Record<string, string> = {}, overrides?: { start?: string; end?: string }) {
-  return parsePipeline(text, "p.yaml", { env, now, overrides });
+  return parsePipeline(text, "p.yaml", { components: defaultComponents(), env, now, overrides });
 }
 
 function refusal(
@@ -146,6 +146,7 @@ transforms:
       `${EMBEDDED}source: { kind: logs, api: v1, application: atr, domain: [a], window: { start: now-1d/d } }`,
       "p.yaml",
       {
+        components: defaultComponents(),
         env: {},
         now,
         onWarning: (issue) => warnings.push(issue),
@@ -273,7 +274,9 @@ describe("refused files", () => {
     expect(refusal(huge).message).toMatch(/the limit is 1048576 \(1 MiB\)/);
     const file = join(await dir, "huge.yaml");
     await writeFile(file, huge);
-    await expect(loadPipeline(file, { env: {}, now })).rejects.toThrow(/the limit is 1048576/);
+    await expect(loadPipeline(file, { components: defaultComponents(), env: {}, now })).rejects.toThrow(
+      /the limit is 1048576/,
+    );
   });
 
   it("an alias bomb", () => {
@@ -291,14 +294,14 @@ describe("refused files", () => {
   });
 
   it("a file that cannot be read, and reads a good one", async () => {
-    await expect(loadPipeline(join(await dir, "missing.yaml"), { env: {}, now })).rejects.toThrow(
-      /cannot read the pipeline file \(ENOENT\)/,
-    );
+    await expect(
+      loadPipeline(join(await dir, "missing.yaml"), { components: defaultComponents(), env: {}, now }),
+    ).rejects.toThrow(/cannot read the pipeline file \(ENOENT\)/);
     const file = join(await dir, "ok.yaml");
     await writeFile(
       file,
       `${EMBEDDED}source: { kind: jobs, application: atr, app_type: [ec2], domain: ["*"], window: yesterday }\n`,
     );
-    expect((await loadPipeline(file, { env: {}, now })).name).toBe("demo");
+    expect((await loadPipeline(file, { components: defaultComponents(), env: {}, now })).name).toBe("demo");
   });
 });

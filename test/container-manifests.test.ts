@@ -9,6 +9,7 @@ import { parseAllDocuments } from "yaml";
 import { parsePipeline } from "../src/config/load-pipeline.js";
 import { emulatorEnv, REPO_ROOT, runCli } from "./support/cli-harness.js";
 import { useEmulator } from "./support/use-emulator.js";
+import { defaultComponents } from "../src/components/environment.js";
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -285,7 +286,7 @@ describe("deploy/kubernetes", () => {
         MDQ_CLIENT_ID_FILE: join(workspace.dir, "client-id"),
         MDQ_CLIENT_SECRET_FILE: join(workspace.dir, "client-secret"),
       };
-      const pipeline = parsePipeline(text, "nightly-jobs.yaml", { env });
+      const pipeline = parsePipeline(text, "nightly-jobs.yaml", { components: defaultComponents(), env });
       expect(pipeline.service).toMatchObject({
         mode: "remote",
         client_id: "mdq-client",

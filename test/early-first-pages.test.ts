@@ -56,6 +56,7 @@ async function exportJobs(
   });
   const file = await workspace.write(`${out}.yaml`, text);
   const pipeline = parsePipeline(text, file, {
+    components: defaultComponents(),
     env: service.env,
     now: new Date(EMULATOR_NOW),
   });

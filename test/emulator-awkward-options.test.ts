@@ -12,6 +12,7 @@ import { AWKWARD_PARTS, resolveAwkward } from "../src/emulator/awkward-data.js";
 import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { makeTempDir, readNdjsonRecords, removeDir, runCli } from "./support/cli-harness.js";
+import { defaultComponents } from "../src/components/environment.js";
 
 const started: RunningEmulator[] = [];
 afterAll(async () => {
@@ -38,7 +39,7 @@ sinks:
 
 function refusal(text: string): ConfigError {
   try {
-    parsePipeline(text, "awkward.yaml", { env: {}, now: NOW });
+    parsePipeline(text, "awkward.yaml", { components: defaultComponents(), env: {}, now: NOW });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return error as ConfigError;
@@ -65,9 +66,16 @@ describe("asking for awkward data", () => {
 
   it("service.awkward takes true or a list of parts; an unknown part is refused at its line and column", () => {
     expect(
-      parsePipeline(embedded("[int64, dates]"), "awkward.yaml", { env: {}, now: NOW }).service,
+      parsePipeline(embedded("[int64, dates]"), "awkward.yaml", {
+        components: defaultComponents(),
+        env: {},
+        now: NOW,
+      }).service,
     ).toMatchObject({ mode: "embedded", awkward: ["int64", "dates"] });
-    expect(parsePipeline(embedded("true"), "awkward.yaml", { env: {}, now: NOW }).service).toMatchObject({
+    expect(
+      parsePipeline(embedded("true"), "awkward.yaml", { components: defaultComponents(), env: {}, now: NOW })
+        .service,
+    ).toMatchObject({
       awkward: true,
     });
     const error = refusal(embedded("[int64, int65]"));

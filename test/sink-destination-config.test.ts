@@ -30,7 +30,7 @@ sinks:
 
 function issuesOf(sink: string): readonly ConfigIssue[] {
   try {
-    parsePipeline(pipelineWith(sink), "p.yaml", { env: {}, now });
+    parsePipeline(pipelineWith(sink), "p.yaml", { components: defaultComponents(), env: {}, now });
   } catch (error) {
     expect(error).toBeInstanceOf(ConfigError);
     return (error as ConfigError).issues;

@@ -18,10 +18,10 @@ export interface CliIO {
    */
   routeDependencyMessages?(handler: (message: DependencyMessage) => void): () => void;
   /**
-   * The components pipelines are loaded and run with: the built-in ones unless given (a program that
-   * embeds the CLI, or a test, adds its own through `withComponents`).
+   * The components pipelines are loaded and run with: `defaultComponents()` from the process's entry
+   * point; a program that embeds the CLI, or a test, adds its own through `withComponents`.
    */
-  components?: Components;
+  components: Components;
   /** The timers of the progress line; the process's unless given (a test ticks its own). */
   progressTimers?: ProgressTimers;
 }

@@ -1,6 +1,5 @@
 // What `schema` and `ddl` share: the pipeline, the columns the service maps for its kind, and each
 // sink's schema as the next run would write it (compared with its pin under the drift policy).
-import { defaultComponents } from "../components/environment.js";
 import { loadPipeline } from "../config/load-pipeline.js";
 import type { LoadOptions } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
@@ -31,7 +30,7 @@ export async function loadSinkSchemas(
   const pipeline = await loadPipeline(file, { env: io.env, components: io.components, ...time });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
-    const { kinds } = io.components ?? defaultComponents();
+    const { kinds } = io.components;
     const sourceColumns = await sourceColumnsFromService(
       session.client,
       pipeline.source,
@@ -52,7 +51,7 @@ export async function readSinkSchemas(
   sourceColumns: readonly Column[],
   io: CliIO,
 ): Promise<ResolvedSinkSchema[]> {
-  const { destinations, transforms, kinds } = io.components ?? defaultComponents();
+  const { destinations, transforms, kinds } = io.components;
   const sinks: SchemaSink[] = [];
   try {
     const run = newRunInfo(pipeline.name);

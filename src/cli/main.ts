@@ -12,6 +12,7 @@ import { reportError } from "./report-error.js";
 import { routeDependencyMessages } from "./dependency-messages.js";
 import { outputFullCode } from "../sinks/output-full.js";
 import { boundHeapGrowth } from "./heap-growth.js";
+import { defaultComponents } from "../components/environment.js";
 
 /** Commands load their modules when called, so `--help` and small commands start fast. */
 const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary: string }>> = {
@@ -159,6 +160,7 @@ async function runFromProcess(): Promise<void> {
     signal: controller.signal,
     isTTY: process.stderr.isTTY === true,
     routeDependencyMessages,
+    components: defaultComponents(),
   });
   // A write to stdout fails through its 'error' event, which may come after the command returned.
   if (!process.stdout.destroyed)

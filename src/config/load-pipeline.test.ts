@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../errors.js";
 import { parsePipeline } from "./load-pipeline.js";
+import { defaultComponents } from "../components/environment.js";
 
 const remote = `name: remote
 service:
@@ -14,24 +15,34 @@ sinks: [{ format: ndjson, to: ./out/remote }]
 
 describe("parsePipeline without the service", () => {
   it("needs the service's variables by default, naming the first missing one", () => {
-    expect(() => parsePipeline(remote, "remote.yaml", { env: {} })).toThrow(ConfigError);
+    expect(() => parsePipeline(remote, "remote.yaml", { components: defaultComponents(), env: {} })).toThrow(
+      ConfigError,
+    );
     try {
-      parsePipeline(remote, "remote.yaml", { env: {} });
+      parsePipeline(remote, "remote.yaml", { components: defaultComponents(), env: {} });
     } catch (error) {
       expect((error as ConfigError).issues[0]?.message).toContain("MDQ_BASE_URL");
     }
   });
 
   it("loads the rest of the pipeline for commands that request nothing", () => {
-    const pipeline = parsePipeline(remote, "remote.yaml", { env: {}, withoutService: true });
+    const pipeline = parsePipeline(remote, "remote.yaml", {
+      components: defaultComponents(),
+      env: {},
+      withoutService: true,
+    });
     expect(pipeline.sinks[0]?.to).toBe("./out/remote");
     expect(pipeline.service.mode).toBe("embedded");
   });
 
   it("still reports problems outside the service section", () => {
     const broken = remote.replace("kind: jobs", "kind: job");
-    expect(() => parsePipeline(broken, "remote.yaml", { env: {}, withoutService: true })).toThrow(
-      /source\.kind/,
-    );
+    expect(() =>
+      parsePipeline(broken, "remote.yaml", {
+        components: defaultComponents(),
+        env: {},
+        withoutService: true,
+      }),
+    ).toThrow(/source\.kind/);
   });
 });

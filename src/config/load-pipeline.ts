@@ -1,7 +1,6 @@
 // Loading a pipeline file: read it defensively, interpolate ${ENV}, validate with the schema, and
 // report every problem with file, line and column. The only way code outside config/ gets a Pipeline.
 import { readFile, stat } from "node:fs/promises";
-import { defaultComponents } from "../components/environment.js";
 import type { Components } from "../components/environment.js";
 import { ConfigError, isConfigError } from "../errors.js";
 import type { ConfigIssue } from "../errors.js";
@@ -31,10 +30,10 @@ export interface LoadOptions {
    */
   withoutService?: boolean;
   /**
-   * The transforms, formats, destinations and data kinds the pipeline may name: the built-in ones
-   * unless given. Run the pipeline with the same environment.
+   * The transforms, formats, destinations and data kinds the pipeline may name (the caller's
+   * environment: `defaultComponents()` for the built-in ones). Run the pipeline with the same one.
    */
-  components?: Components | undefined;
+  components: Components;
 }
 
 /** What linting a pipeline without its variables found: the pipeline, unless an unset value hides it. */
@@ -117,7 +116,7 @@ function checkPipeline(
     }
   }
   applyOverrides(data, options.overrides);
-  const schema = createPipelineSchema(options.now ?? new Date(), options.components ?? defaultComponents());
+  const schema = createPipelineSchema(options.now ?? new Date(), options.components);
   let result = schema.safeParse(data, PARSE_OPTIONS);
   if (!result.success && retype(data, result.error.issues, interpolation.retypable)) {
     result = schema.safeParse(data, PARSE_OPTIONS);

@@ -25,7 +25,6 @@ import { buildRunReport, writeRunReport } from "./run-report.js";
 import type { RunReportInput } from "./run-report.js";
 import { createRunTally } from "./run-tally.js";
 import { checkReportTarget } from "./report-file.js";
-import { defaultComponents } from "../components/environment.js";
 import type { Components } from "../components/environment.js";
 import { destinationOf } from "../sinks/open-output-store.js";
 
@@ -90,7 +89,7 @@ export function createRunObservability(
   env: Readonly<Record<string, string | undefined>>,
   log: Logger,
   stdout: Writable,
-  components: Components = defaultComponents(),
+  components: Components,
 ): RunObservability {
   const settings = observabilitySettings(flags, env);
   const tally = createRunTally();

@@ -10,6 +10,7 @@ import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { stringify } from "yaml";
+import { defaultComponents } from "../../src/components/environment.js";
 import type { Components } from "../../src/components/environment.js";
 import type { ProgressTimers } from "../../src/cli/progress.js";
 import { main } from "../../src/cli/main.js";
@@ -130,7 +131,7 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
     cwd: options.cwd ?? REPO_ROOT,
     signal: options.signal ?? new AbortController().signal,
     isTTY: false,
-    components: options.components,
+    components: options.components ?? defaultComponents(),
     ...(options.progressTimers === undefined ? {} : { progressTimers: options.progressTimers }),
   });
   const stderrText = Buffer.concat(err).toString("utf8");

@@ -3,7 +3,7 @@
 // `schema.pinned`), else the pin the last run wrote beside the output: files only, no service and no
 // service credentials. Before any run it asks the service for the kind's mappings, as `schema` does.
 import { readFile } from "node:fs/promises";
-import { defaultComponents, formatOf } from "../../components/environment.js";
+import { formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import { loadPipeline } from "../../config/load-pipeline.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
@@ -184,7 +184,7 @@ export const ddlCommand: Command = async (argv, io) => {
   const since = values.since === undefined ? undefined : new Date(`${values.since}T00:00:00Z`);
   if (since !== undefined && Number.isNaN(since.getTime()))
     throw invalid("--since", `--since: "${values.since ?? ""}" is not a date (YYYY-MM-DD)`);
-  const components = io.components ?? defaultComponents();
+  const components = io.components;
   const { pipeline, index, columns } = await sinkColumns(file, values, io, components);
   const sink = pipeline.sinks[index];
   if (sink === undefined) return EXIT.invalid;

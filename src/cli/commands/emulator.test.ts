@@ -3,6 +3,7 @@ import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { request } from "undici";
 import { parseEmulatorArgs, runEmulatorCommand } from "./emulator.js";
+import { defaultComponents } from "../../components/environment.js";
 
 function collect(stream: PassThrough): () => string {
   let text = "";
@@ -99,7 +100,15 @@ describe("emulator command", () => {
     const stderr = new PassThrough();
     const output = collect(stdout);
     const controller = new AbortController();
-    const io = { stdout, stderr, env: {}, cwd: process.cwd(), signal: controller.signal, isTTY: false };
+    const io = {
+      stdout,
+      stderr,
+      env: {},
+      cwd: process.cwd(),
+      signal: controller.signal,
+      isTTY: false,
+      components: defaultComponents(),
+    };
     const done = runEmulatorCommand(["--port", "0"], io);
     while (!output().includes("Stop with")) await new Promise((resolve) => setImmediate(resolve));
     const url = /listening on (\S+)/.exec(output())?.[1] ?? "";
@@ -125,6 +134,7 @@ describe("emulator command", () => {
       cwd: "",
       signal: new AbortController().signal,
       isTTY: false,
+      components: defaultComponents(),
     };
     expect(await runEmulatorCommand(["--help"], io)).toBe(0);
     expect(output()).toContain("--rate-limit-rate");

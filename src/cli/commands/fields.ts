@@ -5,7 +5,6 @@ import { ConfigError } from "../../errors.js";
 import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../core/columns-from-mappings.js";
 import type { DataKind } from "../../api/wire/fields.js";
-import { defaultComponents } from "../../components/environment.js";
 import type { KindTable } from "../../components/registry.js";
 import { parseCommandArgs } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
@@ -55,7 +54,7 @@ export const fieldsCommand: Command = async (argv, io) => {
     return EXIT.ok;
   }
   const log = commandLogger(values, io, "warn");
-  const { kinds } = io.components ?? defaultComponents();
+  const { kinds } = io.components;
   let service;
   let source;
   if (positionals.length === 1) {

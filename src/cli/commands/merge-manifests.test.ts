@@ -5,6 +5,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Manifest } from "../../pipeline/records/manifest.js";
 import { main } from "../main.js";
+import { defaultComponents } from "../../components/environment.js";
 
 function manifest(index: number, window: { start: string; end: string }, complete = true): Manifest {
   const slice = `2026112${index}T000000Z`;
@@ -71,6 +72,7 @@ describe("merge-manifests", () => {
       cwd: dir,
       signal: new AbortController().signal,
       isTTY: false,
+      components: defaultComponents(),
     });
     return { code, stderr: errors };
   }

@@ -5,7 +5,6 @@ import { ConfigError, EtlError } from "../../errors.js";
 import type { Manifest } from "../../pipeline/records/manifest.js";
 import { manifestObjectPath, writeManifest } from "../../pipeline/records/manifest.js";
 import { forEachDestination, readManifest } from "../../pipeline/run/destinations.js";
-import { defaultComponents } from "../../components/environment.js";
 import { newRunInfo } from "../../pipeline/run/prepare-run.js";
 import { lockObjectPath, lockOutputs } from "../../pipeline/records/output-lock.js";
 import type { OutputStore } from "../../core/contracts.js";
@@ -78,7 +77,7 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     throw new ConfigError(message, [{ path: "--shard-count", message }]);
   }
   const log = commandLogger(values, io, "warn");
-  const components = io.components ?? defaultComponents();
+  const components = io.components;
   const pipeline = await loadPipeline(file, { env: io.env, withoutService: true, components });
   let incomplete = false;
   const run = newRunInfo(pipeline.name);

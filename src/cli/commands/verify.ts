@@ -1,6 +1,6 @@
 // `mdq-export verify PIPELINE`: re-reads every destination of a pipeline and checks it against its
 // manifest — rows, checksums, no file missing, truncated or extra.
-import { defaultComponents, formatOf } from "../../components/environment.js";
+import { formatOf } from "../../components/environment.js";
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { EtlError } from "../../errors.js";
 import { forEachDestination, readManifest } from "../../pipeline/run/destinations.js";
@@ -47,7 +47,7 @@ export const verifyCommand: Command = async (argv, io) => {
     io.stdout.write(`${VERIFY_USAGE}\n`);
     return EXIT.ok;
   }
-  const components = io.components ?? defaultComponents();
+  const components = io.components;
   const pipeline = await loadPipeline(requirePipelineFile(positionals, VERIFY_USAGE), {
     env: io.env,
     withoutService: true,

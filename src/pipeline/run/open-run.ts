@@ -7,7 +7,7 @@
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { EtlError } from "../../errors.js";
 import type { RunInfo } from "../../core/contracts.js";
-import { defaultComponents, formatOf } from "../../components/environment.js";
+import { formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import { unlockedOutputs } from "../../sinks/open-output-store.js";
 import { autoWorkerThreads, createWorkerPool } from "../../core/worker-pool.js";
@@ -73,7 +73,7 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
     for (const { store } of held.sinks) await store.close().catch(() => undefined);
   };
   const run = options.run ?? newRunInfo(pipeline.name);
-  const components = options.components ?? defaultComponents();
+  const { components } = options;
   let prepared: PreparedRun;
   try {
     await takeHold(pipeline, { run, components }, options, held);

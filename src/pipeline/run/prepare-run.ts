@@ -2,7 +2,6 @@
 // and plan the slices of this run (or of this shard).
 import { randomBytes } from "node:crypto";
 import type { Pipeline } from "../../config/pipeline-schema.js";
-import { defaultComponents } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import { sliceWindow } from "../../config/window.js";
 import type { Logger } from "../../logger.js";
@@ -52,8 +51,8 @@ export interface PrepareOptions {
   run?: RunInfo;
   /** Told of the client's requests, retries and quota. */
   observer?: RunObserver;
-  /** The environment the pipeline was loaded with; the built-in components unless given. */
-  components?: Components | undefined;
+  /** The environment the pipeline was loaded with (the caller's: never looked up here). */
+  components: Components;
   /**
    * Runs once the plan is made, while the service's mappings are still on their way: what a run can
    * do before it knows its columns (take its lock, ask for its first pages) overlaps that round trip.
@@ -118,7 +117,7 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
     options.recheck !== undefined && (options.recheck.requested || pipeline.recheck.last_days > 0);
   const recheckMs = rechecking ? pipeline.recheck.last_days * 86_400_000 : 0;
   try {
-    const components = options.components ?? defaultComponents();
+    const { components } = options;
     // Independent requests, sent together: a round trip less before the first slice starts.
     const mappings = sourceColumnsFromService(session.client, pipeline.source, components.kinds, signal, log);
     // Awaited below; a plan that fails first leaves it unread.

@@ -49,8 +49,8 @@ export interface RunPipelineOptions {
   run?: RunInfo;
   /** Told of the client's requests, retries and quota (the run's metrics). */
   observer?: RunObserver;
-  /** The environment the pipeline was loaded with; the built-in components unless given. */
-  components?: Components | undefined;
+  /** The environment the pipeline was loaded with (the caller's: never looked up here). */
+  components: Components;
   /** Share the quota through the ledger the pipeline names, or `envUrl` (MDQ_QUOTA_LEDGER). */
   quotaLedger?: { envUrl: string | undefined };
 }
