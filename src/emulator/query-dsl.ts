@@ -75,7 +75,7 @@ const UNIT_MS: Record<string, number> = {
 };
 
 /** `now`, `now-1d`, `now+2h` (rounding ignored): enough for range filters relative to the clock. */
-function dateMath(expression: string, now: number): number {
+export function dateMath(expression: string, now: number): number {
   const match = /^now(?:([+-])(\d+)([smhHdw]))?/.exec(expression);
   if (!match?.[1]) return now;
   const delta = Number(match[2]) * (UNIT_MS[match[3] ?? "s"] ?? 1000);
