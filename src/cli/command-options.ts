@@ -2,7 +2,7 @@
 // pipeline command takes (window overrides, log level).
 import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
-import { parseInstant } from "../config/date-math.js";
+import { parseInstant } from "../core/date-math.js";
 import { ConfigError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
 import { didYouMean } from "../core/close-matches.js";

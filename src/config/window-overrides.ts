@@ -1,6 +1,6 @@
 // Window bounds given on the command line (`--start`, `--end`) for backfills: applied to the data
 // before validation, and named by their flag, not a line, when they are wrong.
-import { isWindowWord, WINDOW_WORDS } from "./date-math.js";
+import { isWindowWord, WINDOW_WORDS } from "../core/date-math.js";
 import type { PathSegment } from "./yaml-source.js";
 
 export interface WindowOverrides {

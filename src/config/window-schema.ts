@@ -1,7 +1,7 @@
 // The `source.window` schema: a word (`yesterday`) or { start, end, slice, settle }, resolved to
 // instants against the `now` the loader injects, so "end after start" is checked before any request.
 import { z } from "zod";
-import { resolveDateMath, WINDOW_WORDS } from "./date-math.js";
+import { resolveDateMath, WINDOW_WORDS } from "../core/date-math.js";
 import { DURATION_PATTERN, parseDuration } from "./duration.js";
 import { countSlices, MAX_SLICES } from "./window.js";
 

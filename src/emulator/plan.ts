@@ -12,7 +12,7 @@ import type { Projection } from "./projection.js";
 import { createStreams } from "./streams.js";
 import type { Stream } from "./streams.js";
 import { HOUR_MS } from "./generator.js";
-import { dateMathWindow } from "./date-math.js";
+import { timeRangeWindow } from "./time-range.js";
 import type { FieldChanges } from "./field-changes.js";
 import type { LateRange } from "./late-records.js";
 import type { AwkwardProfile } from "./awkward-data.js";
@@ -93,7 +93,7 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
   let endMs: number;
   let filters: DslQuery[] | undefined;
   if (version === "v1") {
-    ({ startMs, endMs } = dateMathWindow(String(body["time_range"]), now));
+    ({ startMs, endMs } = timeRangeWindow(String(body["time_range"]), now));
     const appType = body["app_type"];
     appTypes =
       application === "eventops"

@@ -2,6 +2,7 @@
 // match_phrase over dotted paths; `.keyword`/`.text` companions address the same value.
 import type { DslQuery, RangeBounds } from "../api/wire/query-dsl.js";
 import type { Source } from "./records.js";
+import { resolveDateMath } from "../core/date-math.js";
 
 export type Predicate = (source: Source) => boolean;
 
@@ -65,21 +66,13 @@ function inRange(bounds: RangeBounds, now: number): (value: unknown) => boolean 
   };
 }
 
-const UNIT_MS: Record<string, number> = {
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  H: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-/** `now`, `now-1d`, `now+2h` (rounding ignored): enough for range filters relative to the clock. */
-export function dateMath(expression: string, now: number): number {
-  const match = /^now(?:([+-])(\d+)([smhHdw]))?/.exec(expression);
-  if (!match?.[1]) return now;
-  const delta = Number(match[2]) * (UNIT_MS[match[3] ?? "s"] ?? 1000);
-  return match[1] === "-" ? now - delta : now + delta;
+/**
+ * A `now…` bound (`now-1d`, `now+2h`, `now-1d/d`) in milliseconds, read by the one date-math grammar
+ * the exporter's windows use; a bound it cannot read is now.
+ */
+function dateMath(expression: string, now: number): number {
+  const bound = resolveDateMath(expression, new Date(now));
+  return bound.ok ? bound.date.getTime() : now;
 }
 
 function words(value: unknown): string[] {

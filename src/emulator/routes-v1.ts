@@ -1,7 +1,7 @@
 // v1 operations (logs deprecated; billing query): flat bodies with `daily_requests_remaining`.
 import { planQuery } from "./plan.js";
 import { countPlan, readPage } from "./scan.js";
-import { dateMathWindow } from "./date-math.js";
+import { timeRangeWindow } from "./time-range.js";
 import { KIND_DATA } from "./kind-data.js";
 import { errorBody } from "./route-context.js";
 import { resumeOrOpenScroll } from "./scroll-context.js";
@@ -63,7 +63,7 @@ const query: Route = (ctx) => {
   const { options } = ctx.state;
   const domain = String(ctx.body["domain"]);
   const timeRange = String(ctx.body["time_range"]);
-  const { startMs, endMs } = dateMathWindow(timeRange, options.clock());
+  const { startMs, endMs } = timeRangeWindow(timeRange, options.clock());
   const plan = planQuery(ctx.path, { domain, time_range: timeRange }, options);
   const { summarize } = KIND_DATA.billing;
   const count = countPlan(plan).total;

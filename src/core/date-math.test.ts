@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { resolveDateMath } from "./date-math.js";
-import { parseDuration } from "./duration.js";
 
 // A Saturday afternoon, with seconds and milliseconds, so every rounding shows.
 const now = new Date("2026-11-21T15:42:17.250Z");
@@ -60,17 +59,5 @@ describe("date-math", () => {
     expect(resolveDateMath("2026-13-45", now).ok).toBe(false);
     expect(resolveDateMath("tomorrow", now).ok).toBe(false);
     expect(resolveDateMath("", now).ok).toBe(false);
-  });
-});
-
-describe("durations", () => {
-  it("parses units and refuses the rest", () => {
-    expect(parseDuration("30s")).toBe(30_000);
-    expect(parseDuration("15m")).toBe(900_000);
-    expect(parseDuration("1h")).toBe(3_600_000);
-    expect(parseDuration("1d")).toBe(86_400_000);
-    expect(parseDuration("1w")).toBe(604_800_000);
-    for (const bad of ["0h", "1M", "1.5h", "h", "15", "-1h", "1 h"])
-      expect(parseDuration(bad)).toBeUndefined();
   });
 });
