@@ -1,49 +1,21 @@
 // Athena / Glue: CREATE EXTERNAL TABLE over the files' location (as the sink's destination names it for
 // Athena, or `--location`) with typed partition columns and partition
 // projection for the template's date and hour, so new partitions are queryable without MSCK REPAIR.
-import type { ColumnType } from "../../core/contracts.js";
-import type { PartitionColumn, PartitionSource, TableLayout } from "./table-layout.js";
+import type { PartitionColumn, TableLayout } from "./table-layout.js";
 import { namedPartitions, requireSafeNames, sqlString } from "./table-layout.js";
-import { nestedFields } from "./record-paths.js";
-import type { RecordField } from "./record-paths.js";
+import { columnList, columnTypes, partitionType } from "./dialect-types.js";
 
-const TYPES: Readonly<Record<ColumnType, string>> = {
-  string: "string",
-  double: "double",
-  int64: "bigint",
-  int32: "int",
-  boolean: "boolean",
-  timestamp: "timestamp",
-  // Athena has no JSON type: the text is kept and json_extract reads it.
-  json: "string",
-};
-
-const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
-  date: "date",
-  hour: "int",
-  text: "string",
-};
+const TYPES = columnTypes("athena");
 
 /**
  * Column types of JSON lines: a timestamp stays text, since the SerDe's own parsing of ISO 8601 is not
  * one the docs pin down for an offset (`-05:00`); `from_iso8601_timestamp` reads it as the instant.
  */
-const JSON_LINES_TYPES: Readonly<Record<ColumnType, string>> = { ...TYPES, timestamp: "string" };
+const JSON_LINES_TYPES = { ...TYPES, timestamp: "string" };
 
-/** A nested record's object as a struct, its fields typed the same way (the SerDe reads them by key). */
-function fieldType(field: RecordField, types: Readonly<Record<ColumnType, string>>): string {
-  if ("column" in field) return types[field.column.type];
-  return `struct<${field.fields.map((inner) => `${inner.name}:${fieldType(inner, types)}`).join(",")}>`;
-}
-
-function columnList(layout: TableLayout): string {
-  const fields: RecordField[] =
-    layout.recordShape === "nested"
-      ? nestedFields(layout.columns, layout.writtenByTransforms)
-      : layout.columns.map((column) => ({ name: column.name, column }));
-  const types = layout.files.records === "json-lines" ? JSON_LINES_TYPES : TYPES;
-  return fields.map((field) => `  \`${field.name}\` ${fieldType(field, types)}`).join(",\n");
-}
+/** A nested record's object as a struct (the SerDe reads its fields by key). */
+const struct = (fields: readonly { name: string; type: string }[]): string =>
+  `struct<${fields.map((field) => `${field.name}:${field.type}`).join(",")}>`;
 
 function projection(layout: TableLayout, partitions: readonly PartitionColumn[]): string[] {
   const properties: string[] = ["'projection.enabled' = 'true'"];
@@ -68,10 +40,15 @@ function projection(layout: TableLayout, partitions: readonly PartitionColumn[])
 export function athenaDdl(layout: TableLayout): string {
   requireSafeNames(layout, "Athena");
   const partitions = namedPartitions(layout);
-  const lines = [`CREATE EXTERNAL TABLE IF NOT EXISTS \`${layout.table}\` (`, columnList(layout), ")"];
+  const types = layout.files.records === "json-lines" ? JSON_LINES_TYPES : TYPES;
+  const lines = [
+    `CREATE EXTERNAL TABLE IF NOT EXISTS \`${layout.table}\` (`,
+    columnList(layout, types, struct),
+    ")",
+  ];
   if (partitions.length > 0)
     lines.push(
-      `PARTITIONED BY (${partitions.map((p) => `\`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(", ")})`,
+      `PARTITIONED BY (${partitions.map((p) => `\`${p.name}\` ${partitionType(p.source, "athena")}`).join(", ")})`,
     );
   lines.push(layout.files.dialects.athena, `LOCATION ${sqlString(`${layout.location}/`)}`);
   // Projection types cover dates and hours; a partition on a record value needs its values listed.

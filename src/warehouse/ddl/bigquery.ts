@@ -1,41 +1,14 @@
 // BigQuery: an external table over Cloud Storage with Hive partitioning; the partition columns are
 // declared with their types (`WITH PARTITION COLUMNS`) instead of being inferred as text.
-import type { ColumnType } from "../../core/contracts.js";
-import type { PartitionSource, TableLayout } from "./table-layout.js";
+import type { TableLayout } from "./table-layout.js";
 import { namedPartitions, requireSafeNames, sqlString } from "./table-layout.js";
-import { nestedFields } from "./record-paths.js";
-import type { RecordField } from "./record-paths.js";
+import { columnList, columnTypes, partitionType } from "./dialect-types.js";
 
-const TYPES: Readonly<Record<ColumnType, string>> = {
-  string: "STRING",
-  double: "FLOAT64",
-  int64: "INT64",
-  int32: "INT64",
-  boolean: "BOOL",
-  timestamp: "TIMESTAMP",
-  // External Parquet tables cannot declare JSON; PARSE_JSON reads the text.
-  json: "STRING",
-};
+const TYPES = columnTypes("bigquery");
 
-const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
-  date: "DATE",
-  hour: "INT64",
-  text: "STRING",
-};
-
-/** A nested record's object as a STRUCT (a RECORD column), its fields typed the same way. */
-function fieldType(field: RecordField): string {
-  if ("column" in field) return TYPES[field.column.type];
-  return `STRUCT<${field.fields.map((inner) => `\`${inner.name}\` ${fieldType(inner)}`).join(", ")}>`;
-}
-
-function columnList(layout: TableLayout): string {
-  const fields: RecordField[] =
-    layout.recordShape === "nested"
-      ? nestedFields(layout.columns, layout.writtenByTransforms)
-      : layout.columns.map((column) => ({ name: column.name, column }));
-  return fields.map((field) => `  \`${field.name}\` ${fieldType(field)}`).join(",\n");
-}
+/** A nested record's object as a STRUCT (a RECORD column). */
+const struct = (fields: readonly { name: string; type: string }[]): string =>
+  `STRUCT<${fields.map((field) => `\`${field.name}\` ${field.type}`).join(", ")}>`;
 
 /** BigQuery reads Cloud Storage; the destination (or `--location`) names the files there. */
 function gcsLocation(location: string): string {
@@ -48,13 +21,13 @@ export function bigqueryDdl(layout: TableLayout, dataset: string): string {
   const location = gcsLocation(layout.location);
   const lines = [
     `CREATE OR REPLACE EXTERNAL TABLE \`${dataset}.${layout.table}\` (`,
-    columnList(layout),
+    columnList(layout, TYPES, struct),
     ")",
   ];
   const partitions = namedPartitions(layout);
   if (partitions.length > 0)
     lines.push(
-      `WITH PARTITION COLUMNS (\n${partitions.map((p) => `  \`${p.name}\` ${PARTITION_TYPES[p.source]}`).join(",\n")}\n)`,
+      `WITH PARTITION COLUMNS (\n${partitions.map((p) => `  \`${p.name}\` ${partitionType(p.source, "bigquery")}`).join(",\n")}\n)`,
     );
   const options = [
     `format = ${sqlString(layout.files.dialects.bigquery)}`,

@@ -2,15 +2,10 @@
 // DuckDB's Hive column replaces a file's column of the same name, so when a directory's key is also a
 // column (`level={level}`) the view reads the files without it and takes the other directories'
 // values from each file's path. The column is then the record's own value, read from the file.
-import type { PartitionColumn, PartitionSource, TableLayout } from "./table-layout.js";
+import type { PartitionColumn, TableLayout } from "./table-layout.js";
 import { sqlString } from "./table-layout.js";
 import { quote } from "./duckdb-values.js";
-
-const PARTITION_TYPES: Readonly<Record<PartitionSource, string>> = {
-  date: "DATE",
-  hour: "INTEGER",
-  text: "VARCHAR",
-};
+import { partitionType } from "./dialect-types.js";
 
 /** The column the reader adds with each row's file path, when the directories are read from it. */
 export const FILE_COLUMN = "mdq_file";
@@ -35,7 +30,7 @@ function fromPath(partition: PartitionColumn, pathRegex: string, group: number):
   const typed =
     partition.source === "text"
       ? `NULLIF(url_decode(${value}), ${sqlString(NULL_PARTITION)})`
-      : `TRY_CAST(${value} AS ${PARTITION_TYPES[partition.source]})`;
+      : `TRY_CAST(${value} AS ${partitionType(partition.source, "duckdb")})`;
   return `  ${typed} AS ${quote(partition.name)}`;
 }
 
@@ -52,7 +47,7 @@ export function duckdbPartitions(layout: TableLayout, readerColumns: readonly st
   if (!partitions.some(replacesColumn))
     return {
       readerOptions: `, hive_partitioning = true, hive_types = {${partitions
-        .map((partition) => `${sqlString(partition.name)}: ${PARTITION_TYPES[partition.source]}`)
+        .map((partition) => `${sqlString(partition.name)}: ${partitionType(partition.source, "duckdb")}`)
         .join(", ")}}`,
       selects: partitions.map((partition) => `  ${quote(partition.name)}`),
     };

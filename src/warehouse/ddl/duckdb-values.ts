@@ -1,20 +1,12 @@
 // DuckDB: how the view reads one column's value, typed. A timestamp is an instant (TIMESTAMPTZ)
 // whatever the reader's session zone: a plain TIMESTAMP would be read as wall time in that zone.
-import type { ColumnType } from "../../core/contracts.js";
 import type { SchemaColumn } from "../output-schema.js";
 import { jsonPointer, recordPaths } from "./record-paths.js";
 import type { TableLayout } from "./table-layout.js";
 import { sqlString } from "./table-layout.js";
+import { columnTypes } from "./dialect-types.js";
 
-export const DUCKDB_TYPES: Readonly<Record<ColumnType, string>> = {
-  string: "VARCHAR",
-  double: "DOUBLE",
-  int64: "BIGINT",
-  int32: "INTEGER",
-  boolean: "BOOLEAN",
-  timestamp: "TIMESTAMPTZ",
-  json: "JSON",
-};
+const DUCKDB_TYPES = columnTypes("duckdb");
 
 /** The reader's one column: each NDJSON line as a JSON value. */
 export const RECORD = "mdq_record";
