@@ -11,14 +11,14 @@ import { SinkError } from "../src/errors.js";
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
-import { createSinkSchema } from "../src/sinks/schema.js";
+import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 const MiB = 1024 * 1024;
 const run: RunInfo = { pipelineName: "s3", runId: "run-s3", startedAt: new Date("2026-11-21T06:00:00Z") };

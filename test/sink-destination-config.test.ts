@@ -7,10 +7,10 @@ import type { ConfigIssue } from "../src/errors.js";
 import { fingerprintOf } from "../src/pipeline/run/fingerprint.js";
 import { sinkIdentity } from "../src/sinks/open-output-store.js";
 import { defaultComponents } from "../src/components/environment.js";
-import { createSinkSchema } from "../src/sinks/schema.js";
+import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 const now = new Date("2026-11-21T12:00:00Z");
 

@@ -9,13 +9,13 @@ import type { RecordBatch, Column, Row, RunInfo, SliceContext } from "../src/cor
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
-import { createSinkSchema } from "../src/sinks/schema.js";
+import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { hitsToRows } from "../src/kinds/source-spec.js";
 import type { WorkerPool } from "../src/core/worker-pool.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 const run: RunInfo = {
   pipelineName: "local",

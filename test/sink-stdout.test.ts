@@ -6,11 +6,11 @@ import type { RecordBatch, Row, RunInfo, SliceContext } from "../src/core/contra
 import { createSilentLogger } from "../src/logger.js";
 import { createSink } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
-import { createSinkSchema } from "../src/sinks/schema.js";
+import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 const run: RunInfo = {
   pipelineName: "stdout",

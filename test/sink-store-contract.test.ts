@@ -8,8 +8,8 @@ import type { RecordBatch, Column, OutputStore, RunInfo, SliceContext } from "..
 import { createSilentLogger } from "../src/logger.js";
 import { createSink, rowCounterOf } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
-import { createSinkSchema } from "../src/sinks/schema.js";
-import type { SinkConfig } from "../src/sinks/schema.js";
+import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
+import type { SinkConfig } from "../src/sinks/sink-config.js";
 import { createLocalStore } from "../src/sinks/file/local-store.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { createStdoutStore } from "../src/sinks/stdout/stdout-store.js";
@@ -17,7 +17,7 @@ import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 const run: RunInfo = {
   pipelineName: "contract",

@@ -8,7 +8,7 @@ import { ConfigError } from "../errors.js";
 import type { Format } from "../formats/format.js";
 import type { DataKindComponent } from "../kinds/data-kind.js";
 import type { Destination } from "../sinks/destination.js";
-import type { SinkConfig } from "../sinks/schema.js";
+import type { SinkConfig } from "../sinks/sink-config.js";
 import { DESTINATIONS, FORMATS, KINDS, TRANSFORMS } from "./registry.js";
 
 export interface Components {

@@ -1,11 +1,11 @@
 // The parts of the pipeline schema built from an environment's tables (sinks, transforms), built
 // once per environment object: every pipeline loaded with the same environment reuses them.
 import type { Components } from "../components/environment.js";
-import { createSinkSchema } from "../sinks/schema.js";
+import { createSinkConfigSchema } from "../sinks/sink-config.js";
 import { createTransformsSchema } from "./transforms-schema.js";
 
 interface ComponentSchemas {
-  sink: ReturnType<typeof createSinkSchema>;
+  sink: ReturnType<typeof createSinkConfigSchema>;
   transforms: ReturnType<typeof createTransformsSchema>;
 }
 
@@ -16,7 +16,7 @@ export function componentSchemas(components: Components): ComponentSchemas {
   let schemas = built.get(components);
   if (schemas === undefined) {
     schemas = {
-      sink: createSinkSchema(components),
+      sink: createSinkConfigSchema(components),
       transforms: createTransformsSchema(components.transforms),
     };
     built.set(components, schemas);

@@ -9,7 +9,7 @@ import { transformColumns } from "../components/registry.js";
 import type { TransformStep } from "../components/registry.js";
 import type { Column } from "../core/contracts.js";
 import type { SourceSpec } from "../kinds/source-spec.js";
-import type { SinkConfig } from "../sinks/schema.js";
+import type { SinkConfig } from "../sinks/sink-config.js";
 import { aggregationSourceColumns } from "../kinds/aggregation-source.js";
 import { namingRules, rulesForColumns } from "../warehouse/column-names.js";
 import { kindColumnNames } from "../kinds/data-kind.js";

@@ -3,7 +3,7 @@
 import type { SliceContext, SliceOutput } from "../core/contracts.js";
 import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
 import type { TemplateValues } from "./path-template.js";
-import type { SinkConfig } from "./schema.js";
+import type { SinkConfig } from "./sink-config.js";
 import type { SinkDeps } from "./sink.js";
 import { createSliceOutput } from "./slice-output.js";
 

@@ -5,7 +5,7 @@ import type { Logger } from "../logger.js";
 import { SinkError } from "../errors.js";
 import type { Destination, DestinationDeps } from "./destination.js";
 import { pickDestination } from "./pick-destination.js";
-import type { SinkConfig } from "./schema.js";
+import type { SinkConfig } from "./sink-config.js";
 
 /** An environment's destinations by type. */
 export type DestinationTable = Readonly<Record<string, Destination>>;

@@ -18,7 +18,7 @@ import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
 import type { TemplateValues } from "./path-template.js";
 import { openOutputFile } from "./output-file.js";
 import type { OutputFile } from "./output-file.js";
-import type { SinkConfig } from "./schema.js";
+import type { SinkConfig } from "./sink-config.js";
 import type { WorkerPool } from "../core/worker-pool.js";
 import { abortAll, createSliceOutput } from "./slice-output.js";
 

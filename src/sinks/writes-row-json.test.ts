@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createWorkerPool } from "../core/worker-pool.js";
 import { defaultComponents, formatOf } from "../components/environment.js";
-import { createSinkSchema } from "./schema.js";
+import { createSinkConfigSchema } from "./sink-config.js";
 import { writesRowJson } from "./sink.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 describe("writesRowJson", () => {
   const sink = (format: string): ReturnType<typeof sinkSchema.parse> =>

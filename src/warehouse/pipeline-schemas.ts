@@ -8,7 +8,7 @@ import { ConfigError, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../core/contracts.js";
 import { transformColumns } from "../components/registry.js";
 import type { StepProblem, TransformStep, TransformTable } from "../components/registry.js";
-import type { SinkConfig } from "../sinks/schema.js";
+import type { SinkConfig } from "../sinks/sink-config.js";
 import { mapRows } from "../transforms/map-rows.js";
 import { namingRules } from "./column-names.js";
 import { withSourceFields } from "./output-schema.js";

@@ -3,7 +3,7 @@
 // (stdout) keeps nothing to read.
 import type { Components } from "../../components/environment.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
-import type { SinkConfig } from "../../sinks/schema.js";
+import type { SinkConfig } from "../../sinks/sink-config.js";
 import { destinationOf, openOutputStore } from "../../sinks/open-output-store.js";
 import type { DestinationTable } from "../../sinks/open-output-store.js";
 import type { OutputStore } from "../../core/contracts.js";

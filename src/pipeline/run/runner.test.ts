@@ -6,7 +6,7 @@ import { PagingContextLostError, QuotaExhaustedError } from "../../errors.js";
 import { createSilentLogger } from "../../logger.js";
 import { createLocalStore } from "../../sinks/file/local-store.js";
 import { defaultComponents, formatOf } from "../../components/environment.js";
-import { createSinkSchema } from "../../sinks/schema.js";
+import { createSinkConfigSchema } from "../../sinks/sink-config.js";
 import { createSink } from "../../sinks/sink.js";
 import type {
   RecordBatch,
@@ -21,7 +21,7 @@ import type { SliceTask } from "./runner.js";
 import { StateStore } from "../records/state.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 const run: RunInfo = { pipelineName: "test", runId: "test-run", startedAt: new Date("2026-11-22T00:00:00Z") };
 const log = createSilentLogger();

@@ -10,7 +10,7 @@ import { formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import type { Format } from "../../formats/format.js";
 import { openOutputStore } from "../../sinks/open-output-store.js";
-import type { SinkConfig } from "../../sinks/schema.js";
+import type { SinkConfig } from "../../sinks/sink-config.js";
 import { createFileJoin } from "../../sinks/file-join.js";
 import { createSink, pathReadsRecords, writesRowJson } from "../../sinks/sink.js";
 import type { FileJoin } from "../../sinks/file-join.js";

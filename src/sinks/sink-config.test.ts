@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { defaultComponents } from "../components/environment.js";
-import { createSinkSchema } from "./schema.js";
+import { createSinkConfigSchema } from "./sink-config.js";
 
 const components = defaultComponents();
-const sinkSchema = createSinkSchema(components);
+const sinkSchema = createSinkConfigSchema(components);
 
 function problems(input: Record<string, unknown>): string[] {
   const result = sinkSchema.safeParse(input);

@@ -1,6 +1,7 @@
-// The YAML schema of one sink: a format, a destination and how files are named and rolled. The
-// formats and destinations of the environment add their options: a format's beside `format`, a
-// destination's under its own key (the destination's type).
+// The config section of one sink: a format, a destination and how files are named and rolled, as the
+// YAML says them. The formats and destinations of the environment add their options: a format's beside
+// `format`, a destination's under its own key (the destination's type). (A sink's "schema" is its
+// output columns, resolved in warehouse/sink-schema.ts; this is its configuration.)
 import { z } from "zod";
 import type { Format } from "../formats/format.js";
 import type { Destination } from "./destination.js";
@@ -102,11 +103,13 @@ export interface SinkConfig {
 }
 
 /**
- * The schema of a sink with these formats and destinations (an environment's; config/ builds it once
+ * The config schema of a sink section with these formats and destinations (an environment's; config/ builds it once
  * per environment).
- * @example createSinkSchema(components).parse({ format: "ndjson", to: "./out" })
+ * @example createSinkConfigSchema(components).parse({ format: "ndjson", to: "./out" })
  */
-export function createSinkSchema(components: SinkComponents): z.ZodType<SinkConfig, Record<string, unknown>> {
+export function createSinkConfigSchema(
+  components: SinkComponents,
+): z.ZodType<SinkConfig, Record<string, unknown>> {
   const formats: readonly Format[] = Object.values(components.formats);
   const destinations: readonly Destination[] = Object.values(components.destinations);
   return z
