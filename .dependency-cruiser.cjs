@@ -9,9 +9,9 @@
 const LAYERS = [
   ["cli"],
   ["observability"],
-  // pipeline/ is three rooms: the run, the output records it keeps (state, manifest, lock), the plan.
+  // pipeline/ is three rooms: the run, the output state it keeps (state, manifest, lock), the plan.
   ["pipeline/run"],
-  ["pipeline/records"],
+  ["pipeline/output-state"],
   ["pipeline/plan"],
   ["config"],
   ["warehouse"],

@@ -7,7 +7,7 @@ import { exitCodeOf, reportError } from "./cli/report-error.js";
 import { ERROR_CATALOG, ERRORS_DOC_PATH, errorsDocument } from "./error-codes.js";
 import { INPUT_ERRORS } from "./core/error-codes/input-errors.js";
 import { LOCK_ERRORS } from "./core/error-codes/lock-errors.js";
-import { RECORD_ERRORS } from "./core/error-codes/record-errors.js";
+import { OUTPUT_STATE_ERRORS } from "./core/error-codes/output-state-errors.js";
 import { RESPONSE_ERRORS } from "./core/error-codes/response-errors.js";
 import { RUN_ERRORS } from "./core/error-codes/run-errors.js";
 import { S3_ERRORS } from "./core/error-codes/s3-errors.js";
@@ -44,7 +44,7 @@ describe("error codes", () => {
       QUOTA_LEDGER_ERRORS,
       SINK_ERRORS,
       S3_ERRORS,
-      RECORD_ERRORS,
+      OUTPUT_STATE_ERRORS,
       RUN_ERRORS,
     ];
     const listed = areas.flatMap((area) => Object.keys(area));

@@ -8,7 +8,7 @@ import { LOCK_ERRORS } from "./core/error-codes/lock-errors.js";
 import { SERVICE_ERRORS } from "./core/error-codes/service-errors.js";
 import { SINK_ERRORS } from "./core/error-codes/sink-errors.js";
 import { S3_ERRORS } from "./core/error-codes/s3-errors.js";
-import { RECORD_ERRORS } from "./core/error-codes/record-errors.js";
+import { OUTPUT_STATE_ERRORS } from "./core/error-codes/output-state-errors.js";
 import { RUN_ERRORS } from "./core/error-codes/run-errors.js";
 import { QUOTA_LEDGER_ERRORS } from "./core/error-codes/quota-ledger-errors.js";
 import type { ErrorCodeInfo, ErrorExit } from "./core/error-codes/error-code-info.js";
@@ -24,7 +24,7 @@ export const ERROR_CATALOG = {
   ...QUOTA_LEDGER_ERRORS,
   ...SINK_ERRORS,
   ...S3_ERRORS,
-  ...RECORD_ERRORS,
+  ...OUTPUT_STATE_ERRORS,
   ...RUN_ERRORS,
 } as const satisfies Record<string, ErrorCodeInfo>;
 

@@ -51,7 +51,7 @@ describe("the layering lint", { timeout: 30_000 }, () => {
       "formats/ndjson.ts": 'import type { Row } from "../core/contracts.js";\nexport type Line = Row;\n',
       "sinks/sink.ts": 'import type { Line } from "../formats/ndjson.js";\nexport type Out = Line;\n',
       "pipeline/run/run.ts": 'import type { Out } from "../../sinks/sink.js";\nexport type Run = Out;\n',
-      "pipeline/records/state.ts":
+      "pipeline/output-state/state.ts":
         'import type { Plan } from "../plan/plan.js";\nexport type State = Plan;\n',
       "pipeline/plan/plan.ts":
         'import type { Row } from "../../core/contracts.js";\nexport type Plan = Row;\n',
@@ -94,19 +94,20 @@ describe("the layering lint", { timeout: 30_000 }, () => {
     expect(result.output).not.toContain("src/kinds/paged-source.ts →");
   });
 
-  it("keeps the rooms of pipeline/ in their order: the records a run keeps never import the run", async () => {
+  it("keeps the rooms of pipeline/ in their order: the output state a run keeps never imports the run", async () => {
     const result = await lintTree({
       "pipeline/run/runner.ts": "export const runner = 1;\n",
-      "pipeline/records/state.ts":
+      "pipeline/output-state/state.ts":
         'import { runner } from "../run/runner.js";\nexport const state = runner;\n',
-      "pipeline/plan/plan.ts": 'import { state } from "../records/state.js";\nexport const plan = state;\n',
+      "pipeline/plan/plan.ts":
+        'import { state } from "../output-state/state.js";\nexport const plan = state;\n',
     });
     expect(result.failed).toBe(true);
     expect(result.output).toContain(
-      "not-in-allowed: src/pipeline/records/state.ts → src/pipeline/run/runner.ts",
+      "not-in-allowed: src/pipeline/output-state/state.ts → src/pipeline/run/runner.ts",
     );
     expect(result.output).toContain(
-      "not-in-allowed: src/pipeline/plan/plan.ts → src/pipeline/records/state.ts",
+      "not-in-allowed: src/pipeline/plan/plan.ts → src/pipeline/output-state/state.ts",
     );
   });
 

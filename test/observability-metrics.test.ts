@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import type { Manifest } from "../src/pipeline/records/manifest.js";
+import type { Manifest } from "../src/pipeline/output-state/manifest.js";
 import { waitFor } from "./support/cli-harness.js";
 import {
   freePort,

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import type { Manifest } from "../src/pipeline/records/manifest.js";
+import type { Manifest } from "../src/pipeline/output-state/manifest.js";
 import type { RunReport } from "../src/observability/run-report.js";
 import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
 import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";

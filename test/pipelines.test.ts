@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { describe, expect } from "vitest";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import type { Manifest } from "../src/pipeline/records/manifest.js";
+import type { Manifest } from "../src/pipeline/output-state/manifest.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { readNdjson, readParquet, valueAnywhere, viewColumnCounts } from "./support/read-output.js";
 import { emulatorEnv, runCli } from "./support/cli-harness.js";

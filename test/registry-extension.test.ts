@@ -12,8 +12,8 @@ import type { Format } from "../src/formats/format.js";
 import type { Destination } from "../src/sinks/destination.js";
 import type { ConditionalObjects, OutputStore } from "../src/core/contracts.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
-import type { Manifest } from "../src/pipeline/records/manifest.js";
-import { lockObjectPath } from "../src/pipeline/records/output-lock.js";
+import type { Manifest } from "../src/pipeline/output-state/manifest.js";
+import { lockObjectPath } from "../src/pipeline/output-state/output-lock.js";
 import { listDataFiles, readNdjson } from "./support/read-output.js";
 import {
   createWorkspace,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OutputLockedError } from "../src/errors.js";
 import { createSilentLogger } from "../src/logger.js";
 import type { OutputStore } from "../src/core/contracts.js";
-import { lockObjectPath, lockOutputs } from "../src/pipeline/records/output-lock.js";
+import { lockObjectPath, lockOutputs } from "../src/pipeline/output-state/output-lock.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { startConditionalS3Proxy } from "./support/conditional-s3-proxy.js";
 import type { ConditionalS3Proxy } from "./support/conditional-s3-proxy.js";

@@ -17,7 +17,7 @@ import {
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
 import { emulatorEnv, runCli } from "./support/cli-harness.js";
 import { useEmulator } from "./support/use-emulator.js";
-import type { Manifest } from "../src/pipeline/records/manifest.js";
+import type { Manifest } from "../src/pipeline/output-state/manifest.js";
 
 const it = useEmulator({ density: 4 });
 

@@ -1,5 +1,5 @@
 // The `recheck` section: how committed slices are re-counted for records the service received late
-// (pipeline/records/recheck.ts runs it).
+// (pipeline/output-state/recheck.ts runs it).
 import { z } from "zod";
 
 export const recheckSchema = z

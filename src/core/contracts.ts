@@ -213,7 +213,7 @@ export interface OutputStore {
    * that wrote the file, when its name carries one). Stores with nothing to leave behind omit it.
    */
   removeLeftovers?(owns: (path: string, writer?: string) => boolean): Promise<string[]>;
-  /** Conditional writes for the output lock (pipeline/records/output-lock.ts); stdout has nothing to lock. */
+  /** Conditional writes for the output lock (pipeline/output-state/output-lock.ts); stdout has nothing to lock. */
   readonly conditional?: ConditionalObjects;
   close(): Promise<void>;
 }

@@ -25,7 +25,7 @@ export interface DestinationDeps {
 }
 
 /**
- * How a destination keeps two runs off one output (pipeline/records/output-lock.ts):
+ * How a destination keeps two runs off one output (pipeline/output-state/output-lock.ts):
  * - `conditional`: its stores offer `conditional` (create-if-absent and compare-and-swap on one small
  *   object); a run holds the output lock there, and opening a store without it is an error.
  * - `unshared`: each run's output is its own (a process's stdout); there is nothing to lock.

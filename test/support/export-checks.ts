@@ -3,7 +3,7 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { Manifest } from "../../src/pipeline/records/manifest.js";
+import type { Manifest } from "../../src/pipeline/output-state/manifest.js";
 import { listDataFiles, readManifest } from "./read-output.js";
 
 export interface CheckedExport {

@@ -4,7 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { DuckDBInstance } from "@duckdb/node-api";
-import type { Manifest } from "../../src/pipeline/records/manifest.js";
+import type { Manifest } from "../../src/pipeline/output-state/manifest.js";
 
 /** Data files under `dir`, relative and sorted: no manifest, state or marker, no hidden temporary file. */
 export async function listDataFiles(dir: string): Promise<string[]> {

@@ -1,8 +1,8 @@
 // The run state as a resume would see it: the state object with the journal entries written after it
-// replayed (src/pipeline/records/state-journal.ts), read from the files alone, as often as a test polls.
+// replayed (src/pipeline/output-state/state-journal.ts), read from the files alone, as often as a test polls.
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PER_SLICE_KEYS } from "../../src/pipeline/records/state-schema.js";
+import { PER_SLICE_KEYS } from "../../src/pipeline/output-state/state-schema.js";
 
 export type RunStateFile = Record<string, unknown> & {
   slices: Record<string, Record<string, unknown>>;

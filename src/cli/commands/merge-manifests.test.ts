@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Manifest } from "../../pipeline/records/manifest.js";
+import type { Manifest } from "../../pipeline/output-state/manifest.js";
 import { main } from "../main.js";
 import { defaultComponents } from "../../components/environment.js";
 

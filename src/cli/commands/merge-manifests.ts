@@ -2,11 +2,11 @@
 // combines the shards' manifests into `_manifest.json` and writes `_SUCCESS` when every shard is complete.
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { ConfigError, EtlError } from "../../errors.js";
-import type { Manifest } from "../../pipeline/records/manifest.js";
-import { manifestObjectPath, writeManifest } from "../../pipeline/records/manifest.js";
+import type { Manifest } from "../../pipeline/output-state/manifest.js";
+import { manifestObjectPath, writeManifest } from "../../pipeline/output-state/manifest.js";
 import { forEachDestination, readManifest } from "../../pipeline/run/destinations.js";
 import { newRunInfo } from "../../pipeline/run/prepare-run.js";
-import { lockObjectPath, lockOutputs } from "../../pipeline/records/output-lock.js";
+import { lockObjectPath, lockOutputs } from "../../pipeline/output-state/output-lock.js";
 import type { OutputStore } from "../../core/contracts.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { parseCommandArgs, requirePipelineFile } from "../command-options.js";

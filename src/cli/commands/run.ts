@@ -19,7 +19,7 @@ import { chooseProgressInterval, startProgress } from "../progress.js";
 import { exitCodeOf } from "../report-error.js";
 import { formatRunSummary } from "../run-summary.js";
 import { RUN_USAGE } from "./run-usage.js";
-import { formatRecheck } from "../../pipeline/records/recheck.js";
+import { formatRecheck } from "../../pipeline/output-state/recheck.js";
 import { formatDuration } from "../../config/duration.js";
 import type { PipelineOutcome } from "../../pipeline/run/run-outcome.js";
 

@@ -6,8 +6,8 @@ import type { RequestOf } from "../../api/service-operation.js";
 import type { OperationPath } from "../../api/wire/operations.js";
 import type { EarlyRequest } from "../../kinds/data-kind.js";
 import type { Logger } from "../../logger.js";
-import { StateStore } from "../records/state.js";
-import type { StateStoreOptions } from "../records/state-open.js";
+import { StateStore } from "../output-state/state.js";
+import type { StateStoreOptions } from "../output-state/state-open.js";
 import type { PlannedRun } from "./prepare-run.js";
 import { windowSlices } from "./slices-to-run.js";
 

@@ -1,7 +1,7 @@
 // A stable hash of everything in a pipeline that shapes its output, so a rerun can tell whether the
 // files already written still belong to the same export. Where the output is (a sink's `to`) is not
 // part of it: an output moved or copied elsewhere is the same export. Which pipeline owns an output
-// is the state's `pipeline` name, checked on its own (records/state-owner.ts).
+// is the state's `pipeline` name, checked on its own (output-state/state-owner.ts).
 import { createHash } from "node:crypto";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { sinkIdentity } from "../../sinks/open-output-store.js";

@@ -5,7 +5,7 @@
 import { pinSchemas } from "../../warehouse/pipeline-schemas.js";
 import type { ExecutedRun } from "./execute-run.js";
 import { removeInterruptedCommits } from "./leftovers.js";
-import { buildManifest, manifestObjectPath, writeManifest } from "../records/manifest.js";
+import { buildManifest, manifestObjectPath, writeManifest } from "../output-state/manifest.js";
 import { hasOpenSlice } from "./open-slices.js";
 import type { OpenRun } from "./open-run.js";
 import { logEnd } from "./run-log.js";

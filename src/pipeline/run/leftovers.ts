@@ -2,12 +2,12 @@
 // and the final files of a commit it left midway.
 import type { Logger } from "../../logger.js";
 import type { OutputStore } from "../../core/contracts.js";
-import { manifestObjectPath, successMarkerPath } from "../records/manifest.js";
+import { manifestObjectPath, successMarkerPath } from "../output-state/manifest.js";
 import type { Plan } from "../plan/plan.js";
 import type { Shard } from "../plan/shard.js";
-import { stateObjectPath } from "../records/state-files.js";
-import { journalPrefix } from "../records/state-journal.js";
-import type { StateStore } from "../records/state.js";
+import { stateObjectPath } from "../output-state/state-files.js";
+import { journalPrefix } from "../output-state/state-journal.js";
+import type { StateStore } from "../output-state/state.js";
 import type { RemoveRecordedFile } from "./sink-runtime.js";
 
 export interface LeftoverSweep {

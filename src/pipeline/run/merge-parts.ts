@@ -5,9 +5,9 @@
 import type { RecordBatch, Sink, Slice, SliceContext, SliceOutput } from "../../core/contracts.js";
 import type { Format } from "../../formats/format.js";
 import type { FileJoin } from "../../sinks/file-join.js";
-import { commitOutputs } from "../records/commit-outputs.js";
-import type { RecordIntent } from "../records/commit-outputs.js";
-import type { CommittedFile } from "../records/state.js";
+import { commitOutputs } from "../output-state/commit-outputs.js";
+import type { RecordIntent } from "../output-state/commit-outputs.js";
+import type { CommittedFile } from "../output-state/state.js";
 import { recordedFileRemover, sinkOf } from "./sink-runtime.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 import { ERROR_CODES, hasCode, SinkError } from "../../errors.js";

@@ -17,9 +17,9 @@ import { resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
 import { checkOwnedOutputs, runStateOptions, stateOptionsBeforePlan } from "./destinations.js";
 import { removeLeftovers } from "./leftovers.js";
-import { lockObjectPath, lockOutputs } from "../records/output-lock.js";
-import type { OutputLock } from "../records/output-lock.js";
-import { leaseFromEnv } from "../records/lock-lease.js";
+import { lockObjectPath, lockOutputs } from "../output-state/output-lock.js";
+import type { OutputLock } from "../output-state/output-lock.js";
+import { leaseFromEnv } from "../output-state/lock-lease.js";
 import { askFirstPagesEarly } from "./early-pages.js";
 import { checkRequestBudget } from "./request-budget.js";
 import { newRunInfo, prepareRun } from "./prepare-run.js";
@@ -32,9 +32,9 @@ import type { OpenedSink, RemoveRecordedFile, SinkRuntime } from "./sink-runtime
 import { buildSliceTasks } from "./slice-tasks.js";
 import { slicesToRun } from "./slices-to-run.js";
 import type { SlicesToRun } from "./slices-to-run.js";
-import { StateStore } from "../records/state.js";
-import { checkStateBeforePlan, readStoredState } from "../records/state-open.js";
-import type { StateStoreOptions, StoredState } from "../records/state-open.js";
+import { StateStore } from "../output-state/state.js";
+import { checkStateBeforePlan, readStoredState } from "../output-state/state-open.js";
+import type { StateStoreOptions, StoredState } from "../output-state/state-open.js";
 import { kindColumnNames } from "../../kinds/data-kind.js";
 
 /** A run between its opening and its end, with everything it holds. */

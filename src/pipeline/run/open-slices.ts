@@ -6,7 +6,7 @@ import type { Slice } from "../../core/contracts.js";
 import { planSlice, settledUntil } from "../plan/plan.js";
 import type { SlicePlan } from "../plan/plan.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
-import type { RunState } from "../records/state.js";
+import type { RunState } from "../output-state/state.js";
 
 /**
  * Planned slices already committed that this run must redo: those recorded as open, and those whose

@@ -1,13 +1,13 @@
 // What a run of a pipeline reports when it ends: its status and counts, every slice of this run
 // (or shard), what each destination holds, and the manifests written. The CLI prints it and maps it
 // to an exit code; observers (metrics, run reports) read the same record.
-import type { ChangedSlice } from "../records/recheck.js";
+import type { ChangedSlice } from "../output-state/recheck.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import type { OpenedSink } from "./sink-runtime.js";
 import type { Plan } from "../plan/plan.js";
 import type { RunOutcome } from "./runner.js";
 import type { Shard } from "../plan/shard.js";
-import type { RunState } from "../records/state.js";
+import type { RunState } from "../output-state/state.js";
 
 /** One slice of the run: committed now, skipped (committed by an earlier run), or left to do. */
 export interface SliceResult {

@@ -18,7 +18,7 @@ import type {
 } from "../../core/contracts.js";
 import { runSlices } from "./runner.js";
 import type { SliceTask } from "./runner.js";
-import { StateStore } from "../records/state.js";
+import { StateStore } from "../output-state/state.js";
 
 const components = defaultComponents();
 const sinkSchema = createSinkConfigSchema(components);

@@ -14,13 +14,13 @@ import {
 import type { Logger } from "../../logger.js";
 import { isPartitionedSource } from "../../core/contracts.js";
 import type { PartitionedSource, RunInfo, Slice, Source } from "../../core/contracts.js";
-import { commitOutputs } from "../records/commit-outputs.js";
-import type { SliceTotals } from "../records/commit-outputs.js";
+import { commitOutputs } from "../output-state/commit-outputs.js";
+import type { SliceTotals } from "../output-state/commit-outputs.js";
 import { runParts } from "./run-parts.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
 import type { PartMerge } from "./merge-parts.js";
-import type { StateStore } from "../records/state.js";
+import type { StateStore } from "../output-state/state.js";
 import type { RemoveRecordedFile } from "./sink-runtime.js";
 
 /** What one attempt at a slice needs; a partitioned source (batch export) commits part by part. */

@@ -9,7 +9,7 @@ import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain } from "../../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
 import type { SliceTask } from "./runner.js";
-import type { StateStore } from "../records/state.js";
+import type { StateStore } from "../output-state/state.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 import { readsOnlyRowJson, takesColumnValues } from "./sink-runtime.js";
 import { createTakenColumnsReader } from "../../formats/taken-columns.js";

@@ -5,9 +5,9 @@ import type { Logger } from "../../logger.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { addOpenSlices } from "./open-slices.js";
 import type { PreparedRun } from "./prepare-run.js";
-import { recheckCommitted } from "../records/recheck.js";
-import type { ChangedSlice } from "../records/recheck.js";
-import type { StateStore } from "../records/state.js";
+import { recheckCommitted } from "../output-state/recheck.js";
+import type { ChangedSlice } from "../output-state/recheck.js";
+import type { StateStore } from "../output-state/state.js";
 
 type SlicePlans = PreparedRun["shardPlan"];
 

@@ -1,8 +1,8 @@
-// The codes of the records kept beside the output: the state, the pinned schemas and their columns, and
-// the manifest.
+// The codes of the output state kept beside the output: the state, the pinned schemas and their
+// columns, and the manifest.
 import type { ErrorCodeInfo } from "./error-code-info.js";
 
-export const RECORD_ERRORS = {
+export const OUTPUT_STATE_ERRORS = {
   STATE_UNREADABLE: {
     exit: "failed",
     meaning: "The run state beside the output was not written by this version.",
