@@ -31,6 +31,11 @@ describe("query DSL", () => {
     expect(matching([{ range: { "job.execution_time.elapsed": { gt: 10, lte: 30 } } }])).toEqual([1]);
     expect(matching([{ range: { "@timestamp": { gte: "2026-03-01T01:00:00Z" } } }])).toEqual([1, 2]);
     expect(matching([{ range: { "@timestamp": { gte: "now-1d" } } }])).toEqual([0, 1, 2]);
+    // Date-math bounds round as a pipeline's window does (the emulator's own parser ignored `/d`
+    // and knew no months): now-23h is 01:00, now-23h/d that day's midnight.
+    expect(matching([{ range: { "@timestamp": { gte: "now-23h" } } }])).toEqual([1, 2]);
+    expect(matching([{ range: { "@timestamp": { gte: "now-23h/d" } } }])).toEqual([0, 1, 2]);
+    expect(matching([{ range: { "@timestamp": { gte: "now-1M/M", lt: "now/d" } } }])).toEqual([0, 1, 2]);
     expect(matching([{ exists: { field: "job.execution_time.elapsed" } }])).toEqual([0, 1]);
     expect(matching([{ match: { "job.name": "nightly" } }])).toEqual([0, 1]);
     expect(matching([{ match_phrase: { "job.name": "nightly backup" } }])).toEqual([0]);
