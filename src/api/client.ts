@@ -10,7 +10,6 @@ import { systemClock } from "./clock.js";
 import type { HttpResponse, HttpTimeouts } from "./http-transport.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport.js";
-import type { ReadAheadOptions } from "./paging/read-ahead.js";
 import { DEFAULT_PARTITION_BOUNDS } from "./paging/partition-records.js";
 import type { PartitionBounds } from "./paging/partition-records.js";
 import type { DownloadPolicyOptions } from "./download-policy.js";
@@ -23,7 +22,6 @@ import { createTokenProvider } from "./token-provider.js";
 import type { RequestOf, ResponseOf, ServiceCallDeps } from "./service-operation.js";
 import { callService, streamService } from "./service-call.js";
 import type { HitBatch } from "./paging/hit-stream.js";
-import { EarlyAnswers } from "./early-answers.js";
 import type { HitArray } from "./paging/hit-array.js";
 import { NO_OBSERVER } from "../core/run-observer.js";
 import type { QuotaGate } from "../core/quota-gate.js";
@@ -77,11 +75,6 @@ export interface CallOptions {
    * is then not resent but fails with code RESPONSE_LOST. Default true.
    */
   idempotent?: boolean;
-  /**
-   * Paged queries: read the body ahead of its hits' reader and hand over its last bytes as soon as it
-   * has all come in (read-ahead.ts), so the next page can be asked for early.
-   */
-  readAhead?: ReadAheadOptions;
 }
 
 /**
@@ -108,14 +101,6 @@ export interface ServiceClient {
   ): AsyncGenerator<HitBatch, ResponseOf<P>>;
   /** Resolves once the client holds an access token: the service's issuer has answered. */
   authenticated(signal?: AbortSignal): Promise<void>;
-  /**
-   * Sends a request now for a call made later: the first attempt of the identical call (same
-   * operation and body) takes its answer. Only for requests that can be sent twice without harm (a
-   * first point-in-time page). False, and nothing sent, at the quota's reserve.
-   */
-  sendEarly<P extends OperationPath>(path: P, body: RequestOf<P>): boolean;
-  /** Cancels the requests sent early that no call took, and gives back their quota slots; how many. */
-  dropEarly(): number;
   /** GETs a presigned download link (no bearer token, not counted against the quota), with retries. */
   download(url: string, options?: CallOptions): Promise<HttpResponse>;
   readonly quota: QuotaTracker;
@@ -185,8 +170,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     observer,
     gate,
   };
-  const early = new EarlyAnswers(deps);
-  deps.early = early;
   // Links get their own connections, whose name resolution is checked again at connect time.
   const links = createLinkDownloader({
     baseUrl: options.baseUrl,
@@ -218,16 +201,9 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     stream(path, body, hits, callOptions = {}) {
       warnIfDeprecated(path);
       const movesCursor = callOptions.idempotent === false;
-      return streamService(
-        deps,
-        { path, body, signal: callOptions.signal, movesCursor },
-        hits,
-        callOptions.readAhead,
-      );
+      return streamService(deps, { path, body, signal: callOptions.signal, movesCursor }, hits);
     },
     authenticated: async (signal) => void (await tokens.getToken(signal)),
-    sendEarly: (path, body) => early.send(path, body),
-    dropEarly: () => early.drop(),
     download: (url, callOptions = {}) => links.download(url, callOptions.signal),
     quota,
     gate,
@@ -239,7 +215,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     observer,
     secrets: () => tokens.secrets(),
     close: async () => {
-      early.drop();
       await Promise.all([http.close(), links.transport.close()]);
     },
   };

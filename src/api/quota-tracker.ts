@@ -85,18 +85,6 @@ export class QuotaTracker {
     }
   }
 
-  /** `admit` without waiting: false, and nothing taken, when the reserve or the gate says no. */
-  tryAdmit(operation: string): boolean {
-    try {
-      this.acquire(operation);
-    } catch {
-      return false;
-    }
-    if (this.gate === undefined || this.gate.tryPermit()) return true;
-    this.inFlight = Math.max(0, this.inFlight - 1);
-    return false;
-  }
-
   /** The request admitted ended (answered or failed). */
   release(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);

@@ -13,8 +13,6 @@ import { describeUrl } from "./redact.js";
 import { decodeHits, MalformedBodyError } from "./paging/hit-stream.js";
 import type { HitBatch } from "./paging/hit-stream.js";
 import type { HitArray } from "./paging/hit-array.js";
-import { readAhead } from "./paging/read-ahead.js";
-import type { ReadAheadOptions } from "./paging/read-ahead.js";
 import { retryReasonOf } from "./observed-transport.js";
 import { brokenBody, parseResponse, sendAuthorized } from "./service-answer.js";
 import type { OpenAnswer } from "./service-answer.js";
@@ -98,15 +96,11 @@ async function* attempts<P extends OperationPath>(
 ): AsyncGenerator<HitBatch, ResponseOf<P>> {
   assertValidRequest(call.path, call.body);
   const budget = startRetryBudget(retryContext(deps, call));
-  // An answer asked for before this call (early-answers.ts) is its first attempt, quota slot and all.
-  let early = deps.early?.take(call);
   for (;;) {
     let failure: unknown;
-    if (early === undefined) await deps.quota.admit(call.path, call.signal);
+    await deps.quota.admit(call.path, call.signal);
     try {
-      const taken = early;
-      early = undefined;
-      const answer = await (taken === undefined ? sendAuthorized(deps, call) : taken.answer);
+      const answer = await sendAuthorized(deps, call);
       let json: unknown;
       try {
         const body = readBody(answer);
@@ -159,9 +153,7 @@ function streamedAll(envelope: unknown, hitArray: HitArray): boolean {
  * A paged query: yields the hits of `hitArray` in batches as the body streams in, so a page is never
  * held whole, and returns the response with that array empty. A body that breaks on the way is judged
  * by `brokenBody`; when it is sent again, the new answer's batches start again at offset 0, for the
- * reader to skip the hits it already has. The quota slot is held while the body is read. With
- * `readAheadOptions`, the body is read ahead of its hits (read-ahead.ts) and its last bytes are handed over
- * as soon as it is all in.
+ * reader to skip the hits it already has. The quota slot is held while the body is read.
  * @example
  * const response = yield* streamService(deps, { path: "/v3/jobs/query", body, movesCursor: false }, V3_HITS);
  */
@@ -169,17 +161,11 @@ export async function* streamService<P extends OperationPath>(
   deps: ServiceCallDeps,
   call: ServiceCall<P>,
   hitArray: HitArray,
-  readAheadOptions?: ReadAheadOptions,
 ): AsyncGenerator<HitBatch, ResponseOf<P>> {
   return yield* attempts(
     deps,
     call,
-    (answer) =>
-      decodeHits(
-        readAheadOptions === undefined ? answer.body : readAhead(answer.body, readAheadOptions),
-        hitArray,
-        call.path,
-      ),
+    (answer) => decodeHits(answer.body, hitArray, call.path),
     (envelope) => {
       if (!streamedAll(envelope, hitArray))
         throw new Error(`${call.path} keeps no hits at ${hitArray.path.join(".")}`);

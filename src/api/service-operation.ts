@@ -31,21 +31,12 @@ export interface ServiceCallDeps {
   observer: RunObserver;
   /** Bounds the requests waiting for the service's answer (adaptive concurrency). */
   gate: RequestGate;
-  /** Answers asked for ahead of their calls, taken by the first attempt of the identical call. */
-  early?: { take(call: ServiceCall<OperationPath>): EarlyAnswer | undefined };
 }
 
 /** A 2xx answer whose body is still to be read. */
 export interface OpenAnswer {
   status: number;
   body: BoundedBody;
-}
-
-/** An answer asked for before its call (early-answers.ts), for the call's first attempt. */
-export interface EarlyAnswer {
-  answer: Promise<OpenAnswer>;
-  /** Cancels the request (the caller's signal is tied to it once the answer is taken). */
-  cancel(reason?: unknown): void;
 }
 
 /** One operation as the client sends it. */

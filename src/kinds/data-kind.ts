@@ -6,9 +6,7 @@ import type { ServiceClient } from "../api/client.js";
 import type { ApiVersion, AppType, Application, SourceSection, SourceSpec, Strategy } from "./source-spec.js";
 import type { DataKind, FieldSpec } from "../api/wire/fields.js";
 import type { MappingField } from "../core/columns-from-mappings.js";
-import type { Column, PartitionedSource, Slice, Source } from "../core/contracts.js";
-import type { RequestOf } from "../api/service-operation.js";
-import type { OperationPath } from "../api/wire/operations.js";
+import type { Column, PartitionedSource, Source } from "../core/contracts.js";
 import type { BatchSourceOptions } from "./batch-source.js";
 
 /** How a slice is read: the planner picks one per slice among those the kind offers. */
@@ -77,12 +75,6 @@ export interface DataKindComponent {
   paging: Retrieval;
   /** Source factories by retrieval for an API version (`aggs` is built from `aggregation`). */
   sources(api: ApiVersion): KindSources;
-  /**
-   * The first request of a slice's paged source (`paging`), when it can be sent ahead of the source
-   * and twice without harm (a first point-in-time page); absent otherwise. The run sends it while the
-   * mappings are on their way, and the source's identical first request takes its answer.
-   */
-  firstPage?(source: SourceSpec, slice: Pick<Slice, "start" | "end">): EarlyRequest;
   /** Aggregations (the `aggs` strategy and the planner's probe); absent when the kind has none. */
   aggregation?: KindAggregation;
   /** The fields the service maps for the source's applications and app types (sorted by name). */
@@ -103,9 +95,6 @@ export interface DataKindComponent {
   /** Rules of `source` only this kind has; config/ runs them offline after the shared ones. */
   checkSource?(source: SourceSection, api: ApiVersion, report: ReportIssue): void;
 }
-
-/** A request a run may send before the stage that makes it (see `firstPage`). */
-export type EarlyRequest = { [P in OperationPath]: { path: P; body: RequestOf<P> } }[OperationPath];
 
 /** What the mappings call reads of a source (`fields --kind` builds one without a pipeline). */
 export interface MappingsSource {

@@ -6,7 +6,6 @@ import { ATR_ONLY } from "../api/wire/common.js";
 import type { DataKindComponent } from "./data-kind.js";
 import { byName } from "./hit-columns.js";
 import { v3Kind } from "./v3-kind.js";
-import { v3QueryBody } from "./v3-requests.js";
 
 const PATHS = {
   jobs: { query: "/v3/jobs/query", aggs: "/v3/jobs/aggs", mappings: "/v3/jobs/mappings" },
@@ -15,7 +14,7 @@ const PATHS = {
 
 export function pointInTimeKind(type: keyof typeof PATHS, summary: string): DataKindComponent {
   const paths = PATHS[type];
-  const kind = v3Kind({
+  return v3Kind({
     type,
     summary,
     applications: ATR_ONLY,
@@ -27,13 +26,4 @@ export function pointInTimeKind(type: keyof typeof PATHS, summary: string): Data
         (await client.call(paths.mappings, { includes_eu: source.includes_eu }, { signal })).data.fields,
       ),
   });
-  return {
-    ...kind,
-    // The body the paged source sends first (v3Kind's), which opens the point in time: nothing on the
-    // server moves until its answer is followed, so it may be sent ahead, and dropped.
-    firstPage: (source, slice) => ({
-      path: paths.query,
-      body: v3QueryBody(paths.query, ATR_ONLY, source, slice),
-    }),
-  };
 }

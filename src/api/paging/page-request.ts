@@ -10,7 +10,6 @@ import type { HttpStatusError } from "../http-status-error.js";
 import { isHttpStatusError } from "../http-status-error.js";
 import type { HitArray } from "./hit-array.js";
 import type { HitBatch } from "./hit-stream.js";
-import type { ReadAheadOptions } from "./read-ahead.js";
 
 const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
 
@@ -33,12 +32,6 @@ export interface PageRequestOptions {
   movesCursor?: boolean;
   /** v3 queries only: halve `size` on 413, never below this. */
   halving?: { minSize: number };
-  /**
-   * Read the body ahead (read-ahead.ts) and hand over its last bytes, with the page size that was
-   * asked, as soon as it is all in, before its hits are decoded: how a pager learns its next cursor
-   * early. `limit` bounds the bytes read ahead of the decoder.
-   */
-  readAhead?: Omit<ReadAheadOptions, "onEnd"> & { onEnd: (tail: Buffer, size: number | undefined) => void };
 }
 
 /** The response of a page request (its hits array empty) and the page size that worked. */
@@ -71,14 +64,7 @@ export async function* requestPage<P extends OperationPath>(
   const idempotent = !(options.isContinuation && options.movesCursor === true);
   for (;;) {
     try {
-      const sent = current;
-      const ahead = options.readAhead;
-      const response = yield* client.stream(path, current, hits, {
-        signal: options.signal,
-        idempotent,
-        readAhead:
-          ahead === undefined ? undefined : { ...ahead, onEnd: (tail) => ahead.onEnd(tail, sent.size) },
-      });
+      const response = yield* client.stream(path, current, hits, { signal: options.signal, idempotent });
       return { response, size: current.size };
     } catch (error) {
       if (options.isContinuation && isContextLost(error)) {

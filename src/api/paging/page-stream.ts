@@ -19,65 +19,6 @@ export interface StreamedPage<P extends OperationPath> extends RequestedPage<P> 
 }
 
 /**
- * A page whose request is already on its way: sent when it was started, read when `readPage` reads
- * it. A pager starts its next page while the current one is still being read (point-in-time.ts), and
- * lets it go with `abandon` when it turns out not to be the page it needs.
- */
-export interface StartedPage<P extends OperationPath> {
-  readonly body: RequestOf<P> & { size?: number };
-  readonly batches: AsyncIterator<HitBatch, RequestedPage<P>>;
-  /** The first step of `batches`, taken when the page was started. */
-  readonly first: Promise<IteratorResult<HitBatch, RequestedPage<P>>>;
-  /** Cancels the request and drops what it brings; what it fails with is dropped too. */
-  abandon(): void;
-  /** The page was read (or its reading failed): stop following the caller's signal. */
-  release(): void;
-}
-
-/**
- * Sends the request of one page and returns it started, for `readPage`.
- * @example
- * const next = startPage(client, "/v3/jobs/query", body, V3_HITS, { isContinuation: true });
- */
-export function startPage<P extends OperationPath>(
-  client: ServiceClient,
-  path: P,
-  body: RequestOf<P> & { size?: number },
-  hitArray: HitArray,
-  options: PageRequestOptions,
-): StartedPage<P> {
-  const controller = new AbortController();
-  const outer = options.signal;
-  const forward = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted === true) forward();
-  else outer?.addEventListener("abort", forward, { once: true });
-  const batches: AsyncIterator<HitBatch, RequestedPage<P>> = requestPage(client, path, body, hitArray, {
-    ...options,
-    signal: controller.signal,
-  });
-  const first = batches.next();
-  const release = (): void => outer?.removeEventListener("abort", forward);
-  // Its failure is thrown where the page is read; a page abandoned unread must not leave it unhandled.
-  first.then(undefined, () => undefined);
-  return {
-    body,
-    batches,
-    first,
-    abandon() {
-      controller.abort(new Error("the page was not needed"));
-      release();
-      void first
-        .then(
-          () => batches.return?.(),
-          () => undefined,
-        )
-        .then(undefined, () => undefined);
-    },
-    release,
-  };
-}
-
-/**
  * Yields the hits of one page in batches and returns the response.
  * @example
  * const { response, count } = yield* streamPage(client, "/v3/jobs/query", body, V3_HITS, { isContinuation: false }, 1);
@@ -90,27 +31,19 @@ export async function* streamPage<P extends OperationPath, Hit>(
   options: PageRequestOptions,
   pageNumber: number,
 ): AsyncGenerator<PageHits<Hit>, StreamedPage<P>> {
-  return yield* readPage<P, Hit>(startPage(client, path, body, hitArray, options), pageNumber);
-}
-
-/**
- * Yields the hits of a started page in batches and returns the response.
- * @example
- * const { response, count } = yield* readPage(startPage(client, path, body, V3_HITS, options), 2);
- */
-export async function* readPage<P extends OperationPath, Hit>(
-  page: StartedPage<P>,
-  pageNumber: number,
-): AsyncGenerator<PageHits<Hit>, StreamedPage<P>> {
-  const batches = page.batches;
+  const batches: AsyncIterator<HitBatch, RequestedPage<P>> = requestPage(
+    client,
+    path,
+    body,
+    hitArray,
+    options,
+  );
   let delivered = 0;
   let first: unknown;
   let last: unknown;
-  let step: Promise<IteratorResult<HitBatch, RequestedPage<P>>> | undefined = page.first;
   try {
     for (;;) {
-      const next = await (step ?? batches.next());
-      step = undefined;
+      const next = await batches.next();
       if (next.done === true) return { ...next.value, count: delivered, first, last };
       const { offset, hits, sources } = next.value;
       const skip = Math.max(0, delivered - offset);
@@ -129,7 +62,6 @@ export async function* readPage<P extends OperationPath, Hit>(
     }
   } finally {
     // Stopped early (the reader broke off, or failed): let the request go and its body with it.
-    page.release();
     await batches.return?.();
   }
 }

@@ -76,7 +76,7 @@ export class StateStore {
 
   /**
    * Which slices `open` would find committed, read without writing anything: what a run looks at
-   * before it has decided it may write (see open-run.ts, the first pages asked for early).
+   * before it has decided it may write (`committedInOutput`, destinations.ts).
    */
   static async peekCommitted(options: StateStoreOptions): Promise<(sliceId: string) => boolean> {
     const { state } = await readRunState(options);

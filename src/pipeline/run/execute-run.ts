@@ -40,12 +40,6 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
       elapsedMs: Date.now() - startedAt,
     }),
   });
-  // First pages asked for early (open-run.ts) are taken as their slices start; once a slice has ended,
-  // every slice that starts at once has started, and what no slice took only holds a connection.
-  const dropEarly = (): void => {
-    const dropped = session.client.dropEarly();
-    if (dropped > 0) log.debug({ dropped }, "First pages asked for early that no slice took were cancelled.");
-  };
   const sliced = await runSlices({
     tasks,
     concurrency: pipeline.limits.concurrency,
@@ -66,7 +60,6 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
         events?.sliceStarted?.(slice, attempt);
       },
       sliceCommitted: (slice, result) => {
-        dropEarly();
         records += result.read;
         slicesDone++;
         committedNow.add(slice.id);
@@ -75,11 +68,8 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
         log.debug({ slice: slice.id, read: result.read, expected: result.expected }, "Slice committed.");
         events?.sliceCommitted?.(slice, result);
       },
-      sliceRetried: (slice, error) => {
-        dropEarly();
-        events?.sliceRetried?.(slice, error);
-      },
+      sliceRetried: (slice, error) => events?.sliceRetried?.(slice, error),
     },
-  }).finally(dropEarly);
+  });
   return { sliced, records, committedNow, timings, startedAt };
 }

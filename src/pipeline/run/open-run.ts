@@ -20,7 +20,6 @@ import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../output-state/output-lock.js";
 import type { OutputLock } from "../output-state/output-lock.js";
 import { leaseFromEnv } from "../output-state/lock-lease.js";
-import { askFirstPagesEarly } from "./early-pages.js";
 import { checkRequestBudget } from "./request-budget.js";
 import { newRunInfo, prepareRun } from "./prepare-run.js";
 import type { PlannedRun, PreparedRun } from "./prepare-run.js";
@@ -83,18 +82,8 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
       shard: options.shard,
       recheck: { requested: options.recheck === true },
       components,
-      // The first pages' requests while the mappings are on their way.
-      whileMappingsPending: async (planned) => {
-        checkRequestBudget(planned, options.log);
-        await planned.session.client.authenticated(options.signal);
-        const stateSink = stateSinkOf(held.sinks);
-        if (stateSink === undefined) return;
-        await askFirstPagesEarly(planned, {
-          state: { ...stateOptions(planned, options, held), fence: (held.lock as OutputLock).fence },
-          force: options.force === true,
-          log: options.log,
-        });
-      },
+      // The request budget is checked while the mappings are on their way.
+      whileMappingsPending: async (planned) => checkRequestBudget(planned, options.log),
       run,
       ...(options.observer === undefined ? {} : { observer: options.observer }),
       ...(options.quotaLedger === undefined ? {} : { quotaLedger: options.quotaLedger }),

@@ -55,7 +55,7 @@ export interface PrepareOptions {
   components: Components;
   /**
    * Runs once the plan is made, while the service's mappings are still on their way: what a run can
-   * do before it knows its columns (take its lock, ask for its first pages) overlaps that round trip.
+   * do before it knows its columns (check its request budget) overlaps that round trip.
    * Its failure fails the preparation.
    */
   whileMappingsPending?: (planned: PlannedRun) => Promise<void>;
