@@ -21,6 +21,8 @@ const LAYERS = [
   // The quota ledger: the client's tracker asks its gate through core's QuotaGate contract.
   ["quota-ledger"],
   ["api", "formats"],
+  // Response bytes to hits and records: the scanner, the JSON byte grammar, the hit readers.
+  ["decoding"],
 ];
 
 /** The bottom: shared vocabulary and helpers, importing nothing above it. */

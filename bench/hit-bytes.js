@@ -1,4 +1,4 @@
-// Micro-benchmark of src/api/paging/hit-bytes.ts: CPU per hit of `readHitBytes` (one pass over a
+// Micro-benchmark of src/decoding/hit-bytes.ts: CPU per hit of `readHitBytes` (one pass over a
 // hit's bytes, no object built) against `JSON.parse(bytes.toString("utf8", start, end))`, the parse
 // the hit stream does today, with and without its shape check. Not part of `npm run bench`.
 //
@@ -15,10 +15,10 @@ import { Buffer } from "node:buffer";
 import { URLSearchParams } from "node:url";
 import { parseArgs } from "node:util";
 import { request } from "undici";
-import { HitScanner } from "../dist/api/paging/hit-scanner.js";
-import { HIT_BATCH_SIZE } from "../dist/api/paging/hit-stream.js";
-import { V3_HITS, v2HitArray } from "../dist/api/paging/hit-array.js";
-import { readHitBytes } from "../dist/api/paging/hit-bytes.js";
+import { HitScanner } from "../dist/decoding/hit-scanner.js";
+import { HIT_BATCH_SIZE } from "../dist/decoding/hit-stream.js";
+import { V3_HITS, v2HitArray } from "../dist/api/hit-arrays.js";
+import { readHitBytes } from "../dist/decoding/hit-bytes.js";
 import { startEmulator } from "../dist/emulator/server.js";
 
 const { values: args } = parseArgs({ options: { repetitions: { type: "string", default: "15" } } });

@@ -27,8 +27,8 @@ const WARMUP = option("warmup", 5);
 const ONLY = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
 
 const { startEmulator } = await import("../dist/emulator/server.js");
-const { HitScanner } = await import("../dist/api/paging/hit-scanner.js");
-const { V3_HITS } = await import("../dist/api/paging/hit-array.js");
+const { HitScanner } = await import("../dist/decoding/hit-scanner.js");
+const { V3_HITS } = await import("../dist/api/hit-arrays.js");
 const { hitAsRow } = await import("../dist/kinds/source-spec.js");
 const { hitColumns } = await import("../dist/kinds/hit-columns.js");
 const { mappingFields } = await import("../dist/emulator/mappings.js");

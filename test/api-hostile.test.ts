@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApiError } from "../src/errors.js";
 import { createLogger } from "../src/logger.js";
 import { reportError } from "../src/cli/report-error.js";
-import { V3_HITS, v2HitArray } from "../src/api/paging/hit-array.js";
+import { V3_HITS, v2HitArray } from "../src/api/hit-arrays.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 import type { RequestOf } from "../src/api/service-operation.js";

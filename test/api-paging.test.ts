@@ -11,7 +11,7 @@ import { v1ScrollPaging } from "../src/api/paging/v1-scroll.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
 import { metricsScrollPaging } from "../src/api/paging/metrics-scroll.js";
-import { V3_HITS, v1HitArray, v2HitArray } from "../src/api/paging/hit-array.js";
+import { V3_HITS, v1HitArray, v2HitArray } from "../src/api/hit-arrays.js";
 import type { PagePart } from "../src/api/paging/page.js";
 
 const START = Date.parse("2026-11-20T00:00:00Z");

@@ -10,7 +10,7 @@ import { createServiceClient } from "../src/api/client.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { BatchExportQuery } from "../src/api/paging/batch-status.js";
-import { v2HitArray } from "../src/api/paging/hit-array.js";
+import { v2HitArray } from "../src/api/hit-arrays.js";
 import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
 
 const SECRET = "very-secret-client-value-42";

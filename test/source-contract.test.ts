@@ -2,7 +2,7 @@
 // scroll, batch export, the deprecated v1 scroll, aggregations and the billing summary), built through
 // the registry as the runner builds them, against the emulator: empty input, one page, many pages, an
 // abort midway, and an error that must reach the caller.
-import { HIT_BATCH_SIZE } from "../src/api/paging/hit-stream.js";
+import { HIT_BATCH_SIZE } from "../src/decoding/hit-stream.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceClient } from "../src/api/client.js";
 import type { ServiceClient } from "../src/api/client.js";

@@ -12,7 +12,7 @@ import { parseRetryAfter } from "./retry-policy.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
 import { classifyRateLimit, isQuotaGone } from "./rate-limit.js";
-import { MalformedBodyError } from "./paging/hit-stream.js";
+import { MalformedBodyError } from "../decoding/hit-stream.js";
 import type { OpenAnswer, ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
 
 /** The table seen through a mapped type, so that a generic path yields its own response type. */

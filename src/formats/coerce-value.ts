@@ -1,7 +1,7 @@
 // Coerces a record value to a column type for Parquet: a sensible conversion, or null. The throws are
 // the integer columns': a number an int64 or int32 does not hold is never rounded into one (`toInt64`).
 import type { ColumnType } from "../core/contracts.js";
-import { stringifyExact, stringifyJson } from "../core/json-exact.js";
+import { stringifyExact, stringifyJson } from "../decoding/json-exact.js";
 import { EtlError } from "../errors.js";
 import { isoTextMillis } from "./iso-text.js";
 
@@ -74,7 +74,7 @@ function asDouble(value: unknown): ParquetValue {
 
 /**
  * The service's integers are exact to the last digit: beyond 2^53 the readers give them as bigints read
- * from the digits (core/json-exact.ts), and a number is taken only when it is a whole number a double
+ * from the digits (decoding/json-exact.ts), and a number is taken only when it is a whole number a double
  * holds exactly (within 2^53). A number that is a fraction, beyond int64, or a double past 2^53 (whose
  * digits are lost) is not rounded into some int64: the slice fails with SINK_VALUE_NOT_INT64, and the
  * column buffers name the column. Text that is not a number, booleans and objects are null, as before.

@@ -1,11 +1,11 @@
 // Reads the rows of a file this exporter wrote, for merging a batch export's partition files into the
 // slice's file: NDJSON lines, or a Parquet file's rows with JSON columns parsed back into values. Each
 // format's `decodeRows` calls its own.
-import { parseJson } from "../core/json-exact.js";
+import { parseJson } from "../decoding/json-exact.js";
 import { createGunzip } from "node:zlib";
 import { Readable } from "node:stream";
 import { parquetReadObjects } from "hyparquet";
-import { NdjsonLines } from "../core/ndjson-lines.js";
+import { NdjsonLines } from "../decoding/ndjson-lines.js";
 import type { RecordBatch, Column, Row, RowJson } from "../core/contracts.js";
 
 /**

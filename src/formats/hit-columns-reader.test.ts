@@ -3,7 +3,7 @@
 // every kind and on generated hostile hits; and it refuses every text that is not one valid hit.
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { V3_HITS, v2HitArray } from "../api/paging/hit-array.js";
+import { V3_HITS, v2HitArray } from "../api/hit-arrays.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
 import { columnsFromMappings } from "../core/columns-from-mappings.js";
 import type { Column, ColumnType } from "../core/contracts.js";
@@ -21,7 +21,7 @@ import { createHitColumnsReader } from "./hit-columns-reader.js";
 import type { HitColumnsReader } from "./hit-columns-reader.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { createRandom } from "../emulator/random.js";
-import { parseJson } from "../core/json-exact.js";
+import { parseJson } from "../decoding/json-exact.js";
 import { hasCode } from "../errors.js";
 
 interface Expected {

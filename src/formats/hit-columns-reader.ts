@@ -10,9 +10,9 @@ export type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-
 import { childByBytes, childByKey, columnPaths } from "./column-paths.js";
 import type { PathNode } from "./column-paths.js";
 import { isIdentityKey, KEY_ID, KEY_INDEX, NONE, unknownFieldNames } from "./hit-fields-scanner.js";
-import { COLON, MAX_JSON_DEPTH, QUOTE } from "../core/json-bytes.js";
-import { JSON_FAILURE } from "../core/json-failures.js";
-import { parseJson } from "../core/json-exact.js";
+import { COLON, MAX_JSON_DEPTH, QUOTE } from "../decoding/json-bytes.js";
+import { JSON_FAILURE } from "../decoding/json-failures.js";
+import { parseJson } from "../decoding/json-exact.js";
 import { HitColumnValues } from "./hit-column-values.js";
 import { HitSlotScanner } from "./hit-slot-scanner.js";
 

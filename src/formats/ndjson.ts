@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { RecordBatch, RowEncoder } from "../core/contracts.js";
 import type { Format } from "./format.js";
 import { ndjsonRows } from "./decode-rows.js";
-import { stringifyJson } from "../core/json-exact.js";
+import { stringifyJson } from "../decoding/json-exact.js";
 
 const ndjsonOptions = {
   gzip: z.boolean().default(false).describe("Compress NDJSON with gzip (adds .gz)."),

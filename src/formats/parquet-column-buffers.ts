@@ -4,7 +4,7 @@ import type { Coercer, ParquetValue } from "./coerce-value.js";
 import { parquetCoercers } from "./parquet-coercers.js";
 import { createColumnReader } from "./column-value.js";
 import { EtlError, hasCode } from "../errors.js";
-import { loneSurrogates, wellFormedJson } from "../core/json-exact.js";
+import { loneSurrogates, wellFormedJson } from "../decoding/json-exact.js";
 import { sameColumns, TAKEN_AT, takenChunkOf } from "./taken-columns.js";
 import type { TakenChunk, TakenRow } from "./taken-columns.js";
 import type { ColumnReader } from "./column-value.js";

@@ -5,7 +5,7 @@ import { Tinypool, markMovable } from "tinypool";
 import type { Row } from "../core/contracts.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
 import { encodeRowGroup } from "./parquet-row-group.js";
-import { parseJson } from "../core/json-exact.js";
+import { parseJson } from "../decoding/json-exact.js";
 import { errorCode } from "../errors.js";
 import type { ErrorCode } from "../errors.js";
 import type { RowGroupFile } from "./parquet-row-group.js";
@@ -49,7 +49,7 @@ function encodeLines(task: LinesTask): object {
   while (start < text.length) {
     const end = text.indexOf(0x0a, start);
     const stop = end === -1 ? text.length : end;
-    // Integers beyond 2^53 as bigints of their digits, as the thread reads them (core/json-exact.ts).
+    // Integers beyond 2^53 as bigints of their digits, as the thread reads them (decoding/json-exact.ts).
     rows.push(parseJson(text.toString("utf8", start, stop)) as Row);
     start = stop + 1;
     if (rows.length === PARSE_BATCH) {

@@ -4,8 +4,9 @@ import { hitAsRow } from "../kinds/source-spec.js";
 import type { HitLike } from "../kinds/row-json.js";
 import { ColumnBuffers } from "./parquet-column-buffers.js";
 import { createTakenColumnsReader, takenChunkOf } from "./taken-columns.js";
-import { V3_HITS, withReader } from "../api/paging/hit-array.js";
-import { decodeHits } from "../api/paging/hit-stream.js";
+import { withReader } from "../decoding/hit-array.js";
+import { V3_HITS } from "../api/hit-arrays.js";
+import { decodeHits } from "../decoding/hit-stream.js";
 
 const COLUMNS: Column[] = [
   { name: "_id", type: "string" },

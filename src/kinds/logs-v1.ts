@@ -1,6 +1,6 @@
 // The deprecated v1 logs API: one request over the whole window (a date-math `time_range`), a single
 // scope value instead of lists, and `caas` for containers.
-import { v1HitArray } from "../api/paging/hit-array.js";
+import { v1HitArray } from "../api/hit-arrays.js";
 import { v1ScrollPaging } from "../api/paging/v1-scroll.js";
 import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
 import { createBatchSource } from "./batch-source.js";

@@ -2,7 +2,7 @@
 // the deprecated v1 (scroll, batch; date-math windows), with v3 mappings per application and app type.
 // Quirks: v1 calls containers caas, the mappings know them as kubernetes; eventops logs are always
 // serverless, scoped by log_group, tenant and stage instead of domain.
-import { v2HitArray } from "../api/paging/hit-array.js";
+import { v2HitArray } from "../api/hit-arrays.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import { LOG_APPLICATIONS, LOG_MAPPING_APPLICATIONS, V2_LOG_APP_TYPES } from "../api/wire/common.js";
 import type { MappingsSource } from "./data-kind.js";

@@ -1,6 +1,6 @@
 // The shape jobs and tickets share: v3 kinds of application atr paged with a point in time, with
 // aggregations, and mappings that take no application or app type.
-import { V3_HITS } from "../api/paging/hit-array.js";
+import { V3_HITS } from "../api/hit-arrays.js";
 import { pointInTimePaging } from "../api/paging/point-in-time.js";
 import { ATR_ONLY } from "../api/wire/common.js";
 import type { DataKindComponent } from "./data-kind.js";

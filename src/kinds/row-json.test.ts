@@ -6,13 +6,13 @@ import type { ServiceClient } from "../api/client.js";
 import { pointInTimePaging } from "../api/paging/point-in-time.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import type { PagePart } from "../api/paging/page.js";
-import { V3_HITS, v2HitArray } from "../api/paging/hit-array.js";
+import { V3_HITS, v2HitArray } from "../api/hit-arrays.js";
 import { hitToRow, hitsToRows } from "./source-spec.js";
 import type { HitLike } from "./row-json.js";
 import { rowJson } from "./row-json.js";
 import { encodeLines } from "../formats/ndjson.js";
 import type { RowJson } from "../core/contracts.js";
-import { UniqueKeys } from "../core/json-keys.js";
+import { UniqueKeys } from "../decoding/json-keys.js";
 
 const keys = new UniqueKeys();
 const hit = (source: Record<string, unknown>): HitLike => ({ _id: 'a"1', _index: "jobs-x", _source: source });

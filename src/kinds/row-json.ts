@@ -1,9 +1,9 @@
 // A row's JSON spliced from the service's own bytes: `{"_id":…,"_index":…,` and then the hit's
 // `_source` bytes as they came, so an NDJSON output writes the record without serialising it again.
 import type { RowJson } from "../core/contracts.js";
-import { copiesAsParsed } from "../core/json-copy.js";
-import { wellFormedJson } from "../core/json-exact.js";
-import type { UniqueKeys } from "../core/json-keys.js";
+import { copiesAsParsed } from "../decoding/json-copy.js";
+import { wellFormedJson } from "../decoding/json-exact.js";
+import type { UniqueKeys } from "../decoding/json-keys.js";
 
 /** A service hit as rows are made from it: its identity and its `_source`. */
 export interface HitLike {
@@ -47,7 +47,7 @@ export function rowJson(
 ): RowJson | undefined {
   if (source === undefined) return undefined;
   // A reader hands on the `_source` bytes only when they splice: compact, no key of the row's own,
-  // no array-index key (see api/paging/splice-reader.ts).
+  // no array-index key (see decoding/splice-reader.ts).
   if (hit._source === undefined) return splicedJson(hit, source.length <= 2, source);
   const parsed = hit._source;
   if (Object.hasOwn(parsed, "_id") || Object.hasOwn(parsed, "_index")) return undefined;

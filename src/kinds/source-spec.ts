@@ -7,7 +7,7 @@ import type { DataKind } from "../api/wire/fields.js";
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
 import type { RecordBatch, Row, RowJson, Slice } from "../core/contracts.js";
-import { UniqueKeys } from "../core/json-keys.js";
+import { UniqueKeys } from "../decoding/json-keys.js";
 import { rowJson } from "./row-json.js";
 import type { HitLike, PagedHit } from "./row-json.js";
 

@@ -1,6 +1,6 @@
 // Workloads: compute workloads, served by v2 (scroll, batch export, aggs; one request set per
 // app_type) with v3 mappings.
-import { v2HitArray } from "../api/paging/hit-array.js";
+import { v2HitArray } from "../api/hit-arrays.js";
 import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
 import { ATR_ONLY, DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { byName } from "./hit-columns.js";

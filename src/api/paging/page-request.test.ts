@@ -3,7 +3,7 @@ import { PagingContextLostError } from "../../errors.js";
 import { createServiceClient } from "../client.js";
 import type { ServiceClient } from "../client.js";
 import { HttpStatusError } from "../http-status-error.js";
-import { V3_HITS } from "./hit-array.js";
+import { V3_HITS } from "../hit-arrays.js";
 import { pointInTimePaging } from "./point-in-time.js";
 import { requestPage } from "./page-request.js";
 

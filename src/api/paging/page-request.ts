@@ -8,8 +8,8 @@ import type { RequestOf, ResponseOf } from "../service-operation.js";
 import type { OperationPath } from "../wire/operations.js";
 import type { HttpStatusError } from "../http-status-error.js";
 import { isHttpStatusError } from "../http-status-error.js";
-import type { HitArray } from "./hit-array.js";
-import type { HitBatch } from "./hit-stream.js";
+import type { HitArray } from "../../decoding/hit-array.js";
+import type { HitBatch } from "../../decoding/hit-stream.js";
 
 const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
 

@@ -5,11 +5,11 @@
 import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-operation.js";
 import type { OperationPath } from "../wire/operations.js";
-import type { HitArray } from "./hit-array.js";
+import type { HitArray } from "../../decoding/hit-array.js";
 import type { PageHits } from "./page.js";
 import { requestPage } from "./page-request.js";
 import type { PageRequestOptions, RequestedPage } from "./page-request.js";
-import type { HitBatch } from "./hit-stream.js";
+import type { HitBatch } from "../../decoding/hit-stream.js";
 
 export interface StreamedPage<P extends OperationPath> extends RequestedPage<P> {
   /** Hits the page held, and its first and last (for the paging guard; undefined when empty). */

@@ -18,8 +18,8 @@ import { isHttpStatusError } from "../http-status-error.js";
 import { readPartitions } from "./batch-status.js";
 import type { BatchExportQuery, PartitionState } from "./batch-status.js";
 import { ResponseBoundError } from "../bounded-body.js";
-import { decodePartition, partitionUnbounded } from "./partition-records.js";
-import type { PartitionRecord } from "./partition-records.js";
+import { decodePartition, partitionUnbounded } from "../../decoding/partition-records.js";
+import type { PartitionRecord } from "../../decoding/partition-records.js";
 
 /**
  * Streams one partition's records. A download that breaks midway is fetched again and the records

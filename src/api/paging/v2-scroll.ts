@@ -5,8 +5,8 @@
 import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-operation.js";
 import type { Hit } from "../wire/hits.js";
-import type { HitArray } from "./hit-array.js";
-import { withReader } from "./hit-array.js";
+import type { HitArray } from "../../decoding/hit-array.js";
+import { withReader } from "../../decoding/hit-array.js";
 import type { PageHits, PagePart, PagingOptions } from "./page.js";
 import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";

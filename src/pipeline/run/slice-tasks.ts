@@ -13,7 +13,7 @@ import type { StateStore } from "../output-state/state.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 import { readsOnlyRowJson, takesColumnValues } from "./sink-runtime.js";
 import { createTakenColumnsReader } from "../../formats/taken-columns.js";
-import { createSpliceReader } from "../../api/paging/splice-reader.js";
+import { createSpliceReader } from "../../decoding/splice-reader.js";
 import type { WorkerPool } from "../../core/worker-pool.js";
 
 export interface SliceTaskDeps {

@@ -2,8 +2,8 @@ import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
 import { readHitBytes } from "./hit-bytes.js";
 import type { HitShape } from "./hit-bytes.js";
-import { V3_HITS, v2HitArray } from "./hit-array.js";
-import { MAX_JSON_DEPTH } from "../../core/json-bytes.js";
+import { V3_HITS, v2HitArray } from "../api/hit-arrays.js";
+import { MAX_JSON_DEPTH } from "./json-bytes.js";
 
 const SCHEMAS = { hit: v2HitArray("logs").schema, v3Hit: V3_HITS.schema };
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;

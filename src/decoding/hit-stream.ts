@@ -2,10 +2,10 @@
 // in batches, so memory is bounded by the batch size, not the page size, and the body is read no
 // faster than the batches are taken. The envelope (total, cursor, quota) is the generator's return
 // value, with the hits array emptied, for the operation's wire schema to check.
-import { ApiError, isApiError } from "../../errors.js";
+import { ApiError, isApiError } from "../errors.js";
 import type { HitArray } from "./hit-array.js";
 import { HitScanner } from "./hit-scanner.js";
-import { parseJson } from "../../core/json-exact.js";
+import { parseJson } from "./json-exact.js";
 import type { ScannedElement } from "./hit-scanner.js";
 
 /** Hits handed on at once: about 0.7 MB of jobs, whatever the page size. */
@@ -77,7 +77,7 @@ export async function* decodeHits(
       const text = element.bytes.toString("utf8", element.start, element.end);
       let hit: unknown;
       try {
-        // Integers beyond 2^53 as bigints of their digits: an int64 stays exact (core/json-exact.ts).
+        // Integers beyond 2^53 as bigints of their digits: an int64 stays exact (decoding/json-exact.ts).
         hit = parseJson(text);
       } catch (error) {
         throw new MalformedBodyError(`hit ${index} is not JSON`, { cause: error });

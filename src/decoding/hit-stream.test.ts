@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../errors.js";
-import { V3_HITS, v1HitArray, v2HitArray } from "./hit-array.js";
+import { ApiError } from "../errors.js";
+import { V3_HITS, v1HitArray, v2HitArray } from "../api/hit-arrays.js";
 import { decodeHits, MalformedBodyError } from "./hit-stream.js";
 import type { HitBatch } from "./hit-stream.js";
 

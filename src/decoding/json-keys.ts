@@ -1,4 +1,4 @@
-// The keys each open object has named so far, while JSON bytes are read (core/json-bytes.ts): a key
+// The keys each open object has named so far, while JSON bytes are read (decoding/json-bytes.ts): a key
 // named twice in one object is what JSON.parse keeps once (the last), so bytes copied as they came
 // would say something else. Cheap per key: a 64-bit mask per object of the keys' hashes, and the keys'
 // bytes compared only when a hash comes again.

@@ -5,11 +5,10 @@
 // its ratio, or more records than the status announced stop the partition with PARTITION_UNBOUNDED.
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { ApiError } from "../../errors.js";
-import { showServerText } from "../redact.js";
+import { ApiError } from "../errors.js";
 import { JsonArraySplitter } from "./json-array-splitter.js";
-import { NdjsonLines } from "../../core/ndjson-lines.js";
-import { parseJson } from "../../core/json-exact.js";
+import { NdjsonLines } from "./ndjson-lines.js";
+import { parseJson } from "./json-exact.js";
 
 export type PartitionRecord = Record<string, unknown>;
 
@@ -46,10 +45,12 @@ function isRecord(value: unknown): value is PartitionRecord {
 }
 
 function parseRecord(text: string): PartitionRecord {
-  // Integers beyond 2^53 as bigints of their digits: an int64 stays exact (core/json-exact.ts).
+  // Integers beyond 2^53 as bigints of their digits: an int64 stays exact (decoding/json-exact.ts).
   const value: unknown = parseJson(text);
   if (!isRecord(value))
-    throw new Error(`a partition record is not a JSON object: ${showServerText(text.slice(0, 200), [], 40)}`);
+    // The partition's own bytes, as they came: the reader of the partition shows the message
+    // redacted, escaped and short (api/paging/read-partition.ts).
+    throw new Error(`a partition record is not a JSON object: ${text.slice(0, 200)}`);
   return value;
 }
 

@@ -1,7 +1,7 @@
 // The hit's own fields as the bytes reader finds them: which key names which field (escaped keys
 // compared decoded) and where the last of each was read.
 import { Buffer } from "node:buffer";
-import type { JsonBytes } from "../../core/json-bytes.js";
+import type { JsonBytes } from "./json-bytes.js";
 import type { HitShape } from "./hit-bytes-result.js";
 
 export type Field = "_id" | "_index" | "_score" | "_source" | "sort";

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { RecordBatch } from "../../core/contracts.js";
-import { encodeLines } from "../../formats/ndjson.js";
-import { hitToRow, hitsToRows } from "../../kinds/source-spec.js";
-import type { HitLike, PagedHit } from "../../kinds/row-json.js";
-import { V3_HITS, v2HitArray, withReader } from "./hit-array.js";
+import type { RecordBatch } from "../core/contracts.js";
+import { encodeLines } from "../formats/ndjson.js";
+import { hitToRow, hitsToRows } from "../kinds/source-spec.js";
+import type { HitLike, PagedHit } from "../kinds/row-json.js";
+import { withReader } from "./hit-array.js";
+import { V3_HITS, v2HitArray } from "../api/hit-arrays.js";
 import type { HitArray } from "./hit-array.js";
 import { decodeHits } from "./hit-stream.js";
 import type { HitBatch } from "./hit-stream.js";

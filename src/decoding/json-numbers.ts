@@ -19,7 +19,7 @@ export function numberValue(bytes: SlicingBuffer, from: number, to: number): num
 
 /**
  * `numberValue`, but an integer written with digits alone and beyond 2^53 is a bigint of those
- * digits, as core/json-exact.ts reads JSON text: the service's int64 values stay exact.
+ * digits, as decoding/json-exact.ts reads JSON text: the service's int64 values stay exact.
  */
 export function exactNumberValue(bytes: SlicingBuffer, from: number, to: number): number | bigint {
   const value = numberValue(bytes, from, to);

@@ -1,34 +1,8 @@
-// Where an operation's response keeps its hits, and what one hit must look like: the paged queries
-// differ only in these, so a kind passes its operation's description to the paging and nothing here
-// lists operations. The v2 and v3 shapes are shared constants; a kind of either shape names its array.
-import type { z } from "zod";
-import type { HitBytesReader } from "../../core/hit-reader.js";
-import { hitSchema, v3HitSchema } from "../wire/hits.js";
-
-/**
- * The hits array of a paged response: its path from the body's root, the wire schema of one hit and a
- * plain pre-check.
- * @example
- * const hits: HitArray = v2HitArray("logs"); // data.logs of /v2/logs/scroll
- */
-export interface HitArray {
-  path: readonly string[];
-  schema: z.ZodType;
-  /**
-   * A plain check that accepts only what `schema` accepts, run first: zod per hit was 6% of a
-   * profile. A hit it refuses goes to `schema`, which decides and names the field.
-   */
-  accepts: (hit: unknown) => boolean;
-  /** The v3 shape (`sort` required) or the v1/v2 one: what a bytes reader checks. */
-  v3: boolean;
-  /** Takes hits from their bytes before they are parsed (see HitBytesReader); none by default. */
-  reader?: HitBytesReader | undefined;
-}
-
-/** `hits` with the paging's reader, if it has one. */
-export function withReader(hits: HitArray, reader: HitBytesReader | undefined): HitArray {
-  return reader === undefined ? hits : { ...hits, reader };
-}
+// The hits arrays of the service's paged operations: where each keeps its hits and what one hit must
+// look like (the wire's hit schemas, with a plain pre-check that accepts only what they accept). The
+// v2 and v3 shapes are shared constants; a kind of either shape names its array.
+import type { HitArray } from "../decoding/hit-array.js";
+import { hitSchema, v3HitSchema } from "./wire/hits.js";
 
 type HitFields = Partial<Record<"_index" | "_id" | "_score" | "_source" | "sort", unknown>>;
 

@@ -2,9 +2,9 @@
 // transform, no renaming, no record field in a path): each hit is checked whole from its bytes
 // (hit-bytes.ts) and handed on as its identity and its `_source` bytes, never parsed. Parsing each hit
 // and the garbage of the parsed objects were half of such an export's CPU (docs/performance.md).
-import type { HitBytesReader, ReadHit } from "../../core/hit-reader.js";
+import type { HitBytesReader, ReadHit } from "../core/hit-reader.js";
 import { readHitBytes } from "./hit-bytes.js";
-import { UniqueKeys } from "../../core/json-keys.js";
+import { UniqueKeys } from "./json-keys.js";
 
 /**
  * Declines (the hit is then parsed as usual) whatever the splice could not copy as JSON.stringify would

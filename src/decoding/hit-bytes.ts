@@ -3,10 +3,10 @@
 // needs to splice the row from the service's own bytes. What it cannot vouch for it refuses with a
 // reason, and the caller falls back to JSON.parse and the wire schema, which decide and name the field.
 import { Buffer } from "node:buffer";
-import { JsonBytes } from "../../core/json-bytes.js";
-import { JSON_FAILURE } from "../../core/json-failures.js";
-import type { UniqueKeys } from "../../core/json-keys.js";
-import * as token from "../../core/json-bytes.js";
+import { JsonBytes } from "./json-bytes.js";
+import { JSON_FAILURE } from "./json-failures.js";
+import type { UniqueKeys } from "./json-keys.js";
+import * as token from "./json-bytes.js";
 
 import type { HitBytesFailure, HitBytesRefusal, HitBytesResult, HitShape } from "./hit-bytes-result.js";
 import { fieldOf, HitFields, WRONG } from "./hit-bytes-fields.js";
