@@ -95,6 +95,14 @@ module.exports = {
   allowedSeverity: "error",
   forbidden: [
     {
+      name: "pagers-above-the-client",
+      comment:
+        "Inside api/, the pagers (api/paging/) sit above the client: they import it, never the reverse.",
+      severity: "error",
+      from: { path: "^src/api/", pathNot: ["^src/api/paging/", TESTS] },
+      to: { path: "^src/api/paging/" },
+    },
+    {
       name: "not-to-unresolvable",
       comment: "An import the cruiser cannot resolve would pass the layering unseen.",
       severity: "error",

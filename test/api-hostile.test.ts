@@ -11,8 +11,9 @@ import { ApiError } from "../src/errors.js";
 import { createLogger } from "../src/logger.js";
 import { reportError } from "../src/cli/report-error.js";
 import { V3_HITS, v2HitArray } from "../src/api/hit-arrays.js";
-import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
-import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
+import { pageThrough } from "../src/api/paging/pager.js";
+import { pointInTime as pointInTimeStrategy } from "../src/api/paging/point-in-time.js";
+import { logsScroll } from "../src/kinds/logs.js";
 import type { RequestOf } from "../src/api/service-operation.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { PartitionState } from "../src/api/paging/batch-status.js";
@@ -197,10 +198,9 @@ describe("pages over the byte cap", () => {
     });
     const client = service.client({ maxResponseBytes: 64 * 1024 });
     const pages = [];
-    for await (const part of pointInTimePaging(
+    for await (const part of pageThrough(
       client,
-      "/v3/jobs/query",
-      { ...JOBS_BODY, size: 100 },
+      pointInTimeStrategy("/v3/jobs/query", { ...JOBS_BODY, size: 100 }),
       V3_HITS,
     ))
       if (part.type === "hits") pages.push(part);
@@ -239,7 +239,7 @@ describe("paging guards", () => {
     );
     const client = service.client();
     const error = await runaway(service, () =>
-      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 1 }, V3_HITS),
+      pageThrough(client, pointInTimeStrategy("/v3/jobs/query", { ...JOBS_BODY, size: 1 }), V3_HITS),
     );
     expect(error.message).toContain("/v3/jobs/query");
     expect(service.count("/v3/jobs/query")).toBe(2);
@@ -252,7 +252,7 @@ describe("paging guards", () => {
     });
     const client = service.client();
     const error = await runaway(service, () =>
-      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 10 }, V3_HITS),
+      pageThrough(client, pointInTimeStrategy("/v3/jobs/query", { ...JOBS_BODY, size: 10 }), V3_HITS),
     );
     expect(error.message).toContain("past the 10 records");
     expect(service.count("/v3/jobs/query")).toBe(2);
@@ -265,7 +265,7 @@ describe("paging guards", () => {
     );
     const client = service.client();
     await runaway(service, () =>
-      pointInTimePaging(client, "/v3/jobs/query", { ...JOBS_BODY, size: 50 }, V3_HITS),
+      pageThrough(client, pointInTimeStrategy("/v3/jobs/query", { ...JOBS_BODY, size: 50 }), V3_HITS),
     );
     expect(service.count("/v3/jobs/query")).toBe(15);
   });
@@ -297,9 +297,7 @@ describe("paging guards", () => {
       end_time: "2026-11-20T01:00:00Z",
       size: 3,
     };
-    const error = await runaway(service, () =>
-      v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs")),
-    );
+    const error = await runaway(service, () => pageThrough(client, logsScroll(body), v2HitArray("logs")));
     expect(error.message).toContain("/v2/logs/scroll");
     expect(service.count("/v2/logs/scroll")).toBe(2);
   });

@@ -7,10 +7,12 @@ import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { createServiceClient } from "../src/api/client.js";
 import type { ServiceClient } from "../src/api/client.js";
-import { v1ScrollPaging } from "../src/api/paging/v1-scroll.js";
-import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
-import { pointInTimePaging } from "../src/api/paging/point-in-time.js";
-import { metricsScrollPaging } from "../src/api/paging/metrics-scroll.js";
+import { v1Scroll } from "../src/api/paging/v1-scroll.js";
+import { logsScroll } from "../src/kinds/logs.js";
+import { workloadsScroll } from "../src/kinds/workloads.js";
+import { pageThrough } from "../src/api/paging/pager.js";
+import { pointInTime } from "../src/api/paging/point-in-time.js";
+import { metricsScroll } from "../src/api/paging/metrics-scroll.js";
 import { V3_HITS, v1HitArray, v2HitArray } from "../src/api/hit-arrays.js";
 import type { PagePart } from "../src/api/paging/page.js";
 
@@ -83,7 +85,7 @@ describe("paging against the emulator with faults on", () => {
       size: 37,
       ...window,
     };
-    const { ids } = await readAll(() => v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs")));
+    const { ids } = await readAll(() => pageThrough(client, logsScroll(body), v2HitArray("logs")));
     const expected = await expectedIds("/v2/logs/scroll", body);
     expect(expected.length).toBeGreaterThan(100);
     expect(ids).toEqual(expected);
@@ -99,7 +101,7 @@ describe("paging against the emulator with faults on", () => {
       size: 25,
       ...window,
     };
-    const { ids } = await readAll(() => v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs")));
+    const { ids } = await readAll(() => pageThrough(client, logsScroll(body), v2HitArray("logs")));
     expect(ids).toEqual(await expectedIds("/v2/logs/scroll", body));
   });
 
@@ -111,9 +113,7 @@ describe("paging against the emulator with faults on", () => {
       size: 20,
       ...window,
     };
-    const { ids } = await readAll(() =>
-      v2ScrollPaging(client, { kind: "workloads", body }, v2HitArray("workloads")),
-    );
+    const { ids } = await readAll(() => pageThrough(client, workloadsScroll(body), v2HitArray("workloads")));
     const expected = await expectedIds("/v2/workloads/scroll", body);
     expect(expected.length).toBeGreaterThan(40);
     expect(ids).toEqual(expected);
@@ -121,7 +121,7 @@ describe("paging against the emulator with faults on", () => {
 
   it("v1 logs scroll", async () => {
     const body = { application: "atr" as const, time_range: "now-3h/h", size: 120 };
-    const { ids } = await readAll(() => v1ScrollPaging(client, body, v1HitArray("logs")));
+    const { ids } = await readAll(() => pageThrough(client, v1Scroll(body), v1HitArray("logs")));
     const expected = await expectedIds("/v1/logs/scroll", body);
     expect(expected.length).toBeGreaterThan(100);
     expect(ids).toEqual(expected);
@@ -136,7 +136,9 @@ describe("paging against the emulator with faults on", () => {
         size: 30,
         ...window,
       };
-      const { ids } = await readAll(() => pointInTimePaging(client, `/v3/${kind}/query`, body, V3_HITS));
+      const { ids } = await readAll(() =>
+        pageThrough(client, pointInTime(`/v3/${kind}/query`, body), V3_HITS),
+      );
       const expected = await expectedIds(`/v3/${kind}/query`, body);
       expect(expected.length).toBeGreaterThan(60);
       expect(ids).toEqual(expected);
@@ -153,7 +155,7 @@ describe("paging against the emulator with faults on", () => {
       fields: ["host.hostname", "system.cpu.total.pct"],
       ...window,
     };
-    const { ids } = await readAll(() => metricsScrollPaging(client, body, V3_HITS));
+    const { ids } = await readAll(() => pageThrough(client, metricsScroll(body), V3_HITS));
     const expected = await expectedIds("/v3/metrics/query", body);
     expect(expected.length).toBeGreaterThan(60);
     expect(ids).toEqual(expected);

@@ -1,6 +1,7 @@
 // A faulty export at debug level: no captured log line or error (message, stack, cause chain,
 // properties) shows the client secret, an access token or a presigned URL signature.
 import { Writable } from "node:stream";
+import { pageThrough } from "../src/api/paging/pager.js";
 import { inspect } from "node:util";
 import { afterAll, expect, it } from "vitest";
 import { EtlError } from "../src/errors.js";
@@ -11,7 +12,7 @@ import { readPartition } from "../src/api/paging/read-partition.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { BatchExportQuery } from "../src/api/paging/batch-status.js";
 import { v2HitArray } from "../src/api/hit-arrays.js";
-import { v2ScrollPaging } from "../src/api/paging/v2-scroll.js";
+import { logsScroll } from "../src/kinds/logs.js";
 
 const SECRET = "very-secret-client-value-42";
 const cleanup: (() => Promise<void>)[] = [];
@@ -94,12 +95,9 @@ it("keeps secrets out of logs and errors during a faulty export", async () => {
         for await (const _ of readPartition(client, query.kind, token, partition, 1000, signal));
     });
     await attempt(async () => {
-      for await (const _ of v2ScrollPaging(
+      for await (const _ of pageThrough(
         client,
-        {
-          kind: "logs",
-          body: { application: "atr", app_type: "ec2", domain: ["*"], size: 10, ...window },
-        },
+        logsScroll({ application: "atr", app_type: "ec2", domain: ["*"], size: 10, ...window }),
         v2HitArray("logs"),
       ));
     });

@@ -111,6 +111,30 @@ describe("the layering lint", { timeout: 30_000 }, () => {
     );
   });
 
+  it("keeps decoding below the client and the formats, and the pagers above the client", async () => {
+    const passing = await lintTree({
+      "core/contracts.ts": contracts,
+      "decoding/hit-stream.ts":
+        'import type { Row } from "../core/contracts.js";\nexport type Batch = Row[];\n',
+      "api/client.ts":
+        'import type { Batch } from "../decoding/hit-stream.js";\nexport type Client = Batch;\n',
+      "api/paging/pager.ts": 'import type { Client } from "../client.js";\nexport type Pager = Client;\n',
+      "formats/columns.ts":
+        'import type { Batch } from "../decoding/hit-stream.js";\nexport type C = Batch;\n',
+    });
+    expect(passing.output).toContain("no dependency violations found");
+    expect(passing.failed).toBe(false);
+    const failing = await lintTree({
+      "api/paging/pager.ts": "export type Pager = string;\n",
+      "api/client.ts": 'import type { Pager } from "./paging/pager.js";\nexport type Client = Pager;\n',
+      "decoding/hit-stream.ts":
+        'import type { Client } from "../api/client.js";\nexport type Batch = Client;\n',
+    });
+    expect(failing.failed).toBe(true);
+    expect(failing.output).toContain("pagers-above-the-client: src/api/client.ts → src/api/paging/pager.ts");
+    expect(failing.output).toContain("not-in-allowed: src/decoding/hit-stream.ts → src/api/client.ts");
+  });
+
   it("fails an emulator import beyond the wire schemas", async () => {
     const result = await lintTree({
       "api/client.ts": "export type Client = string;\n",

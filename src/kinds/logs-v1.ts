@@ -1,7 +1,8 @@
 // The deprecated v1 logs API: one request over the whole window (a date-math `time_range`), a single
 // scope value instead of lists, and `caas` for containers.
 import { v1HitArray } from "../api/hit-arrays.js";
-import { v1ScrollPaging } from "../api/paging/v1-scroll.js";
+import { pageThrough } from "../api/paging/pager.js";
+import { v1Scroll } from "../api/paging/v1-scroll.js";
 import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
 import { createBatchSource } from "./batch-source.js";
 import { createPagedSource } from "./paged-source.js";
@@ -27,7 +28,10 @@ export const v1LogsSources: KindSources = {
   scroll: (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = { ...v1Body("/v1/logs/scroll", source), size: source.page_size };
-      yield v1ScrollPaging(client, body, v1HitArray("logs"), { signal: ctx.signal, reader: ctx.hitReader });
+      yield pageThrough(client, v1Scroll(body), v1HitArray("logs"), {
+        signal: ctx.signal,
+        reader: ctx.hitReader,
+      });
     }),
   batch: (source, { client, batch }) =>
     createBatchSource(

@@ -3,7 +3,9 @@
 // Quirks: v1 calls containers caas, the mappings know them as kubernetes; eventops logs are always
 // serverless, scoped by log_group, tenant and stage instead of domain.
 import { v2HitArray } from "../api/hit-arrays.js";
-import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
+import { pageThrough } from "../api/paging/pager.js";
+import { v2Scroll } from "../api/paging/v2-scroll.js";
+import type { RequestOf } from "../api/service-operation.js";
 import { LOG_APPLICATIONS, LOG_MAPPING_APPLICATIONS, V2_LOG_APP_TYPES } from "../api/wire/common.js";
 import type { MappingsSource } from "./data-kind.js";
 import { checkLogsSource, logsScope } from "./logs-source-rules.js";
@@ -22,12 +24,15 @@ export function logsMappingAppTypes(source: MappingsSource): string[] {
   return appTypes.map((appType) => (appType === "caas" ? "kubernetes" : appType));
 }
 
+/** The logs scroll: its answers report the query's total as `data.count`. */
+export const logsScroll = (body: RequestOf<"/v2/logs/scroll">) =>
+  v2Scroll("/v2/logs/scroll", body, (response) => response.data.count);
+
 export const logsKind = v2ScrollKind({
   type: "logs",
   summary: "Application logs (v2 scroll, batch, aggs; deprecated v1 scroll, batch).",
   allowed: { applications: LOG_APPLICATIONS, appTypes: V2_LOG_APP_TYPES },
-  scroll: (client, body, options) =>
-    v2ScrollPaging(client, { kind: "logs", body }, v2HitArray("logs"), options),
+  scroll: (client, body, options) => pageThrough(client, logsScroll(body), v2HitArray("logs"), options),
   batch: (body) => ({ kind: "v2-logs", body }),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/logs/aggs", body, { signal })).data.aggregations,

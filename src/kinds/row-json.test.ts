@@ -3,8 +3,9 @@ import { startEmulator } from "../emulator/server.js";
 import type { RunningEmulator } from "../emulator/server.js";
 import { createServiceClient } from "../api/client.js";
 import type { ServiceClient } from "../api/client.js";
-import { pointInTimePaging } from "../api/paging/point-in-time.js";
-import { v2ScrollPaging } from "../api/paging/v2-scroll.js";
+import { pageThrough } from "../api/paging/pager.js";
+import { pointInTime } from "../api/paging/point-in-time.js";
+import { logsScroll } from "./logs.js";
 import type { PagePart } from "../api/paging/page.js";
 import { V3_HITS, v2HitArray } from "../api/hit-arrays.js";
 import { hitToRow, hitsToRows } from "./source-spec.js";
@@ -101,25 +102,21 @@ describe("rows from streamed pages of the emulator", () => {
 
   const window = { start_time: "2026-03-01T00:00:00Z", end_time: "2026-03-01T03:00:00Z" };
   it("jobs over point in time and logs over scroll: each row's JSON is the service's bytes spliced", async () => {
-    const jobs = pointInTimePaging(
+    const jobs = pageThrough(
       client,
-      "/v3/jobs/query",
-      {
+      pointInTime("/v3/jobs/query", {
         application: "atr",
         app_type: ["ec2", "kubernetes"],
         domain: ["*"],
         ...window,
         size: 250,
-      },
+      }),
       V3_HITS,
     );
     expect(await checkAll(jobs)).toBeGreaterThan(500);
-    const logs = v2ScrollPaging(
+    const logs = pageThrough(
       client,
-      {
-        kind: "logs",
-        body: { application: "atr", app_type: "ec2", domain: ["*"], ...window, size: 250 },
-      },
+      logsScroll({ application: "atr", app_type: "ec2", domain: ["*"], ...window, size: 250 }),
       v2HitArray("logs"),
     );
     expect(await checkAll(logs)).toBeGreaterThan(500);

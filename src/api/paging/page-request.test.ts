@@ -4,7 +4,8 @@ import { createServiceClient } from "../client.js";
 import type { ServiceClient } from "../client.js";
 import { HttpStatusError } from "../http-status-error.js";
 import { V3_HITS } from "../hit-arrays.js";
-import { pointInTimePaging } from "./point-in-time.js";
+import { pageThrough } from "./pager.js";
+import { pointInTime } from "./point-in-time.js";
 import { requestPage } from "./page-request.js";
 
 const initial = {
@@ -66,7 +67,7 @@ describe("413 halving", () => {
   it("halves size until the page fits, keeps the cursor, and keeps the smaller size", async () => {
     const { client, sizes } = clientWithPayloadLimit(120);
     const ids: string[] = [];
-    for await (const part of pointInTimePaging(client, "/v3/jobs/query", initial, V3_HITS))
+    for await (const part of pageThrough(client, pointInTime("/v3/jobs/query", initial), V3_HITS))
       if (part.type === "hits") ids.push(...part.hits.map((h) => h._id));
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => `j${i}`));
     expect(sizes.slice(0, 4)).toEqual([400, 200, 100, 100]);

@@ -32,7 +32,7 @@ export interface PageEnd {
 /**
  * What a paging yields: each page as batches of its hits, then its end.
  * @example
- * for await (const part of pointInTimePaging(client, "/v3/jobs/query", body, V3_HITS))
+ * for await (const part of pageThrough(client, pointInTime("/v3/jobs/query", body), V3_HITS))
  *   if (part.type === "hits") rows.push(...part.hits.map((hit) => hit._source));
  *   else total ??= part.total;
  */
@@ -42,10 +42,6 @@ export interface PagingOptions {
   signal?: AbortSignal;
   /** Takes hits from their bytes where the slice's outputs allow (SliceContext.hitReader). */
   reader?: HitBytesReader | undefined;
-}
-
-/** v3 queries: options for 413 handling. */
-export interface V3PagingOptions extends PagingOptions {
-  /** Smallest `size` to fall back to on 413 before giving up. Default 1. */
+  /** Where the paging halves `size` on 413 (v3 queries): the smallest to fall back to. Default 1. */
   minSize?: number;
 }

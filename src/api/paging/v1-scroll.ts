@@ -1,44 +1,25 @@
 // Paging of the deprecated /v1/logs/scroll: resend the query with the last `scroll_id` while `has_more`.
-import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-operation.js";
-import type { Hit } from "../wire/hits.js";
-import type { HitArray } from "../../decoding/hit-array.js";
-import { withReader } from "../../decoding/hit-array.js";
-import type { PagePart, PagingOptions } from "./page.js";
-import { streamPage } from "./page-stream.js";
-import { PagingGuard } from "./paging-guard.js";
+import type { PagingStrategy } from "./pager.js";
 
 /**
- * Pages a v1 logs scroll to its end. v1 reports no total, so `total` is undefined. `hits` says where
- * the responses keep their hits.
+ * A v1 logs scroll from its query. v1 wants the whole query on every request, with the cursor beside
+ * it, and reports no total: only a page repeated is recognised as a loop.
  * @example
- * for await (const part of v1ScrollPaging(client, { application: "atr", time_range: "now-1d/d" }, v1HitArray("logs"))) if (part.type === "hits") write(part.hits);
+ * pageThrough(client, v1Scroll({ application: "atr", time_range: "now-1d/d" }), v1HitArray("logs"))
  */
-export async function* v1ScrollPaging(
-  client: ServiceClient,
-  body: RequestOf<"/v1/logs/scroll">,
-  hits: HitArray,
-  options: PagingOptions = {},
-): AsyncGenerator<PagePart<Hit>> {
+export function v1Scroll(body: RequestOf<"/v1/logs/scroll">): PagingStrategy<"/v1/logs/scroll"> {
   const { scroll_id: _ignored, ...query } = body;
-  let scrollId: string | undefined;
-  // v1 reports no total: only a page repeated is recognised as a loop.
-  const guard = new PagingGuard("/v1/logs/scroll");
-  for (let pageNumber = 1; ; pageNumber += 1) {
-    // v1 wants the whole query on every request, with the cursor beside it.
-    const request = scrollId === undefined ? query : { ...query, scroll_id: scrollId };
-    const { response, count, first, last } = yield* streamPage<"/v1/logs/scroll", Hit>(
-      client,
-      "/v1/logs/scroll",
-      request,
-      withReader(hits, options.reader),
-      { signal: options.signal, isContinuation: scrollId !== undefined, movesCursor: true },
-      pageNumber,
-    );
-    guard.page({ count, first, last, total: undefined, size: undefined });
-    yield { type: "end", pageNumber, count, total: undefined };
-    const next = response.scroll_id;
-    if (!response.has_more || next === null || next === "" || count === 0) return;
-    scrollId = next;
-  }
+  return {
+    path: "/v1/logs/scroll",
+    first: query,
+    movesCursor: true,
+    halves: false,
+    total: () => undefined,
+    next(response) {
+      const scrollId = response.scroll_id;
+      if (!response.has_more || scrollId === null || scrollId === "") return undefined;
+      return { body: { ...query, scroll_id: scrollId } };
+    },
+  };
 }
