@@ -70,7 +70,6 @@ describe("QuotaTracker with a fleet's gate (the quota ledger)", () => {
         while (left === 0) await new Promise<void>((resolve) => (release = resolve));
         left -= 1;
       },
-      tryPermit: () => (left > 0 ? ((left -= 1), true) : false),
       answered: () => void (told.answered += 1),
       observe: (remaining: number) => void told.observed.push(remaining),
     };
@@ -98,7 +97,6 @@ describe("QuotaTracker with a fleet's gate (the quota ledger)", () => {
     const quota = new QuotaTracker({
       gate: {
         permit: async () => Promise.reject(refusal),
-        tryPermit: () => false,
         answered: () => undefined,
         observe: () => undefined,
       },

@@ -15,8 +15,6 @@ export interface QuotaGate {
    * quota is spent, a higher-priority run claims what is left, or the ledger is gone.
    */
   permit(operation: string, signal?: AbortSignal): Promise<void>;
-  /** A permit without waiting, or false: for requests sent early that may as well not be sent. */
-  tryPermit(): boolean;
   /** A permitted request's answer came back (or it failed): it no longer counts as held. */
   answered(): void;
   /** A remaining count the service reported. */

@@ -60,12 +60,6 @@ export class LedgerGate implements QuotaGate {
     }
   }
 
-  tryPermit(): boolean {
-    if (this.available === 0 || (this.slots !== undefined && this.inFlight >= this.slots)) return false;
-    this.take();
-    return true;
-  }
-
   /** Permits given so far: requests this run sent (or is sending) under the ledger. */
   get sent(): number {
     return this.counts.granted - this.available;
