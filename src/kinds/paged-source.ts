@@ -9,7 +9,7 @@ type HitPart = PagePart<{ _id: string; _index: string; _source: Readonly<Record<
 
 /**
  * A source over the paged queries `open` starts for a slice, read one after the other.
- * @example createPagedSource(function* (ctx) { yield pointInTimePaging(client, "/v3/jobs/query", body(ctx.slice), ctx); })
+ * @example createPagedSource(function* (ctx) { yield pageThrough(client, pointInTime("/v3/jobs/query", body(ctx.slice)), V3_HITS, ctx); })
  */
 export function createPagedSource(open: (ctx: SliceContext) => Iterable<AsyncIterable<HitPart>>): Source {
   return async function* (ctx): AsyncGenerator<RecordBatch> {
