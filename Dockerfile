@@ -16,7 +16,7 @@ COPY package.json package-lock.json ./
 # No package of ours needs an install script to build; skipping them keeps the build offline-friendly.
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/bundle.mjs ./scripts/
+COPY scripts/bundle.mjs scripts/build-stamp.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 

@@ -69,6 +69,7 @@ export default tseslint.config(
     ignores: [
       "dist/",
       "dist-test/",
+      ".build/",
       "out/",
       "coverage/",
       "node_modules/",

@@ -1,4 +1,4 @@
-// Bundles the compiled CLI (dist/, from tsc) so that a run loads a few files instead of hundreds:
+// Bundles the compiled CLI (.build/, from tsc) so that a run loads a few files instead of hundreds:
 // Node's module loader spent about a quarter of a second of CPU resolving, reading and compiling the
 // CLI's modules and dependencies on every run (docs/performance.md, "The start"). Commands stay lazy:
 // each is a chunk loaded when it runs. The Parquet row-group worker is bundled on its own, beside the
@@ -9,15 +9,29 @@
 // Two builds from the same modules: the shipped one in dist/, with MDQ_TEST_HOOKS false so the test
 // hooks (src/core/test-hook.ts) are dead code and stripped, and a test build in dist-test/ with them,
 // which the crash tests start. Nothing ships dist-test/.
+//
+// A build with nothing changed costs no bundle (docs/performance.md, "The build"): tsc writes only the
+// modules that changed into .build/ (`tsc -b`, incremental), each changed module is copied into dist/
+// (the compiled modules stay importable there, one by one, for the benchmarks and tests), and the two
+// bundles are skipped when the stamp in .build/ says they were built from exactly the files there now
+// and are still what was written. tsc writes into .build/ rather than dist/ because the bundle replaces
+// dist/cli/main.js: tsc, which rewrites only what changed, would otherwise leave the bundle to be
+// bundled again.
 import { build } from "esbuild";
-import { cpSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { clearStamp, filesUnder, fingerprint, isUpToDate, writeStamp } from "./build-stamp.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const compiled = join(root, ".build");
 const dist = join(root, "dist");
 const testDist = join(root, "dist-test");
 const chunks = "chunks";
+const stamp = join(compiled, "bundle.stamp.json");
+const verbose = process.argv.includes("--verbose");
+/** The bundle's own entry in dist/: never a copy of the compiled module. */
+const entry = join("cli", "main.js");
 
 // Dependencies written as CommonJS call `require`, which an ES module does not have.
 const banner = {
@@ -34,36 +48,89 @@ const common = {
   logLevel: "warning",
   allowOverwrite: true,
   metafile: true,
+  absWorkingDir: root,
 };
 
-/** Bundles the CLI from the compiled modules in dist/ into `outdir`, with or without the test hooks. */
+/** Bundles the CLI from the compiled modules in .build/ into `outdir`, with or without the test hooks. */
 async function bundleCli(outdir, testHooks) {
   const options = { ...common, define: { MDQ_TEST_HOOKS: String(testHooks) } };
   // Chunks of an earlier build have other names: start from none.
   rmSync(join(outdir, chunks), { recursive: true, force: true });
   const cli = await build({
     ...options,
-    entryPoints: [join(dist, "cli", "main.js")],
+    entryPoints: [join(compiled, entry)],
     outdir,
-    outbase: dist,
+    outbase: compiled,
     splitting: true,
     chunkNames: `${chunks}/[name]-[hash]`,
   });
-  await build({
+  const worker = await build({
     ...options,
-    entryPoints: [join(dist, "formats", "parquet-row-group-worker.js")],
+    entryPoints: [join(compiled, "formats", "parquet-row-group-worker.js")],
     outfile: join(outdir, chunks, "parquet-row-group-worker.js"),
   });
-  return cli;
+  return { cli, worker };
 }
 
-// The test build first: the shipped one overwrites dist/cli/main.js, the entry both start from.
+/**
+ * Copies each compiled module (and its source map) into dist/ where dist/ lacks it or holds another
+ * version, keeping its time, so that a module tsc did not rewrite is not copied again.
+ */
+function copyCompiledModules() {
+  for (const path of compiledModules()) {
+    const module = relative(compiled, join(root, path));
+    if (module === entry || module === `${entry}.map`) continue;
+    const from = join(root, path);
+    const to = join(dist, module);
+    const source = statSync(from);
+    const target = existsSync(to) ? statSync(to) : undefined;
+    if (target?.size === source.size && target.mtimeMs === source.mtimeMs) continue;
+    cpSync(from, to, { preserveTimestamps: true });
+  }
+}
+
+/** The compiled modules and their maps, relative to the root. */
+function compiledModules() {
+  return filesUnder(root, compiled).filter((path) => path.endsWith(".js") || path.endsWith(".js.map"));
+}
+
+/** What the bundles are made of, besides the dependencies esbuild reads (known once it has read them). */
+function ownInputs() {
+  const own = [
+    "package.json",
+    "package-lock.json",
+    "tsconfig.json",
+    "scripts/bundle.mjs",
+    "scripts/build-stamp.mjs",
+  ];
+  return [...compiledModules(), ...own];
+}
+
+/** Everything the bundles write: the entry and the chunks in each build, and the external packages. */
+function bundleOutputs() {
+  return [
+    ...filesUnder(root, testDist),
+    ...[entry, `${entry}.map`].map((path) => relative(root, join(dist, path))),
+    ...filesUnder(root, join(dist, chunks)),
+    ...filesUnder(root, join(dist, "node_modules")),
+  ];
+}
+
+copyCompiledModules();
+if (isUpToDate(root, stamp, ownInputs())) {
+  if (verbose) console.log("bundle up to date: dist/ and dist-test/ left as they are");
+  process.exit(0);
+}
+clearStamp(stamp);
+const inputs = fingerprint(root, ownInputs());
+
+// The test build first: a leftover from an earlier build in the way of either is removed.
 rmSync(testDist, { recursive: true, force: true });
-await bundleCli(testDist, true);
-const cli = await bundleCli(dist, false);
+const tested = await bundleCli(testDist, true);
+const { cli, worker } = await bundleCli(dist, false);
 
 // The encoder finds its worker next to its own module: it must sit in a chunk, not in main.js.
-const encoder = join(dist, "formats", "parquet.js");
+const encoder = join(compiled, "formats", "parquet.js");
 const holders = Object.entries(cli.metafile.outputs)
   .filter(([, output]) => Object.keys(output.inputs).some((input) => join(root, input) === encoder))
   .map(([path]) => relative(dist, join(root, path)));
@@ -73,7 +140,7 @@ if (holders.length !== 1 || !holders[0].startsWith(`${chunks}/`)) {
   );
 }
 const size = Object.values(cli.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-if (process.argv.includes("--verbose")) {
+if (verbose) {
   console.log(`bundled ${Object.keys(cli.metafile.outputs).length} files, ${(size / 1e6).toFixed(1)} MB`);
 }
 
@@ -91,3 +158,15 @@ for (const name of common.external) {
   }
   cpSync(from, join(dist, "node_modules", name), { recursive: true, dereference: true });
 }
+
+// The dependencies each bundle read from node_modules are inputs too: an upgraded package rebuilds it.
+const dependencies = [cli, worker, tested.cli, tested.worker].flatMap((result) =>
+  Object.keys(result.metafile.inputs).filter((input) => input.includes("node_modules")),
+);
+const externals = common.external.flatMap((name) => filesUnder(root, join(root, "node_modules", name)));
+writeStamp(
+  root,
+  stamp,
+  { ...inputs, ...fingerprint(root, [...dependencies, ...externals]) },
+  bundleOutputs(),
+);
