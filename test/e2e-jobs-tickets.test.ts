@@ -2,9 +2,11 @@
 // an emulator on port 0; the output read back with DuckDB and line parsing equals the emulator's hits.
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { byId, checkCompleteExport } from "./support/export-checks.js";
+import { byId, checkCompleteExport, readAggregationRows } from "./support/export-checks.js";
 import {
+  bucketKey,
   countBy,
+  groupBy,
   flattenRecord,
   hitRecord,
   HOUR_MS,
@@ -165,34 +167,31 @@ sinks:
         size: 1000,
       }),
     );
-    const groups = new Map<string, { count: number; sum: number; n: number }>();
-    for (const hit of hits) {
-      const key = `${sliceStartOf(hit._source["@timestamp"], 3 * HOUR_MS)}|${String(valueOf(hit, "job.state"))}`;
-      const group = groups.get(key) ?? { count: 0, sum: 0, n: 0 };
-      group.count++;
-      const elapsed = valueOf(hit, "job.execution_time.elapsed");
-      if (typeof elapsed === "number") {
-        group.sum += elapsed;
-        group.n++;
-      }
-      groups.set(key, group);
-    }
-    const { files } = await checkCompleteExport(out, groups.size);
-    const table = await readParquet(out, files);
-    expect(table.types).toEqual({
+    const groups = groupBy(
+      hits,
+      (hit) => bucketKey(sliceStartOf(hit._source["@timestamp"], 3 * HOUR_MS), valueOf(hit, "job.state")),
+      () => ({ count: 0, sum: 0, n: 0 }),
+      (group, hit) => {
+        group.count++;
+        const elapsed = valueOf(hit, "job.execution_time.elapsed");
+        if (typeof elapsed === "number") {
+          group.sum += elapsed;
+          group.n++;
+        }
+      },
+    );
+    const { rows, types } = await readAggregationRows(out, "parquet", groups, (row) =>
+      bucketKey(row.slice_start, row.by_state),
+    );
+    expect(types).toEqual({
       slice_start: "TIMESTAMP",
       slice_end: "TIMESTAMP",
       by_state: "VARCHAR",
       mean_elapsed: "DOUBLE",
       doc_count: "BIGINT",
     });
-    const actual = new Map(
-      table.rows.map((row) => [`${String(row.slice_start)}|${String(row.by_state)}`, row]),
-    );
-    expect(actual.size).toBe(table.rows.length);
-    expect([...actual.keys()].sort()).toEqual([...groups.keys()].sort());
     for (const [key, group] of groups) {
-      const row = actual.get(key);
+      const row = rows.get(key);
       expect(row?.doc_count, key).toBe(group.count);
       if (group.n === 0) expect(row?.mean_elapsed, key).toBeNull();
       else expect(row?.mean_elapsed as number, key).toBeCloseTo(group.sum / group.n, 6);
@@ -312,19 +311,15 @@ sinks:
       }),
     );
     expect(hits.some((hit) => valueOf(hit, "ticket.resolved") === true)).toBe(false);
-    const counts = countBy(
-      hits,
-      (hit) => `${sliceStartOf(hit._source["@timestamp"], HOUR_MS)}|${String(valueOf(hit, "ticket.type"))}`,
+    const counts = countBy(hits, (hit) =>
+      bucketKey(sliceStartOf(hit._source["@timestamp"], HOUR_MS), valueOf(hit, "ticket.type")),
     );
     expect(counts.size).toBeGreaterThan(6);
-    const { files } = await checkCompleteExport(out, counts.size);
-    const rows = await readNdjson(out, files);
-    const actual = new Map(rows.map((row) => [`${String(row.per_hour)}|${String(row.by_type)}`, row]));
-    expect(actual.size).toBe(rows.length);
-    expect(Object.fromEntries([...actual].map(([key, row]) => [key, row.doc_count]))).toEqual(
-      Object.fromEntries(counts),
+    const { rows } = await readAggregationRows(out, "ndjson", counts, (row) =>
+      bucketKey(row.per_hour, row.by_type),
     );
-    for (const row of rows) {
+    for (const [key, count] of counts) expect(rows.get(key)?.doc_count, key).toBe(count);
+    for (const row of rows.values()) {
       expect(row.slice_start).toBe(START);
       expect(row.slice_end).toBe(END);
     }

@@ -3,8 +3,16 @@
 // emulator's records for the same query.
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { byId, checkCompleteExport } from "./support/export-checks.js";
-import { flattenRecord, hitRecord, HOUR_MS, parquetRowOf, sliceStartOf } from "./support/expected-rows.js";
+import { byId, checkCompleteExport, readAggregationRows } from "./support/export-checks.js";
+import {
+  bucketKey,
+  flattenRecord,
+  groupBy,
+  hitRecord,
+  HOUR_MS,
+  parquetRowOf,
+  sliceStartOf,
+} from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
 import { EXPORT_EMULATOR, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
 import type { TestService, Workspace } from "./support/cli-harness.js";
@@ -195,22 +203,25 @@ sinks:
     });
     expect(hits.length).toBeGreaterThan(5);
     expect(hits.length).toBeLessThan(all);
-    const groups = new Map<string, { count: number; sum: number }>();
-    for (const hit of hits) {
-      const workload = hit._source.workload as { state: string; execution_time?: { elapsed?: number } };
-      const key = `${sliceStartOf(hit._source["@timestamp"], HOUR_MS)}|${workload.state}`;
-      const group = groups.get(key) ?? { count: 0, sum: 0 };
-      group.count++;
-      group.sum += workload.execution_time?.elapsed ?? 0;
-      groups.set(key, group);
-    }
-    const { files } = await checkCompleteExport(out, groups.size);
-    const rows = await readNdjson(out, files);
-    const actual = new Map(rows.map((row) => [`${String(row.slice_start)}|${String(row.by_state)}`, row]));
-    expect([...actual.keys()].sort()).toEqual([...groups.keys()].sort());
+    const groups = groupBy(
+      hits,
+      (hit) => {
+        const workload = hit._source.workload as { state: string };
+        return bucketKey(sliceStartOf(hit._source["@timestamp"], HOUR_MS), workload.state);
+      },
+      () => ({ count: 0, sum: 0 }),
+      (group, hit) => {
+        group.count++;
+        group.sum +=
+          (hit._source.workload as { execution_time?: { elapsed?: number } }).execution_time?.elapsed ?? 0;
+      },
+    );
+    const { rows } = await readAggregationRows(out, "ndjson", groups, (row) =>
+      bucketKey(row.slice_start, row.by_state),
+    );
     for (const [key, group] of groups) {
-      expect(actual.get(key)?.doc_count, key).toBe(group.count);
-      expect(actual.get(key)?.total_elapsed as number, key).toBeCloseTo(group.sum, 6);
+      expect(rows.get(key)?.doc_count, key).toBe(group.count);
+      expect(rows.get(key)?.total_elapsed as number, key).toBeCloseTo(group.sum, 6);
     }
   });
 });
@@ -318,20 +329,21 @@ sinks:
         size: 1000,
       }),
     );
-    const groups = new Map<string, { count: number; values: number[] }>();
-    for (const hit of hits) {
-      const flat = flattenRecord(hit._source);
-      const key = `${sliceStartOf(flat["@timestamp"], 2 * HOUR_MS)}|${String(flat["atr.domain_name"])}`;
-      const group = groups.get(key) ?? { count: 0, values: [] };
-      group.count++;
-      const cpu = flat["system.cpu.total.pct"];
-      if (typeof cpu === "number") group.values.push(cpu);
-      groups.set(key, group);
-    }
+    const groups = groupBy(
+      hits.map((hit) => flattenRecord(hit._source)),
+      (flat) => bucketKey(sliceStartOf(flat["@timestamp"], 2 * HOUR_MS), flat["atr.domain_name"]),
+      () => ({ count: 0, values: [] as number[] }),
+      (group, flat) => {
+        group.count++;
+        const cpu = flat["system.cpu.total.pct"];
+        if (typeof cpu === "number") group.values.push(cpu);
+      },
+    );
     expect(groups.size).toBe(6);
-    const { files } = await checkCompleteExport(out, groups.size);
-    const table = await readParquet(out, files);
-    expect(table.types).toEqual({
+    const { rows, types } = await readAggregationRows(out, "parquet", groups, (row) =>
+      bucketKey(row.slice_start, row.by_domain),
+    );
+    expect(types).toEqual({
       slice_start: "TIMESTAMP",
       slice_end: "TIMESTAMP",
       by_domain: "VARCHAR",
@@ -339,12 +351,8 @@ sinks:
       cpu_values: "BIGINT",
       doc_count: "BIGINT",
     });
-    const actual = new Map(
-      table.rows.map((row) => [`${String(row.slice_start)}|${String(row.by_domain)}`, row]),
-    );
-    expect([...actual.keys()].sort()).toEqual([...groups.keys()].sort());
     for (const [key, group] of groups) {
-      const row = actual.get(key);
+      const row = rows.get(key);
       expect(row?.doc_count, key).toBe(group.count);
       expect(row?.cpu_values, key).toBe(group.values.length);
       const mean = group.values.reduce((a, b) => a + b, 0) / group.values.length;

@@ -54,3 +54,24 @@ export function countBy<T>(items: Iterable<T>, key: (item: T) => string): Map<st
   for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
   return counts;
 }
+
+/** Items grouped by a key, each group folded from `start()` by `add`: what an aggregation computes. */
+export function groupBy<T, G>(
+  items: Iterable<T>,
+  key: (item: T) => string,
+  start: () => G,
+  add: (group: G, item: T) => void,
+): Map<string, G> {
+  const groups = new Map<string, G>();
+  for (const item of items) {
+    const group = groups.get(key(item)) ?? start();
+    add(group, item);
+    groups.set(key(item), group);
+  }
+  return groups;
+}
+
+/** The key of an aggregation's row or of the group a hit falls in: its bucket values, in order. */
+export function bucketKey(...values: unknown[]): string {
+  return values.map(String).join("|");
+}
