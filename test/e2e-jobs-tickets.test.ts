@@ -14,25 +14,13 @@ import {
   sliceStartOf,
 } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { runPipeline } from "./support/run-pipeline.js";
 import { useEmulator } from "./support/use-emulator.js";
-import type { EmulatorFixtures } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00.000Z";
 const END = "2026-03-10T06:00:00.000Z";
 
 const it = useEmulator();
-
-async function runPipeline(
-  { service, workspace }: EmulatorFixtures,
-  name: string,
-  yaml: string,
-): Promise<void> {
-  const file = await workspace.write(`${name}.yaml`, yaml);
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
-  expect(result.stderr).toBe("");
-  expect(result.code).toBe(0);
-}
 
 describe("jobs", () => {
   const fields = [
@@ -50,13 +38,11 @@ describe("jobs", () => {
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "jobs-pit");
-    await runPipeline(
-      { service, workspace },
+    const { out, stderr } = await runPipeline(
+      service,
+      workspace,
       "jobs-pit",
-      `name: e2e-jobs-pit
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: jobs
   application: atr
   app_type: [ec2, kubernetes]
@@ -73,13 +59,14 @@ transforms:
       slice_start: { from: slice_start }
 sinks:
   - format: parquet
-    to: ${out}/parquet
+    to: ${to}/parquet
     path: "dt={date}/hour={hour}/part-{slice}-{seq}.parquet"
   - format: ndjson
-    to: ${out}/ndjson
+    to: ${to}/ndjson
 limits: { concurrency: 3 }
 `,
     );
+    expect(stderr).toBe("");
     const body = {
       application: "atr",
       app_type: ["ec2", "kubernetes"],
@@ -134,13 +121,11 @@ limits: { concurrency: 3 }
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "jobs-aggs");
-    await runPipeline(
-      { service, workspace },
+    const { out, stderr } = await runPipeline(
+      service,
+      workspace,
       "jobs-aggs",
-      `name: e2e-jobs-aggs
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: jobs
   application: atr
   app_type: [ec2, kubernetes]
@@ -154,9 +139,10 @@ source:
         mean_elapsed: { avg: { field: job.execution_time.elapsed } }
 sinks:
   - format: parquet
-    to: ${out}
+    to: ${to}
 `,
     );
+    expect(stderr).toBe("");
     const hits = await collect(
       emulator.expectedHits("jobs", {
         application: "atr",
@@ -210,13 +196,11 @@ describe("tickets", () => {
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "tickets-pit");
-    await runPipeline(
-      { service, workspace },
+    const { out, stderr } = await runPipeline(
+      service,
+      workspace,
       "tickets-pit",
-      `name: e2e-tickets-pit
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: tickets
   application: atr
   app_type: kubernetes
@@ -233,9 +217,10 @@ transforms:
 sinks:
   - format: ndjson
     gzip: true
-    to: ${out}
+    to: ${to}
 `,
     );
+    expect(stderr).toBe("");
     const hits = await collect(
       emulator.expectedHits("tickets", {
         application: "atr",
@@ -275,13 +260,11 @@ sinks:
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "tickets-aggs");
-    await runPipeline(
-      { service, workspace },
+    const { out, stderr } = await runPipeline(
+      service,
+      workspace,
       "tickets-aggs",
-      `name: e2e-tickets-aggs
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: tickets
   application: atr
   app_type: [ec2]
@@ -296,9 +279,10 @@ source:
         by_type: { terms: { field: ticket.type, size: 10 } }
 sinks:
   - format: ndjson
-    to: ${out}
+    to: ${to}
 `,
     );
+    expect(stderr).toBe("");
     const hits = await collect(
       emulator.expectedHits("tickets", {
         application: "atr",

@@ -1,7 +1,6 @@
 // End to end, logs: v2 scroll, v2 batch, v1 scroll and v1 batch (deprecated), aggregations, and
 // serverless eventops scope; real YAML through main() against an emulator on port 0, the output read
 // back with DuckDB and line parsing and compared with the emulator's hits for the same query.
-import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { byId, checkCompleteExport, readAggregationRows } from "./support/export-checks.js";
 import {
@@ -13,38 +12,24 @@ import {
   sliceStartOf,
 } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
+import { runPipeline } from "./support/run-pipeline.js";
 import { useEmulator } from "./support/use-emulator.js";
-import type { EmulatorFixtures } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00.000Z";
 const END = "2026-03-10T04:00:00.000Z";
 
 const it = useEmulator();
 
-async function runPipeline(
-  { service, workspace }: EmulatorFixtures,
-  name: string,
-  yaml: string,
-): Promise<{ stderr: string }> {
-  const file = await workspace.write(`${name}.yaml`, yaml);
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
-  expect(result.code, result.stderr).toBe(0);
-  return { stderr: result.stderr };
-}
-
 describe("logs, v2", () => {
   it("scroll over two app types to NDJSON: every log of both once, whole records equal (awkward text included)", async ({
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "logs-scroll");
-    const { stderr } = await runPipeline(
-      { service, workspace },
+    const { out, stderr } = await runPipeline(
+      service,
+      workspace,
       "logs-scroll",
-      `name: e2e-logs-scroll
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: logs
   application: atr
   app_type: [ec2, kubernetes]
@@ -54,7 +39,7 @@ source:
   page_size: 16
 sinks:
   - format: ndjson
-    to: ${out}
+    to: ${to}
 `,
     );
     expect(stderr).toBe("");
@@ -85,14 +70,12 @@ sinks:
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "logs-batch");
     const fields = ["@timestamp", "level", "message", "atr.domain_name", "response.status_code"];
-    await runPipeline(
-      { service, workspace },
+    const { out } = await runPipeline(
+      service,
+      workspace,
       "logs-batch",
-      `name: e2e-logs-batch
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: logs
   application: klewer
   app_type: kubernetes
@@ -104,7 +87,7 @@ source:
 sinks:
   - format: ndjson
     gzip: true
-    to: ${out}
+    to: ${to}
     max_rows_per_file: 10
     path: "{slice}/part-{seq}.{ext}"
 `,
@@ -135,13 +118,11 @@ sinks:
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "logs-aggs");
-    await runPipeline(
-      { service, workspace },
+    const { out } = await runPipeline(
+      service,
+      workspace,
       "logs-aggs",
-      `name: e2e-logs-aggs
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: logs
   application: quasar
   app_type: [ec2, kubernetes]
@@ -152,7 +133,7 @@ source:
     by_level: { terms: { field: level, size: 20 } }
 sinks:
   - format: parquet
-    to: ${out}
+    to: ${to}
 `,
     );
     const counts = new Map<string, number>();
@@ -190,13 +171,11 @@ sinks:
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "logs-serverless");
-    await runPipeline(
-      { service, workspace },
+    const { out } = await runPipeline(
+      service,
+      workspace,
       "logs-serverless",
-      `name: e2e-logs-serverless
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: logs
   application: eventops
   app_type: serverless
@@ -209,7 +188,7 @@ transforms:
   - redact: { fields: [function_name], method: hash }
 sinks:
   - format: parquet
-    to: ${out}
+    to: ${to}
     path: "origin={event.origin}/{slice}-{seq}.{ext}"
 `,
     );
@@ -253,13 +232,11 @@ describe("logs, v1 (deprecated)", () => {
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "logs-v1-scroll");
-    const { stderr } = await runPipeline(
-      { service, workspace },
+    const { out, stderr } = await runPipeline(
+      service,
+      workspace,
       "logs-v1-scroll",
-      `name: e2e-logs-v1-scroll
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: logs
   api: v1
   application: atr
@@ -270,7 +247,7 @@ source:
   page_size: 20
 sinks:
   - format: parquet
-    to: ${out}
+    to: ${to}
 `,
     );
     expect(stderr).toContain("deprecated");
@@ -295,13 +272,11 @@ sinks:
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "logs-v1-batch");
-    await runPipeline(
-      { service, workspace },
+    const { out } = await runPipeline(
+      service,
+      workspace,
       "logs-v1-batch",
-      `name: e2e-logs-v1-batch
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: logs
   api: v1
   application: eventops
@@ -312,7 +287,7 @@ source:
   strategy: batch
 sinks:
   - format: ndjson
-    to: ${out}
+    to: ${to}
 `,
     );
     const hits = await collect(

@@ -14,8 +14,9 @@ import {
   sliceStartOf,
 } from "./support/expected-rows.js";
 import { collect, readNdjson, readParquet } from "./support/read-output.js";
-import { EXPORT_EMULATOR, REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
-import type { TestService, Workspace } from "./support/cli-harness.js";
+import { EXPORT_EMULATOR } from "./support/cli-harness.js";
+import type { TestService } from "./support/cli-harness.js";
+import { runPipeline } from "./support/run-pipeline.js";
 import { serviceFixture, useEmulator } from "./support/use-emulator.js";
 
 const START = "2026-03-10T00:00:00.000Z";
@@ -30,32 +31,17 @@ const it = useEmulator().extend<{ jsonArrayService: TestService }>({
   }),
 });
 
-async function runPipeline(
-  service: TestService,
-  workspace: Workspace,
-  name: string,
-  yaml: string,
-): Promise<void> {
-  const file = await workspace.write(`${name}.yaml`, yaml);
-  const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env });
-  expect(result.stderr).toBe("");
-  expect(result.code).toBe(0);
-}
-
 describe("workloads", () => {
   it("scroll over two app types to Parquet: every workload once, values equal (missing tickets as nulls)", async ({
     service,
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "workloads-scroll");
-    await runPipeline(
+    const { out, stderr } = await runPipeline(
       service,
       workspace,
       "workloads-scroll",
-      `name: e2e-workloads-scroll
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: workloads
   application: atr
   app_type: [ec2, kubernetes]
@@ -65,11 +51,12 @@ source:
   page_size: 30
 sinks:
   - format: parquet
-    to: ${out}
+    to: ${to}
     row_group_rows: 1000
     max_rows_per_file: 40
 `,
     );
+    expect(stderr).toBe("");
     const hits = [];
     for (const appType of ["ec2", "kubernetes"])
       hits.push(
@@ -102,14 +89,11 @@ sinks:
     jsonArrayService,
   }) => {
     const jsonArrayEmulator = jsonArrayService.emulator;
-    const out = join(workspace.dir, "workloads-batch");
-    await runPipeline(
+    const { out, stderr } = await runPipeline(
       jsonArrayService,
       workspace,
       "workloads-batch",
-      `name: e2e-workloads-batch
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: workloads
   application: atr
   app_type: ec2
@@ -121,9 +105,10 @@ transforms:
   - filter: { not: { field: workload_state, equals: DONE } }
 sinks:
   - format: ndjson
-    to: ${out}
+    to: ${to}
 `,
     );
+    expect(stderr).toBe("");
     const hits = await collect(
       jsonArrayEmulator.expectedHits("/v2/workloads/batch", {
         application: "atr",
@@ -159,14 +144,11 @@ sinks:
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "workloads-aggs");
-    await runPipeline(
+    const { out, stderr } = await runPipeline(
       service,
       workspace,
       "workloads-aggs",
-      `name: e2e-workloads-aggs
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: workloads
   application: atr
   app_type: kubernetes
@@ -180,9 +162,10 @@ source:
       aggs: { total_elapsed: { sum: { field: workload.execution_time.elapsed } } }
 sinks:
   - format: ndjson
-    to: ${out}
+    to: ${to}
 `,
     );
+    expect(stderr).toBe("");
     const hits = await collect(
       emulator.expectedHits("workloads", {
         application: "atr",
@@ -232,14 +215,11 @@ describe("metrics", () => {
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "metrics-scroll");
-    await runPipeline(
+    const { out, stderr } = await runPipeline(
       service,
       workspace,
       "metrics-scroll",
-      `name: e2e-metrics-scroll
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: metrics
   application: atr
   app_type: [ec2, kubernetes]
@@ -252,9 +232,10 @@ transforms:
   - rename: { system.cpu.total.pct: cpu_pct, atr.infra_data.cluster: cluster }
 sinks:
   - format: parquet
-    to: ${out}
+    to: ${to}
 `,
     );
+    expect(stderr).toBe("");
     const hits = await collect(
       emulator.expectedHits("metrics", {
         application: "atr",
@@ -294,14 +275,11 @@ sinks:
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "metrics-aggs");
-    await runPipeline(
+    const { out, stderr } = await runPipeline(
       service,
       workspace,
       "metrics-aggs",
-      `name: e2e-metrics-aggs
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: metrics
   application: klewer
   app_type: [ec2]
@@ -316,9 +294,10 @@ source:
         cpu_values: { value_count: { field: system.cpu.total.pct } }
 sinks:
   - format: parquet
-    to: ${out}
+    to: ${to}
 `,
     );
+    expect(stderr).toBe("");
     const hits = await collect(
       emulator.expectedHits("metrics", {
         application: "klewer",
@@ -367,25 +346,23 @@ describe("billing", () => {
     workspace,
   }) => {
     const { emulator } = service;
-    const out = join(workspace.dir, "billing");
     const domains = ["alpha.example", "delta.example"];
-    await runPipeline(
+    const { out, stderr } = await runPipeline(
       service,
       workspace,
       "billing",
-      `name: e2e-billing
-${REMOTE_SERVICE_YAML}
-source:
+      (to) => `source:
   kind: billing
   domain: [${domains.join(", ")}]
   window: { start: now-7d/d }
 sinks:
   - format: parquet
-    to: ${out}/parquet
+    to: ${to}/parquet
   - format: ndjson
-    to: ${out}/ndjson
+    to: ${to}/ndjson
 `,
     );
+    expect(stderr).toBe("");
     const token = (await (
       await fetch(`${emulator.url}/oauth2/token`, {
         method: "POST",
