@@ -16,6 +16,7 @@ import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
+import { hourSliceContext } from "./support/slice-context.js";
 
 const components = defaultComponents();
 const sinkSchema = createSinkConfigSchema(components);
@@ -35,19 +36,8 @@ const rows: Row[] = Array.from({ length: 6000 }, (_, i) => ({
   at: new Date(Date.UTC(2026, 10, 21, 0, 0, i % 3600)).toISOString(),
 }));
 
-function context(signal = new AbortController().signal): SliceContext {
-  return {
-    signal,
-    log: createSilentLogger(),
-    slice: {
-      index: 0,
-      id: "20261121T000000Z",
-      start: new Date("2026-11-21T00:00:00Z"),
-      end: new Date("2026-11-21T01:00:00Z"),
-    },
-    run,
-    stats: { duplicates: 0 },
-  };
+function context(signal?: AbortSignal): SliceContext {
+  return hourSliceContext(run, new Date("2026-11-21T00:00:00Z"), { signal });
 }
 
 async function* from(list: readonly (readonly Row[])[]): AsyncIterable<RecordBatch> {

@@ -13,6 +13,7 @@ import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { hitsToRows } from "../src/kinds/source-spec.js";
 import type { WorkerPool } from "../src/core/worker-pool.js";
+import { hourSliceContext } from "./support/slice-context.js";
 
 const components = defaultComponents();
 const sinkSchema = createSinkConfigSchema(components);
@@ -47,20 +48,8 @@ function jobRows(count: number, offset = 0): Row[] {
   });
 }
 
-function context(signal = new AbortController().signal, sliceStart = "2026-11-21T00:00:00Z"): SliceContext {
-  const start = new Date(sliceStart);
-  return {
-    signal,
-    log: createSilentLogger(),
-    slice: {
-      index: 0,
-      id: start.toISOString().replace(/[-:]|\.\d+/g, ""),
-      start,
-      end: new Date(start.getTime() + 3_600_000),
-    },
-    run,
-    stats: { duplicates: 0 },
-  };
+function context(signal?: AbortSignal, sliceStart = "2026-11-21T00:00:00Z"): SliceContext {
+  return hourSliceContext(run, new Date(sliceStart), { signal });
 }
 
 async function* from(list: readonly (readonly Row[] | RecordBatch)[]): AsyncIterable<RecordBatch> {

@@ -8,6 +8,7 @@ import { createSink } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
 import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
+import { hourSliceContext } from "./support/slice-context.js";
 
 const components = defaultComponents();
 const sinkSchema = createSinkConfigSchema(components);
@@ -19,19 +20,7 @@ const run: RunInfo = {
 };
 
 function context(hour: number): SliceContext {
-  const start = new Date(Date.UTC(2026, 10, 21, hour));
-  return {
-    signal: new AbortController().signal,
-    log: createSilentLogger(),
-    slice: {
-      index: hour,
-      id: `20261121T${String(hour).padStart(2, "0")}0000Z`,
-      start,
-      end: new Date(start.getTime() + 3_600_000),
-    },
-    run,
-    stats: { duplicates: 0 },
-  };
+  return hourSliceContext(run, new Date(Date.UTC(2026, 10, 21, hour)), { index: hour });
 }
 
 async function* slowly(batches: readonly (readonly Row[])[]): AsyncIterable<RecordBatch> {

@@ -15,6 +15,7 @@ import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { createStdoutStore } from "../src/sinks/stdout/stdout-store.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
+import { hourSliceContext } from "./support/slice-context.js";
 
 const components = defaultComponents();
 const sinkSchema = createSinkConfigSchema(components);
@@ -29,19 +30,8 @@ const columns: Column[] = [
   { name: "n", type: "int64" },
 ];
 
-function contextFor(signal = new AbortController().signal): SliceContext {
-  return {
-    signal,
-    log: createSilentLogger(),
-    slice: {
-      index: 0,
-      id: "20261121T000000Z",
-      start: new Date("2026-11-21T00:00:00Z"),
-      end: new Date("2026-11-21T01:00:00Z"),
-    },
-    run,
-    stats: { duplicates: 0 },
-  };
+function contextFor(signal?: AbortSignal): SliceContext {
+  return hourSliceContext(run, new Date("2026-11-21T00:00:00Z"), { signal });
 }
 
 function batches(count: number, size: number): RecordBatch[] {
