@@ -22,17 +22,16 @@ import {
 import { readRunState } from "./support/run-state.js";
 import type { Row, TestService, Workspace } from "./support/cli-harness.js";
 import { jobsPitSource } from "./support/jobs-pipeline.js";
-import { expectedRowsFixture, useEmulator } from "./support/use-emulator.js";
+import { useJobsEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T06:00:00Z";
 const SLICES = 6;
 
-const it = useEmulator({ seed: 3, density: 40 }, { preset: false }).extend<{ expected: Map<string, Row> }>({
-  expected: expectedRowsFixture("/v3/jobs/query", [
-    { application: "atr", app_type: ["ec2", "kubernetes"], domain: ["*"], start_time: START, end_time: END },
-  ]),
-});
+const it = useJobsEmulator(
+  { seed: 3, density: 40 },
+  { application: "atr", app_type: ["ec2", "kubernetes"], domain: ["*"], start_time: START, end_time: END },
+);
 
 async function setUp(
   workspace: Workspace,

@@ -16,19 +16,17 @@ import {
   writePipeline,
 } from "./support/cli-harness.js";
 import { jobsSource } from "./support/jobs-pipeline.js";
-import type { Row } from "./support/cli-harness.js";
 import { readRunState } from "./support/run-state.js";
-import { expectedRowsFixture, useEmulator } from "./support/use-emulator.js";
+import { useJobsEmulator } from "./support/use-emulator.js";
 
 const START = "2026-11-20T00:00:00Z";
 const END = "2026-11-20T06:00:00Z";
 const SLICES = 6;
 
-const it = useEmulator({ seed: 41, density: 20 }, { preset: false }).extend<{ expected: Map<string, Row> }>({
-  expected: expectedRowsFixture("/v3/jobs/query", [
-    { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
-  ]),
-});
+const it = useJobsEmulator(
+  { seed: 41, density: 20 },
+  { application: "atr", app_type: ["ec2"], domain: ["*"], start_time: START, end_time: END },
+);
 
 function pipeline(out: string, transforms: object[] = []): object {
   return {

@@ -137,6 +137,16 @@ export function expectedRowsFixture(
 }
 
 /**
+ * `useEmulator(options, { preset: false })` whose tests also receive `expected`: the jobs the emulator
+ * serves for one v3 query, keyed by `_id`, for suites that compare a run's output with them exactly.
+ */
+export function useJobsEmulator(options: EmulatorOptions, query: Parameters<typeof expectedRows>[2][number]) {
+  return useEmulator(options, { preset: false }).extend<{ expected: Map<string, Row> }>({
+    expected: expectedRowsFixture("/v3/jobs/query", [query]),
+  });
+}
+
+/**
  * A file-scoped fixture: a gate proxy in front of the file's emulator (see `startGateProxy`), closed
  * after the file's last test: `useEmulator().extend<{ proxy: GateProxy }>({ proxy: gateProxyFixture() })`.
  */
