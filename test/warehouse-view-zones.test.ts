@@ -10,7 +10,7 @@ import { hitRecord } from "./support/expected-rows.js";
 import { asColumnValue, collect, listDataFiles, valueAt } from "./support/read-output.js";
 import { kubernetesJobsYaml } from "./support/jobs-pipeline.js";
 import { emulatorEnv, runCli } from "./support/cli-harness.js";
-import type { TestService } from "./support/cli-harness.js";
+import type { TestService, Workspace } from "./support/cli-harness.js";
 import { useEmulator } from "./support/use-emulator.js";
 import { readSinkView, readWarehouseView } from "./support/warehouse-view.js";
 
@@ -90,6 +90,16 @@ function twoSinks(out: string, path: string): string {
 `;
 }
 
+/** Writes the pipeline `name`: yesterday's kubernetes jobs into both sinks under the workspace's `name`. */
+async function writeTwoSinks(
+  workspace: Workspace,
+  name: string,
+  path: string,
+): Promise<{ out: string; file: string }> {
+  const out = join(workspace.dir, name);
+  return { out, file: await workspace.write(`${name}.yaml`, kubernetesJobsYaml(name, twoSinks(out, path))) };
+}
+
 async function runExport(file: string, env: Record<string, string>): Promise<void> {
   const run = await runCli(["run", file, "--start", WINDOW.start, "--end", WINDOW.end], { env });
   expect(run.code, run.stderr).toBe(0);
@@ -100,10 +110,10 @@ describe("the DuckDB view in every session time zone", () => {
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "zones");
-    const file = await workspace.write(
-      "zones.yaml",
-      kubernetesJobsYaml("zones", twoSinks(out, "dt={date}/hour={hour}/part-{slice}-{seq}.{ext}")),
+    const { file } = await writeTwoSinks(
+      workspace,
+      "zones",
+      "dt={date}/hour={hour}/part-{slice}-{seq}.{ext}",
     );
     const env = emulatorEnv(service.emulator);
     await runExport(file, env);
@@ -137,11 +147,7 @@ describe("the DuckDB view in every session time zone", () => {
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "offsets");
-    const file = await workspace.write(
-      "offsets.yaml",
-      kubernetesJobsYaml("offsets", twoSinks(out, "dt={date}/part-{slice}-{seq}.{ext}")),
-    );
+    const { out, file } = await writeTwoSinks(workspace, "offsets", "dt={date}/part-{slice}-{seq}.{ext}");
     const env = emulatorEnv(service.emulator);
     await runExport(file, env);
     const pinned = await pinnedColumns(file, 2, env);
@@ -202,10 +208,10 @@ describe("a partition directory named like a column", () => {
     service,
     workspace,
   }) => {
-    const out = join(workspace.dir, "state");
-    const file = await workspace.write(
-      "state.yaml",
-      kubernetesJobsYaml("state", twoSinks(out, "dt={date}/job_state={job_state}/part-{slice}-{seq}.{ext}")),
+    const { file } = await writeTwoSinks(
+      workspace,
+      "state",
+      "dt={date}/job_state={job_state}/part-{slice}-{seq}.{ext}",
     );
     const env = emulatorEnv(service.emulator);
     const validate = await runCli(["validate", file], { env });
