@@ -6,6 +6,7 @@
 import { execFile } from "node:child_process";
 import {
   cpSync,
+  existsSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -58,10 +59,12 @@ describe("the build", () => {
     try {
       for (const path of PROJECT) cpSync(join(REPO_ROOT, path), join(project, path), { recursive: true });
       symlinkSync(join(REPO_ROOT, "node_modules"), join(project, "node_modules"), "dir");
-      cpSync(join(REPO_ROOT, ".build"), join(project, ".build"), {
-        recursive: true,
-        filter: (path) => basename(path) !== "bundle.stamp.json",
-      });
+      // Without a build here, the first build of the copy compiles everything: slower, as correct.
+      if (existsSync(join(REPO_ROOT, ".build")))
+        cpSync(join(REPO_ROOT, ".build"), join(project, ".build"), {
+          recursive: true,
+          filter: (path) => basename(path) !== "bundle.stamp.json",
+        });
 
       expect(await build(project)).toMatch(/^bundled \d+ files/m);
       const built = bundleTimes(project);
