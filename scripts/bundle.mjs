@@ -73,8 +73,9 @@ async function bundleCli(outdir, testHooks) {
 }
 
 /**
- * Copies each compiled module (and its source map) into dist/ where dist/ lacks it or holds another
- * version, keeping its time, so that a module tsc did not rewrite is not copied again.
+ * Copies each compiled module (and its source map) into dist/ where dist/ lacks it or holds other
+ * bytes. Bytes, not times: a copy's time is not the original's to the nanosecond, so every module
+ * would look changed on every build.
  */
 function copyCompiledModules() {
   for (const path of compiledModules()) {
@@ -82,10 +83,11 @@ function copyCompiledModules() {
     if (module === entry || module === `${entry}.map`) continue;
     const from = join(root, path);
     const to = join(dist, module);
-    const source = statSync(from);
-    const target = existsSync(to) ? statSync(to) : undefined;
-    if (target?.size === source.size && target.mtimeMs === source.mtimeMs) continue;
-    cpSync(from, to, { preserveTimestamps: true });
+    const same =
+      existsSync(to) &&
+      statSync(to).size === statSync(from).size &&
+      readFileSync(to).equals(readFileSync(from));
+    if (!same) cpSync(from, to);
   }
 }
 

@@ -1,8 +1,9 @@
 // `npm run build` builds only what changed (docs/performance.md, "The build"), on a copy of the project
 // so that the dist/ the other tests run stays as it is: a second build with nothing changed leaves both
-// bundles untouched, and a changed source still reaches dist/ and dist-test/, also when dist/ is gone
-// while tsc's own output in .build/ says it is up to date. The copy starts from this checkout's .build/
-// (tsc's output without the bundle's stamp: `npm test` has built it), so tsc checks rather than compiles.
+// bundles and the copied modules untouched, and a changed source still reaches dist/ and dist-test/,
+// also when dist/ is gone while tsc's own output in .build/ says it is up to date. The copy starts from
+// this checkout's .build/ (tsc's output without the bundle's stamp: `npm test` has built it), so tsc
+// checks rather than compiles.
 import { execFile } from "node:child_process";
 import {
   cpSync,
@@ -38,13 +39,22 @@ async function build(project: string): Promise<string> {
   return (await run("npm", ["run", "build", "--silent", "--", "--verbose"], { cwd: project })).stdout;
 }
 
-/** Each bundle output's modification time, by path: both entries and every chunk. */
-function bundleTimes(project: string): Record<string, number> {
-  const files = ["dist", "dist-test"].flatMap((folder) => [
-    join(folder, "cli", "main.js"),
-    ...readdirSync(join(project, folder, "chunks")).map((name) => join(folder, "chunks", name)),
-  ]);
-  return Object.fromEntries(files.map((file) => [file, statSync(join(project, file)).mtimeMs]));
+/**
+ * When each file the build writes last changed (its inode's change time, which any write moves), by
+ * path: both entries, every chunk, and the compiled modules copied into dist/.
+ */
+function writeTimes(project: string): Record<string, number> {
+  const files = [
+    ...["dist", "dist-test"].flatMap((folder) => [
+      join(folder, "cli", "main.js"),
+      ...readdirSync(join(project, folder, "chunks")).map((name) => join(folder, "chunks", name)),
+    ]),
+    ...readdirSync(join(project, "dist", "cli", "commands")).map((name) =>
+      join("dist", "cli", "commands", name),
+    ),
+    join("dist", "errors.js"),
+  ];
+  return Object.fromEntries(files.map((file) => [file, statSync(join(project, file)).ctimeMs]));
 }
 
 /** What `validate --help` prints from the entry of one build. */
@@ -67,9 +77,9 @@ describe("the build", () => {
         });
 
       expect(await build(project)).toMatch(/^bundled \d+ files/m);
-      const built = bundleTimes(project);
+      const built = writeTimes(project);
       expect(await build(project)).toMatch(/^bundle up to date/m);
-      expect(bundleTimes(project)).toEqual(built);
+      expect(writeTimes(project)).toEqual(built);
 
       // A module below the entry, whose change tsc writes alone: the bundle must read it again.
       const usage = join(project, "src", "cli", "commands", "validate.ts");
