@@ -43,7 +43,6 @@ const tsvFormat: Format<{ header: boolean }> = {
   streams: true,
   // Only the columns are written: a field without one is dropped, as in Parquet.
   columnar: true,
-  usesWorkers: false,
   settings: (sink) => ({ header: sink.tsv_header !== false }),
   extension: () => "tsv",
   contentType: () => "text/tab-separated-values",

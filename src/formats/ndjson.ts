@@ -28,7 +28,6 @@ export const ndjsonFormat: Format<NdjsonSettings> = {
   streams: true,
   columnar: false,
   // Lines cost less to write than a thread hop.
-  usesWorkers: false,
   writesRowJson: () => true,
   settings: (sink) => ({ gzip: sink.gzip === true }),
   extension: (settings) => (settings.gzip === true ? "ndjson.gz" : "ndjson"),

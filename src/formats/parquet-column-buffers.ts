@@ -197,7 +197,7 @@ export class ColumnBuffers {
   /**
    * Counts the lone surrogates of a text column's values, which the encoder writes as U+FFFD; a `json`
    * column's are escapes, replaced here. Once per value per row group, on every path (rows, taken
-   * values, worker lines are parsed elsewhere): one native check for a string, at once for one-byte ones.
+   * values): one native check for a string, at once for one-byte ones.
    */
   private replaceSurrogates(values: ParquetValue[], isJson: boolean): void {
     const replaced = this.replaced;

@@ -1,5 +1,5 @@
-// One Parquet row group encoded on its own, from column values to bytes and footer metadata, so it can
-// be encoded in a worker thread while the main thread reads the next one (see parquet.ts).
+// One Parquet row group encoded on its own, from column values to bytes and footer metadata, which the
+// file then places at its own offset (see parquet.ts).
 import { ByteWriter } from "hyparquet-writer";
 import type { ParquetWriter } from "hyparquet-writer";
 import type { ColumnChunk } from "hyparquet";

@@ -2,7 +2,6 @@
 import type { RecordBatch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
 import { isEtlError, SinkError } from "../errors.js";
-import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface OutputFile {
   readonly path: string;
@@ -23,13 +22,12 @@ export interface OpenFileOptions {
   /** The format's settings, read from the sink. */
   settings: unknown;
   signal: AbortSignal;
-  workers?: WorkerPool | undefined;
 }
 
 export async function openOutputFile(options: OpenFileOptions): Promise<OutputFile> {
   const { path } = options;
   const { format, settings } = options;
-  const encoder = format.createEncoder(options.columns, settings, { workers: options.workers });
+  const encoder = format.createEncoder(options.columns, settings);
   const writer = await options.store.stage(path, options.signal, format.contentType(settings));
   const file: OutputFile = {
     path,

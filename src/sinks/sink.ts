@@ -19,7 +19,6 @@ import type { TemplateValues } from "./path-template.js";
 import { openOutputFile } from "./output-file.js";
 import type { OutputFile } from "./output-file.js";
 import type { SinkConfig } from "./sink-config.js";
-import type { WorkerPool } from "../core/worker-pool.js";
 import { abortAll, createSliceOutput } from "./slice-output.js";
 
 export interface SinkDeps {
@@ -30,8 +29,6 @@ export interface SinkDeps {
   columns: readonly Column[];
   run: RunInfo;
   log: Logger;
-  /** Threads the format's encoder may use (Parquet row groups). */
-  workers?: WorkerPool;
 }
 
 /** Whether the sink's path template reads record fields (`{atr.domain_name}`) to name its files. */
@@ -49,8 +46,8 @@ export function rowCounterOf(
 }
 
 /** Whether this sink's encoder writes rows as JSON text (see Format.writesRowJson). */
-export function writesRowJson(config: SinkConfig, format: Format, workers: WorkerPool | undefined): boolean {
-  return format.writesRowJson?.(format.settings(config), workers === undefined ? {} : { workers }) ?? true;
+export function writesRowJson(config: SinkConfig, format: Format): boolean {
+  return format.writesRowJson?.(format.settings(config)) ?? true;
 }
 
 /**
@@ -95,7 +92,6 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
         columns: deps.columns,
         settings,
         signal: ctx.signal,
-        workers: deps.workers,
       });
       open.set(key, file);
       return file;
@@ -106,8 +102,8 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
       try {
         staged.push({ file: await file.close(), writer: file.writer });
       } catch (error) {
-        // Neither open nor staged any more: the clean-up below would not see it. A stop while the
-        // trailer is written (Parquet waits for row groups in a worker) must not leave it behind.
+        // Neither open nor staged any more: the clean-up below would not see it. A trailer that fails
+        // to be written must not leave the file behind.
         await file.writer.abort().catch(() => undefined);
         throw error;
       }

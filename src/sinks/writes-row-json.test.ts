@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { createWorkerPool } from "../core/worker-pool.js";
 import { defaultComponents, formatOf } from "../components/environment.js";
 import { createSinkConfigSchema } from "./sink-config.js";
 import { writesRowJson } from "./sink.js";
@@ -11,20 +10,11 @@ describe("writesRowJson", () => {
   const sink = (format: string): ReturnType<typeof sinkSchema.parse> =>
     sinkSchema.parse({ format, to: "./out" });
 
-  it("is true for NDJSON, with or without worker threads", () => {
-    expect(writesRowJson(sink("ndjson"), formatOf(components, sink("ndjson")), undefined)).toBe(true);
-    expect(writesRowJson(sink("ndjson"), formatOf(components, sink("ndjson")), createWorkerPool(1))).toBe(
-      true,
-    );
+  it("is true for NDJSON, which writes rows as JSON text", () => {
+    expect(writesRowJson(sink("ndjson"), formatOf(components, sink("ndjson")))).toBe(true);
   });
 
-  it("is true for Parquet only when its row groups may go to worker threads as lines", () => {
-    expect(writesRowJson(sink("parquet"), formatOf(components, sink("parquet")), undefined)).toBe(false);
-    expect(writesRowJson(sink("parquet"), formatOf(components, sink("parquet")), createWorkerPool(0))).toBe(
-      false,
-    );
-    expect(writesRowJson(sink("parquet"), formatOf(components, sink("parquet")), createWorkerPool(1))).toBe(
-      true,
-    );
+  it("is false for Parquet, which reads rows column by column on the main thread", () => {
+    expect(writesRowJson(sink("parquet"), formatOf(components, sink("parquet")))).toBe(false);
   });
 });

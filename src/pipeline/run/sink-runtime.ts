@@ -5,7 +5,6 @@
 import type { Writable } from "node:stream";
 import type { Logger } from "../../logger.js";
 import type { Column, OutputStore, RunInfo, Sink } from "../../core/contracts.js";
-import type { WorkerPool } from "../../core/worker-pool.js";
 import { formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import type { Format } from "../../formats/format.js";
@@ -54,9 +53,9 @@ export interface SinkRuntime extends OpenedSink {
  * it writes rows as JSON text, keeps every field (not columnar), renames none and names its files
  * without record fields. A slice whose sinks all do so need not parse the service's hits.
  */
-export function readsOnlyRowJson(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
+export function readsOnlyRowJson(sink: SinkRuntime): boolean {
   return (
-    writesRowJson(sink.config, sink.format, workers) &&
+    writesRowJson(sink.config, sink.format) &&
     sink.format.columnar !== true &&
     sink.schema.conformRow === undefined &&
     !pathReadsRecords(sink.config)
@@ -67,10 +66,9 @@ export function readsOnlyRowJson(sink: SinkRuntime, workers: WorkerPool | undefi
  * Whether a sink's encoder can read its column values taken from the service's bytes instead of rows
  * (Format.takesColumnValues): rows reach it unrenamed, and no record field names its files.
  */
-export function takesColumnValues(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
-  const context = workers === undefined ? {} : { workers };
+export function takesColumnValues(sink: SinkRuntime): boolean {
   return (
-    sink.format.takesColumnValues?.(sink.format.settings(sink.config), context) === true &&
+    sink.format.takesColumnValues?.(sink.format.settings(sink.config)) === true &&
     sink.schema.conformRow === undefined &&
     !pathReadsRecords(sink.config)
   );
@@ -113,13 +111,11 @@ export interface SinkRuntimeDeps {
   schemas: readonly ResolvedSinkSchema[];
   run: RunInfo;
   log: Logger;
-  /** Threads the sinks' encoders may use. */
-  workers?: WorkerPool;
 }
 
 /** The opened sinks with their schemas, joins and sink factories. */
 export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRuntimeDeps): SinkRuntime[] {
-  const { run, log, workers } = deps;
+  const { run, log } = deps;
   return opened.map((sink): SinkRuntime => {
     const schema = deps.schemas[sink.index];
     // resolvePipelineSchemas gives one schema per sink; a missing one is a defect, not a user's error.
@@ -132,11 +128,11 @@ export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRunt
       join: createFileJoin(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
       createSink: () =>
         conformSink(
-          createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
+          createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
           schema,
         ),
       createMergeSink: () =>
-        createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
+        createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
     };
   });
 }

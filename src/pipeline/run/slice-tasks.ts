@@ -14,7 +14,6 @@ import type { SinkRuntime } from "./sink-runtime.js";
 import { readsOnlyRowJson, takesColumnValues } from "./sink-runtime.js";
 import { createTakenColumnsReader } from "../../formats/taken-columns.js";
 import { createSpliceReader } from "../../decoding/splice-reader.js";
-import type { WorkerPool } from "../../core/worker-pool.js";
 
 export interface SliceTaskDeps {
   prepared: PreparedRun;
@@ -28,8 +27,6 @@ export interface SliceTaskDeps {
   slices: PreparedRun["shardPlan"];
   /** Committed slices to redo (a re-check found their count changed, or they are open). */
   redo: ReadonlySet<string>;
-  /** Threads the sinks' encoders may use. */
-  workers?: WorkerPool;
 }
 
 export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
@@ -37,10 +34,9 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const { pipeline, session, components } = prepared;
   const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
   const createSinks = (): Sink[] => sinks.map((sink) => sink.createSink());
-  const rowJson = sinks.some((sink) => writesRowJson(sink.config, sink.format, deps.workers));
+  const rowJson = sinks.some((sink) => writesRowJson(sink.config, sink.format));
   // Nothing reads a record's fields: its hits are checked and spliced from their bytes, never parsed.
-  const splicesOnly =
-    pipeline.transforms.length === 0 && sinks.every((sink) => readsOnlyRowJson(sink, deps.workers));
+  const splicesOnly = pipeline.transforms.length === 0 && sinks.every((sink) => readsOnlyRowJson(sink));
   // One sink that reads column values, whose columns are the fields the unknown-field report knows:
   // its values are taken from the hits' bytes, never parsed.
   const [only] = sinks;
@@ -48,7 +44,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
     pipeline.transforms.length === 0 &&
     sinks.length === 1 &&
     only !== undefined &&
-    takesColumnValues(only, deps.workers) &&
+    takesColumnValues(only) &&
     sameNames(only.columns, deps.columns);
   const hitReader = (): HitBytesReader | undefined =>
     splicesOnly
