@@ -1,8 +1,8 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ndjsonFormat } from "./ndjson.js";
-import { parquetFormat } from "./parquet.js";
-import { countParquetRows } from "./parquet-footer.js";
+import { parquetFormat } from "./parquet/parquet-format.js";
+import { countParquetRows } from "./parquet/footer.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncIterable<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);

@@ -7,7 +7,7 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import type { Column, RecordBatch, Row, RowEncoder } from "../core/contracts.js";
 import { ndjsonFormat } from "./ndjson.js";
-import { parquetFormat } from "./parquet.js";
+import { parquetFormat } from "./parquet/parquet-format.js";
 
 const rows: Row[] = [
   { id: "a\ud800", note: "x\udc00y\ud800", extra: { deep: ["\udbff!"] } },

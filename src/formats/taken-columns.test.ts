@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Column, Row } from "../core/contracts.js";
 import { hitAsRow } from "../kinds/source-spec.js";
 import type { HitLike } from "../kinds/row-json.js";
-import { ColumnBuffers } from "./parquet-column-buffers.js";
+import { ColumnBuffers } from "./parquet/column-buffers.js";
 import { createTakenColumnsReader, takenChunkOf } from "./taken-columns.js";
 import { withReader } from "../decoding/hit-array.js";
 import { V3_HITS } from "../api/hit-arrays.js";

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { parquetMetadata } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Column, Row } from "../core/contracts.js";
-import { parquetFormat } from "./parquet.js";
-import { JoinMismatchError } from "./parquet-join.js";
+import type { Column, Row } from "../../core/contracts.js";
+import { parquetFormat } from "./parquet-format.js";
+import { JoinMismatchError } from "./join.js";
 
 let dir: string;
 beforeAll(async () => {

@@ -1,13 +1,13 @@
 // A row group's values, column by column, read from rows and coerced to each column's Parquet type.
-import type { Column, Row } from "../core/contracts.js";
-import type { Coercer, ParquetValue } from "./coerce-value.js";
-import { parquetCoercers } from "./parquet-coercers.js";
-import { createColumnReader } from "./column-value.js";
-import { EtlError, hasCode } from "../errors.js";
-import { loneSurrogates, wellFormedJson } from "../decoding/json-exact.js";
-import { sameColumns, TAKEN_AT, takenChunkOf } from "./taken-columns.js";
-import type { TakenChunk, TakenRow } from "./taken-columns.js";
-import type { ColumnReader } from "./column-value.js";
+import type { Column, Row } from "../../core/contracts.js";
+import type { Coercer, ParquetValue } from "../coerce-value.js";
+import { parquetCoercers } from "./coercers.js";
+import { createColumnReader } from "../column-value.js";
+import { EtlError, hasCode } from "../../errors.js";
+import { loneSurrogates, wellFormedJson } from "../../decoding/json-exact.js";
+import { sameColumns, TAKEN_AT, takenChunkOf } from "../taken-columns.js";
+import type { TakenChunk, TakenRow } from "../taken-columns.js";
+import type { ColumnReader } from "../column-value.js";
 
 interface ColumnBuffer {
   read: ColumnReader;

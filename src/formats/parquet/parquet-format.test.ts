@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Column, Row } from "../core/contracts.js";
-import { parquetFormat } from "./parquet.js";
-import type { ParquetSettings } from "./parquet.js";
+import type { Column, Row } from "../../core/contracts.js";
+import { parquetFormat } from "./parquet-format.js";
+import type { ParquetSettings } from "./parquet-format.js";
 
 let dir: string;
 beforeAll(async () => {

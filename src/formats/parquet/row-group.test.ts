@@ -1,12 +1,12 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { parquetMetadata, parquetReadObjects, readOffsetIndex } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import type { Column, Row } from "../core/contracts.js";
-import type { ParquetValue } from "./coerce-value.js";
-import { parquetFormat } from "./parquet.js";
-import { parquetSchema } from "./parquet-schema.js";
-import { ColumnBuffers } from "./parquet-column-buffers.js";
-import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
+import type { Column, Row } from "../../core/contracts.js";
+import type { ParquetValue } from "../coerce-value.js";
+import { parquetFormat } from "./parquet-format.js";
+import { parquetSchema } from "./schema.js";
+import { ColumnBuffers } from "./column-buffers.js";
+import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./row-group.js";
 
 const columns: Column[] = [
   { name: "_id", type: "string" },

@@ -1,18 +1,18 @@
 // Parquet through hyparquet-writer: rows are buffered per column and written one row group at a time.
 import { ParquetWriter } from "hyparquet-writer";
 import { z } from "zod";
-import type { RecordBatch, Column, RowEncoder } from "../core/contracts.js";
-import { FileBytes } from "./parquet-file-bytes.js";
-import { parquetSchema } from "./parquet-schema.js";
-import { SinkError } from "../errors.js";
-import { ColumnBuffers } from "./parquet-column-buffers.js";
-import type { Format } from "./format.js";
-import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
-import type { RowGroupFile } from "./parquet-row-group.js";
-import { countParquetRows } from "./parquet-footer.js";
-import type { Codec, PageVersion } from "./parquet-pages.js";
-import { joinParquetFiles } from "./parquet-join.js";
-import { parquetRows } from "./decode-rows.js";
+import type { RecordBatch, Column, RowEncoder } from "../../core/contracts.js";
+import { FileBytes } from "./file-bytes.js";
+import { parquetSchema } from "./schema.js";
+import { SinkError } from "../../errors.js";
+import { ColumnBuffers } from "./column-buffers.js";
+import type { Format } from "../format.js";
+import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./row-group.js";
+import type { RowGroupFile } from "./row-group.js";
+import { countParquetRows } from "./footer.js";
+import type { Codec, PageVersion } from "./pages.js";
+import { joinParquetFiles } from "./join.js";
+import { parquetRows } from "../decode-rows.js";
 
 export const DEFAULT_ROW_GROUP_ROWS = 100_000;
 
