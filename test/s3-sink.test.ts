@@ -51,7 +51,7 @@ function context(signal = new AbortController().signal): SliceContext {
 }
 
 async function* from(list: readonly (readonly Row[])[]): AsyncIterable<RecordBatch> {
-  for (const rows of list) yield { rows };
+  for (const rows of list) yield { kind: "rows", rows };
 }
 
 let s3: TestS3Server;

@@ -64,7 +64,7 @@ function context(signal = new AbortController().signal, sliceStart = "2026-11-21
 }
 
 async function* from(list: readonly (readonly Row[] | RecordBatch)[]): AsyncIterable<RecordBatch> {
-  for (const item of list) yield "rows" in item ? item : { rows: item };
+  for (const item of list) yield "kind" in item ? item : { kind: "rows", rows: item };
 }
 
 let dir: string;

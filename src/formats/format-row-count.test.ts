@@ -19,7 +19,10 @@ describe("a format counts the rows of its files", () => {
   it("counts Parquet rows from the footer while streaming, and refuses a truncated file", async () => {
     const encoder = parquetFormat.createEncoder([{ name: "n", type: "int32" }], { rowGroupRows: 1000 });
     const rows = Array.from({ length: 4321 }, (_, n) => ({ n }));
-    const bytes = Buffer.concat([...(await encoder.encode({ rows })), ...(await encoder.finish())]);
+    const bytes = Buffer.concat([
+      ...(await encoder.encode({ kind: "rows", rows })),
+      ...(await encoder.finish()),
+    ]);
     expect(await countParquetRows(chunked(bytes, 1000), 4096)).toBe(4321);
     expect(await parquetFormat.countRows(chunked(bytes, 1000), {})).toBe(4321);
     await expect(

@@ -1,5 +1,6 @@
 // One file a sink is writing: an encoder feeding a staged writer, with the counts that drive rolling.
 import type { RecordBatch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
+import { recordCount } from "../core/record-batch.js";
 import type { Format } from "../formats/format.js";
 import { isEtlError, SinkError } from "../errors.js";
 
@@ -37,7 +38,7 @@ export async function openOutputFile(options: OpenFileOptions): Promise<OutputFi
     async append(batch) {
       const chunks = await withContext(path, () => encoder.encode(batch));
       await writeAll(chunks);
-      file.rows += batch.rows.length;
+      file.rows += recordCount(batch);
     },
     async close() {
       await writeAll(await withContext(path, () => encoder.finish()));

@@ -7,13 +7,15 @@ import type {
   RecordBatch,
   Row,
   RowJson,
+  RowsBatch,
   RunInfo,
   Sink,
   StagedFile,
   StagedWriter,
 } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
-import { SinkError } from "../errors.js";
+import { EtlError, SinkError } from "../errors.js";
+import { recordCount, sliceRecords } from "../core/record-batch.js";
 import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
 import type { TemplateValues } from "./path-template.js";
 import { openOutputFile } from "./output-file.js";
@@ -43,11 +45,6 @@ export function rowCounterOf(
 ): (chunks: AsyncIterable<Uint8Array>) => Promise<number> {
   const settings = format.settings(config);
   return (chunks) => format.countRows(chunks, settings);
-}
-
-/** Whether this sink's encoder writes rows as JSON text (see Format.writesRowJson). */
-export function writesRowJson(config: SinkConfig, format: Format): boolean {
-  return format.writesRowJson?.(format.settings(config)) ?? true;
 }
 
 /**
@@ -110,12 +107,12 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
     };
 
     const write = async (key: string, batch: RecordBatch): Promise<void> => {
-      const { rows } = batch;
+      const count = recordCount(batch);
       let start = 0;
-      while (start < rows.length) {
+      while (start < count) {
         const file = await fileFor(key);
-        const end = Math.min(rows.length, start + (maxRows - file.rows));
-        await file.append(start === 0 && end === rows.length ? batch : sliceBatch(batch, start, end));
+        const end = Math.min(count, start + (maxRows - file.rows));
+        await file.append(start === 0 && end === count ? batch : sliceRecords(batch, start, end));
         start = end;
         // Bytes are checked after each write: a file ends at most one batch (Parquet: one row group) past the limit.
         if (file.rows >= maxRows || file.bytes >= maxBytes) await closeFile(key, file);
@@ -125,10 +122,13 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
     try {
       for await (const batch of input) {
         ctx.signal.throwIfAborted();
-        if (batch.rows.length === 0) continue;
+        if (recordCount(batch) === 0) continue;
         if (template.fields.length === 0) {
           await write(template.renderKey(values, undefined), batch);
         } else {
+          // A path that reads record fields is written from rows only (see recordRequest).
+          if (batch.kind !== "rows")
+            throw new EtlError("INTERNAL", `a path template on record fields was handed ${batch.kind}`);
           for (const [key, group] of groupByKey(batch, (row) => template.renderKey(values, row)))
             await write(key, group);
         }
@@ -157,22 +157,16 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
   };
 }
 
-/** Rows `start` to `end` of a batch, with their JSON: a file rolls over in the middle of a batch. */
-function sliceBatch(batch: RecordBatch, start: number, end: number): RecordBatch {
-  const rows = batch.rows.slice(start, end);
-  return batch.json === undefined ? { rows } : { rows, json: batch.json.slice(start, end) };
-}
-
 /** The batch's rows per file key, in order, each group keeping its rows' JSON beside them. */
-function groupByKey(batch: RecordBatch, keyOf: (row: Row) => string): Map<string, RecordBatch> {
-  const groups = new Map<string, { rows: Row[]; json: (RowJson | undefined)[] | undefined }>();
+function groupByKey(batch: RowsBatch, keyOf: (row: Row) => string): Map<string, RowsBatch> {
+  const groups = new Map<string, { kind: "rows"; rows: Row[]; json: (RowJson | undefined)[] | undefined }>();
   const { rows, json } = batch;
   for (let index = 0; index < rows.length; index++) {
     const row = rows[index] as Row;
     const key = keyOf(row);
     let group = groups.get(key);
     if (group === undefined) {
-      group = { rows: [], json: json === undefined ? undefined : [] };
+      group = { kind: "rows", rows: [], json: json === undefined ? undefined : [] };
       groups.set(key, group);
     }
     group.rows.push(row);

@@ -38,7 +38,7 @@ const rowsOf = (from: number, count: number): Row[] =>
 
 async function encode(rows: Row[], cols = columns): Promise<Uint8Array> {
   const encoder = parquetFormat.createEncoder(cols, { rowGroupRows: 10_000 });
-  return Buffer.concat([...(await encoder.encode({ rows })), ...(await encoder.finish())]);
+  return Buffer.concat([...(await encoder.encode({ kind: "rows", rows })), ...(await encoder.finish())]);
 }
 
 async function* streams(files: Uint8Array[]): AsyncGenerator<AsyncIterable<Uint8Array>> {

@@ -2,10 +2,12 @@
 import { ParquetWriter } from "hyparquet-writer";
 import { z } from "zod";
 import type { RecordBatch, Column, RowEncoder } from "../../core/contracts.js";
+import { recordCount } from "../../core/record-batch.js";
 import { FileBytes } from "./file-bytes.js";
 import { parquetSchema } from "./schema.js";
 import { SinkError } from "../../errors.js";
 import { ColumnBuffers } from "./column-buffers.js";
+import { createTakenColumnsReader } from "../taken-columns.js";
 import type { Format } from "../format.js";
 import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./row-group.js";
 import type { RowGroupFile } from "./row-group.js";
@@ -65,10 +67,8 @@ export const parquetFormat: Format<ParquetSettings> = {
   // A reader needs the footer at the end before it can read anything.
   streams: false,
   columnar: true,
-  // Rows are read column by column, by name: their key order and JSON text are never read.
-  writesRowJson: () => false,
-  // Its column buffers read the values a columns reader took from the service's bytes.
-  takesColumnValues: () => true,
+  // Its column buffers read values a columns reader took from the service's bytes, or rows by name.
+  takes: { shape: "columns", reader: createTakenColumnsReader },
   settings: (sink) => {
     const { compression, row_group_rows, parquet } = z.object(parquetOptions).parse(sink);
     return { compression, rowGroupRows: row_group_rows, pageVersion: parquet?.page_version ?? 1 };
@@ -123,11 +123,11 @@ function createParquetEncoder(columns: readonly Column[], options: ParquetSettin
 
   return {
     async encode(batch: RecordBatch) {
-      const { rows } = batch;
+      const count = recordCount(batch);
       let start = 0;
-      while (start < rows.length) {
-        const end = Math.min(rows.length, start + rowGroupRows - buffers.rows);
-        buffers.append(rows, start, end);
+      while (start < count) {
+        const end = Math.min(count, start + rowGroupRows - buffers.rows);
+        buffers.append(batch, start, end);
         start = end;
         if (buffers.rows >= rowGroupRows || buffers.bytes >= rowGroupBytes) writeRowGroup();
       }

@@ -27,7 +27,7 @@ const rowsOf = (from: number, count: number): Row[] =>
 
 function valuesOf(rows: readonly Row[]): ParquetValue[][] {
   const buffers = new ColumnBuffers(columns);
-  buffers.append(rows, 0, rows.length);
+  buffers.append({ kind: "rows", rows }, 0, rows.length);
   return buffers.take();
 }
 
@@ -78,7 +78,10 @@ describe("a row group encoded on its own", () => {
 
   it("is what the encoder writes: its row groups of 1,000 rows read back as the rows in order", async () => {
     const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: 1000 });
-    const chunks = [...(await encoder.encode({ rows: rowsOf(0, 2500) })), ...(await encoder.finish())];
+    const chunks = [
+      ...(await encoder.encode({ kind: "rows", rows: rowsOf(0, 2500) })),
+      ...(await encoder.finish()),
+    ];
     const read = await parquetReadObjects({ file: toBytes(chunks).buffer as ArrayBuffer });
     expect(read.map((row) => row.n)).toEqual(Array.from({ length: 2500 }, (_, i) => BigInt(i)));
   });

@@ -11,7 +11,7 @@ import type { Format } from "../../formats/format.js";
 import { openOutputStore } from "../../sinks/open-output-store.js";
 import type { SinkConfig } from "../../sinks/sink-config.js";
 import { createFileJoin } from "../../sinks/file-join.js";
-import { createSink, pathReadsRecords, writesRowJson } from "../../sinks/sink.js";
+import { createSink } from "../../sinks/sink.js";
 import type { FileJoin } from "../../sinks/file-join.js";
 import { conformSink } from "../../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../../warehouse/pipeline-schemas.js";
@@ -46,32 +46,6 @@ export interface SinkRuntime extends OpenedSink {
    * a batch slice read back to be merged, which conforming again would empty.
    */
   createMergeSink(): Sink;
-}
-
-/**
- * Whether a sink reads nothing of a row but its identity and its JSON spliced from the service's bytes:
- * it writes rows as JSON text, keeps every field (not columnar), renames none and names its files
- * without record fields. A slice whose sinks all do so need not parse the service's hits.
- */
-export function readsOnlyRowJson(sink: SinkRuntime): boolean {
-  return (
-    writesRowJson(sink.config, sink.format) &&
-    sink.format.columnar !== true &&
-    sink.schema.conformRow === undefined &&
-    !pathReadsRecords(sink.config)
-  );
-}
-
-/**
- * Whether a sink's encoder can read its column values taken from the service's bytes instead of rows
- * (Format.takesColumnValues): rows reach it unrenamed, and no record field names its files.
- */
-export function takesColumnValues(sink: SinkRuntime): boolean {
-  return (
-    sink.format.takesColumnValues?.(sink.format.settings(sink.config)) === true &&
-    sink.schema.conformRow === undefined &&
-    !pathReadsRecords(sink.config)
-  );
 }
 
 /** Removes a file the state records from its sink's store. */
