@@ -1,8 +1,7 @@
 # mdq-export container image: `docker run IMAGE run /pipelines/demo.yaml`.
 #
 # Two stages: `build` installs every dependency, compiles TypeScript and bundles the CLI; the runtime stage holds only
-# dist/ (the bundled CLI, with the one package it leaves external, tinypool, in dist/node_modules: no other
-# node_modules), the JSON Schema and the example pipelines, runs as a non-root
+# dist/ (the bundled CLI, every package inside it: no node_modules), the JSON Schema and the example pipelines, runs as a non-root
 # user (numeric, so Kubernetes' runAsNonRoot can verify it) under tini, which forwards SIGTERM to the
 # exporter (exit 75, resumable) and reaps children.
 #

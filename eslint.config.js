@@ -40,7 +40,7 @@ const NAMED_EXPORTS = {
 const FORMAT_NAMES = {
   selector: "Literal[value=/^(ndjson|parquet)$/]",
   message:
-    "Do not test an output format by name outside src/formats/: ask the Format for a capability (columnar, usesWorkers, table, decodeRows) instead.",
+    "Do not test an output format by name outside src/formats/: ask the Format for a capability (columnar, table, decodeRows) instead.",
 };
 
 // Destinations are components too: outside its own folder (src/sinks/s3/, file/, stdout/), code asks

@@ -86,7 +86,6 @@ export function pipelineYaml({
   sink,
   out,
   concurrency,
-  encodeThreads,
 }) {
   const sinkText = Object.entries(sink)
     .map(([key, value]) => `${key}: ${JSON.stringify(value)}`)
@@ -108,9 +107,7 @@ export function pipelineYaml({
     `  page_size: ${pageSize}`,
     "sinks:",
     `  - { ${sinkText}, to: ${JSON.stringify(out)} }`,
-    encodeThreads === undefined
-      ? `limits: { concurrency: ${concurrency} }`
-      : `limits: { concurrency: ${concurrency}, encode_threads: ${encodeThreads} }`,
+    `limits: { concurrency: ${concurrency} }`,
     "",
   ].join("\n");
 }

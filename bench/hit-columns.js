@@ -33,7 +33,7 @@ const { hitAsRow } = await import("../dist/kinds/source-spec.js");
 const { hitColumns } = await import("../dist/kinds/hit-columns.js");
 const { mappingFields } = await import("../dist/emulator/mappings.js");
 const { columnsFromMappings } = await import("../dist/core/columns-from-mappings.js");
-const { ColumnBuffers } = await import("../dist/formats/parquet-column-buffers.js");
+const { ColumnBuffers } = await import("../dist/formats/parquet/column-buffers.js");
 const { fieldTree, unknownFields } = await import("../dist/pipeline/run/report-unknown-fields.js");
 const { createHitColumnsReader } = await import("../dist/formats/hit-columns-reader.js");
 

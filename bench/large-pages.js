@@ -33,8 +33,6 @@ const PROGRAMS = [
   { id: "elasticdump" },
   { id: "ndjson", sink: { format: "ndjson" } },
   { id: "parquet", sink: { format: "parquet" } },
-  // Row groups encoded by one worker thread (`limits.encode_threads: 1`; auto is 0 on two cores).
-  { id: "parquet-worker", sink: { format: "parquet" }, encodeThreads: 1 },
   // With `--before DIR` (a built checkout of an earlier version): the same exports by that version.
   { id: "ndjson-before", sink: { format: "ndjson" }, before: true },
   { id: "parquet-before", sink: { format: "parquet" }, before: true },
@@ -102,7 +100,6 @@ export async function runLargePages(options) {
           sink: program.sink,
           out,
           concurrency,
-          encodeThreads: program.encodeThreads,
         }),
       );
       const cli = program.before ? join(options.before, "dist", "cli", "main.js") : CLI;

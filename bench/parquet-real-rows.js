@@ -54,7 +54,7 @@ async function columns() {
 }
 
 async function runOurs(file, pageVersion = 1) {
-  const { parquetFormat } = await import("../dist/formats/parquet.js");
+  const { parquetFormat } = await import("../dist/formats/parquet/parquet-format.js");
   const out = createWriteStream(file);
   const encoder = parquetFormat.createEncoder(await columns(), { rowGroupRows: ROW_GROUP, pageVersion });
   const write = (chunks) => chunks.forEach((chunk) => out.write(chunk));
@@ -73,9 +73,9 @@ async function runRowsOnly(file) {
 /** The same column values as ours, row groups as ours, encoded by hyparquet-writer 0.17 (V2 pages). */
 async function runHyparquetWriter(file) {
   const { ByteWriter, ParquetWriter } = await import("hyparquet-writer");
-  const { DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet.js");
-  const { parquetSchema } = await import("../dist/formats/parquet-schema.js");
-  const { ColumnBuffers } = await import("../dist/formats/parquet-column-buffers.js");
+  const { DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet/parquet-format.js");
+  const { parquetSchema } = await import("../dist/formats/parquet/schema.js");
+  const { ColumnBuffers } = await import("../dist/formats/parquet/column-buffers.js");
   const cols = await columns();
   const out = new ByteWriter();
   const writer = new ParquetWriter({ writer: out, schema: parquetSchema(cols), codec: "SNAPPY" });
@@ -101,8 +101,8 @@ async function runHyparquetWriter(file) {
 async function runParquetWasm(file) {
   const arrow = await import("apache-arrow");
   const wasm = await import("parquet-wasm");
-  const { DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet.js");
-  const { ColumnBuffers } = await import("../dist/formats/parquet-column-buffers.js");
+  const { DEFAULT_ROW_GROUP_BYTES } = await import("../dist/formats/parquet/parquet-format.js");
+  const { ColumnBuffers } = await import("../dist/formats/parquet/column-buffers.js");
   const cols = await columns();
   const types = {
     string: () => new arrow.Utf8(),

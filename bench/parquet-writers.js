@@ -69,7 +69,7 @@ function page(offset, size) {
 }
 
 async function runOurs(file) {
-  const { parquetFormat } = await import("../dist/formats/parquet.js");
+  const { parquetFormat } = await import("../dist/formats/parquet/parquet-format.js");
   const out = createWriteStream(file);
   const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: option("row-group", 100_000) });
   const write = (chunks) => chunks.forEach((chunk) => out.write(chunk));

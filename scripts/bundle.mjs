@@ -1,10 +1,8 @@
 // Bundles the compiled CLI (.build/, from tsc) so that a run loads a few files instead of hundreds:
 // Node's module loader spent about a quarter of a second of CPU resolving, reading and compiling the
 // CLI's modules and dependencies on every run (docs/performance.md, "The start"). Commands stay lazy:
-// each is a chunk loaded when it runs. The Parquet row-group worker is bundled on its own, beside the
-// chunks, where the encoder looks for it (next to its own module). tinypool stays external: it starts
-// its threads from a file of its own package. It is copied to dist/node_modules, where the chunks
-// resolve it first, so dist/ alone runs the CLI (the container image holds no other node_modules).
+// each is a chunk loaded when it runs. Every dependency is bundled, so dist/ alone runs the CLI (the
+// container image holds no node_modules).
 //
 // Two builds from the same modules: the shipped one in dist/, with MDQ_TEST_HOOKS false so the test
 // hooks (src/core/test-hook.ts) are dead code and stripped, and a test build in dist-test/ with them,
@@ -14,7 +12,8 @@
 // modules that changed into .build/ (`tsc -b`, incremental), each changed module is copied into dist/
 // (the compiled modules stay importable there, one by one, for the benchmarks and tests), and the two
 // bundles are skipped when the stamp in .build/ says they were built from exactly the files there now
-// and are still what was written. tsc writes into .build/ rather than dist/ because the bundle replaces
+// and are still what was written. A module whose source is gone is removed from .build/ and dist/, so
+// nothing runs or is imported from a file the sources no longer hold. tsc writes into .build/ rather than dist/ because the bundle replaces
 // dist/cli/main.js: tsc, which rewrites only what changed, would otherwise leave the bundle to be
 // bundled again.
 import { build } from "esbuild";
@@ -43,7 +42,6 @@ const common = {
   platform: "node",
   target: "node20",
   banner,
-  external: ["tinypool"],
   sourcemap: "linked",
   logLevel: "warning",
   allowOverwrite: true,
@@ -56,7 +54,7 @@ async function bundleCli(outdir, testHooks) {
   const options = { ...common, define: { MDQ_TEST_HOOKS: String(testHooks) } };
   // Chunks of an earlier build have other names: start from none.
   rmSync(join(outdir, chunks), { recursive: true, force: true });
-  const cli = await build({
+  return build({
     ...options,
     entryPoints: [join(compiled, entry)],
     outdir,
@@ -64,12 +62,25 @@ async function bundleCli(outdir, testHooks) {
     splitting: true,
     chunkNames: `${chunks}/[name]-[hash]`,
   });
-  const worker = await build({
-    ...options,
-    entryPoints: [join(compiled, "formats", "parquet-row-group-worker.js")],
-    outfile: join(outdir, chunks, "parquet-row-group-worker.js"),
-  });
-  return { cli, worker };
+}
+
+/**
+ * Removes the compiled modules whose source is gone: tsc leaves them in .build/ (and the copy step
+ * would carry them into dist/), where an import of a moved or deleted module would still succeed.
+ */
+function removeOrphans() {
+  for (const path of compiledModules()) {
+    const module = relative(compiled, join(root, path));
+    const source = join(root, "src", module.replace(/\.js(\.map)?$/, ".ts"));
+    if (!existsSync(source)) rmSync(join(root, path));
+  }
+  const kept = new Set(compiledModules().map((path) => relative(compiled, join(root, path))));
+  for (const path of filesUnder(root, dist)) {
+    const module = relative(dist, join(root, path));
+    if (!module.endsWith(".js") && !module.endsWith(".js.map")) continue;
+    if (module.startsWith(`${chunks}/`) || module === entry || module === `${entry}.map`) continue;
+    if (!kept.has(module)) rmSync(join(root, path));
+  }
 }
 
 /**
@@ -108,16 +119,16 @@ function ownInputs() {
   return [...compiledModules(), ...own];
 }
 
-/** Everything the bundles write: the entry and the chunks in each build, and the external packages. */
+/** Everything the bundles write: the entry and the chunks in each build. */
 function bundleOutputs() {
   return [
     ...filesUnder(root, testDist),
     ...[entry, `${entry}.map`].map((path) => relative(root, join(dist, path))),
     ...filesUnder(root, join(dist, chunks)),
-    ...filesUnder(root, join(dist, "node_modules")),
   ];
 }
 
+removeOrphans();
 copyCompiledModules();
 if (isUpToDate(root, stamp, ownInputs())) {
   if (verbose) console.log("bundle up to date: dist/ and dist-test/ left as they are");
@@ -129,46 +140,18 @@ const inputs = fingerprint(root, ownInputs());
 // The test build first: a leftover from an earlier build in the way of either is removed.
 rmSync(testDist, { recursive: true, force: true });
 const tested = await bundleCli(testDist, true);
-const { cli, worker } = await bundleCli(dist, false);
+const cli = await bundleCli(dist, false);
 
-// The encoder finds its worker next to its own module: it must sit in a chunk, not in main.js.
-const encoder = join(compiled, "formats", "parquet.js");
-const holders = Object.entries(cli.metafile.outputs)
-  .filter(([, output]) => Object.keys(output.inputs).some((input) => join(root, input) === encoder))
-  .map(([path]) => relative(dist, join(root, path)));
-if (holders.length !== 1 || !holders[0].startsWith(`${chunks}/`)) {
-  throw new Error(
-    `the Parquet encoder must be bundled into one chunk under dist/${chunks}/, found: ${holders.join(", ")}`,
-  );
-}
 const size = Object.values(cli.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
 if (verbose) {
   console.log(`bundled ${Object.keys(cli.metafile.outputs).length} files, ${(size / 1e6).toFixed(1)} MB`);
 }
 
-// The external packages beside the bundle. Each must need nothing else: a dependency of its own would
-// be missing from dist/ alone, so one is refused here rather than found missing in the image.
+// Packages an earlier build kept beside the bundle: none is needed now.
 rmSync(join(dist, "node_modules"), { recursive: true, force: true });
-for (const name of common.external) {
-  const from = join(root, "node_modules", name);
-  const manifest = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
-  const needs = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
-  if (needs.length > 0) {
-    throw new Error(
-      `${name}, external to the bundle, depends on ${needs.join(", ")}: copy those to dist/node_modules too`,
-    );
-  }
-  cpSync(from, join(dist, "node_modules", name), { recursive: true, dereference: true });
-}
 
 // The dependencies each bundle read from node_modules are inputs too: an upgraded package rebuilds it.
-const dependencies = [cli, worker, tested.cli, tested.worker].flatMap((result) =>
+const dependencies = [cli, tested].flatMap((result) =>
   Object.keys(result.metafile.inputs).filter((input) => input.includes("node_modules")),
 );
-const externals = common.external.flatMap((name) => filesUnder(root, join(root, "node_modules", name)));
-writeStamp(
-  root,
-  stamp,
-  { ...inputs, ...fingerprint(root, [...dependencies, ...externals]) },
-  bundleOutputs(),
-);
+writeStamp(root, stamp, { ...inputs, ...fingerprint(root, dependencies) }, bundleOutputs());

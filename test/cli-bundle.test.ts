@@ -1,8 +1,7 @@
 // The built CLI is a bundle (scripts/bundle.mjs): a few files load instead of hundreds. What the
-// bundle must keep: lazy commands, the Parquet worker where the encoder looks for it (next to the
-// encoder's own module), since a worker file that is not found silently means no worker threads, and
-// dist/ running alone, as the container image holds it (no node_modules beside it); and no test hook
-// in what ships, whatever the environment says.
+// bundle must keep: lazy commands, every package inside it, and dist/ running alone, as the container
+// image holds it (no node_modules beside it); and no test hook in what ships, whatever the environment
+// says.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -29,22 +28,12 @@ describe("the built CLI", () => {
     expect(main).not.toMatch(/from "\.\.\/pipeline\//);
   });
 
-  it("keeps the Parquet row-group worker beside the chunk of the encoder that starts it", () => {
-    const starting = readdirSync(chunks)
-      .filter((name) => name.endsWith(".js"))
-      .filter((name) => readFileSync(join(chunks, name), "utf8").includes('"./parquet-row-group-worker.js"'));
-    expect(starting).toHaveLength(1);
-    expect(existsSync(join(chunks, "parquet-row-group-worker.js"))).toBe(true);
-    const worker = readFileSync(join(chunks, "parquet-row-group-worker.js"), "utf8");
-    expect(worker).toContain("encodeLinesInWorker");
-  });
-
   it("starts and answers", () => {
     const version = execFileSync(process.execPath, [CLI_ENTRY, "--version"], { encoding: "utf8" });
     expect(version).toMatch(/^mdq-export \d+\.\d+\.\d+/);
   });
 
-  it("imports no package but the one it keeps in dist/node_modules", () => {
+  it("imports no package: every dependency is inside the bundle", () => {
     const files = [
       CLI_ENTRY,
       ...readdirSync(chunks)
@@ -65,19 +54,17 @@ describe("the built CLI", () => {
     packages.delete("@aws-sdk/signature-v4-crt");
     // pg loads its optional native binding only when `pg.native` is read, inside a try; we never read it.
     packages.delete("pg-native");
-    expect([...packages]).toEqual(["tinypool"]);
-    expect(existsSync(join(REPO_ROOT, "dist", "node_modules", "tinypool", "package.json"))).toBe(true);
+    expect([...packages]).toEqual([]);
+    expect(existsSync(join(REPO_ROOT, "dist", "node_modules"))).toBe(false);
   });
 
-  it("runs from dist/ alone: the demo pipeline, its Parquet encoded on worker threads", () => {
+  it("runs from dist/ alone: the demo pipeline", () => {
     const alone = mkdtempSync(join(tmpdir(), "mdq-dist-alone-"));
     try {
       cpSync(join(REPO_ROOT, "dist"), join(alone, "app", "dist"), { recursive: true });
       cpSync(join(REPO_ROOT, "package.json"), join(alone, "app", "package.json"));
-      const demo = readFileSync(join(REPO_ROOT, "pipelines", "demo.yaml"), "utf8");
-      const threads = `${demo.replace(/^limits:.*$/m, "")}\nlimits: { encode_threads: 2 }\n`;
-      const pipeline = join(alone, "threads.yaml");
-      writeFileSync(pipeline, threads);
+      const pipeline = join(alone, "demo.yaml");
+      writeFileSync(pipeline, readFileSync(join(REPO_ROOT, "pipelines", "demo.yaml"), "utf8"));
       const cli = join(alone, "app", "dist", "cli", "main.js");
       const run = execFileSync(process.execPath, [cli, "run", pipeline, "--log-level", "warn"], {
         cwd: alone,

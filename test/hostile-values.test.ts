@@ -123,11 +123,10 @@ async function ndjsonView(out: string): Promise<View> {
   };
 }
 
-const MODES: readonly { name: string; sinks: string[]; threads?: number; transforms?: boolean }[] = [
+const MODES: readonly { name: string; sinks: string[]; transforms?: boolean }[] = [
   { name: "ndjson spliced", sinks: ["ndjson"] },
   { name: "parquet from the bytes", sinks: ["parquet"] },
   { name: "both formats, parsed", sinks: ["ndjson", "parquet"] },
-  { name: "parquet on worker threads", sinks: ["parquet"], threads: 2 },
   { name: "both formats through a transform", sinks: ["ndjson", "parquet"], transforms: true },
 ];
 
@@ -147,11 +146,10 @@ describe("values a hostile service sends, in every encoder mode", () => {
         source: jobsSource(START, END, { page_size: 50 }),
         ...(mode.transforms === true ? { transforms: [{ drop: { fields: ["job.id"] } }] } : {}),
         sinks: mode.sinks.map((format) => ({ format, to: join(dir, format) })),
-        limits: { concurrency: 1, ...(mode.threads === undefined ? {} : { encode_threads: mode.threads }) },
+        limits: { concurrency: 1 },
       });
       const result = await runCli(["run", file, "--log-level", "debug"], { env });
       expect(result.code, `${mode.name}: ${result.stderr}`).toBe(0);
-      if (mode.threads !== undefined) expect(result.stderr).toMatch(/encoded in worker threads/);
       for (const format of mode.sinks) {
         const view =
           format === "parquet" ? await parquetView(join(dir, format)) : await ndjsonView(join(dir, format));
@@ -197,10 +195,7 @@ describe("an int32 value no int32 holds, in every Parquet encoder mode", () => {
             source: jobsSource(START, END, { page_size: 50 }),
             ...(mode.transforms === true ? { transforms: [{ drop: { fields: ["job.id"] } }] } : {}),
             sinks: mode.sinks.map((format) => ({ format, to: join(dir, format) })),
-            limits: {
-              concurrency: 1,
-              ...(mode.threads === undefined ? {} : { encode_threads: mode.threads }),
-            },
+            limits: { concurrency: 1 },
           });
           const result = await runCli(["run", file, "--debug"], { env });
           expect(result.code, `${mode.name}: ${result.stderr}`).toBe(1);

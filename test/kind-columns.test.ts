@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect } from "vitest";
 import { validateRequest } from "../src/api/wire/operations.js";
 import { createSilentLogger } from "../src/logger.js";
-import type { RecordBatch, Row, SliceContext } from "../src/core/contracts.js";
+import type { RecordBatch, SliceContext } from "../src/core/contracts.js";
 import { reportUnknownFields, unknownFields } from "../src/pipeline/run/report-unknown-fields.js";
 import { createTakenColumnsReader } from "../src/formats/taken-columns.js";
 import { checkCompleteExport } from "./support/export-checks.js";
@@ -14,6 +14,9 @@ import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js
 import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
 import { useEmulator } from "./support/use-emulator.js";
 import type { EmulatorFixtures } from "./support/use-emulator.js";
+import { rowsOf } from "../src/core/record-batch.test-support.js";
+import { recordCount } from "../src/core/record-batch.js";
+import type { TakenRecord } from "../src/core/record-batch.js";
 
 const it = useEmulator();
 
@@ -106,33 +109,38 @@ describe("a field no column holds is reported", () => {
   it("warns once per slice with the field names and passes every batch on unchanged", async () => {
     const { warnings, ctx } = warningContext();
     async function* batches(): AsyncGenerator<RecordBatch> {
-      yield { rows: [{ _id: "1", atr: { domain_name: "a" }, logLevel: "info" }] };
-      yield { rows: [{ _id: "2", logLevel: "warn", level: "WARN" }] };
-      yield { rows: [{ _id: "3", logLevel: "error" }] };
+      yield { kind: "rows", rows: [{ _id: "1", atr: { domain_name: "a" }, logLevel: "info" }] };
+      yield { kind: "rows", rows: [{ _id: "2", logLevel: "warn", level: "WARN" }] };
+      yield { kind: "rows", rows: [{ _id: "3", logLevel: "error" }] };
     }
     const seen: RecordBatch[] = [];
     for await (const batch of reportUnknownFields(columns)(batches(), ctx)) seen.push(batch);
-    expect(seen.flatMap((batch) => batch.rows).map((row) => row._id)).toEqual(["1", "2", "3"]);
+    expect(seen.flatMap((batch) => rowsOf(batch)).map((row) => row._id)).toEqual(["1", "2", "3"]);
     expect(warnings).toEqual([{ fields: ["logLevel"] }, { fields: ["level"] }]);
   });
 
   it("takes the names of rows read from the hits' bytes from their reader, as the walk would give them", async () => {
     const { warnings, ctx } = warningContext();
     const reader = createTakenColumnsReader(columns);
-    const take = (id: string, source: string): Row => {
+    const take = (id: string, source: string): TakenRecord => {
       const bytes = Buffer.from(`{"_index":"logs","_id":"${id}","_score":null,"_source":${source}}`);
       const read = reader.read(bytes, 0, bytes.length, false);
       if (read === undefined) throw new Error("the reader declined a valid hit");
-      return read.row;
+      return read.row as TakenRecord;
     };
     async function* batches(): AsyncGenerator<RecordBatch> {
-      yield { rows: [take("1", '{"atr":{"domain_name":"a"},"logLevel":"info"}')] };
-      yield { rows: [take("2", '{"logLevel":"warn","level":"WARN"}'), { _id: "3", other: 1 }] };
+      yield { kind: "columns", records: [take("1", '{"atr":{"domain_name":"a"},"logLevel":"info"}')] };
+      yield { kind: "columns", records: [take("2", '{"logLevel":"warn","level":"WARN"}')] };
+      yield { kind: "rows", rows: [{ _id: "3", other: 1 }] };
     }
     for await (const batch of reportUnknownFields(columns)(batches(), ctx))
-      expect(batch.rows.length).toBeGreaterThan(0);
+      expect(recordCount(batch)).toBeGreaterThan(0);
     // The hits' own `_index` is a field of the row too, outside these columns, as a parsed row's walk finds.
-    expect(warnings).toEqual([{ fields: ["_index", "logLevel"] }, { fields: ["level", "other"] }]);
+    expect(warnings).toEqual([
+      { fields: ["_index", "logLevel"] },
+      { fields: ["level"] },
+      { fields: ["other"] },
+    ]);
     const names = new Set(columns.map((column) => column.name));
     const parsed = { _id: "1", _index: "logs", atr: { domain_name: "a" }, logLevel: "info" };
     expect(unknownFields(parsed, names)).toEqual(["_index", "logLevel"]);
@@ -143,7 +151,7 @@ describe("a field no column holds is reported", () => {
     const wide: Record<string, unknown> = { _id: "1" };
     for (let index = 0; index < 100_000; index++) wide[`f${String(index).padStart(6, "0")}`] = index;
     async function* batches(): AsyncGenerator<RecordBatch> {
-      yield { rows: [wide] };
+      yield { kind: "rows", rows: [wide] };
     }
     for await (const _batch of reportUnknownFields(columns)(batches(), ctx));
     expect(warnings).toHaveLength(1);

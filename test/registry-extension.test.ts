@@ -24,6 +24,7 @@ import {
   startTestService,
 } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
+import { rowsOf } from "../src/core/record-batch.test-support.js";
 
 /** What the `mem://` destination holds, by `to` and path, and what it was asked to do. */
 const memory = {
@@ -43,7 +44,8 @@ const tsvFormat: Format<{ header: boolean }> = {
   streams: true,
   // Only the columns are written: a field without one is dropped, as in Parquet.
   columnar: true,
-  usesWorkers: false,
+  // It reads the columns by name: neither key order nor JSON text shows.
+  takes: { shape: "rows" },
   settings: (sink) => ({ header: sink.tsv_header !== false }),
   extension: () => "tsv",
   contentType: () => "text/tab-separated-values",
@@ -62,7 +64,7 @@ const tsvFormat: Format<{ header: boolean }> = {
       async encode(batch) {
         let out = first ? `${columns.map((column) => column.name).join("\t")}\n` : "";
         first = false;
-        for (const row of batch.rows)
+        for (const row of rowsOf(batch))
           out += `${columns.map((column) => JSON.stringify(row[column.name] ?? null)).join("\t")}\n`;
         return [text.encode(out)];
       },
@@ -79,7 +81,7 @@ const tsvFormat: Format<{ header: boolean }> = {
         columns.map((column, index) => [column.name, JSON.parse(cells[index] ?? "null") as unknown]),
       );
     });
-    if (rows.length > 0) yield { rows };
+    if (rows.length > 0) yield { kind: "rows", rows };
   },
   async countRows(chunks, settings) {
     let lines = 0;

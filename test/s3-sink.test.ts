@@ -41,7 +41,7 @@ function context(signal?: AbortSignal): SliceContext {
 }
 
 async function* from(list: readonly (readonly Row[])[]): AsyncIterable<RecordBatch> {
-  for (const rows of list) yield { rows };
+  for (const rows of list) yield { kind: "rows", rows };
 }
 
 let s3: TestS3Server;

@@ -12,7 +12,7 @@ import { defaultComponents, formatOf } from "../src/components/environment.js";
 import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
 import { hitsToRows } from "../src/kinds/source-spec.js";
-import type { WorkerPool } from "../src/core/worker-pool.js";
+import type { Format } from "../src/formats/format.js";
 import { hourSliceContext } from "./support/slice-context.js";
 
 const components = defaultComponents();
@@ -53,7 +53,7 @@ function context(signal?: AbortSignal, sliceStart = "2026-11-21T00:00:00Z"): Sli
 }
 
 async function* from(list: readonly (readonly Row[] | RecordBatch)[]): AsyncIterable<RecordBatch> {
-  for (const item of list) yield "rows" in item ? item : { rows: item };
+  for (const item of list) yield "kind" in item ? item : { kind: "rows", rows: item };
 }
 
 let dir: string;
@@ -207,16 +207,15 @@ describe("a file whose trailer fails to be written", () => {
     const out = join(dir, "failed-close");
     const config = sinkSchema.parse({ to: out, format: "parquet", row_group_rows: 1000 });
     const store = await openOutputStore(config, { run }, components.destinations);
-    // A stand-in for the worker pool whose worker dies on the row group the trailer waits for: a real
-    // thread cannot be made to fail at that moment on purpose.
-    const workers: WorkerPool = {
-      threads: 1,
-      runner:
-        <Task, Result>() =>
-        async (_task: Task): Promise<Result> => {
-          throw new Error("the worker thread died");
-        },
-      close: async () => undefined,
+    // The Parquet format, but its footer cannot be written: a real encoder cannot be made to fail at
+    // that moment on purpose.
+    const parquet = formatOf(components, config);
+    const failing: Format = {
+      ...parquet,
+      createEncoder: (...args) => ({
+        ...parquet.createEncoder(...args),
+        finish: () => Promise.reject(new Error("the footer could not be written")),
+      }),
     };
     const hits = jobRows(10).map((row, i) => ({ _id: `j${i}`, _index: "jobs", _source: row }));
     const batch = hitsToRows(
@@ -224,12 +223,11 @@ describe("a file whose trailer fails to be written", () => {
       hits.map((hit) => Buffer.from(JSON.stringify(hit._source))),
     );
     const sink = createSink(config, {
-      format: formatOf(components, config),
+      format: failing,
       store,
       columns,
       run,
       log: createSilentLogger(),
-      workers,
     });
     await expect(sink(from([batch]), context())).rejects.toThrow(/^encoding .*\.parquet/);
     const left = await readdir(out, { recursive: true }).catch(() => []);

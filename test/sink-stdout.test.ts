@@ -26,7 +26,7 @@ function context(hour: number): SliceContext {
 async function* slowly(batches: readonly (readonly Row[])[]): AsyncIterable<RecordBatch> {
   for (const rows of batches) {
     await new Promise((resolve) => setImmediate(resolve));
-    yield { rows };
+    yield { kind: "rows", rows };
   }
 }
 

@@ -36,6 +36,7 @@ function contextFor(signal?: AbortSignal): SliceContext {
 
 function batches(count: number, size: number): RecordBatch[] {
   return Array.from({ length: count }, (_, b) => ({
+    kind: "rows",
     rows: Array.from({ length: size }, (_, i) => ({ id: `r${b}-${i}`, n: b * size + i })),
   }));
 }

@@ -14,6 +14,7 @@ import type { RecordBatch, PartitionedSource, SliceContext, Source } from "../sr
 import type { Retrieval } from "../src/kinds/data-kind.js";
 import type { SourceSpec } from "../src/kinds/source-spec.js";
 import { createSource } from "../src/components/registry.js";
+import { rowsOf } from "../src/core/record-batch.test-support.js";
 
 const slice = {
   index: 0,
@@ -249,7 +250,7 @@ describe.each(CASES)("source contract: $name", ({ query, retrieval, pagesWhenSma
         ...(empty ?? { filters: [{ term: { "atr.domain_name": "no-such-domain.example" } }] }),
       };
       const batches = await readAll(create(none, retrieval, client), context(new AbortController().signal));
-      expect(batches.flatMap((batch) => batch.rows)).toEqual([]);
+      expect(batches.flatMap((batch) => rowsOf(batch))).toEqual([]);
     });
 
   it("yields one page (one per partition for a batch) when the slice fits in one", async () => {
@@ -257,11 +258,11 @@ describe.each(CASES)("source contract: $name", ({ query, retrieval, pagesWhenSma
       create({ ...query, page_size: 10_000 }, retrieval, client),
       context(new AbortController().signal),
     );
-    const rows = batches.flatMap((batch) => batch.rows);
+    const rows = batches.flatMap((batch) => rowsOf(batch));
     expect(rows.length).toBeGreaterThan(0);
     // A page streams out in batches of at most HIT_BATCH_SIZE rows.
     expect(batches.length).toBe(Math.max(pagesWhenSmall, Math.ceil(rows.length / HIT_BATCH_SIZE)));
-    for (const batch of batches) expect(batch.rows.length).toBeLessThanOrEqual(HIT_BATCH_SIZE);
+    for (const batch of batches) expect(rowsOf(batch).length).toBeLessThanOrEqual(HIT_BATCH_SIZE);
     if (records !== false)
       expect(rows.every((row) => typeof row._id === "string" && typeof row._index === "string")).toBe(true);
   });
@@ -269,7 +270,7 @@ describe.each(CASES)("source contract: $name", ({ query, retrieval, pagesWhenSma
   if (records !== false)
     it("yields many pages, every record once", async () => {
       const batches = await readAll(create(query, retrieval, client), context(new AbortController().signal));
-      const ids = batches.flatMap((batch) => batch.rows).map((row) => row._id);
+      const ids = batches.flatMap((batch) => rowsOf(batch)).map((row) => row._id);
       expect(batches.length).toBeGreaterThan(2);
       expect(new Set(ids).size).toBe(ids.length);
     });

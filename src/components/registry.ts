@@ -9,7 +9,7 @@ import { redactTransform } from "../transforms/redact.js";
 import { renameTransform } from "../transforms/rename.js";
 import { selectTransform } from "../transforms/select.js";
 import { ndjsonFormat } from "../formats/ndjson.js";
-import { parquetFormat } from "../formats/parquet.js";
+import { parquetFormat } from "../formats/parquet/parquet-format.js";
 import { fileDestination } from "../sinks/file/file-destination.js";
 import { s3Destination } from "../sinks/s3/s3-destination.js";
 import { stdoutDestination } from "../sinks/stdout/stdout-destination.js";

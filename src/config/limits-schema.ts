@@ -107,7 +107,7 @@ export const limitsSchema = z
       .union([z.literal("auto"), z.number().int().min(0).max(64)])
       .default("auto")
       .describe(
-        "Worker threads that encode Parquet row groups while the main thread reads pages. auto: one per core the process may use beyond two, at most `concurrency` (none on two cores, where a worker measured slower than the main thread, for nearly twice its CPU per record and about 110 MB more); 0 encodes on the main thread. Default auto.",
+        "Deprecated, no effect: Parquet row groups are encoded on the main thread whatever the value (worker threads measured slower on two cores and took about 110 MB more). Still accepted so that pipelines naming it load; a run and `validate` warn once. Default auto.",
       ),
     quota: quotaSchema.prefault({}),
     max_requests: z

@@ -116,6 +116,15 @@ function checkPipeline(
     }
   }
   applyOverrides(data, options.overrides);
+  if (writesEncodeThreads(data)) {
+    options.onWarning?.(
+      issueAt(
+        source,
+        ["limits", "encode_threads"],
+        "limits.encode_threads is deprecated and has no effect: Parquet is encoded on the main thread; remove the key",
+      ),
+    );
+  }
   const schema = createPipelineSchema(options.now ?? new Date(), options.components);
   let result = schema.safeParse(data, PARSE_OPTIONS);
   if (!result.success && retype(data, result.error.issues, interpolation.retypable)) {
@@ -142,6 +151,12 @@ function checkPipeline(
     );
   }
   return { pipeline, unset };
+}
+
+/** Whether the file names `limits.encode_threads`, which no longer changes anything (worker threads are gone). */
+function writesEncodeThreads(data: unknown): boolean {
+  const limits = (data as { limits?: unknown } | null)?.limits;
+  return typeof limits === "object" && limits !== null && Object.hasOwn(limits, "encode_threads");
 }
 
 const PARSE_OPTIONS = { reportInput: true, error: pipelineErrorMap } as const;

@@ -2,33 +2,19 @@
 // of rows) as async iterables, and sinks write through an output store (disk, S3, stdout).
 import type { z } from "zod";
 import type { Logger } from "../logger.js";
-import type { HitBytesReader } from "./hit-reader.js";
+import type { RecordRequest } from "./hit-reader.js";
+import type { Column, RecordBatch } from "./record-batch.js";
 
-/** One record. From a hit: its `_source`, with `_id` and `_index` beside it. */
-export type Row = Readonly<Record<string, unknown>>;
-
-/**
- * A row's JSON as `JSON.stringify(row)` writes it, in two parts: `head` (text) and then `tail` (UTF-8
- * bytes, the service's own), so an output copies bytes instead of serialising the row again.
- */
-export interface RowJson {
-  head: string;
-  tail: Uint8Array;
-}
-
-/**
- * The unit that flows between stages: the rows of one API page (or of a part of one, as it streams in).
- * `json`, when a source sets it, holds each row's JSON, index-aligned with `rows` (undefined for a row
- * it could not splice), so an NDJSON output copies bytes instead of serialising the row again. Each
- * stage keeps or drops it on purpose: one that only drops or regroups rows keeps the entries of the
- * rows it keeps, in step; one that changes rows yields a batch without it.
- * @example
- * const batch: RecordBatch = { rows: [{ _id: "a", _index: "jobs", n: 1 }] };
- */
-export interface RecordBatch {
-  readonly rows: readonly Row[];
-  readonly json?: readonly (RowJson | undefined)[] | undefined;
-}
+export type {
+  Column,
+  ColumnType,
+  RecordBatch,
+  RecordId,
+  RecordShape,
+  Row,
+  RowJson,
+  RowsBatch,
+} from "./record-batch.js";
 
 export interface StageContext {
   signal: AbortSignal;
@@ -65,17 +51,8 @@ export interface SliceContext extends StageContext {
   slice: Slice;
   run: RunInfo;
   stats: SliceStats;
-  /**
-   * False when no sink writes rows as JSON text (their key order and the spliced JSON of RecordBatch are
-   * then unused): a source may then skip building that JSON and hand over the parsed records
-   * themselves. Unset means a sink may.
-   */
-  rowJson?: boolean;
-  /**
-   * Reads the service's hits straight from their bytes, when what the slice's outputs read can be taken
-   * without parsing each hit (see HitBytesReader); unset means every hit is parsed.
-   */
-  hitReader?: HitBytesReader | undefined;
+  /** What the slice's sinks take, and so what its source delivers; unset: rows with their JSON. */
+  records?: RecordRequest;
 }
 
 /** Pages one slice of the service. Releases remote state (scroll, point in time, export) in `finally`. */
@@ -109,18 +86,6 @@ export function isPartitionedSource(source: Source | PartitionedSource): source 
 
 /** Reshapes batches. Lifted per-record mappers are fine; never buffer more than a batch. */
 export type Transform = (input: AsyncIterable<RecordBatch>, ctx: SliceContext) => AsyncIterable<RecordBatch>;
-
-/** Column types of the output schema, derived from the service's mappings. */
-export type ColumnType = "string" | "double" | "int64" | "int32" | "boolean" | "timestamp" | "json";
-
-/**
- * A column of the output. `name` is the row key after transforms; for rows that are still nested
- * (no `flatten`), a dotted name is looked up as a path (`job.id` → `row.job.id`).
- */
-export interface Column {
-  name: string;
-  type: ColumnType;
-}
 
 /** Given the columns a stage receives, the columns it emits, and any field it refers to that is missing. */
 export interface ColumnsResult {

@@ -1,14 +1,14 @@
-// How a slice's hits may be read straight from their bytes (SliceContext.hitReader): the contract the
-// paging calls and the readers of api/paging and formats/ implement.
-/** A row as core/contracts.ts names it (Row), spelled out so the contracts can import this file. */
-type Row = Readonly<Record<string, unknown>>;
+// What a slice's source delivers (SliceContext.records) and how its hits may be read straight from
+// their bytes: the contract the paging calls, the readers of api/paging and formats/, and the sources
+// implement.
+import type { RecordId, RecordShape } from "./record-batch.js";
 
 /**
- * What a source's paging hands a hit that a reader took: the row the outputs read (`_id` and `_index`
- * at least) and, when the outputs splice rows from the service's bytes, those of its `_source`.
+ * What a source's paging hands a hit that a reader took: the record's identity (a TakenRecord for a
+ * columns reader, which says where its values are) and, for a lines reader, its `_source` bytes.
  */
 export interface ReadHit {
-  row: Row;
+  row: RecordId;
   source: Uint8Array | undefined;
   /** Where the hit's bytes end (read as a prefix, wherever it closed). */
   end: number;
@@ -26,4 +26,25 @@ export interface HitBytesReader {
    * where it ends, and the page need not be scanned for it first. The result is valid until the next call.
    */
   read(bytes: Uint8Array, start: number, end: number, v3: boolean, prefix?: boolean): ReadHit | undefined;
+}
+
+/**
+ * The batches a slice's sinks take, which its source delivers (one request per attempt: a reader holds
+ * the chunks it fills).
+ * - `rows`: every hit parsed; with `json`, each row in `JSON.stringify` order with its JSON spliced from
+ *   the service's bytes (a sink writes rows as JSON text), else the parsed `_source` itself.
+ * - `lines` and `columns`: hits taken from their bytes by `reader` come as batches of that shape; a hit
+ *   the reader declines is parsed and comes as `rows` (with JSON for `lines`), in order.
+ */
+export type RecordRequest =
+  | { readonly shape: "rows"; readonly json: boolean; readonly reader?: undefined }
+  | { readonly shape: Exclude<RecordShape, "rows">; readonly reader: HitBytesReader };
+
+/**
+ * Whether rows parsed for this request carry their spliced JSON in `JSON.stringify` order: for `rows`
+ * when a sink writes JSON text, and for the hits a lines reader declined. Unset: a sink may.
+ */
+export function rowsCarryJson(request: RecordRequest | undefined): boolean {
+  if (request === undefined) return true;
+  return request.shape === "rows" ? request.json : request.shape === "lines";
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { RecordBatch } from "../core/contracts.js";
 import { encodeLines } from "../formats/ndjson.js";
-import { hitToRow, hitsToRows } from "../kinds/source-spec.js";
+import { hitToRow } from "../kinds/source-spec.js";
+import { hitsToBatches } from "../kinds/paged-source.js";
+import type { RecordRequest } from "../core/hit-reader.js";
 import type { HitLike, PagedHit } from "../kinds/row-json.js";
 import { withReader } from "./hit-array.js";
 import { V3_HITS, v2HitArray } from "../api/hit-arrays.js";
@@ -28,6 +30,8 @@ async function ndjson(
   hits: HitArray,
 ): Promise<{ text: string; taken: number }> {
   const batches: RecordBatch[] = [];
+  const request: RecordRequest =
+    hits.reader === undefined ? { shape: "rows", json: true } : { shape: "lines", reader: hits.reader };
   let taken = 0;
   const decoded = decodeHits(stream(chunks), hits, "/v3/jobs/query", 3);
   for (;;) {
@@ -35,7 +39,7 @@ async function ndjson(
     if (next.done === true) break;
     const batch: HitBatch = next.value;
     taken += batch.hits.filter((hit) => (hit as PagedHit)._source === undefined).length;
-    batches.push(hitsToRows(batch.hits as PagedHit[], batch.sources));
+    batches.push(...hitsToBatches(batch.hits as PagedHit[], batch.sources, request));
   }
   return { text: batches.map((batch) => encodeLines(batch).toString("utf8")).join(""), taken };
 }

@@ -4,9 +4,10 @@ import type { ColumnType } from "../core/contracts.js";
 import { stringifyExact, stringifyJson } from "../decoding/json-exact.js";
 import { EtlError } from "../errors.js";
 import { isoTextMillis } from "./iso-text.js";
+import type { ColumnValue } from "../core/record-batch.js";
 
 /** A value as hyparquet-writer takes it for the column's physical type. */
-export type ParquetValue = string | number | bigint | boolean | null;
+export type ParquetValue = ColumnValue;
 
 export type Coercer = (value: unknown) => ParquetValue;
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { RecordBatch } from "../core/contracts.js";
 import { ndjsonRows } from "./decode-rows.js";
 import { encodeLines } from "./ndjson.js";
+import { rowsOf } from "../core/record-batch.test-support.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
@@ -26,9 +27,9 @@ describe("decoding an NDJSON file for a merge", () => {
   it("parses rows and keeps each line's bytes, whatever the chunks cut, so writing them again copies them", async () => {
     for (const size of [1, 7, 100, file.length]) {
       const batches = await collect(ndjsonRows(chunked(file, size), false, 2));
-      expect(batches.map((batch) => batch.rows.length)).toEqual([2, 1]);
-      expect(batches.flatMap((batch) => batch.rows).map((row) => row._id)).toEqual(["a", "b", "c"]);
-      expect(batches[0]?.rows[0]).toEqual({ _id: "a", msg: "café", n: 1 });
+      expect(batches.map((batch) => rowsOf(batch).length)).toEqual([2, 1]);
+      expect(batches.flatMap((batch) => rowsOf(batch)).map((row) => row._id)).toEqual(["a", "b", "c"]);
+      expect(rowsOf(batches[0])[0]).toEqual({ _id: "a", msg: "café", n: 1 });
       expect(Buffer.concat(batches.map((batch) => encodeLines(batch)))).toEqual(file);
     }
   });

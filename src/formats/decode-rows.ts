@@ -51,7 +51,7 @@ export async function* parquetRows(
             configurable: true,
           });
       }
-    yield { rows: batch };
+    yield { kind: "rows", rows: batch };
   }
 }
 
@@ -69,7 +69,7 @@ async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): 
     json.push({ head: "", tail: line });
   };
   const flush = (): RecordBatch => {
-    const batch = { rows, json };
+    const batch: RecordBatch = { kind: "rows", rows, json };
     rows = [];
     json = [];
     return batch;

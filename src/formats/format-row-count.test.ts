@@ -1,8 +1,8 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { ndjsonFormat } from "./ndjson.js";
-import { parquetFormat } from "./parquet.js";
-import { countParquetRows } from "./parquet-footer.js";
+import { parquetFormat } from "./parquet/parquet-format.js";
+import { countParquetRows } from "./parquet/footer.js";
 
 async function* chunked(bytes: Uint8Array, size: number): AsyncIterable<Uint8Array> {
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
@@ -19,7 +19,10 @@ describe("a format counts the rows of its files", () => {
   it("counts Parquet rows from the footer while streaming, and refuses a truncated file", async () => {
     const encoder = parquetFormat.createEncoder([{ name: "n", type: "int32" }], { rowGroupRows: 1000 });
     const rows = Array.from({ length: 4321 }, (_, n) => ({ n }));
-    const bytes = Buffer.concat([...(await encoder.encode({ rows })), ...(await encoder.finish())]);
+    const bytes = Buffer.concat([
+      ...(await encoder.encode({ kind: "rows", rows })),
+      ...(await encoder.finish()),
+    ]);
     expect(await countParquetRows(chunked(bytes, 1000), 4096)).toBe(4321);
     expect(await parquetFormat.countRows(chunked(bytes, 1000), {})).toBe(4321);
     await expect(

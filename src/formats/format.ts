@@ -3,13 +3,19 @@
 // the runner and `ddl` need to know of it. Nothing outside formats/ tests a format by its name.
 import type { z } from "zod";
 import type { RecordBatch, Column, RowEncoder } from "../core/contracts.js";
-import type { WorkerPool } from "../core/worker-pool.js";
+import type { HitBytesReader } from "../core/hit-reader.js";
 
-/** What the run lends an encoder beside its columns and settings. */
-export interface EncoderContext {
-  /** Worker threads for CPU-heavy encoding; without them, or with none to spare, encode in-thread. */
-  workers?: WorkerPool;
-}
+/**
+ * The batches a format's encoder takes beside the parsed rows every encoder takes (RecordBatch):
+ * - `rows`: none; it reads fields by name, so neither key order nor JSON text shows.
+ * - `lines`: records as JSON text; it writes rows as JSON text too, so the rows it gets keep
+ *   `JSON.stringify` order and carry their JSON spliced from the service's bytes.
+ * - `columns`: each record's values for its columns, taken from the hits' bytes by `reader(columns)`.
+ * The run asks a source for lines or columns only where no stage reads a record's fields.
+ */
+export type FormatIntake =
+  | { readonly shape: "rows" | "lines" }
+  | { readonly shape: "columns"; reader(columns: readonly Column[]): HitBytesReader };
 
 /** A sink as parsed, seen by a format: it reads its own options out of it. */
 export type SinkFields = Readonly<Record<string, unknown>>;
@@ -59,15 +65,13 @@ export interface Format<Settings = unknown> {
    * it), where a format of whole records (NDJSON) keeps every field the transforms left.
    */
   columnar: boolean;
-  /** The encoder takes the run's worker threads; the run starts them only for a format that does. */
-  usesWorkers: boolean;
   /** This format's settings, read from a parsed sink. */
   settings(sink: SinkFields): Settings;
   /** File extension for `{ext}`, without the dot; may depend on the settings (`ndjson.gz`). */
   extension(settings: Settings): string;
   /** The media type stores label the files with (S3 Content-Type). */
   contentType(settings: Settings): string;
-  createEncoder(columns: readonly Column[], settings: Settings, context?: EncoderContext): RowEncoder;
+  createEncoder(columns: readonly Column[], settings: Settings): RowEncoder;
   /**
    * The rows of a file this format wrote with these columns and settings, in order, `batchRows` at a
    * time (default 1000): a batch slice's partition files are merged through it when they cannot be
@@ -79,18 +83,8 @@ export interface Format<Settings = unknown> {
     settings: Settings,
     batchRows?: number,
   ): AsyncIterable<RecordBatch>;
-  /**
-   * Whether its encoder writes rows as JSON text (key order shows; a batch's spliced JSON is copied
-   * instead of serialising the row). When no sink's does, sources skip building that JSON and pass
-   * the parsed records on as rows. Absent: assumed to.
-   */
-  writesRowJson?(settings: Settings, context: EncoderContext): boolean;
-  /**
-   * Whether its encoder reads the values a columns reader took from the service's bytes
-   * (formats/taken-columns.ts) for rows that carry them, instead of the rows' fields. A slice whose one
-   * sink's format does (and nothing else reads the rows) need not parse the hits. Absent: it does not.
-   */
-  takesColumnValues?(settings: Settings, context: EncoderContext): boolean;
+  /** The batches its encoder takes beside parsed rows, which decides what a slice's source delivers. */
+  takes: FormatIntake;
   /**
    * The bytes of one file holding the rows of whole files this format wrote with the same columns and
    * settings, in order, without decoding them (a batch slice's partition files joined). Optional: a

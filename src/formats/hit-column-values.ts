@@ -4,7 +4,7 @@
 import type { Column } from "../core/contracts.js";
 import type { Coercer, ParquetValue } from "./coerce-value.js";
 import type { ColumnPaths } from "./column-paths.js";
-import { isKeptUnchanged, keptUnchanged, parquetCoercers } from "./parquet-coercers.js";
+import { isKeptUnchanged, keptUnchanged, parquetCoercers } from "./parquet/coercers.js";
 
 export class HitColumnValues {
   private readonly coercers: Coercer[];

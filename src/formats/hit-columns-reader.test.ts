@@ -19,7 +19,7 @@ import type { ParquetValue } from "./coerce-value.js";
 import { createColumnReader } from "./column-value.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
 import type { HitColumnsReader } from "./hit-columns-reader.js";
-import { parquetCoercers } from "./parquet-coercers.js";
+import { parquetCoercers } from "./parquet/coercers.js";
 import { createRandom } from "../emulator/random.js";
 import { parseJson } from "../decoding/json-exact.js";
 import { hasCode } from "../errors.js";

@@ -1,6 +1,6 @@
 // A timestamp column's value read from its bytes: the fixed ISO 8601 form the service sends
 // (`2026-11-21T10:00:00.123Z`, or without the fraction or the Z: UTC) as epoch milliseconds, with
-// exactly the rules of parquet-coercers.ts' timestampCoercer fast path (`partsMillis`, which both
+// exactly the rules of parquet/coercers.ts' timestampCoercer fast path (`partsMillis`, which both
 // use), so no string is made for it. Anything else is left to the string and the coercer.
 import { daysInMonth } from "./iso-text.js";
 

@@ -10,7 +10,7 @@ import { coercers } from "./coerce-value.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
 import { isoTextMillis } from "./iso-text.js";
-import { timestampCoercer } from "./parquet-coercers.js";
+import { timestampCoercer } from "./parquet/coercers.js";
 
 const ZONES = ["Europe/Berlin", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham", "UTC"];
 const savedZone = process.env.TZ;

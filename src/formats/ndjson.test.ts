@@ -6,7 +6,7 @@ import { ndjsonFormat } from "./ndjson.js";
 async function encodeAll(batches: readonly (readonly Row[])[], gzip: boolean): Promise<Buffer> {
   const encoder = ndjsonFormat.createEncoder([], { gzip });
   const chunks: Uint8Array[] = [];
-  for (const rows of batches) chunks.push(...(await encoder.encode({ rows })));
+  for (const rows of batches) chunks.push(...(await encoder.encode({ kind: "rows", rows })));
   chunks.push(...(await encoder.finish()));
   return Buffer.concat(chunks);
 }

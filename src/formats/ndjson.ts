@@ -5,6 +5,8 @@ import { createGunzip, createGzip } from "node:zlib";
 import type { Gzip } from "node:zlib";
 import { z } from "zod";
 import type { RecordBatch, RowEncoder } from "../core/contracts.js";
+import { recordCount } from "../core/record-batch.js";
+import { EtlError } from "../errors.js";
 import type { Format } from "./format.js";
 import { ndjsonRows } from "./decode-rows.js";
 import { stringifyJson } from "../decoding/json-exact.js";
@@ -27,9 +29,8 @@ export const ndjsonFormat: Format<NdjsonSettings> = {
   options: ndjsonOptions,
   streams: true,
   columnar: false,
-  // Lines cost less to write than a thread hop.
-  usesWorkers: false,
-  writesRowJson: () => true,
+  // It writes each record's JSON text: spliced from the service's bytes where no stage reads fields.
+  takes: { shape: "lines" },
   settings: (sink) => ({ gzip: sink.gzip === true }),
   extension: (settings) => (settings.gzip === true ? "ndjson.gz" : "ndjson"),
   contentType: (settings) => (settings.gzip === true ? "application/gzip" : "application/x-ndjson"),
@@ -74,21 +75,26 @@ async function countLines(chunks: AsyncIterable<Uint8Array>): Promise<number> {
  * the `\ud800` escape JSON.stringify writes), counted in `replaced`; spliced JSON holds none (row-json.ts).
  */
 export function encodeLines(batch: RecordBatch, replaced?: { count: number }): Buffer {
-  const { rows, json } = batch;
-  const texts: (string | undefined)[] = new Array<string | undefined>(rows.length);
+  if (batch.kind === "columns")
+    throw new EtlError("INTERNAL", "an NDJSON file was handed column values; it takes rows or lines");
+  // A lines batch is all spliced JSON; a rows batch has a row for each entry its JSON lacks.
+  const rows = batch.kind === "rows" ? batch.rows : undefined;
+  const json = batch.kind === "rows" ? batch.json : batch.lines;
+  const count = recordCount(batch);
+  const texts: (string | undefined)[] = new Array<string | undefined>(count);
   let bound = 0;
-  for (let index = 0; index < rows.length; index++) {
+  for (let index = 0; index < count; index++) {
     const spliced = json?.[index];
     if (spliced !== undefined) bound += spliced.head.length * 3 + spliced.tail.length + 1;
     else {
-      const text = stringifyJson(rows[index], replaced) ?? "null";
+      const text = stringifyJson(rows?.[index], replaced) ?? "null";
       texts[index] = text;
       bound += text.length * 3 + 1;
     }
   }
   const out = Buffer.allocUnsafe(bound);
   let at = 0;
-  for (let index = 0; index < rows.length; index++) {
+  for (let index = 0; index < count; index++) {
     const spliced = json?.[index];
     if (spliced !== undefined) {
       at += out.write(spliced.head, at);
@@ -103,7 +109,7 @@ export function encodeLines(batch: RecordBatch, replaced?: { count: number }): B
 function createPlainEncoder(): RowEncoder {
   const replaced = { count: 0 };
   return {
-    encode: async (batch) => (batch.rows.length === 0 ? [] : [encodeLines(batch, replaced)]),
+    encode: async (batch) => (recordCount(batch) === 0 ? [] : [encodeLines(batch, replaced)]),
     finish: async () => [],
     replacedSurrogates: () => replaced.count,
   };
@@ -130,7 +136,7 @@ function createGzipEncoder(): RowEncoder {
   };
   return {
     async encode(batch) {
-      if (batch.rows.length > 0) {
+      if (recordCount(batch) > 0) {
         await new Promise<void>((resolve, reject) => {
           gzip.write(encodeLines(batch, replaced), (error) => (error ? reject(error) : resolve()));
         });

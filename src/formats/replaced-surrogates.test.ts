@@ -7,7 +7,7 @@ import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import type { Column, RecordBatch, Row, RowEncoder } from "../core/contracts.js";
 import { ndjsonFormat } from "./ndjson.js";
-import { parquetFormat } from "./parquet.js";
+import { parquetFormat } from "./parquet/parquet-format.js";
 
 const rows: Row[] = [
   { id: "a\ud800", note: "x\udc00y\ud800", extra: { deep: ["\udbff!"] } },
@@ -28,7 +28,10 @@ describe("NDJSON", () => {
   for (const gzip of [false, true])
     it(`counts each lone surrogate it writes as U+FFFD${gzip ? " (gzip)" : ""}`, async () => {
       const encoder = ndjsonFormat.createEncoder([], { gzip });
-      const bytes = await encode(encoder, [{ rows }, { rows: rows.slice(0, 1) }]);
+      const bytes = await encode(encoder, [
+        { kind: "rows", rows },
+        { kind: "rows", rows: rows.slice(0, 1) },
+      ]);
       const text = (gzip ? gunzipSync(bytes) : bytes).toString("utf8");
       expect(text).not.toMatch(/\\ud[89a-f]/i);
       expect(JSON.parse(text.split("\n")[0] as string)).toEqual({
@@ -49,7 +52,10 @@ describe("Parquet", () => {
 
   it("counts each lone surrogate of its string and json columns, which it writes as U+FFFD", async () => {
     const encoder = parquetFormat.createEncoder(columns, parquetFormat.settings({}));
-    const bytes = await encode(encoder, [{ rows }, { rows: rows.slice(0, 1) }]);
+    const bytes = await encode(encoder, [
+      { kind: "rows", rows },
+      { kind: "rows", rows: rows.slice(0, 1) },
+    ]);
     expect(encoder.replacedSurrogates?.()).toBe(LONE * 2);
     const file = new Uint8Array(bytes).buffer;
     const read = await parquetReadObjects({ file, metadata: parquetMetadata(file) });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { Column, Row } from "../core/contracts.js";
+import type { RecordBatch, TakenRecord } from "../core/record-batch.js";
 import { hitAsRow } from "../kinds/source-spec.js";
 import type { HitLike } from "../kinds/row-json.js";
-import { ColumnBuffers } from "./parquet-column-buffers.js";
-import { createTakenColumnsReader, takenChunkOf } from "./taken-columns.js";
+import { ColumnBuffers } from "./parquet/column-buffers.js";
+import { createTakenColumnsReader } from "./taken-columns.js";
 import { withReader } from "../decoding/hit-array.js";
 import { V3_HITS } from "../api/hit-arrays.js";
 import { decodeHits } from "../decoding/hit-stream.js";
@@ -35,26 +36,48 @@ const HITS = [
   hit("d", "{}"),
 ];
 
-/** The rows each hit gives: taken from its bytes when the reader can, parsed otherwise. */
-function rows(reader: ReturnType<typeof createTakenColumnsReader> | undefined): Row[] {
+type Item = Row | TakenRecord;
+const isTaken = (item: Item): item is TakenRecord => "chunk" in item && "at" in item;
+
+/**
+ * Appends items `start` to `end` as a source hands them on: each run of taken records as a columns
+ * batch, each run of parsed rows as a rows batch.
+ */
+function append(buffers: ColumnBuffers, items: readonly Item[], start = 0, end = items.length): void {
+  let from = start;
+  while (from < end) {
+    const taken = isTaken(items[from] as Item);
+    let to = from + 1;
+    while (to < end && isTaken(items[to] as Item) === taken) to++;
+    const run = items.slice(from, to);
+    const batch: RecordBatch = taken
+      ? { kind: "columns", records: run as TakenRecord[] }
+      : { kind: "rows", rows: run as Row[] };
+    buffers.append(batch, 0, to - from);
+    from = to;
+  }
+}
+
+/** The records each hit gives: taken from its bytes when the reader can, parsed otherwise. */
+function rows(reader: ReturnType<typeof createTakenColumnsReader> | undefined): Item[] {
   return HITS.map((text) => {
     const bytes = Buffer.from(text);
     const read = reader?.read(bytes, 0, bytes.length, true);
-    return read === undefined ? hitAsRow(JSON.parse(text) as HitLike) : read.row;
+    return read === undefined ? hitAsRow(JSON.parse(text) as HitLike) : (read.row as TakenRecord);
   });
 }
 
 describe("column values taken from the hits' bytes", () => {
-  it("fill the column buffers exactly as the parsed rows do, also mixed in one batch", () => {
+  it("fill the column buffers exactly as the parsed rows do, also between parsed rows", () => {
     const parsed = new ColumnBuffers(COLUMNS);
     const taken = new ColumnBuffers(COLUMNS);
     const mixed = new ColumnBuffers(COLUMNS);
     const takenRows = rows(createTakenColumnsReader(COLUMNS));
     const parsedRows = rows(undefined);
-    expect(takenRows.every((row) => takenChunkOf(row) !== undefined)).toBe(true);
-    parsed.append(parsedRows, 0, parsedRows.length);
-    taken.append(takenRows, 0, takenRows.length);
-    mixed.append([takenRows[0], parsedRows[1], takenRows[2], parsedRows[3]] as Row[], 0, 4);
+    expect(takenRows.every(isTaken)).toBe(true);
+    append(parsed, parsedRows);
+    append(taken, takenRows);
+    append(mixed, [takenRows[0], parsedRows[1], takenRows[2], parsedRows[3]] as Item[]);
     const expected = parsed.take();
     expect(expected.flat()).toContain("flat wins");
     expect(taken.take()).toStrictEqual(expected);
@@ -65,22 +88,22 @@ describe("column values taken from the hits' bytes", () => {
     const page = Buffer.from(`{"data":{"hits":[${HITS.join(",")}],"total":${HITS.length}}}`);
     const expected = new ColumnBuffers(COLUMNS);
     const parsed = rows(undefined);
-    expected.append(parsed, 0, parsed.length);
+    append(expected, parsed);
     const values = expected.take();
     for (const cut of [1, 5, 64, 100_000]) {
       async function* chunks(): AsyncGenerator<Uint8Array> {
         for (let at = 0; at < page.length; at += cut) yield page.subarray(at, at + cut);
       }
-      const taken: Row[] = [];
+      const taken: Item[] = [];
       const decoded = decodeHits(
         chunks(),
         withReader(V3_HITS, createTakenColumnsReader(COLUMNS)),
         "/v3/jobs/query",
       );
-      for await (const batch of decoded) taken.push(...(batch.hits as Row[]));
-      expect(taken.every((row) => takenChunkOf(row) !== undefined)).toBe(true);
+      for await (const batch of decoded) taken.push(...(batch.hits as Item[]));
+      expect(taken.every(isTaken)).toBe(true);
       const buffers = new ColumnBuffers(COLUMNS);
-      buffers.append(taken, 0, taken.length);
+      append(buffers, taken);
       expect(buffers.take()).toStrictEqual(values);
     }
   });
@@ -95,10 +118,10 @@ describe("column values taken from the hits' bytes", () => {
       ),
     );
     const reader = createTakenColumnsReader(COLUMNS);
-    const kept: { taken: Row; parsed: Row }[] = [];
+    const kept: { taken: Item; parsed: Row }[] = [];
     many.forEach((text, n) => {
       const bytes = Buffer.from(text);
-      const taken = reader.read(bytes, 0, bytes.length, true)?.row;
+      const taken = reader.read(bytes, 0, bytes.length, true)?.row as TakenRecord | undefined;
       const parsed = hitAsRow(JSON.parse(text) as HitLike);
       if (taken === undefined) throw new Error(`hit ${n} was not taken`);
       // Every 34th dropped (runs of 33: more than 256 parts), every 13th (in the second half) given parsed instead of taken.
@@ -109,11 +132,11 @@ describe("column values taken from the hits' bytes", () => {
     const actual = new ColumnBuffers(COLUMNS);
     const parsedRows = kept.map((row) => row.parsed);
     const takenRows = kept.map((row) => row.taken);
-    expected.append(parsedRows, 0, parsedRows.length);
+    append(expected, parsedRows);
     let start = 0;
     for (let size = 1; start < takenRows.length; size = (size * 3 + 1) % 1500) {
       const end = Math.min(takenRows.length, start + size);
-      actual.append(takenRows, start, end);
+      append(actual, takenRows, start, end);
       start = end;
     }
     expect(actual.rows).toBe(expected.rows);
@@ -126,12 +149,12 @@ describe("column values taken from the hits' bytes", () => {
   it("are refused by buffers of other columns rather than written as nulls", () => {
     const takenRows = rows(createTakenColumnsReader(COLUMNS));
     const other = new ColumnBuffers(COLUMNS.slice(1));
-    expect(() => other.append(takenRows, 0, takenRows.length)).toThrow(/other columns/);
+    expect(() => append(other, takenRows)).toThrow(/other columns/);
   });
 
   it("name the fields no column holds, as the walk of the parsed row does", () => {
     const [, second] = rows(createTakenColumnsReader(COLUMNS));
-    const chunk = second === undefined ? undefined : takenChunkOf(second);
-    expect(chunk?.unknown[1]).toEqual(["extra"]);
+    if (second === undefined || !isTaken(second)) throw new Error("the second hit was not taken");
+    expect(second.chunk.unknown[second.at]).toEqual(["extra"]);
   });
 });

@@ -1,47 +1,23 @@
 // Column values taken straight from the bytes of the service's hits, for an output whose encoder reads
-// rows column by column (Parquet in this thread): no hit is parsed and no row object holds its fields.
-// Each hit becomes a row of its identity alone that points at its values in a chunk of column arrays;
-// the encoder's column buffers read them there, and the unknown-field report reads the names the
-// reader found. Parsing each hit and the garbage of the parsed objects were about two fifths of such
-// an export's CPU (docs/performance.md).
-import type { Column, Row } from "../core/contracts.js";
+// rows column by column (Parquet): no hit is parsed and no row object holds its fields. Each hit
+// becomes a TakenRecord, its identity and where its values are in a chunk of column arrays (a source
+// hands them on as a columns batch); the encoder's column buffers read them there, and the
+// unknown-field report reads the names the reader found. Parsing each hit and the garbage of the
+// parsed objects were about two fifths of such an export's CPU (docs/performance.md).
+import type { Column } from "../core/contracts.js";
 import type { HitBytesReader, ReadHit } from "../core/hit-reader.js";
-import type { ParquetValue } from "./coerce-value.js";
+import type { ColumnChunk, TakenRecord } from "../core/record-batch.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
 import type { HitColumnsReader } from "./hit-columns-reader.js";
 
-/** Values of up to CHUNK_ROWS hits, column by column, in the order of `columns`. */
-export interface TakenChunk {
-  readonly columns: readonly Column[];
-  readonly values: ParquetValue[][];
-  /** Per hit, the fields no column holds (shared empty list when none). */
-  readonly unknown: (readonly string[])[];
-  /** Per hit, the characters of its text columns' values (the encoder's estimate of their size). */
-  readonly textLengths: number[];
-}
-
-/** A row taken by the reader: where its values are. Symbols, so no walk of the row's fields sees them. */
-export const TAKEN_CHUNK: unique symbol = Symbol("mdq.takenChunk");
-export const TAKEN_AT: unique symbol = Symbol("mdq.takenAt");
-
-export interface TakenRow extends Row {
-  [TAKEN_CHUNK]: TakenChunk;
-  [TAKEN_AT]: number;
-}
-
 const CHUNK_ROWS = 1000;
 const NONE: readonly string[] = [];
-
-/** The chunk and position of a row the reader took; undefined for any other row. */
-export function takenChunkOf(row: Row): TakenChunk | undefined {
-  return (row as Partial<TakenRow>)[TAKEN_CHUNK];
-}
 
 /**
  * A reader that takes each hit's values for `columns` (the encoder's, as named in the output) from its
  * bytes; it declines (the hit is then parsed) whatever `createHitColumnsReader` refuses.
  * @example
- * const hitReader = createTakenColumnsReader(sink.columns);
+ * const reader = createTakenColumnsReader(sink.columns);
  */
 export function createTakenColumnsReader(columns: readonly Column[]): HitBytesReader {
   const readers: { v2?: HitColumnsReader; v3?: HitColumnsReader } = {};
@@ -61,16 +37,16 @@ export function createTakenColumnsReader(columns: readonly Column[]): HitBytesRe
       if (read.failure !== undefined) return undefined;
       chunk.unknown.push(read.unknownFields.length === 0 ? NONE : [...read.unknownFields]);
       chunk.textLengths.push(read.textLength);
-      const row: TakenRow = { _id: read.id, _index: read.index, [TAKEN_CHUNK]: chunk, [TAKEN_AT]: at };
+      const record: TakenRecord = { _id: read.id, _index: read.index, chunk, at };
       at += 1;
-      taken.row = row;
+      taken.row = record;
       taken.end = read.end;
       return taken;
     },
   };
 }
 
-function newChunk(columns: readonly Column[]): TakenChunk {
+function newChunk(columns: readonly Column[]): ColumnChunk {
   return { columns, values: columns.map(() => []), unknown: [], textLengths: [] };
 }
 

@@ -43,7 +43,7 @@ export function createAggregationSource(query: AggregationQuery): Source {
         // Without it the buckets of ec2 and of kubernetes would be rows with the same keys.
         ...(appType !== undefined ? { app_type: appType } : {}),
       });
-      if (rows.length > 0) yield { rows };
+      if (rows.length > 0) yield { kind: "rows", rows };
     }
   };
 }

@@ -8,6 +8,7 @@ import type { BatchExportQuery } from "../api/paging/batch-status.js";
 import { readPartition } from "../api/paging/read-partition.js";
 import type { RecordBatch, PartitionedSource, Row, Slice, SourcePart } from "../core/contracts.js";
 import { hitAsRow, hitToRow } from "./source-spec.js";
+import { rowsCarryJson } from "../core/hit-reader.js";
 
 export interface BatchResume {
   /** Tokens an earlier attempt or run at this slice obtained, by request number ("0", "1", ...). */
@@ -75,9 +76,9 @@ export function createBatchSource(
                 batch.pageSize,
                 partCtx.signal,
               );
-              const asJson = partCtx.rowJson !== false;
+              const asJson = rowsCarryJson(partCtx.records);
               for await (const page of records)
-                yield { rows: page.map((record) => recordToRow(record, asJson)) };
+                yield { kind: "rows", rows: page.map((record) => recordToRow(record, asJson)) };
             },
           });
         }

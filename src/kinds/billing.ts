@@ -25,7 +25,7 @@ function createBillingSource(source: SourceSpec, client: ServiceClient): Source 
     for (const domain of domains) {
       const body = { domain, time_range: source.window.expression.start };
       const response = await client.call("/v1/query", body, { signal: ctx.signal });
-      yield { rows: [{ ...response.summary }] };
+      yield { kind: "rows", rows: [{ ...response.summary }] };
     }
     ctx.stats.expected = domains.length;
   };

@@ -30,7 +30,7 @@ export const v1LogsSources: KindSources = {
       const body = { ...v1Body("/v1/logs/scroll", source), size: source.page_size };
       yield pageThrough(client, v1Scroll(body), v1HitArray("logs"), {
         signal: ctx.signal,
-        reader: ctx.hitReader,
+        reader: ctx.records?.reader,
       });
     }),
   batch: (source, { client, batch }) =>

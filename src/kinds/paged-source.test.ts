@@ -3,6 +3,7 @@ import type { PagePart } from "../api/paging/page.js";
 import type { RecordBatch } from "../core/contracts.js";
 import { sliceContext } from "../transforms/run-transform.test-support.js";
 import { createPagedSource } from "./paged-source.js";
+import { rowsBatch, rowsOf } from "../core/record-batch.test-support.js";
 
 type Hit = { _id: string; _index: string; _source: Record<string, unknown> };
 
@@ -17,11 +18,12 @@ async function* pages(): AsyncGenerator<PagePart<Hit>> {
   yield { type: "end", pageNumber: 1, count: 1, total: 1 };
 }
 
-async function read(rowJson: boolean | undefined): Promise<RecordBatch[]> {
+async function read(json: boolean | undefined): Promise<RecordBatch[]> {
   const ctx = { ...sliceContext(), log: { debug: () => undefined } as never };
   const source = createPagedSource(() => [pages()]);
   const out: RecordBatch[] = [];
-  for await (const batch of source(rowJson === undefined ? ctx : { ...ctx, rowJson })) out.push(batch);
+  const records = json === undefined ? undefined : ({ shape: "rows", json } as const);
+  for await (const batch of source(records === undefined ? ctx : { ...ctx, records })) out.push(batch);
   return out;
 }
 
@@ -29,15 +31,15 @@ describe("createPagedSource", () => {
   it("builds each row's JSON when a sink writes rows as JSON text, or when not told", async () => {
     for (const rowJson of [true, undefined]) {
       const [batch] = await read(rowJson);
-      expect(batch?.json).toHaveLength(1);
-      expect(JSON.stringify(batch?.rows[0])).toBe('{"_id":"a","_index":"jobs","n":1}');
+      expect(rowsBatch(batch).json).toHaveLength(1);
+      expect(JSON.stringify(rowsOf(batch)[0])).toBe('{"_id":"a","_index":"jobs","n":1}');
     }
   });
 
   it("hands over the parsed records, without JSON, when no sink writes it", async () => {
     const [batch] = await read(false);
-    expect(batch?.json).toBeUndefined();
-    expect(batch?.rows[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
+    expect(rowsBatch(batch).json).toBeUndefined();
+    expect(rowsOf(batch)[0]).toEqual({ _id: "a", _index: "jobs", n: 1 });
   });
 
   it("sums the totals the queries' first pages end with as the slice's expected count", async () => {

@@ -94,7 +94,7 @@ describe("rows from streamed pages of the emulator", () => {
       // Byte for byte what the record serialised today would be, and spliced for every record.
       batch.rows.forEach((row, index) => expect(text(batch.json?.[index])).toBe(JSON.stringify(row)));
       // And NDJSON from the spliced bytes is byte-identical to NDJSON serialised from the rows.
-      expect(Buffer.compare(encodeLines(batch), encodeLines({ rows: batch.rows }))).toBe(0);
+      expect(Buffer.compare(encodeLines(batch), encodeLines({ kind: "rows", rows: batch.rows }))).toBe(0);
       rows += batch.rows.length;
     }
     return rows;

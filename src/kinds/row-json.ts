@@ -13,8 +13,8 @@ export interface HitLike {
 }
 
 /**
- * A row a bytes reader took from the page (SliceContext.hitReader) instead of a parsed hit: it has no
- * `_source`, and it is the row the outputs read.
+ * A hit a bytes reader took from the page (the reader of SliceContext.records) instead of a parsed hit:
+ * it has no `_source`; it is the record's identity and, from a columns reader, where its values are.
  */
 export interface TakenRow {
   _id: string;

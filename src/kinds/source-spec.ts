@@ -6,10 +6,10 @@ import { aggsSchema, filtersSchema } from "../api/wire/common.js";
 import type { DataKind } from "../api/wire/fields.js";
 import type { DslQuery } from "../api/wire/query-dsl.js";
 import { RequestValidationError } from "../errors.js";
-import type { RecordBatch, Row, RowJson, Slice } from "../core/contracts.js";
+import type { Row, RowJson, RowsBatch, Slice } from "../core/contracts.js";
 import { UniqueKeys } from "../decoding/json-keys.js";
 import { rowJson } from "./row-json.js";
-import type { HitLike, PagedHit } from "./row-json.js";
+import type { HitLike } from "./row-json.js";
 
 export const APPLICATIONS = ["atr", "klewer", "eventops", "quasar"] as const;
 export type Application = (typeof APPLICATIONS)[number];
@@ -171,8 +171,8 @@ export function hitToRow(hit: HitLike): Row {
 }
 
 /**
- * The row of a hit when no sink writes rows as JSON text (see SliceContext.rowJson): the parsed
- * `_source` itself, with the hit's `_id` and `_index` set on it over any of those names, so no second
+ * The row of a hit when no sink writes rows as JSON text (SliceContext.records asks for rows without
+ * JSON): the parsed `_source` itself, with the hit's `_id` and `_index` set on it over any of those names, so no second
  * object is made per record. Its keys come in another order than hitToRow's (`_id` and `_index` last),
  * which only JSON text would show; a `__proto__` of the record stays the plain own field JSON.parse
  * made. It changes `_source`, so the hit must be one parsed for this row alone.
@@ -185,31 +185,25 @@ export function hitAsRow(hit: HitLike): Row {
 }
 
 /**
- * The rows of a page. With `withJson` (a sink writes rows as JSON text) each row is a new object in
- * `JSON.stringify` order and, given the hits' verbatim `_source` bytes, carries its JSON (see RecordBatch);
+ * The rows of parsed hits. With `withJson` (a sink writes rows as JSON text) each row is a new object in
+ * `JSON.stringify` order and, given the hits' verbatim `_source` bytes, carries its JSON (see RowsBatch);
  * without it each row is the hit's parsed `_source` (hitAsRow) and no JSON is built.
  */
 export function hitsToRows(
-  hits: readonly PagedHit[],
+  hits: readonly HitLike[],
   sources?: readonly (Uint8Array | undefined)[],
   withJson = true,
-): RecordBatch {
+): RowsBatch {
   const rows = new Array<Row>(hits.length);
   if (!withJson) {
-    for (let index = 0; index < hits.length; index++)
-      rows[index] = pagedRow(hits[index] as PagedHit, hitAsRow);
-    return { rows };
+    for (let index = 0; index < hits.length; index++) rows[index] = hitAsRow(hits[index] as HitLike);
+    return { kind: "rows", rows };
   }
-  for (let index = 0; index < hits.length; index++) rows[index] = pagedRow(hits[index] as PagedHit, hitToRow);
-  if (sources === undefined) return { rows };
+  for (let index = 0; index < hits.length; index++) rows[index] = hitToRow(hits[index] as HitLike);
+  if (sources === undefined) return { kind: "rows", rows };
   const json = new Array<RowJson | undefined>(hits.length);
   const keys = new UniqueKeys();
   for (let index = 0; index < hits.length; index++)
-    json[index] = rowJson(hits[index] as PagedHit, sources[index], keys);
-  return { rows, json };
-}
-
-/** A parsed hit's row as `toRow` makes it; a row a bytes reader took is already the row. */
-function pagedRow(hit: PagedHit, toRow: (hit: HitLike) => Row): Row {
-  return hit._source === undefined ? hit : toRow(hit);
+    json[index] = rowJson(hits[index] as HitLike, sources[index], keys);
+  return { kind: "rows", rows, json };
 }

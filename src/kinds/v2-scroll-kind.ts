@@ -59,7 +59,7 @@ function v2Sources<A extends Application, T extends AppType>(spec: V2KindSpec<A,
         const operation = `/v2/${spec.type}/scroll`;
         for (const appType of source.app_type) {
           const body = v2ScrollBody(operation, allowed, source, appType, ctx.slice);
-          yield spec.scroll(client, body, { signal: ctx.signal, reader: ctx.hitReader });
+          yield spec.scroll(client, body, { signal: ctx.signal, reader: ctx.records?.reader });
         }
       }),
     batch: (source, { client, batch }) =>

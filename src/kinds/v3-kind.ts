@@ -41,7 +41,7 @@ export function v3Kind<const A extends Application>(spec: V3KindSpec<A>): DataKi
   const paged: SourceFactory = (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = v3QueryBody(query, spec.applications, source, ctx.slice);
-      yield spec.pages(client, body, { signal: ctx.signal, reader: ctx.hitReader });
+      yield spec.pages(client, body, { signal: ctx.signal, reader: ctx.records?.reader });
     });
   return {
     type: spec.type,

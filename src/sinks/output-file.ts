@@ -1,8 +1,8 @@
 // One file a sink is writing: an encoder feeding a staged writer, with the counts that drive rolling.
 import type { RecordBatch, Column, OutputStore, StagedFile, StagedWriter } from "../core/contracts.js";
+import { recordCount } from "../core/record-batch.js";
 import type { Format } from "../formats/format.js";
 import { isEtlError, SinkError } from "../errors.js";
-import type { WorkerPool } from "../core/worker-pool.js";
 
 export interface OutputFile {
   readonly path: string;
@@ -23,13 +23,12 @@ export interface OpenFileOptions {
   /** The format's settings, read from the sink. */
   settings: unknown;
   signal: AbortSignal;
-  workers?: WorkerPool | undefined;
 }
 
 export async function openOutputFile(options: OpenFileOptions): Promise<OutputFile> {
   const { path } = options;
   const { format, settings } = options;
-  const encoder = format.createEncoder(options.columns, settings, { workers: options.workers });
+  const encoder = format.createEncoder(options.columns, settings);
   const writer = await options.store.stage(path, options.signal, format.contentType(settings));
   const file: OutputFile = {
     path,
@@ -39,7 +38,7 @@ export async function openOutputFile(options: OpenFileOptions): Promise<OutputFi
     async append(batch) {
       const chunks = await withContext(path, () => encoder.encode(batch));
       await writeAll(chunks);
-      file.rows += batch.rows.length;
+      file.rows += recordCount(batch);
     },
     async close() {
       await writeAll(await withContext(path, () => encoder.finish()));

@@ -7,19 +7,20 @@ import type {
   RecordBatch,
   Row,
   RowJson,
+  RowsBatch,
   RunInfo,
   Sink,
   StagedFile,
   StagedWriter,
 } from "../core/contracts.js";
 import type { Format } from "../formats/format.js";
-import { SinkError } from "../errors.js";
+import { EtlError, SinkError } from "../errors.js";
+import { recordCount, sliceRecords } from "../core/record-batch.js";
 import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
 import type { TemplateValues } from "./path-template.js";
 import { openOutputFile } from "./output-file.js";
 import type { OutputFile } from "./output-file.js";
 import type { SinkConfig } from "./sink-config.js";
-import type { WorkerPool } from "../core/worker-pool.js";
 import { abortAll, createSliceOutput } from "./slice-output.js";
 
 export interface SinkDeps {
@@ -30,8 +31,6 @@ export interface SinkDeps {
   columns: readonly Column[];
   run: RunInfo;
   log: Logger;
-  /** Threads the format's encoder may use (Parquet row groups). */
-  workers?: WorkerPool;
 }
 
 /** Whether the sink's path template reads record fields (`{atr.domain_name}`) to name its files. */
@@ -46,11 +45,6 @@ export function rowCounterOf(
 ): (chunks: AsyncIterable<Uint8Array>) => Promise<number> {
   const settings = format.settings(config);
   return (chunks) => format.countRows(chunks, settings);
-}
-
-/** Whether this sink's encoder writes rows as JSON text (see Format.writesRowJson). */
-export function writesRowJson(config: SinkConfig, format: Format, workers: WorkerPool | undefined): boolean {
-  return format.writesRowJson?.(format.settings(config), workers === undefined ? {} : { workers }) ?? true;
 }
 
 /**
@@ -95,7 +89,6 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
         columns: deps.columns,
         settings,
         signal: ctx.signal,
-        workers: deps.workers,
       });
       open.set(key, file);
       return file;
@@ -106,20 +99,20 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
       try {
         staged.push({ file: await file.close(), writer: file.writer });
       } catch (error) {
-        // Neither open nor staged any more: the clean-up below would not see it. A stop while the
-        // trailer is written (Parquet waits for row groups in a worker) must not leave it behind.
+        // Neither open nor staged any more: the clean-up below would not see it. A trailer that fails
+        // to be written must not leave the file behind.
         await file.writer.abort().catch(() => undefined);
         throw error;
       }
     };
 
     const write = async (key: string, batch: RecordBatch): Promise<void> => {
-      const { rows } = batch;
+      const count = recordCount(batch);
       let start = 0;
-      while (start < rows.length) {
+      while (start < count) {
         const file = await fileFor(key);
-        const end = Math.min(rows.length, start + (maxRows - file.rows));
-        await file.append(start === 0 && end === rows.length ? batch : sliceBatch(batch, start, end));
+        const end = Math.min(count, start + (maxRows - file.rows));
+        await file.append(start === 0 && end === count ? batch : sliceRecords(batch, start, end));
         start = end;
         // Bytes are checked after each write: a file ends at most one batch (Parquet: one row group) past the limit.
         if (file.rows >= maxRows || file.bytes >= maxBytes) await closeFile(key, file);
@@ -129,10 +122,13 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
     try {
       for await (const batch of input) {
         ctx.signal.throwIfAborted();
-        if (batch.rows.length === 0) continue;
+        if (recordCount(batch) === 0) continue;
         if (template.fields.length === 0) {
           await write(template.renderKey(values, undefined), batch);
         } else {
+          // A path that reads record fields is written from rows only (see recordRequest).
+          if (batch.kind !== "rows")
+            throw new EtlError("INTERNAL", `a path template on record fields was handed ${batch.kind}`);
           for (const [key, group] of groupByKey(batch, (row) => template.renderKey(values, row)))
             await write(key, group);
         }
@@ -161,22 +157,16 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
   };
 }
 
-/** Rows `start` to `end` of a batch, with their JSON: a file rolls over in the middle of a batch. */
-function sliceBatch(batch: RecordBatch, start: number, end: number): RecordBatch {
-  const rows = batch.rows.slice(start, end);
-  return batch.json === undefined ? { rows } : { rows, json: batch.json.slice(start, end) };
-}
-
 /** The batch's rows per file key, in order, each group keeping its rows' JSON beside them. */
-function groupByKey(batch: RecordBatch, keyOf: (row: Row) => string): Map<string, RecordBatch> {
-  const groups = new Map<string, { rows: Row[]; json: (RowJson | undefined)[] | undefined }>();
+function groupByKey(batch: RowsBatch, keyOf: (row: Row) => string): Map<string, RowsBatch> {
+  const groups = new Map<string, { kind: "rows"; rows: Row[]; json: (RowJson | undefined)[] | undefined }>();
   const { rows, json } = batch;
   for (let index = 0; index < rows.length; index++) {
     const row = rows[index] as Row;
     const key = keyOf(row);
     let group = groups.get(key);
     if (group === undefined) {
-      group = { rows: [], json: json === undefined ? undefined : [] };
+      group = { kind: "rows", rows: [], json: json === undefined ? undefined : [] };
       groups.set(key, group);
     }
     group.rows.push(row);

@@ -11,7 +11,7 @@ const rows = [
 
 async function ids(condition: unknown): Promise<unknown[]> {
   const transform = filterTransform.create(filterSchema.parse(condition), { run: {} as never });
-  const [batch = []] = await runTransform(transform, [{ rows }]);
+  const [batch = []] = await runTransform(transform, [{ kind: "rows", rows }]);
   return batch.map((row) => row.id);
 }
 
@@ -40,7 +40,7 @@ describe("filter", () => {
         filterSchema.parse({ field: "at", gte: "2026-11-20T02:00:00Z" }),
         { run: {} as never },
       );
-      const [batch = []] = await runTransform(transform, [{ rows: local }]);
+      const [batch = []] = await runTransform(transform, [{ kind: "rows", rows: local }]);
       expect(batch.map((row) => row.id)).toEqual([1]);
     } finally {
       if (zone === undefined) delete process.env["TZ"];
@@ -66,7 +66,12 @@ describe("filter", () => {
     const transform = filterTransform.create(filterSchema.parse({ field: "id", equals: 99 }), {
       run: {} as never,
     });
-    expect(await runTransform(transform, [{ rows }, { rows: [] }])).toEqual([[], []]);
+    expect(
+      await runTransform(transform, [
+        { kind: "rows", rows },
+        { kind: "rows", rows: [] },
+      ]),
+    ).toEqual([[], []]);
   });
 
   it("reports fields it will not receive, at their place in the condition", () => {

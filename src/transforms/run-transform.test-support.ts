@@ -1,6 +1,7 @@
 // Test support: runs a transform over given batches with a fixed slice and run, collecting the output.
 import type { RecordBatch, Row, SliceContext, Transform } from "../core/contracts.js";
 import type { Logger } from "../logger.js";
+import { rowsOf } from "../core/record-batch.test-support.js";
 
 export const RUN = {
   pipelineName: "nightly-jobs",
@@ -29,12 +30,12 @@ async function* from(batches: readonly RecordBatch[]): AsyncIterable<RecordBatch
 
 export async function runTransform(transform: Transform, batches: readonly RecordBatch[]): Promise<Row[][]> {
   const out: Row[][] = [];
-  for await (const batch of transform(from(batches), sliceContext())) out.push([...batch.rows]);
+  for await (const batch of transform(from(batches), sliceContext())) out.push([...rowsOf(batch)]);
   return out;
 }
 
 /** Runs one batch and returns its rows. */
 export async function runRows(transform: Transform, rows: readonly Row[]): Promise<Row[]> {
-  const [batch = []] = await runTransform(transform, [{ rows }]);
+  const [batch = []] = await runTransform(transform, [{ kind: "rows", rows }]);
   return batch;
 }

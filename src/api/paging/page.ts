@@ -40,7 +40,7 @@ export type PagePart<Hit> = PageHits<Hit> | PageEnd;
 
 export interface PagingOptions {
   signal?: AbortSignal;
-  /** Takes hits from their bytes where the slice's outputs allow (SliceContext.hitReader). */
+  /** Takes hits from their bytes where the slice's outputs allow (the reader of SliceContext.records). */
   reader?: HitBytesReader | undefined;
   /** Where the paging halves `size` on 413 (v3 queries): the smallest to fall back to. Default 1. */
   minSize?: number;

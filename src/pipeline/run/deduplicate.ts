@@ -3,7 +3,8 @@
 // together: the service's ids are unique within an index only, so two documents of two indices with
 // one `_id` are two records. The parts of a batch slice share one `seen` set, so a record is dropped
 // whichever partition brought it first.
-import type { RecordBatch, Row, SliceStats } from "../../core/contracts.js";
+import type { RecordBatch, RecordId, Row, SliceStats } from "../../core/contracts.js";
+import { pickRecords, recordCount, recordIdOf } from "../../core/record-batch.js";
 
 /**
  * The records a slice has seen, by `(_index, _id)`: the ids of each index in a set of their own, so no
@@ -17,7 +18,7 @@ export class SeenRecords {
   private lastIds: Set<string> | undefined;
 
   /** Adds the row's record; false when it was seen already, or when the row is no record. */
-  add(row: Row): boolean {
+  add(row: Row | RecordId): boolean {
     const id = row._id;
     if (typeof id !== "string") return false;
     const ids = this.idsOf(typeof row._index === "string" ? row._index : "");
@@ -51,11 +52,11 @@ export async function* deduplicateById(
   seen: SeenRecords = new SeenRecords(),
 ): AsyncGenerator<RecordBatch> {
   for await (const batch of input) {
-    const { rows, json } = batch;
-    /** Indices of the rows kept, once the first duplicate shows up; a clean page is not copied. */
+    const count = recordCount(batch);
+    /** Indices of the records kept, once the first duplicate shows up; a clean page is not copied. */
     let kept: number[] | undefined;
-    for (let index = 0; index < rows.length; index++) {
-      const row = rows[index] as Row;
+    for (let index = 0; index < count; index++) {
+      const row = recordIdOf(batch, index) as Row | RecordId;
       if (typeof row._id === "string" && !seen.add(row)) {
         kept ??= Array.from({ length: index }, (_, earlier) => earlier);
         stats.duplicates++;
@@ -64,13 +65,10 @@ export async function* deduplicateById(
       kept?.push(index);
     }
     if (kept === undefined) {
-      if (rows.length > 0) yield batch;
+      if (count > 0) yield batch;
       continue;
     }
     if (kept.length === 0) continue;
-    const keptRows = kept.map((index) => rows[index] as Row);
-    yield json === undefined
-      ? { rows: keptRows }
-      : { rows: keptRows, json: kept.map((index) => json[index]) };
+    yield pickRecords(batch, kept);
   }
 }

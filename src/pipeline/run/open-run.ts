@@ -1,17 +1,14 @@
 // Opening a run: everything it holds until it ends, acquired in order — one store per sink and the
-// output lock, then the service and the plan, the pinned schemas, the state, the slices to run, the
-// worker threads — and released by `close` whatever happened. The output comes first: a run that
+// output lock, then the service and the plan, the pinned schemas, the state, the slices to run — and
+// released by `close` whatever happened. The output comes first: a run that
 // cannot have it (locked by a live run, not writable, a lease setting refused, another pipeline's, or
 // refused by its state as changed) ends before it asks the service anything. What an interrupted run
 // left is removed here, before the first slice; nothing of the run's own output is written yet.
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { EtlError } from "../../errors.js";
 import type { RunInfo } from "../../core/contracts.js";
-import { formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import { unlockedOutputs } from "../../sinks/open-output-store.js";
-import { autoWorkerThreads, createWorkerPool } from "../../core/worker-pool.js";
-import type { WorkerPool } from "../../core/worker-pool.js";
 import { sparingWriters } from "../../core/writer-tag.js";
 import { resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
@@ -46,7 +43,7 @@ export interface OpenRun {
   toRun: SlicesToRun;
   tasks: readonly SliceTask[];
   removeFile: RemoveRecordedFile;
-  /** Releases the workers, the lock, the stores and the service; throws only what closing the service throws. */
+  /** Releases the lock, the stores and the service; throws only what closing the service throws. */
   close(): Promise<void>;
 }
 
@@ -56,7 +53,6 @@ interface Held {
   lock?: OutputLock;
   /** The state as read under the lock: checked before any request, then peeked at and opened. */
   stored?: StoredState;
-  workers?: WorkerPool;
 }
 
 /**
@@ -67,7 +63,6 @@ interface Held {
 export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): Promise<OpenRun> {
   const held: Held = { sinks: [] };
   const release = async (): Promise<void> => {
-    await held.workers?.close().catch(() => undefined);
     await held.lock?.release().catch(() => undefined);
     for (const { store } of held.sinks) await store.close().catch(() => undefined);
   };
@@ -208,13 +203,8 @@ async function acquire(
     },
     "Run started.",
   );
-  const workers = createWorkerPool(encodeThreads(pipeline, components));
-  held.workers = workers;
-  if (workers.threads > 0)
-    log.debug({ threads: workers.threads }, "Parquet row groups are encoded in worker threads.");
-  const sinks = createSinkRuntimes(opened, { schemas, run, log, workers });
+  const sinks = createSinkRuntimes(opened, { schemas, run, log });
   const tasks = buildSliceTasks({
-    workers,
     prepared,
     sinks,
     state,
@@ -224,11 +214,4 @@ async function acquire(
     redo: toRun.redo,
   });
   return { prepared, sinks, lock, state, toRun, tasks, removeFile };
-}
-
-/** Only a format that encodes on worker threads gets them; others cost less than a thread hop. */
-function encodeThreads(pipeline: Pipeline, components: Components): number {
-  if (!pipeline.sinks.some((sink) => formatOf(components, sink).usesWorkers)) return 0;
-  const { encode_threads: threads, concurrency } = pipeline.limits;
-  return threads === "auto" ? autoWorkerThreads(concurrency) : threads;
 }

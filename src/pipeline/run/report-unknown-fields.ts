@@ -1,8 +1,7 @@
 // Reports record fields that no output column holds. A columnar sink writes only its columns, so such
 // a field would vanish from the files without a word; the run names it instead (once per slice).
-import { TAKEN_AT, takenChunkOf } from "../../formats/taken-columns.js";
-import type { TakenRow } from "../../formats/taken-columns.js";
 import type { RecordBatch, Column, Row, SliceContext, Transform } from "../../core/contracts.js";
+import { EtlError } from "../../errors.js";
 
 /**
  * The column names as a tree of their dotted parts (`atr` → `domain_name`), so a record is walked
@@ -84,15 +83,15 @@ export function reportUnknownFields(columns: readonly Column[]): Transform {
     const reported = new Set<string>();
     for await (const batch of input) {
       const fresh = new Set<string>();
-      for (const row of batch.rows) {
-        // A row taken from the hit's bytes has no fields to walk: the reader named the unknown ones.
-        const taken = takenChunkOf(row);
-        const found =
-          taken === undefined
-            ? unknownFields(row, names, tree)
-            : (taken.unknown[(row as TakenRow)[TAKEN_AT]] ?? []);
+      const add = (found: readonly string[]): void => {
         for (const name of found) if (!reported.has(name)) fresh.add(name);
-      }
+      };
+      if (batch.kind === "rows") for (const row of batch.rows) add(unknownFields(row, names, tree));
+      // Records taken from the hits' bytes have no fields to walk: the reader named the unknown ones.
+      else if (batch.kind === "columns")
+        for (const { chunk, at } of batch.records) add(chunk.unknown[at] ?? []);
+      // Lines go only to formats of whole records, for which no field is unknown.
+      else throw new EtlError("INTERNAL", "the unknown-field report was handed JSON lines");
       if (fresh.size > 0) {
         for (const name of fresh) reported.add(name);
         // The names are the records' own: a record with 100,000 unknown keys gives one short line.

@@ -15,6 +15,7 @@ import type { CommittedFile, StateStore } from "../output-state/state.js";
 import { mergePartFiles, needsMerge } from "./merge-parts.js";
 import type { PartMerge } from "./merge-parts.js";
 import { SeenRecords } from "./deduplicate.js";
+import { recordCount, recordIdOf } from "../../core/record-batch.js";
 
 /**
  * Partitions of one slice downloaded and written at once. One: slices already run in parallel, and
@@ -54,7 +55,11 @@ function mayOverlap(a: SourcePart, b: SourcePart): boolean {
 /** Adds the `(_index, _id)` keys of a committed part to `seen` by reading it again; nothing is written. */
 async function collectIds(part: SourcePart, ctx: SliceContext, seen: SeenRecords): Promise<void> {
   for await (const batch of part.source({ ...ctx, stats: { duplicates: 0 } })) {
-    for (const row of batch.rows) seen.add(row);
+    const count = recordCount(batch);
+    for (let index = 0; index < count; index++) {
+      const record = recordIdOf(batch, index);
+      if (record !== undefined) seen.add(record);
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // The composition root of a run: from a loaded pipeline to its outcome, in three steps. `openRun`
-// plans and acquires everything the run holds (stores, lock, schemas, state, workers) and removes
+// plans and acquires everything the run holds (stores, lock, schemas, state) and removes
 // what an interrupted run left; `executeRun` runs the slices; `finishRun` writes the end (manifests,
 // `_SUCCESS`, the compacted state, the pins) and reports. The run is closed on every path. The CLI
 // prints the outcome; nothing here exits.

@@ -12,7 +12,8 @@ import type {
   Source,
   Transform,
 } from "../../core/contracts.js";
-import type { HitBytesReader } from "../../core/hit-reader.js";
+import type { RecordRequest } from "../../core/hit-reader.js";
+import { recordCount } from "../../core/record-batch.js";
 import { deduplicateById } from "./deduplicate.js";
 import type { SeenRecords } from "./deduplicate.js";
 import { fanOut } from "./fan-out.js";
@@ -22,10 +23,8 @@ export interface SliceWork {
   source: Source;
   transforms: readonly Transform[];
   sinks: readonly Sink[];
-  /** Whether a sink writes rows as JSON text (see SliceContext.rowJson); unset: assume one does. */
-  rowJson?: boolean;
-  /** Takes the service's hits from their bytes (see SliceContext.hitReader); unset: every hit is parsed. */
-  hitReader?: HitBytesReader | undefined;
+  /** What the sinks take, which the source delivers (SliceContext.records); unset: rows with their JSON. */
+  records?: RecordRequest;
 }
 
 export interface SliceResult {
@@ -55,7 +54,7 @@ async function* countRows(
   onRows: (rows: number) => void,
 ): AsyncGenerator<RecordBatch> {
   for await (const batch of input) {
-    onRows(batch.rows.length);
+    onRows(recordCount(batch));
     yield batch;
   }
 }
@@ -78,8 +77,7 @@ export async function runSlice(
     slice,
     run: options.run,
     stats: { duplicates: 0 },
-    ...(work.rowJson !== undefined ? { rowJson: work.rowJson } : {}),
-    ...(work.hitReader !== undefined ? { hitReader: work.hitReader } : {}),
+    ...(work.records !== undefined ? { records: work.records } : {}),
   };
   let read = 0;
   try {

@@ -60,9 +60,9 @@ function rowsSource(
         _id: `${slice.id}-${first + offset}`,
         n: first + offset,
       }));
-      yield { rows: page };
+      yield { kind: "rows", rows: page };
       // A retried page arriving twice must not be written twice.
-      if (options.repeat === true) yield { rows: page };
+      if (options.repeat === true) yield { kind: "rows", rows: page };
     }
   };
 }
@@ -219,7 +219,7 @@ describe("runSlices", () => {
       tasksFor((slice) =>
         slice.index === 1
           ? async function* () {
-              yield { rows: [{ _id: "x", n: 1 }] };
+              yield { kind: "rows", rows: [{ _id: "x", n: 1 }] };
               throw new QuotaExhaustedError("quota reserve reached", 10, 10);
             }
           : rowsSource(slice, 4),
@@ -285,7 +285,7 @@ describe("runSlices", () => {
           source: async function* (ctx): AsyncGenerator<RecordBatch> {
             ctx.stats.expected = ids.length;
             if (id === "p2" && failures++ === 0) throw new PagingContextLostError("partition download");
-            yield { rows: ids.map((rowId, n) => ({ _id: rowId, n })) };
+            yield { kind: "rows", rows: ids.map((rowId, n) => ({ _id: rowId, n })) };
           },
         })),
     };

@@ -5,14 +5,13 @@
 import type { Writable } from "node:stream";
 import type { Logger } from "../../logger.js";
 import type { Column, OutputStore, RunInfo, Sink } from "../../core/contracts.js";
-import type { WorkerPool } from "../../core/worker-pool.js";
 import { formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import type { Format } from "../../formats/format.js";
 import { openOutputStore } from "../../sinks/open-output-store.js";
 import type { SinkConfig } from "../../sinks/sink-config.js";
 import { createFileJoin } from "../../sinks/file-join.js";
-import { createSink, pathReadsRecords, writesRowJson } from "../../sinks/sink.js";
+import { createSink } from "../../sinks/sink.js";
 import type { FileJoin } from "../../sinks/file-join.js";
 import { conformSink } from "../../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../../warehouse/pipeline-schemas.js";
@@ -47,33 +46,6 @@ export interface SinkRuntime extends OpenedSink {
    * a batch slice read back to be merged, which conforming again would empty.
    */
   createMergeSink(): Sink;
-}
-
-/**
- * Whether a sink reads nothing of a row but its identity and its JSON spliced from the service's bytes:
- * it writes rows as JSON text, keeps every field (not columnar), renames none and names its files
- * without record fields. A slice whose sinks all do so need not parse the service's hits.
- */
-export function readsOnlyRowJson(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
-  return (
-    writesRowJson(sink.config, sink.format, workers) &&
-    sink.format.columnar !== true &&
-    sink.schema.conformRow === undefined &&
-    !pathReadsRecords(sink.config)
-  );
-}
-
-/**
- * Whether a sink's encoder can read its column values taken from the service's bytes instead of rows
- * (Format.takesColumnValues): rows reach it unrenamed, and no record field names its files.
- */
-export function takesColumnValues(sink: SinkRuntime, workers: WorkerPool | undefined): boolean {
-  const context = workers === undefined ? {} : { workers };
-  return (
-    sink.format.takesColumnValues?.(sink.format.settings(sink.config), context) === true &&
-    sink.schema.conformRow === undefined &&
-    !pathReadsRecords(sink.config)
-  );
 }
 
 /** Removes a file the state records from its sink's store. */
@@ -113,13 +85,11 @@ export interface SinkRuntimeDeps {
   schemas: readonly ResolvedSinkSchema[];
   run: RunInfo;
   log: Logger;
-  /** Threads the sinks' encoders may use. */
-  workers?: WorkerPool;
 }
 
 /** The opened sinks with their schemas, joins and sink factories. */
 export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRuntimeDeps): SinkRuntime[] {
-  const { run, log, workers } = deps;
+  const { run, log } = deps;
   return opened.map((sink): SinkRuntime => {
     const schema = deps.schemas[sink.index];
     // resolvePipelineSchemas gives one schema per sink; a missing one is a defect, not a user's error.
@@ -132,11 +102,11 @@ export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRunt
       join: createFileJoin(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
       createSink: () =>
         conformSink(
-          createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
+          createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
           schema,
         ),
       createMergeSink: () =>
-        createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log, workers }),
+        createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
     };
   });
 }

@@ -1,20 +1,15 @@
 // The work of each slice, built fresh for every attempt: the source the planner picked for it (with
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
-import { writesRowJson } from "../../sinks/sink.js";
 import type { Column, RunInfo, Sink } from "../../core/contracts.js";
-import type { HitBytesReader } from "../../core/hit-reader.js";
 import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain } from "../../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
+import { recordRequest } from "./record-request.js";
 import type { SliceTask } from "./runner.js";
 import type { StateStore } from "../output-state/state.js";
 import type { SinkRuntime } from "./sink-runtime.js";
-import { readsOnlyRowJson, takesColumnValues } from "./sink-runtime.js";
-import { createTakenColumnsReader } from "../../formats/taken-columns.js";
-import { createSpliceReader } from "../../decoding/splice-reader.js";
-import type { WorkerPool } from "../../core/worker-pool.js";
 
 export interface SliceTaskDeps {
   prepared: PreparedRun;
@@ -28,8 +23,6 @@ export interface SliceTaskDeps {
   slices: PreparedRun["shardPlan"];
   /** Committed slices to redo (a re-check found their count changed, or they are open). */
   redo: ReadonlySet<string>;
-  /** Threads the sinks' encoders may use. */
-  workers?: WorkerPool;
 }
 
 export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
@@ -37,25 +30,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const { pipeline, session, components } = prepared;
   const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
   const createSinks = (): Sink[] => sinks.map((sink) => sink.createSink());
-  const rowJson = sinks.some((sink) => writesRowJson(sink.config, sink.format, deps.workers));
-  // Nothing reads a record's fields: its hits are checked and spliced from their bytes, never parsed.
-  const splicesOnly =
-    pipeline.transforms.length === 0 && sinks.every((sink) => readsOnlyRowJson(sink, deps.workers));
-  // One sink that reads column values, whose columns are the fields the unknown-field report knows:
-  // its values are taken from the hits' bytes, never parsed.
-  const [only] = sinks;
-  const takesColumns =
-    pipeline.transforms.length === 0 &&
-    sinks.length === 1 &&
-    only !== undefined &&
-    takesColumnValues(only, deps.workers) &&
-    sameNames(only.columns, deps.columns);
-  const hitReader = (): HitBytesReader | undefined =>
-    splicesOnly
-      ? createSpliceReader()
-      : takesColumns && only !== undefined
-        ? createTakenColumnsReader(only.columns)
-        : undefined;
+  const records = recordRequest(sinks, pipeline.transforms.length, deps.columns);
   const merge = createPartMerge(sinks);
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
@@ -84,15 +59,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
         ...(sinks.some((sink) => sink.format.columnar) ? [reportUnknownFields(deps.columns)] : []),
       ],
       sinks: createSinks(),
-      rowJson,
-      hitReader: hitReader(),
+      records: records(),
     }),
   }));
-}
-
-/** Whether two column lists hold the same names, whatever their order. */
-function sameNames(left: readonly Column[], right: readonly Column[]): boolean {
-  if (left.length !== right.length) return false;
-  const names = new Set(left.map((column) => column.name));
-  return right.every((column) => names.has(column.name));
 }

@@ -8,7 +8,7 @@ import { nestedFields, recordPaths } from "./record-paths.js";
 import { tableLayout } from "./table-layout.js";
 import type { LayoutInput, TableLayout } from "./table-layout.js";
 import { ndjsonFormat } from "../../formats/ndjson.js";
-import { parquetFormat } from "../../formats/parquet.js";
+import { parquetFormat } from "../../formats/parquet/parquet-format.js";
 import type { TableFiles } from "../../formats/format.js";
 
 function tableFiles(files: TableFiles | undefined): TableFiles {

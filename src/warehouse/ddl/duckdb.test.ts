@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parquetFormat } from "../../formats/parquet.js";
+import { parquetFormat } from "../../formats/parquet/parquet-format.js";
 import type { TableFiles } from "../../formats/format.js";
 import type { SchemaColumn } from "../output-schema.js";
 import { generateDdl } from "./ddl.js";

@@ -1,7 +1,7 @@
 import { snappyUncompress } from "hyparquet";
 import { snappyCompress as referenceCompress } from "hyparquet-writer/src/snappy.js";
 import { describe, expect, it } from "vitest";
-import { snappyCompress } from "./parquet-snappy.js";
+import { snappyCompress } from "./snappy.js";
 
 /** Text with repeats at every distance, random bytes, runs, and the sizes around the block edges. */
 function samples(): Uint8Array[] {

@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { physicalTypes } from "./parquet-physical.js";
-import { createRandom } from "../emulator/random.js";
+import { physicalTypes } from "./physical.js";
+import { createRandom } from "../../emulator/random.js";
 
 /** UTF-8 bytes as Parquet orders BYTE_ARRAY bounds (a lone surrogate is written as U+FFFD). */
 const utf8 = (text: string): Buffer => Buffer.from(text, "utf8");

@@ -4,8 +4,8 @@
 import type { ByteWriter } from "hyparquet-writer";
 import type { Encoding, PageHeader } from "hyparquet";
 import { writePageHeader } from "hyparquet-writer/src/datapage.js";
-import { snappyCompress } from "./parquet-snappy.js";
-import { PageBytes, appendHybrid } from "./parquet-bytes.js";
+import { snappyCompress } from "./snappy.js";
+import { PageBytes, appendHybrid } from "./bytes.js";
 
 export type Codec = "SNAPPY" | "UNCOMPRESSED";
 export type PageVersion = 1 | 2;

@@ -3,7 +3,7 @@ import { ByteWriter } from "hyparquet-writer";
 
 /**
  * The file's own bytes (magic and footer) go through hyparquet-writer's ByteWriter; row groups, encoded
- * apart (parquet-row-group.ts), are handed on as they come and only counted, so memory holds the row
+ * apart (parquet/row-group.ts), are handed on as they come and only counted, so memory holds the row
  * group being encoded, not the file. `offset` keeps counting, which the footer's offsets depend on.
  */
 export class FileBytes extends ByteWriter {

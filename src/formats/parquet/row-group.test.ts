@@ -1,15 +1,12 @@
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import { parquetMetadata, parquetReadObjects, readOffsetIndex } from "hyparquet";
 import { describe, expect, it } from "vitest";
-import type { Column, Row } from "../core/contracts.js";
-import type { ParquetValue } from "./coerce-value.js";
-import { encodeLines } from "./ndjson.js";
-import { parquetFormat } from "./parquet.js";
-import { parquetSchema } from "./parquet-schema.js";
-import { ColumnBuffers } from "./parquet-column-buffers.js";
-import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./parquet-row-group.js";
-import type { EncodedRowGroup } from "./parquet-row-group.js";
-import { encodeLinesInWorker } from "./parquet-row-group-worker.js";
+import type { Column, Row } from "../../core/contracts.js";
+import type { ParquetValue } from "../coerce-value.js";
+import { parquetFormat } from "./parquet-format.js";
+import { parquetSchema } from "./schema.js";
+import { ColumnBuffers } from "./column-buffers.js";
+import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./row-group.js";
 
 const columns: Column[] = [
   { name: "_id", type: "string" },
@@ -30,7 +27,7 @@ const rowsOf = (from: number, count: number): Row[] =>
 
 function valuesOf(rows: readonly Row[]): ParquetValue[][] {
   const buffers = new ColumnBuffers(columns);
-  buffers.append(rows, 0, rows.length);
+  buffers.append({ kind: "rows", rows }, 0, rows.length);
   return buffers.take();
 }
 
@@ -79,57 +76,12 @@ describe("a row group encoded on its own", () => {
     expect(index.page_locations[0]?.offset).toBe(paged?.meta_data?.data_page_offset);
   });
 
-  it("in the worker, from NDJSON lines, reads back as the rows it was given", async () => {
-    const rows = rowsOf(0, 2500);
-    const lines = encodeLines({ rows });
-    const result = encodeLinesInWorker({
-      codec: "SNAPPY",
-      pageVersion: 1,
-      columns,
-      lines,
-      rows: rows.length,
-    });
-    const encoded = Object.getOwnPropertySymbols(result)
-      .map((symbol) => (result as Record<symbol, unknown>)[symbol])
-      .find(
-        (value): value is EncodedRowGroup =>
-          typeof value === "object" && value !== null && "rowGroup" in value,
-      );
-    expect(encoded?.rowGroup.num_rows).toBe(2500n);
-
-    const file = new ByteWriter();
-    const writer = new ParquetWriter({ writer: file, schema, codec: "SNAPPY", createdBy: CREATED_BY });
-    const group = placeRowGroup(encoded as EncodedRowGroup, 4);
-    writer.row_groups.push(group.rowGroup);
-    writer.num_rows = group.rowGroup.num_rows;
-    writer.pendingIndexes.push(...group.indexes);
-    file.offset += group.bytes.length;
-    writer.finish();
-    const bytes = toBytes([
-      new Uint8Array(file.buffer, 0, 4),
-      group.bytes,
-      new Uint8Array(file.buffer, 4, file.index - 4),
-    ]);
-    const read = await parquetReadObjects({ file: bytes.buffer as ArrayBuffer });
-    expect(read).toHaveLength(2500);
-    expect(read[7]).toEqual({
-      _id: rows[7]?._id,
-      n: 7n,
-      at: new Date(rows[7]?.at as string),
-      "job.state": "running",
-    });
-  });
-
-  it("in the worker, refuses lines that do not hold the records announced", () => {
-    const lines = encodeLines({ rows: rowsOf(0, 10) });
-    expect(() => encodeLinesInWorker({ codec: "SNAPPY", pageVersion: 1, columns, lines, rows: 11 })).toThrow(
-      /11 records arrived with 10 lines/,
-    );
-  });
-
-  it("is what the encoder writes in the thread too: the same rows with or without a pool", async () => {
-    const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: 1000 }, {});
-    const chunks = [...(await encoder.encode({ rows: rowsOf(0, 2500) })), ...(await encoder.finish())];
+  it("is what the encoder writes: its row groups of 1,000 rows read back as the rows in order", async () => {
+    const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: 1000 });
+    const chunks = [
+      ...(await encoder.encode({ kind: "rows", rows: rowsOf(0, 2500) })),
+      ...(await encoder.finish()),
+    ];
     const read = await parquetReadObjects({ file: toBytes(chunks).buffer as ArrayBuffer });
     expect(read.map((row) => row.n)).toEqual(Array.from({ length: 2500 }, (_, i) => BigInt(i)));
   });

@@ -1,6 +1,6 @@
 // Reads the row count of a Parquet file from its footer while the bytes stream past, for `verify`.
 import { parquetMetadata } from "hyparquet";
-import { SinkError } from "../errors.js";
+import { SinkError } from "../../errors.js";
 
 /** A Parquet footer bigger than this is not one we wrote. */
 export const MAX_FOOTER_BYTES = 16 * 1024 * 1024;

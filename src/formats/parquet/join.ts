@@ -4,9 +4,9 @@
 import { parquetMetadata, readOffsetIndex } from "hyparquet";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
 import type { SchemaElement } from "hyparquet-writer";
-import { SinkError } from "../errors.js";
-import { CREATED_BY, placeRowGroup } from "./parquet-row-group.js";
-import type { ColumnIndexes, RowGroupMeta } from "./parquet-row-group.js";
+import { SinkError } from "../../errors.js";
+import { CREATED_BY, placeRowGroup } from "./row-group.js";
+import type { ColumnIndexes, RowGroupMeta } from "./row-group.js";
 
 /** A file to join was written with other columns: the caller merges row by row instead. */
 export class JoinMismatchError extends SinkError {

@@ -1,9 +1,9 @@
 // Each column type's Parquet physical type: how its values are written PLAIN, how big they are, whether a
 // dictionary can pay, and their statistics (min and max as the footer writer takes them).
 import type { ParquetType } from "hyparquet";
-import type { ColumnType } from "../core/contracts.js";
-import type { ParquetValue } from "./coerce-value.js";
-import type { PageBytes } from "./parquet-bytes.js";
+import type { ColumnType } from "../../core/contracts.js";
+import type { ParquetValue } from "../coerce-value.js";
+import type { PageBytes } from "./bytes.js";
 
 type Bound = string | number | bigint | boolean;
 

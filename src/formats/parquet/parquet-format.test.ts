@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Column, Row } from "../core/contracts.js";
-import { parquetFormat } from "./parquet.js";
-import type { ParquetSettings } from "./parquet.js";
+import type { Column, Row } from "../../core/contracts.js";
+import { parquetFormat } from "./parquet-format.js";
+import type { ParquetSettings } from "./parquet-format.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -32,7 +32,7 @@ async function encodeToFile(
 ): Promise<{ file: string; chunks: number }> {
   const encoder = parquetFormat.createEncoder(columns, options);
   const chunks: Uint8Array[] = [];
-  for (const rows of batches) chunks.push(...(await encoder.encode({ rows })));
+  for (const rows of batches) chunks.push(...(await encoder.encode({ kind: "rows", rows })));
   chunks.push(...(await encoder.finish()));
   const file = join(dir, `f-${Math.random().toString(36).slice(2)}.parquet`);
   await writeFile(file, Buffer.concat(chunks));
@@ -129,6 +129,7 @@ describe("parquet format", () => {
       const encoder = parquetFormat.createEncoder(columns, {});
       const encoded = (async () => {
         await encoder.encode({
+          kind: "rows",
           rows: [
             { id: "a", small: 1 },
             { id: "b", small },
@@ -146,9 +147,13 @@ describe("parquet format", () => {
   it("streams row groups: bytes come out before finish, and all rows survive", async () => {
     const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: 1000 });
     const batch: Row[] = Array.from({ length: 2500 }, (_, i) => ({ id: `r${i}`, small: i }));
-    const early = await encoder.encode({ rows: batch });
+    const early = await encoder.encode({ kind: "rows", rows: batch });
     expect(early.length).toBeGreaterThan(0);
-    const chunks = [...early, ...(await encoder.encode({ rows: batch })), ...(await encoder.finish())];
+    const chunks = [
+      ...early,
+      ...(await encoder.encode({ kind: "rows", rows: batch })),
+      ...(await encoder.finish()),
+    ];
     const file = join(dir, "groups.parquet");
     await writeFile(file, Buffer.concat(chunks));
     const instance = await DuckDBInstance.create(":memory:");
@@ -170,7 +175,7 @@ describe("parquet format", () => {
     // 500 rows with a 100-character id: about 90 kB of buffered values per batch, over the budget.
     const batch: Row[] = Array.from({ length: 500 }, (_, i) => ({ id: `${i}`.padEnd(100, "x"), small: i }));
     const chunks: Uint8Array[] = [];
-    for (let i = 0; i < 3; i++) chunks.push(...(await encoder.encode({ rows: batch })));
+    for (let i = 0; i < 3; i++) chunks.push(...(await encoder.encode({ kind: "rows", rows: batch })));
     chunks.push(...(await encoder.finish()));
     const file = join(dir, "budget.parquet");
     await writeFile(file, Buffer.concat(chunks));

@@ -2,13 +2,13 @@
 // the column repeats itself, then data pages, with the chunk's statistics and offset index.
 import type { ByteWriter } from "hyparquet-writer";
 import type { ColumnChunk, Encoding, OffsetIndex } from "hyparquet";
-import type { ColumnType } from "../core/contracts.js";
-import type { ParquetValue } from "./coerce-value.js";
-import { PageBytes, appendHybrid, bitWidthOf } from "./parquet-bytes.js";
-import { physicalTypes } from "./parquet-physical.js";
-import type { Physical } from "./parquet-physical.js";
-import { writeDataPage, writeDictionaryPage } from "./parquet-pages.js";
-import type { Codec, PageVersion, WrittenPage } from "./parquet-pages.js";
+import type { ColumnType } from "../../core/contracts.js";
+import type { ParquetValue } from "../coerce-value.js";
+import { PageBytes, appendHybrid, bitWidthOf } from "./bytes.js";
+import { physicalTypes } from "./physical.js";
+import type { Physical } from "./physical.js";
+import { writeDataPage, writeDictionaryPage } from "./pages.js";
+import type { Codec, PageVersion, WrittenPage } from "./pages.js";
 
 /** A data page ends once its values reach about this many bytes (hyparquet-writer's default). */
 const PAGE_BYTES = 1 << 20;

@@ -1,7 +1,7 @@
 // The schema of a Parquet file the exporter writes: one OPTIONAL element per column, typed by the
 // column's type, after the root.
 import type { SchemaElement } from "hyparquet-writer";
-import type { Column, ColumnType } from "../core/contracts.js";
+import type { Column, ColumnType } from "../../core/contracts.js";
 
 /** A file's schema: the root element, then one element per column. */
 export function parquetSchema(columns: readonly Column[]): SchemaElement[] {

@@ -1,13 +1,13 @@
 // A row group's values, column by column, read from rows and coerced to each column's Parquet type.
-import type { Column, Row } from "../core/contracts.js";
-import type { Coercer, ParquetValue } from "./coerce-value.js";
-import { parquetCoercers } from "./parquet-coercers.js";
-import { createColumnReader } from "./column-value.js";
-import { EtlError, hasCode } from "../errors.js";
-import { loneSurrogates, wellFormedJson } from "../decoding/json-exact.js";
-import { sameColumns, TAKEN_AT, takenChunkOf } from "./taken-columns.js";
-import type { TakenChunk, TakenRow } from "./taken-columns.js";
-import type { ColumnReader } from "./column-value.js";
+import type { Column, RecordBatch, Row } from "../../core/contracts.js";
+import type { ColumnChunk, TakenRecord } from "../../core/record-batch.js";
+import type { Coercer, ParquetValue } from "../coerce-value.js";
+import { parquetCoercers } from "./coercers.js";
+import { createColumnReader } from "../column-value.js";
+import { EtlError, hasCode } from "../../errors.js";
+import { loneSurrogates, wellFormedJson } from "../../decoding/json-exact.js";
+import { sameColumns } from "../taken-columns.js";
+import type { ColumnReader } from "../column-value.js";
 
 interface ColumnBuffer {
   read: ColumnReader;
@@ -50,9 +50,6 @@ export class ColumnBuffers {
   private readonly columns: readonly Column[];
   /** Column lists of taken chunks already found to be these columns. */
   private readonly matching = new WeakSet<readonly Column[]>();
-  /** Per row of the current append: its taken chunk and place, when it is a taken row. */
-  private chunks: (TakenChunk | undefined)[] = [];
-  private places: number[] = [];
 
   constructor(columns: readonly Column[]) {
     this.columns = columns;
@@ -67,10 +64,15 @@ export class ColumnBuffers {
     }));
   }
 
-  /** Appends rows `start` to `end` of `rows`; a value its column refuses (an integer column's) fails the append. */
-  append(rows: readonly Row[], start: number, end: number): void {
+  /**
+   * Appends records `start` to `end` of a batch of rows or of taken columns; a value its column refuses
+   * (an integer column's) fails the append.
+   */
+  append(batch: RecordBatch, start: number, end: number): void {
     try {
-      this.appendRows(rows, start, end);
+      if (batch.kind === "rows") this.appendRows(batch.rows, start, end);
+      else if (batch.kind === "columns") this.appendTaken(batch.records, start, end);
+      else throw new EtlError("INTERNAL", "a Parquet file was handed JSON lines; it takes rows or columns");
     } catch (error) {
       throw this.named(error);
     }
@@ -94,10 +96,6 @@ export class ColumnBuffers {
   private reading = 0;
 
   private appendRows(rows: readonly Row[], start: number, end: number): void {
-    if (this.findTaken(rows, start, end)) {
-      this.appendTaken(rows, start, end);
-      return;
-    }
     // Column by column keeps each loop monomorphic: one reader and one coercer per pass.
     let textLength = 0;
     for (let column = 0; column < this.buffers.length; column++) {
@@ -119,48 +117,19 @@ export class ColumnBuffers {
   }
 
   /**
-   * Notes which rows a columns reader took (formats/taken-columns.ts); false when none did. Their
-   * values were taken for the encoder's columns: a row taken for others is a defect, never nulls.
+   * `append` for records a columns reader took: their values are in their chunks, and each run of
+   * records taken from one chunk in a row is copied column by column at once (a copy the runtime makes,
+   * not a push per value). Their values were taken for the encoder's columns: a record taken for
+   * others is a defect, never nulls.
    */
-  private findTaken(rows: readonly Row[], start: number, end: number): boolean {
-    let any = false;
-    for (let i = start; i < end; i++) {
-      const row = rows[i] as Row;
-      const chunk = takenChunkOf(row);
-      this.chunks[i - start] = chunk;
-      if (chunk === undefined) continue;
-      any = true;
-      this.places[i - start] = (row as TakenRow)[TAKEN_AT];
-      if (this.matching.has(chunk.columns)) continue;
-      if (!sameColumns(chunk.columns, this.columns))
-        throw new EtlError(
-          "INTERNAL",
-          "rows were taken from the service's bytes for other columns than the file's",
-        );
-      this.matching.add(chunk.columns);
-    }
-    return any;
-  }
-
-  /**
-   * `append` for rows of which some were taken: their values are in their chunks, and each run of rows
-   * taken from one chunk in a row is copied column by column at once (a copy the runtime makes, not a
-   * push per value).
-   */
-  private appendTaken(rows: readonly Row[], start: number, end: number): void {
-    const { chunks, places } = this;
+  private appendTaken(records: readonly TakenRecord[], start: number, end: number): void {
     let textLength = 0;
     let i = start;
     while (i < end) {
-      const chunk = chunks[i - start];
-      if (chunk === undefined) {
-        textLength += this.appendRead(rows[i] as Row);
-        i++;
-        continue;
-      }
-      const from = places[i - start] as number;
+      const { chunk, at: from } = records[i] as TakenRecord;
+      this.checkColumns(chunk);
       let next = i + 1;
-      while (next < end && chunks[next - start] === chunk && places[next - start] === from + next - i) next++;
+      while (next < end && records[next]?.chunk === chunk && records[next]?.at === from + next - i) next++;
       const to = from + next - i;
       this.buffers.forEach((buffer, column) => {
         const taken = chunk.values[column] as ParquetValue[];
@@ -181,23 +150,20 @@ export class ColumnBuffers {
     this.bytes += textLength + (end - start) * this.buffers.length * 8;
   }
 
-  /** Reads one row's value of every column; returns the characters of its text values. */
-  private appendRead(row: Row): number {
-    let textLength = 0;
-    for (let column = 0; column < this.buffers.length; column++) {
-      const buffer = this.buffers[column] as ColumnBuffer;
-      this.reading = column;
-      const value = buffer.coerce(buffer.read(row));
-      if (buffer.isText && typeof value === "string") textLength += value.length;
-      buffer.values.push(value);
-    }
-    return textLength;
+  private checkColumns(chunk: ColumnChunk): void {
+    if (this.matching.has(chunk.columns)) return;
+    if (!sameColumns(chunk.columns, this.columns))
+      throw new EtlError(
+        "INTERNAL",
+        "rows were taken from the service's bytes for other columns than the file's",
+      );
+    this.matching.add(chunk.columns);
   }
 
   /**
    * Counts the lone surrogates of a text column's values, which the encoder writes as U+FFFD; a `json`
    * column's are escapes, replaced here. Once per value per row group, on every path (rows, taken
-   * values, worker lines are parsed elsewhere): one native check for a string, at once for one-byte ones.
+   * values): one native check for a string, at once for one-byte ones.
    */
   private replaceSurrogates(values: ParquetValue[], isJson: boolean): void {
     const replaced = this.replaced;

@@ -1,6 +1,6 @@
 import { readRleBitPackedHybrid } from "hyparquet/src/encoding.js";
 import { describe, expect, it } from "vitest";
-import { PageBytes, appendHybrid, bitWidthOf } from "./parquet-bytes.js";
+import { PageBytes, appendHybrid, bitWidthOf } from "./bytes.js";
 
 /** Values of `width` bits: runs of one value, stretches of random ones, and lengths off the groups of 8. */
 function valuesOf(width: number, length: number): Int32Array {

@@ -6,10 +6,10 @@
 // which costs a tenth of a full parse. Anything else (other forms and offsets, a day the month lacks, hour 24, years
 // before 100, which Date.UTC moves) goes to the column's coercer, so the value is always what the
 // coercer gives.
-import type { ColumnType } from "../core/contracts.js";
-import { coercers, isEpochMillis } from "./coerce-value.js";
-import type { Coercer, ParquetValue } from "./coerce-value.js";
-import { DayStarts, partsMillis } from "./iso-millis.js";
+import type { ColumnType } from "../../core/contracts.js";
+import { coercers, isEpochMillis } from "../coerce-value.js";
+import type { Coercer, ParquetValue } from "../coerce-value.js";
+import { DayStarts, partsMillis } from "../iso-millis.js";
 
 const coerceTimestamp = coercers.timestamp;
 const coerceInt64 = coercers.int64;
@@ -81,7 +81,7 @@ export const KEEPS_EPOCH_MILLIS = 3;
 /**
  * Per column type, the values `parquetCoercers` returns unchanged, so a caller that reads many values
  * of many types (the hit columns reader) can skip the call for those. Kept beside the coercers: a
- * coercer that starts to change such a value must change this too (parquet-coercers.test.ts holds the
+ * coercer that starts to change such a value must change this too (parquet/coercers.test.ts holds the
  * two together).
  */
 export const keptUnchanged: Readonly<Record<ColumnType, number>> = {

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { parquetMetadata } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Column, Row } from "../core/contracts.js";
-import { parquetFormat } from "./parquet.js";
-import { JoinMismatchError } from "./parquet-join.js";
+import type { Column, Row } from "../../core/contracts.js";
+import { parquetFormat } from "./parquet-format.js";
+import { JoinMismatchError } from "./join.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -38,7 +38,7 @@ const rowsOf = (from: number, count: number): Row[] =>
 
 async function encode(rows: Row[], cols = columns): Promise<Uint8Array> {
   const encoder = parquetFormat.createEncoder(cols, { rowGroupRows: 10_000 });
-  return Buffer.concat([...(await encoder.encode({ rows })), ...(await encoder.finish())]);
+  return Buffer.concat([...(await encoder.encode({ kind: "rows", rows })), ...(await encoder.finish())]);
 }
 
 async function* streams(files: Uint8Array[]): AsyncGenerator<AsyncIterable<Uint8Array>> {

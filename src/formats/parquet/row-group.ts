@@ -1,12 +1,12 @@
-// One Parquet row group encoded on its own, from column values to bytes and footer metadata, so it can
-// be encoded in a worker thread while the main thread reads the next one (see parquet.ts).
+// One Parquet row group encoded on its own, from column values to bytes and footer metadata, which the
+// file then places at its own offset (see parquet-format.ts).
 import { ByteWriter } from "hyparquet-writer";
 import type { ParquetWriter } from "hyparquet-writer";
 import type { ColumnChunk } from "hyparquet";
-import type { Column } from "../core/contracts.js";
-import type { ParquetValue } from "./coerce-value.js";
-import { writeColumnChunk } from "./parquet-column-chunk.js";
-import type { Codec, PageVersion } from "./parquet-pages.js";
+import type { Column } from "../../core/contracts.js";
+import type { ParquetValue } from "../coerce-value.js";
+import { writeColumnChunk } from "./column-chunk.js";
+import type { Codec, PageVersion } from "./pages.js";
 
 export type RowGroupMeta = ParquetWriter["row_groups"][number];
 export type ColumnIndexes = ParquetWriter["pendingIndexes"][number];
