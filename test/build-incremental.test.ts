@@ -1,7 +1,8 @@
 // `npm run build` builds only what changed (docs/performance.md, "The build"), on a copy of the project
 // so that the dist/ the other tests run stays as it is: a second build with nothing changed leaves both
 // bundles and the copied modules untouched, and a changed source still reaches dist/ and dist-test/,
-// also when dist/ is gone while tsc's own output in .build/ says it is up to date. The copy starts from
+// also when dist/ is gone while tsc's own output in .build/ says it is up to date; a module whose source
+// is gone is gone from both. The copy starts from
 // this checkout's .build/ (tsc's output without the bundle's stamp: `npm test` has built it), so tsc
 // checks rather than compiles.
 import { execFile } from "node:child_process";
@@ -90,14 +91,22 @@ describe("the build", () => {
         usage,
         before.replace("Usage: mdq-export validate ", `Usage: mdq-export validate (${probe}) `),
       );
+      // A module of its own, which nothing imports: compiled and copied like every module.
+      const orphan = join("core", "orphan-probe");
+      writeFileSync(join(project, "src", `${orphan}.ts`), `export const probe = "${probe}";\n`);
       expect(await build(project)).toMatch(/^bundled \d+ files/m);
       expect(await validateHelp(project, "dist")).toContain(probe);
       expect(await validateHelp(project, "dist-test")).toContain(probe);
+      expect(existsSync(join(project, "dist", `${orphan}.js`))).toBe(true);
       expect(readFileSync(join(project, "dist", "cli", "commands", "validate.js"), "utf8")).toContain(probe);
 
-      // tsc finds nothing to do, yet dist/ is built again from its output.
+      // tsc finds nothing to do, yet dist/ is built again from its output; and a module whose source
+      // is gone leaves .build/ and dist/, so that nothing imports it from there.
       rmSync(join(project, "dist"), { recursive: true });
+      rmSync(join(project, "src", `${orphan}.ts`));
       expect(await build(project)).toMatch(/^bundled \d+ files/m);
+      expect(existsSync(join(project, ".build", `${orphan}.js`))).toBe(false);
+      expect(existsSync(join(project, "dist", `${orphan}.js`))).toBe(false);
       expect(await validateHelp(project, "dist")).toContain(probe);
       expect(readFileSync(join(project, "dist", "cli", "commands", "validate.js"), "utf8")).toContain(probe);
     } finally {
