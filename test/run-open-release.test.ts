@@ -123,6 +123,44 @@ describe("a run that cannot have its output", () => {
   });
 });
 
+// Issue 29: a sink pinned to a schema file that is missing, or to a pin beside the output that is not
+// JSON, was refused (exit 2) only after the token, the mappings and the plan's probes had been asked for.
+describe("a run whose pinned schema cannot be read", () => {
+  it("ends having asked the service nothing, from the pipeline's pin and from the output's", async ({
+    service,
+    workspace,
+  }) => {
+    const first = join(workspace.dir, "pinned-1");
+    const second = join(workspace.dir, "pinned-2");
+    const committed = await workspace.write(
+      "pinned.yaml",
+      pipelineYaml(first, second, "[]", { name: "pinned" }).replace(
+        `    to: ${first}\n`,
+        `    to: ${first}\n    schema: { pinned: nowhere.schema.json }\n`,
+      ),
+    );
+    await mkdir(join(second, "_mdq-export"), { recursive: true });
+    await writeFile(join(second, "_mdq-export", "schema.json"), "{ not json");
+    const kept = await workspace.write(
+      "kept.yaml",
+      pipelineYaml(join(workspace.dir, "kept-1"), second, "[]"),
+    );
+    for (const { file, code, says } of [
+      // The pipeline's own file is its definition (2); a broken file at the output is the output's (1).
+      { file: committed, code: 2, says: '"nowhere.schema.json" cannot be read (ENOENT)' },
+      { file: kept, code: 1, says: "_mdq-export/schema.json: not JSON" },
+    ]) {
+      const before = service.emulator.requestCount();
+      const refused = await runCli(["run", file], { env: service.env });
+      expect(refused.code, refused.stderr).toBe(code);
+      expect(refused.stderr).toContain(says);
+      expect(service.emulator.requestCount() - before, file).toBe(0);
+      expect(talkAfterFailure(refused.logs)).toEqual([]);
+      expect(existsSync(join(second, LOCK))).toBe(false);
+    }
+  });
+});
+
 // Issue 29: a changed pipeline and another pipeline's output were refused (exit 2) only once the state
 // was opened, after the token, the mappings and the first pages had been asked for. What refuses them
 // is the state and the manifests the output holds, read under the lock before the service is opened.

@@ -38,6 +38,14 @@ export interface PipelineSchemaInput {
   now?: Date | undefined;
   /** The data kind's own snake_case names for the source's columns (`kindColumnNames`). */
   kindNames?: Readonly<Record<string, string>> | undefined;
+  /** Each sink's pin as `readPins` read it before the service was asked (a run); read here otherwise. */
+  pins?: readonly (SinkPin | undefined)[] | undefined;
+}
+
+/** A sink's pinned schema and where it was read from. */
+export interface SinkPin {
+  pin: PinnedSchema;
+  from: string;
 }
 
 /** A sink of the pipeline and the store its output is in. */
@@ -59,12 +67,27 @@ export interface ResolvedSinkSchema extends SinkSchema {
   pinnedFrom: string | undefined;
 }
 
+/**
+ * Every sink's pin, committed beside the pipeline or kept beside the output, read and checked. A run
+ * reads them under its lock before it asks the service anything, so a pin that is missing or broken
+ * ends it (exit 2) having sent no request.
+ */
+export async function readPins(
+  pipeline: Pick<PipelineOutputs, "sinks">,
+  file: string,
+  sinks: readonly SchemaSink[],
+): Promise<(SinkPin | undefined)[]> {
+  const pins: (SinkPin | undefined)[] = [];
+  for (const [index, { store }] of sinks.entries()) pins.push(await readPin(pipeline, index, file, store));
+  return pins;
+}
+
 async function readPin(
   pipeline: Pick<PipelineOutputs, "sinks">,
   index: number,
   file: string,
   store: OutputStore | undefined,
-): Promise<{ pin: PinnedSchema; from: string } | undefined> {
+): Promise<SinkPin | undefined> {
   const committed = await readCommittedPin(pipeline, index, file);
   if (committed !== undefined) return committed;
   const bytes = await store?.getObject(PINNED_SCHEMA_PATH);
@@ -81,7 +104,7 @@ export async function readCommittedPin(
   pipeline: Pick<PipelineOutputs, "sinks">,
   index: number,
   file: string,
-): Promise<{ pin: PinnedSchema; from: string } | undefined> {
+): Promise<SinkPin | undefined> {
   const committed = pipeline.sinks[index]?.schema.pinned;
   if (committed === undefined) return undefined;
   const path = resolve(dirname(file), committed);
@@ -119,9 +142,10 @@ export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promis
   checkTransformOverwrites(transformed.problems);
   const columns = transformed.columns;
   const schemas: ResolvedSinkSchema[] = [];
-  for (const [index, { config: sink, store }] of input.sinks.entries()) {
+  const pins = input.pins ?? (await readPins(input.pipeline, input.pipelineFile, input.sinks));
+  for (const [index, { config: sink }] of input.sinks.entries()) {
     const where = `sink ${index + 1} (${sink.to})`;
-    const pinned = await readPin(input.pipeline, index, input.pipelineFile, store);
+    const pinned = pins[index];
     const rules = namingRules(sink, input.kindNames);
     const schema = resolveSinkSchema({
       naming: sink.column_names,

@@ -1,8 +1,9 @@
 // Opening a run: everything it holds until it ends, acquired in order — one store per sink and the
 // output lock, then the service and the plan, the pinned schemas, the state, the slices to run — and
 // released by `close` whatever happened. The output comes first: a run that
-// cannot have it (locked by a live run, not writable, a lease setting refused, another pipeline's, or
-// refused by its state as changed) ends before it asks the service anything. What an interrupted run
+// cannot have it (locked by a live run, not writable, a lease setting refused, another pipeline's,
+// refused by its state as changed, or pinned to a schema that cannot be read) ends before it asks the
+// service anything. What an interrupted run
 // left is removed here, before the first slice; nothing of the run's own output is written yet.
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { EtlError } from "../../errors.js";
@@ -10,7 +11,8 @@ import type { RunInfo } from "../../core/contracts.js";
 import type { Components } from "../../components/environment.js";
 import { unlockedOutputs } from "../../sinks/open-output-store.js";
 import { sparingWriters } from "../../core/writer-tag.js";
-import { resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
+import { readPins, resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
+import type { SinkPin } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
 import { checkOwnedOutputs, runStateOptions, stateOptionsBeforePlan } from "./destinations.js";
 import { removeLeftovers } from "./leftovers.js";
@@ -53,6 +55,8 @@ interface Held {
   lock?: OutputLock;
   /** The state as read under the lock: checked before any request, then peeked at and opened. */
   stored?: StoredState;
+  /** Each sink's pinned schema, read under the lock before any request. */
+  pins?: (SinkPin | undefined)[];
 }
 
 /**
@@ -122,6 +126,8 @@ async function takeHold(
   });
   // Read under the lock, before anything at the output is read for this run or written.
   await checkOwnedOutputs(held.sinks, pipeline.name, options.shard);
+  // A pin that is missing or broken is the pipeline's own error: it ends the run before any request.
+  held.pins = await readPins(pipeline, options.pipelineFile, held.sinks);
   // A changed pipeline, or a --force over part of a changed output, is refused from the state and the
   // pipeline alone: here, so a run that ends 2 on it has asked the service nothing.
   const stateSink = stateSinkOf(held.sinks);
@@ -172,6 +178,7 @@ async function acquire(
     sinks: opened,
     now: run.startedAt,
     kindNames: kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source),
+    pins: held.pins,
   });
   for (const schema of schemas) logDrift(log, schema.where, schema.changes);
   // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
