@@ -128,10 +128,11 @@ describe("quota ledger faults", () => {
   }, 60_000);
 
   test("the ledger going away mid-run stops the run cleanly once its block is spent", async () => {
-    const service = await startTestService({ seed: 11, density: 40, faults: { latencyMs: 60 } });
+    // A day of 1000: blocks of at most a tenth of it, so the run's 175 requests need more than one.
+    const service = await startTestService({ seed: 11, density: 40, quota: 1000, faults: { latencyMs: 60 } });
     try {
       const ledger = await freshLedgerUrl(postgres);
-      // Some 175 requests, of which the ledger hears in blocks of up to 50.
+      // Some 175 requests, reserved in blocks of up to a tenth of the day's count.
       const file = await writeFleetPipeline(dir, { name: "cut-off", hours: 100 });
       const victim = run(service, ledger, file, "cut-off");
       await waitFor(async () => {

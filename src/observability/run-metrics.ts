@@ -220,7 +220,7 @@ function ledgerGauges(registers: Registry[]) {
     }),
     roundTrips: new Gauge({
       name: "mdq_export_quota_ledger_round_trips",
-      help: "Round trips this run made to the quota ledger (blocks, lease renewals).",
+      help: "Statements (one transaction each) and connections this run sent the quota ledger: opening, joining, its claim, blocks, lease renewals, the end.",
       registers,
     }),
     waitSeconds: new Gauge({

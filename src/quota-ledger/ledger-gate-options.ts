@@ -19,6 +19,8 @@ export interface LedgerGateOptions {
   runId: string;
   clientId: string;
   pipeline: string;
+  /** Pipeline and window: the claim this run (and its fellow shards) writes. */
+  claimKey: string;
   /** Requests asked for at a time. */
   blockSize: number;
   /** Requests this run would send at once (its concurrency), toward `max_in_flight`. */
@@ -39,7 +41,7 @@ export interface GateCounts {
   granted: number;
   answered: number;
   waitMs: number;
-  /** Round trips to the ledger (blocks, lease renewals). */
+  /** Ledger statements this process sent: opening, joining, claim, blocks, renewals, the end. */
   roundTrips: number;
   remaining: number | undefined;
   day: number | undefined;

@@ -1,12 +1,15 @@
 // A run's side of the quota ledger: the client's requests take permits from a block reserved in the
 // ledger, and the next block is asked for (with what was spent and seen) while this one still lasts,
-// so the ledger costs one round trip per block, not per request. It also keeps the run's lease alive,
-// and says when the run must stop starting slices (a higher-priority claim) or stop at once.
+// so the ledger costs one round trip per block, not per request. It carries the run's claim, keeps
+// its lease alive (ledger-lease.ts), and says when the run must stop starting slices (a higher-priority claim) or stop at once.
 import { EtlError, QuotaExhaustedError } from "../errors.js";
 import type { QuotaGate } from "../core/quota-gate.js";
-import type { Grant, RunEnd } from "./ledger-types.js";
+import type { BlockRequest, Grant, RunEnd } from "./ledger-types.js";
 import { asLedgerError } from "./ledger-gate-options.js";
+import { askAhead, blockWanted, DAY_SHARE } from "./ledger-block-size.js";
+import type { BlockNeed } from "./ledger-block-size.js";
 import type { GateCounts, LedgerGateOptions } from "./ledger-gate-options.js";
+import { LeaseKeeper } from "./ledger-lease.js";
 
 export type { GateCounts, LedgerGateOptions } from "./ledger-gate-options.js";
 
@@ -20,8 +23,12 @@ export class LedgerGate implements QuotaGate {
   /** Why no block comes any more; thrown once the block in hand is spent. */
   private refusal: EtlError | undefined;
   private yieldTo: string | undefined;
+  private yieldDay: number | undefined;
+  /** Requests the run's plan claimed (with what planning cost); undefined until the plan is known. */
+  private claimed: number | undefined;
+  private lastBlock = 0;
   private readonly slotWaiters: (() => void)[] = [];
-  private readonly timer: NodeJS.Timeout;
+  private readonly lease: LeaseKeeper;
   readonly counts: GateCounts = {
     blocks: 0,
     granted: 0,
@@ -33,9 +40,13 @@ export class LedgerGate implements QuotaGate {
   };
 
   constructor(private readonly options: LedgerGateOptions) {
-    // The lease is renewed well before it runs out; a process killed stops renewing it.
-    this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(options.leaseMs / 3)));
-    this.timer.unref();
+    this.lease = new LeaseKeeper({
+      ...options,
+      wanted: () => this.refusal === undefined,
+      // The lease ran out and the ledger took the block back: what is left here is no longer ours.
+      lost: () => (this.available = 0),
+      failed: (error) => (this.refusal ??= asLedgerError(error)),
+    });
   }
 
   async permit(_operation: string, signal?: AbortSignal): Promise<void> {
@@ -49,7 +60,7 @@ export class LedgerGate implements QuotaGate {
         }
         if (this.available === 0 && this.refusal !== undefined) throw this.refusal;
         if (this.available > 0) await this.slotFreed();
-        else await (this.refill ?? this.startRefill());
+        else await (this.refill ?? this.startRefill(blockWanted(this.need())));
         // No slot under max_in_flight and nothing in flight here to free one: ask again shortly.
         if (this.slots === 0 && this.inFlight === 0) await this.options.clock.sleep(250, signal);
       }
@@ -85,9 +96,25 @@ export class LedgerGate implements QuotaGate {
     );
   }
 
+  /**
+   * The run's plan is known: it claims `requests` (every shard's, planning included), of which `own`
+   * are this process's. The claim travels with the next block, sized from what `own` still needs, in
+   * one statement. A ledger out of reach then is one mid-run: the run spends the block it holds and
+   * stops (the refill's failure says so).
+   */
+  async claim(requests: number, own: number): Promise<void> {
+    this.claimed = own;
+    const claim = { claimKey: this.options.claimKey, requests };
+    const need = this.need();
+    // Nothing more to reserve when the block in hand covers the plan: the claim alone.
+    const want = need.reserved >= own ? 0 : blockWanted(need);
+    while (this.refill !== undefined) await this.refill;
+    await this.startRefill(want, claim);
+  }
+
   /** Ends the run in the ledger: the last report, and the unused block given back. */
   async close(outcome: RunEnd["outcome"]): Promise<void> {
-    clearInterval(this.timer);
+    this.lease.stop();
     await this.refill;
     const end: RunEnd = {
       runId: this.options.runId,
@@ -98,8 +125,8 @@ export class LedgerGate implements QuotaGate {
       yieldedTo: this.yieldTo,
     };
     try {
-      this.counts.roundTrips += 1;
       await this.options.ledger.finish(end);
+      this.reportNumbers();
     } catch (error) {
       // The lease gives the block back on its own.
       this.options.log.warn(
@@ -107,42 +134,37 @@ export class LedgerGate implements QuotaGate {
         "Could not tell the quota ledger that the run ended; its lease returns what it held.",
       );
     }
+    this.options.log.debug({ ...this.counts, claimed: this.claimed }, "Left the quota ledger.");
   }
 
   private take(): void {
     this.available -= 1;
     this.inFlight += 1;
-    // Ask for the next block while a quarter of this one is left, so requests rarely wait for it.
-    if (this.available <= Math.floor(this.options.blockSize / 4) && this.refusal === undefined)
-      void (this.refill ?? this.startRefill());
+    if (this.refusal === undefined && askAhead(this.need(), this.available, this.lastBlock))
+      void (this.refill ?? this.startRefill(blockWanted(this.need())));
   }
 
-  /**
-   * The block to ask for: the full size while the day has plenty, a tenth of what is left when it runs
-   * low, so one run's block does not hold the last requests the others need.
-   */
-  private want(): number {
-    // Until the ledger has told the day's count, a small block: the day may be nearly spent.
-    const remaining = this.counts.remaining ?? 0;
-    return Math.min(this.options.blockSize, Math.max(5, Math.ceil(remaining / 10)));
+  private need(): BlockNeed {
+    return { minimum: this.options.blockSize, claimed: this.claimed, reserved: this.counts.granted };
   }
 
   private slotFreed(): Promise<void> {
     return new Promise((resolve) => this.slotWaiters.push(resolve));
   }
 
-  private startRefill(): Promise<void> {
+  private startRefill(want: number, claim?: BlockRequest["claim"]): Promise<void> {
     const answered = this.unreported;
     const observed = this.lowest;
     this.unreported = 0;
     this.lowest = undefined;
     const { options } = this;
-    this.counts.roundTrips += 1;
     const refill = options.ledger
       .takeBlock({
         runId: options.runId,
         clientId: options.clientId,
-        want: this.want(),
+        want,
+        share: DAY_SHARE,
+        claim,
         slotsWanted: options.slotsWanted,
         answered,
         observed,
@@ -171,16 +193,19 @@ export class LedgerGate implements QuotaGate {
   }
 
   private reportNumbers(): void {
+    this.counts.roundTrips = this.options.ledger.roundTrips;
     this.options.report?.({
       remaining: this.counts.remaining,
       reserved: this.counts.granted,
-      roundTrips: this.counts.roundTrips,
+      roundTrips: this.options.ledger.roundTrips,
       waitSeconds: this.counts.waitMs / 1000,
     });
   }
 
   private granted(grant: Grant): void {
     this.counts.blocks += 1;
+    if (grant.granted > 0) this.lastBlock = grant.granted;
+    this.lease.moved();
     this.counts.granted += grant.granted;
     this.counts.remaining = grant.remaining;
     this.counts.day = grant.day;
@@ -188,8 +213,14 @@ export class LedgerGate implements QuotaGate {
     this.slots = grant.slots;
     this.reportNumbers();
     for (const wake of this.slotWaiters.splice(0)) wake();
+    // A new quota day ends the yield: the higher claims it gave way to were yesterday's.
+    if (grant.yieldTo === undefined && this.yieldTo !== undefined && grant.day !== this.yieldDay) {
+      this.options.log.info({ day: grant.day }, "A new quota day: the run no longer yields.");
+      this.yieldTo = undefined;
+    }
     if (grant.yieldTo !== undefined && this.yieldTo === undefined) {
       this.yieldTo = grant.yieldTo;
+      this.yieldDay = grant.day;
       this.options.log.warn(
         { yieldTo: grant.yieldTo, remaining: grant.remaining },
         "A higher-priority pipeline claims the quota that is left; finishing the slices started, then stopping.",
@@ -203,19 +234,6 @@ export class LedgerGate implements QuotaGate {
         grant.remaining,
         this.options.reserve,
       );
-    }
-  }
-
-  private async renew(): Promise<void> {
-    if (this.refusal !== undefined) return;
-    try {
-      this.counts.roundTrips += 1;
-      if (!(await this.options.ledger.renewLease(this.options.runId))) {
-        // The lease ran out and the ledger took the block back: what is left here is no longer ours.
-        this.available = 0;
-      }
-    } catch (error) {
-      this.refusal ??= asLedgerError(error);
     }
   }
 }

@@ -5,6 +5,8 @@ import type { PoolClient } from "pg";
 import type { BlockRequest, Grant } from "./ledger-types.js";
 import { expireLeases, lockClient, recordReport } from "./ledger-accounts.js";
 import type { ClientRow } from "./ledger-accounts.js";
+import { blockCap } from "./ledger-block-size.js";
+import { writeClaim } from "./ledger-runs.js";
 
 interface RunRow {
   pipeline: string;
@@ -85,18 +87,29 @@ function decide(
   const free = Number(client.remaining) - Number(run.reserve);
   const room = free - kept.requests;
   // A count this run cannot use may be yesterday's: one request may find the service's new day.
+  // (The probe's time is kept, so the fleet sends one probe per `recheck_after_ms`, not one per run.)
   if (room < 1 && recheckDue) return { granted: 1, yieldTo: undefined, exhausted: false, probe: true };
   if (room >= 1) {
+    // With a share asked for, below higher claims a block is that part of the room they leave, so a
+    // claim arriving later finds most of it still there; otherwise of the day's count.
+    const cap = request.share === undefined ? room : blockCap(kept.requests > 0 ? room : free, request.share);
+    const block = Math.min(request.want, room, cap);
     // Start no more slices, and finish those begun within the room left, when the room is about to
-    // run out, or when a higher-priority run under way leaves too little to see this one through
-    // (a standing claim alone leaves the room to use).
-    const short = room < 2 * request.want || (kept.running > 0 && room < ownClaimLeft);
+    // run out (less than two of the blocks the day allows), or when a higher-priority run under way
+    // leaves too little to see this one through (a standing claim alone leaves the room to use).
+    const dayBlock =
+      request.share === undefined ? request.want : Math.min(request.want, blockCap(free, request.share));
+    const short = room < 2 * dayBlock || (kept.running > 0 && room < ownClaimLeft);
     const yieldTo = kept.requests > 0 && short ? kept.pipeline : undefined;
-    return { granted: Math.min(request.want, room), yieldTo, exhausted: false };
+    // Not on a stale count, though: one request first, whose answer may show a new quota day.
+    if (yieldTo !== undefined && recheckDue && !request.finishing)
+      return { granted: 1, yieldTo: undefined, exhausted: false, probe: true };
+    return { granted: block, yieldTo, exhausted: false };
   }
   if (free >= 1) {
     // Higher claims take what is left: only a run finishing its slices gets more, from the day's rest.
-    const granted = request.finishing ? Math.min(request.want, free) : 0;
+    const cap = request.share === undefined ? free : blockCap(free, request.share);
+    const granted = request.finishing ? Math.min(request.want, free, cap) : 0;
     return { granted, yieldTo: kept.pipeline, exhausted: false };
   }
   return { granted: 0, yieldTo: undefined, exhausted: true };
@@ -110,6 +123,8 @@ export async function takeBlock(tx: PoolClient, request: BlockRequest): Promise<
   const client = await lockClient(tx, request.clientId);
   await expireLeases(tx, client);
   await recordReport(tx, client, request);
+  if (request.claim !== undefined)
+    await writeClaim(tx, request.clientId, request.claim.claimKey, request.claim.requests);
   const found = await tx.query<RunRow>(
     `SELECT pipeline, claim_key, priority, reserve FROM mdq_quota_runs WHERE run_id = $1`,
     [request.runId],
@@ -134,14 +149,7 @@ export async function takeBlock(tx: PoolClient, request: BlockRequest): Promise<
     `UPDATE mdq_quota_clients SET remaining = $2,
        reported_at = CASE WHEN $3 THEN now() ELSE reported_at END
      WHERE client_id = $1`,
-    // A probe of a spent day moves the report's time, so the fleet sends one probe, not one per run.
-    [
-      request.clientId,
-      remaining,
-      decision.exhausted === false &&
-        client.remaining !== null &&
-        Number(client.remaining) - Number(run.reserve) < 1,
-    ],
+    [request.clientId, remaining, decision.probe === true],
   );
   await tx.query(
     `UPDATE mdq_quota_runs SET held = held + $2, slots = COALESCE($3, slots), day = $4,

@@ -66,6 +66,16 @@ export async function setClaim(
   requests: number,
 ): Promise<void> {
   await lockClient(tx, clientId);
+  await writeClaim(tx, clientId, claimKey, requests);
+}
+
+/** The claim's UPDATE alone, for a transaction that holds the client's row already. */
+export async function writeClaim(
+  tx: PoolClient,
+  clientId: string,
+  claimKey: string,
+  requests: number,
+): Promise<void> {
   await tx.query(
     `UPDATE mdq_quota_claims SET requests = GREATEST(requests, $3) WHERE client_id = $1 AND claim_key = $2`,
     [clientId, claimKey, requests],
@@ -93,7 +103,7 @@ export async function finishRun(tx: PoolClient, end: RunEnd): Promise<void> {
   const finished = await tx.query<{ held: string; pipeline: string }>(
     `WITH ending AS (SELECT run_id, held FROM mdq_quota_runs WHERE run_id = $1 AND finished_at IS NULL FOR UPDATE)
      UPDATE mdq_quota_runs r SET finished_at = now(), outcome = $2, held = 0, slots = 0,
-       yielded_to = COALESCE($3, r.yielded_to)
+       yielded_to = CASE WHEN $2 = 'yielded' THEN COALESCE($3, r.yielded_to) END
      FROM ending WHERE r.run_id = ending.run_id RETURNING ending.held, r.pipeline`,
     [end.runId, end.outcome, end.yieldedTo ?? null],
   );

@@ -42,6 +42,13 @@ export interface BlockRequest {
   maxInFlight: number | undefined;
   /** Once the last report is this old, an exhausted day may be probed with one request. */
   recheckAfterMs: number;
+  /**
+   * At most this part of what the day leaves (of the room below higher claims, when there are any)
+   * is granted at once; undefined: all that is asked, within the room. Runs ask for a tenth.
+   */
+  share?: number | undefined;
+  /** The run's claim, set (or raised) before the grant is decided: one statement for both. */
+  claim?: { claimKey: string; requests: number } | undefined;
 }
 
 export interface Grant {

@@ -21,6 +21,11 @@ import { describeLedgerUrl, redactLedgerText } from "./ledger-url.js";
 export interface QuotaLedger {
   /** The ledger's URL without credentials, for messages. */
   readonly describe: string;
+  /**
+   * What the ledger cost this process so far, beside its requests to the service: each statement (one
+   * transaction, its SQL sent on one connection), the opening's two, and each connection opened.
+   */
+  readonly roundTrips: number;
   register(run: RunRegistration): Promise<void>;
   setClaim(clientId: string, claimKey: string, requests: number): Promise<void>;
   takeBlock(request: BlockRequest): Promise<Grant>;
@@ -92,8 +97,14 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
   // A connection the server drops must not take the process down, idle in the pool or checked out
   // between two statements: the statement under way, or the next one, fails instead.
   pool.on("error", () => undefined);
-  pool.on("connect", (connection) => connection.on("error", () => undefined));
+  let roundTrips = 0;
+  pool.on("connect", (connection) => {
+    connection.on("error", () => undefined);
+    // Opening a connection costs the server a transaction of its own (and the wire a few exchanges).
+    roundTrips += 1;
+  });
   const inTransaction = async <T>(work: (tx: PoolClient) => Promise<T>, when: string): Promise<T> => {
+    roundTrips += 1;
     let tx: PoolClient;
     try {
       tx = await pool.connect();
@@ -114,11 +125,11 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
     }
   };
   try {
+    // The migration's transaction; a ledger newer than this exporter is left as it was.
+    roundTrips += 1;
     const tx = await pool.connect();
     try {
-      await migrateLedger(tx);
-      const version = await tx.query<{ version: number }>("SELECT version FROM mdq_quota_schema");
-      const found = version.rows[0]?.version ?? 0;
+      const found = await migrateLedger(tx);
       if (found > LEDGER_SCHEMA_VERSION) {
         throw new EtlError(
           "QUOTA_LEDGER_INCOMPATIBLE",
@@ -135,6 +146,9 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
   }
   return {
     describe: describeLedgerUrl(url),
+    get roundTrips() {
+      return roundTrips;
+    },
     register: (run) => inTransaction((tx) => registerRun(tx, run), "when the run joined it"),
     setClaim: (clientId, claimKey, requests) =>
       inTransaction((tx) => setClaim(tx, clientId, claimKey, requests), "when the run claimed its plan"),

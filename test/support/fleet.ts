@@ -35,6 +35,8 @@ export interface FleetPipelineOptions {
   quota?: Record<string, unknown>;
   /** Days before 2026-11-10 the window starts, so that pipelines of one name differ in window. */
   startDay?: number;
+  /** Records per request; 100 unless told. */
+  pageSize?: number;
 }
 
 /** Jobs by point in time (probed, so the plan's claim counts pages) into NDJSON, sharing the ledger. */
@@ -47,7 +49,7 @@ export function writeFleetPipeline(dir: string, options: FleetPipelineOptions): 
     {
       name: options.name,
       service: SERVICE_FROM_ENV,
-      source: jobsSource(start, end, { page_size: 100, strategy: "auto" }),
+      source: jobsSource(start, end, { page_size: options.pageSize ?? 100, strategy: "auto" }),
       sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
       limits: {
         concurrency: options.concurrency ?? 2,

@@ -138,7 +138,8 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
       options.shard,
     );
-    await session.ledger?.claim(plan.estimatedRequests);
+    const shardRequests = shardPlan.reduce((sum, slicePlan) => sum + slicePlan.requests, 0);
+    await session.ledger?.claim(plan.estimatedRequests, shardRequests);
     const planned: PlannedRun = { pipeline, components, session, run, plan, shardPlan, rechecking };
     await options.whileMappingsPending?.(planned);
     const sourceColumns = await mappings;

@@ -10,6 +10,7 @@ import { systemClock } from "../../api/clock.js";
 import { isLedgerUrl, openQuotaLedger } from "../../quota-ledger/quota-ledger.js";
 import type { QuotaLedger } from "../../quota-ledger/quota-ledger.js";
 import { LedgerGate } from "../../quota-ledger/ledger-gate.js";
+import { minimumBlock } from "../../quota-ledger/ledger-block-size.js";
 import type { GateCounts } from "../../quota-ledger/ledger-gate.js";
 import { describeLedgerUrl } from "../../quota-ledger/ledger-url.js";
 
@@ -17,8 +18,8 @@ export interface RunLedger {
   readonly gate: LedgerGate;
   /** The ledger's URL without credentials. */
   readonly describe: string;
-  /** Sets the claim: the requests the plan needs. */
-  claim(requests: number): Promise<void>;
+  /** Sets the claim: the requests the plan needs; `own`, this shard's part (blocks are sized from it). */
+  claim(requests: number, own?: number): Promise<void>;
   /** The error to stop with before starting another slice, once a higher-priority claim asks it. */
   stopStarting(): EtlError | undefined;
   counts(): GateCounts;
@@ -42,11 +43,6 @@ export interface JoinLedgerOptions {
 function claimKeyOf(pipeline: Pipeline): string {
   const { window } = pipeline.source;
   return `${pipeline.name} ${window.start.toISOString()}/${window.end.toISOString()}`;
-}
-
-/** Requests asked for at a time: enough that the ledger costs about 2% of the requests at most. */
-export function ledgerBlockSize(concurrency: number): number {
-  return Math.max(50, 4 * concurrency);
 }
 
 /**
@@ -107,7 +103,8 @@ function startRunLedger(
     runId: options.run.runId,
     clientId,
     pipeline: pipeline.name,
-    blockSize: ledgerBlockSize(options.concurrency),
+    claimKey,
+    blockSize: minimumBlock(options.concurrency),
     slotsWanted: options.concurrency,
     maxInFlight: settings.max_in_flight,
     recheckAfterMs: settings.recheck_after_ms,
@@ -128,7 +125,7 @@ function startRunLedger(
     gate,
     describe: ledger.describe,
     // The plan's requests, and those the run already sent to plan (mappings, the probe).
-    claim: (requests) => ledger.setClaim(clientId, claimKey, requests + gate.sent),
+    claim: (requests, own = requests) => gate.claim(requests + gate.sent, own + gate.sent),
     stopStarting: () => gate.yieldError(),
     counts: () => gate.counts,
     end(status) {

@@ -1,0 +1,49 @@
+// Keeping a run's lease in the quota ledger alive: renewed a third of the way through, unless a block
+// taken since moved it on already (each block does), so a busy run renews by its blocks alone and the
+// ledger costs no statement per interval. A process killed stops renewing, and its lease runs out.
+import type { Clock } from "../api/clock.js";
+import type { QuotaLedger } from "./quota-ledger.js";
+
+export interface LeaseKeeperOptions {
+  ledger: Pick<QuotaLedger, "renewLease">;
+  runId: string;
+  leaseMs: number;
+  clock: Clock;
+  /** False once the run takes no more from the ledger: nothing is renewed then. */
+  wanted: () => boolean;
+  /** The lease had run out: the ledger took back what the run held. */
+  lost: () => void;
+  failed: (error: unknown) => void;
+}
+
+export class LeaseKeeper {
+  private movedAt: number;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly options: LeaseKeeperOptions) {
+    this.movedAt = options.clock.now();
+    this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(options.leaseMs / 3)));
+    this.timer.unref();
+  }
+
+  /** A statement of the run moved its lease on (a block). */
+  moved(): void {
+    this.movedAt = this.options.clock.now();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private async renew(): Promise<void> {
+    const { options } = this;
+    if (!options.wanted()) return;
+    if (options.clock.now() - this.movedAt < options.leaseMs / 3) return;
+    this.movedAt = options.clock.now();
+    try {
+      if (!(await options.ledger.renewLease(options.runId))) options.lost();
+    } catch (error) {
+      options.failed(error);
+    }
+  }
+}

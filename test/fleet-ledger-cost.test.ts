@@ -1,0 +1,90 @@
+// What the quota ledger costs a run: its statements to PostgreSQL stay under 2% of the requests the
+// service counts, on a real run of several hundred requests against the emulator, with the ledger on a
+// real PostgreSQL. The exporter's own count (its debug log, the metric's source) is held against the
+// transactions PostgreSQL itself counted for the ledger's database, so neither can flatter the other.
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { makeTempDir, removeDir, spawnCli, startTestService, waitFor } from "./support/cli-harness.js";
+import { startPostgres } from "./support/postgres.js";
+import type { TestPostgres } from "./support/postgres.js";
+import { freshLedgerUrl, quotaRequests, writeFleetPipeline } from "./support/fleet.js";
+
+let postgres: TestPostgres;
+let dir: string;
+
+beforeAll(async () => {
+  postgres = await startPostgres();
+  dir = await makeTempDir("fleet-cost");
+}, 60_000);
+
+afterAll(async () => {
+  await postgres?.close();
+  if (dir !== undefined) await removeDir(dir);
+});
+
+/**
+ * Transactions PostgreSQL counted in the database behind `url` (committed and rolled back), read from
+ * another database so that reading adds none.
+ */
+async function serverTransactions(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: postgres.url });
+  await client.connect();
+  try {
+    const found = await client.query<{ count: string }>(
+      `SELECT xact_commit + xact_rollback AS count FROM pg_stat_database WHERE datname = $1`,
+      [new URL(url).pathname.slice(1)],
+    );
+    return Number(found.rows[0]?.count ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The exporter's "Left the quota ledger." debug line, parsed from its JSON log. */
+function ledgerSummary(stderr: string): { roundTrips: number; blocks: number; granted: number } {
+  const line = stderr.split("\n").find((text) => text.includes('"Left the quota ledger."'));
+  if (line === undefined) throw new Error(`no "Left the quota ledger." line in:\n${stderr}`);
+  return JSON.parse(line) as { roundTrips: number; blocks: number; granted: number };
+}
+
+describe("the quota ledger's cost", () => {
+  test("a run of several hundred requests sends the ledger fewer statements than 2% of them", async () => {
+    const service = await startTestService({ seed: 11, density: 40 });
+    try {
+      const ledger = await freshLedgerUrl(postgres);
+      // Small pages: one request per 10 records over two days of hourly slices.
+      const file = await writeFleetPipeline(dir, {
+        name: "nightly",
+        hours: 48,
+        pageSize: 10,
+        concurrency: 4,
+      });
+      const run = spawnCli(["run", file, "--log-level", "debug"], {
+        ...service.env,
+        OUT: join(dir, "cost"),
+        MDQ_QUOTA_LEDGER: ledger,
+      });
+      expect(await run.exited, run.stderr()).toBe(0);
+      const requests = quotaRequests(service.emulator);
+      expect(requests).toBeGreaterThanOrEqual(300);
+      const summary = ledgerSummary(run.stderr());
+      expect(summary.roundTrips / requests).toBeLessThan(0.02);
+      // The exporter's count is every transaction PostgreSQL saw from it (it flushes its counts as the
+      // run's connections close, so they may trail the exit by a moment).
+      const seen = await waitFor(
+        async () => {
+          const count = await serverTransactions(ledger);
+          return count >= summary.roundTrips ? count : undefined;
+        },
+        "PostgreSQL to count the run's transactions",
+        10_000,
+      );
+      expect(seen).toBe(summary.roundTrips);
+      // Granted covers what was sent; what the run did not spend went back at its end.
+      expect(summary.granted).toBeGreaterThanOrEqual(requests);
+    } finally {
+      await service.close();
+    }
+  }, 120_000);
+});
