@@ -59,10 +59,15 @@ export class LedgerGate implements QuotaGate {
           return;
         }
         if (this.available === 0 && this.refusal !== undefined) throw this.refusal;
-        if (this.available > 0) await this.slotFreed();
-        else await (this.refill ?? this.startRefill(blockWanted(this.need())));
-        // No slot under max_in_flight and nothing in flight here to free one: ask again shortly.
-        if (this.slots === 0 && this.inFlight === 0) await this.options.clock.sleep(250, signal);
+        if (this.available === 0) await (this.refill ?? this.startRefill(blockWanted(this.need())));
+        else if (this.slots !== 0 || this.inFlight > 0) await this.slotFreed();
+        else {
+          // No slot under max_in_flight and nothing in flight here to free one: only the ledger can
+          // give one (once other runs of the fleet end), so ask it again shortly, for no requests.
+          if (this.refusal !== undefined) throw this.refusal;
+          await this.options.clock.sleep(250, signal);
+          await (this.refill ?? this.startRefill(0));
+        }
       }
     } finally {
       const waited = this.options.clock.now() - started;
