@@ -16,8 +16,11 @@ export type SliceOutcome = "committed" | "skipped" | "failed" | "stopped";
 export interface QuotaLedgerNumbers {
   /** The fleet's remaining count as the ledger keeps it. */
   remaining: number | undefined;
-  /** Requests this run reserved from the ledger. */
+  /** Requests this run reserved from the ledger, and of those spent (answered). */
   reserved: number;
+  spent: number;
+  /** The run's `limits.quota.priority`: high, normal or low. */
+  priority: string;
   /** Round trips to the ledger (blocks, lease renewals, the end). */
   roundTrips: number;
   /** Time this run's requests waited for a permit. */

@@ -3,6 +3,7 @@
 // in deploy/ are written against these names.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { RetryReason, RunObserver, SliceOutcome } from "../core/run-observer.js";
+import { ledgerMetrics } from "./ledger-metrics.js";
 
 const RETRY_REASONS: readonly RetryReason[] = [
   "429",
@@ -129,7 +130,7 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
   // Known only once the run has an outcome: a run that failed before it planned has no slices to count.
   let openSlices: Gauge | undefined;
   // Only a run that shares the quota through the ledger has these.
-  let ledger: ReturnType<typeof ledgerGauges> | undefined;
+  let ledger: ReturnType<typeof ledgerMetrics> | undefined;
 
   recordsRead.inc({ kind: options.kind }, 0);
   for (const reason of RETRY_REASONS) retries.inc({ reason }, 0);
@@ -165,11 +166,8 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
       bytesWritten.inc({ sink: String(sink) }, bytes);
     },
     quotaLedger(numbers) {
-      ledger ??= ledgerGauges(registers);
-      if (numbers.remaining !== undefined) ledger.remaining.set(numbers.remaining);
-      ledger.reserved.set(numbers.reserved);
-      ledger.roundTrips.set(numbers.roundTrips);
-      ledger.waitSeconds.set(numbers.waitSeconds);
+      ledger ??= ledgerMetrics(registers);
+      ledger(numbers);
     },
   };
 
@@ -202,31 +200,5 @@ export function createRunMetrics(options: RunMetricsOptions): RunMetrics {
         }).set(finishedAt);
       }
     },
-  };
-}
-
-/** The quota ledger's series: cumulative values of this run, set as they change. */
-function ledgerGauges(registers: Registry[]) {
-  return {
-    remaining: new Gauge({
-      name: "mdq_export_quota_ledger_remaining",
-      help: "Daily requests the quota ledger says the fleet has left (the service's last report, less what runs reserved since).",
-      registers,
-    }),
-    reserved: new Gauge({
-      name: "mdq_export_quota_ledger_reserved",
-      help: "Requests this run reserved from the quota ledger so far.",
-      registers,
-    }),
-    roundTrips: new Gauge({
-      name: "mdq_export_quota_ledger_round_trips",
-      help: "Statements (one transaction each) and connections this run sent the quota ledger: opening, joining, its claim, blocks, lease renewals, the end.",
-      registers,
-    }),
-    waitSeconds: new Gauge({
-      name: "mdq_export_quota_wait_seconds",
-      help: "Time this run's requests spent waiting for the quota ledger's permit.",
-      registers,
-    }),
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from "../logger.js";
 import type { Clock } from "../api/clock.js";
 import type { QuotaLedgerNumbers } from "../core/run-observer.js";
 import type { QuotaLedger } from "./quota-ledger.js";
+import type { QuotaPriority } from "./ledger-types.js";
 
 /** A failure of the ledger as the error the run stops with: the ledger's own, or one naming it. */
 export function asLedgerError(error: unknown): EtlError {
@@ -19,6 +20,7 @@ export interface LedgerGateOptions {
   runId: string;
   clientId: string;
   pipeline: string;
+  priority: QuotaPriority;
   /** Pipeline and window: the claim this run (and its fellow shards) writes. */
   claimKey: string;
   /** Requests asked for at a time. */

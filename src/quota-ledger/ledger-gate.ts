@@ -202,6 +202,8 @@ export class LedgerGate implements QuotaGate {
     this.options.report?.({
       remaining: this.counts.remaining,
       reserved: this.counts.granted,
+      spent: this.counts.answered,
+      priority: this.options.priority,
       roundTrips: this.options.ledger.roundTrips,
       waitSeconds: this.counts.waitMs / 1000,
     });

@@ -103,6 +103,7 @@ function startRunLedger(
     runId: options.run.runId,
     clientId,
     pipeline: pipeline.name,
+    priority: settings.priority,
     claimKey,
     blockSize: minimumBlock(options.concurrency),
     slotsWanted: options.concurrency,
