@@ -103,6 +103,31 @@ describe("progress", () => {
     expect(stream.read()).toBeNull();
   });
 
+  it("with a quota ledger, shows the fleet's count and this run's claim and spending beside the service's count", () => {
+    const timers = manualTimers();
+    const { log, lines } = logLines();
+    const ledger = { remaining: 41_230, claim: 3380, reserved: 1500, spent: 1212 };
+    const progress = startProgress(() => ({ ...midRun, ledger }), {
+      tty: false,
+      stream: new PassThrough(),
+      log,
+      intervalMs: 30_000,
+      timers,
+    });
+    timers.tick();
+    progress.stop();
+    const line =
+      "2/4 slices · 1,200 records · 20 rec/s · quota 987 · ledger 41,230 left, claim 3,380, spent 1,212 of 1,500 reserved · ETA 1m 00s";
+    expect(lines()[0]).toMatchObject({ msg: "Progress.", ledger, line });
+    // Before the plan and the ledger's first answer: what is known so far.
+    expect(
+      formatProgress({
+        ...midRun,
+        ledger: { remaining: undefined, claim: undefined, reserved: 0, spent: 0 },
+      }),
+    ).toBe("2/4 slices · 1,200 records · 20 rec/s · quota 987 · ledger, spent 0 of 0 reserved · ETA 1m 00s");
+  });
+
   it("starts no timer when progress is off, on a terminal or not", () => {
     for (const tty of [false, true]) {
       const timers = manualTimers();

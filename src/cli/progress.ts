@@ -2,6 +2,7 @@
 import type { Writable } from "node:stream";
 import type { Logger } from "../logger.js";
 import type { RunProgress } from "../pipeline/run/run-pipeline.js";
+import type { LedgerProgress } from "../quota-ledger/ledger-gate.js";
 import { ConfigError } from "../errors.js";
 import {
   PROGRESS_INTERVAL_FORMS,
@@ -34,6 +35,14 @@ export function estimate(snapshot: ProgressSnapshot): { rate: number; etaMs: num
   return { rate, etaMs: (snapshot.elapsedMs * (1 - fraction)) / fraction };
 }
 
+/** The ledger's part of the line: the fleet's count, then this run's claim and what it spent of it. */
+function formatLedger(ledger: LedgerProgress): string {
+  const count = (value: number): string => value.toLocaleString("en-US");
+  const fleet = ledger.remaining === undefined ? "ledger" : `ledger ${count(ledger.remaining)} left`;
+  const claim = ledger.claim === undefined ? "" : `, claim ${count(ledger.claim)}`;
+  return `${fleet}${claim}, spent ${count(ledger.spent)} of ${count(ledger.reserved)} reserved`;
+}
+
 export function formatProgress(snapshot: ProgressSnapshot): string {
   const { rate, etaMs } = estimate(snapshot);
   const parts = [
@@ -43,6 +52,7 @@ export function formatProgress(snapshot: ProgressSnapshot): string {
   ];
   if (snapshot.quotaRemaining !== undefined)
     parts.push(`quota ${snapshot.quotaRemaining.toLocaleString("en-US")}`);
+  if (snapshot.ledger !== undefined) parts.push(formatLedger(snapshot.ledger));
   if (etaMs !== undefined && snapshot.slicesDone < snapshot.slicesTotal)
     parts.push(`ETA ${formatDuration(etaMs)}`);
   return parts.join(" · ");

@@ -37,6 +37,16 @@ export interface LedgerGateOptions {
   report?: (numbers: QuotaLedgerNumbers) => void;
 }
 
+/** What the progress line shows of the ledger. */
+export interface LedgerProgress {
+  /** The fleet's remaining count as the ledger last told it. */
+  remaining: number | undefined;
+  /** This run's claim: its part of the plan, planning included; undefined before the plan. */
+  claim: number | undefined;
+  reserved: number;
+  spent: number;
+}
+
 /** The ledger's numbers as this run sees them, for metrics and the run's end. */
 export interface GateCounts {
   blocks: number;

@@ -8,10 +8,10 @@ import type { BlockRequest, Grant, RunEnd } from "./ledger-types.js";
 import { asLedgerError } from "./ledger-gate-options.js";
 import { askAhead, blockWanted, DAY_SHARE } from "./ledger-block-size.js";
 import type { BlockNeed } from "./ledger-block-size.js";
-import type { GateCounts, LedgerGateOptions } from "./ledger-gate-options.js";
+import type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
 import { LeaseKeeper } from "./ledger-lease.js";
 
-export type { GateCounts, LedgerGateOptions } from "./ledger-gate-options.js";
+export type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
 
 export class LedgerGate implements QuotaGate {
   private available = 0;
@@ -74,6 +74,11 @@ export class LedgerGate implements QuotaGate {
       this.counts.waitMs += waited;
       if (waited > 0) this.reportNumbers();
     }
+  }
+
+  progress(): LedgerProgress {
+    const { remaining, granted, answered } = this.counts;
+    return { remaining, claim: this.claimed, reserved: granted, spent: answered };
   }
 
   /** Permits given so far: requests this run sent (or is sending) under the ledger. */

@@ -36,6 +36,7 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
       slicesTotal: tasks.length,
       expectedRecords: prepared.plan.expectedRecords,
       quotaRemaining: session.client.quota.snapshot().remaining,
+      ledger: session.ledger?.gate.progress(),
       concurrency: session.client.gate.limit,
       elapsedMs: Date.now() - startedAt,
     }),

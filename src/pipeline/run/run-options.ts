@@ -1,5 +1,6 @@
 // What a caller gives a run and the hooks it may hang on it: the options of `runPipeline`, its events,
 // and the progress counts an observer reads while the slices run.
+import type { LedgerProgress } from "../../quota-ledger/ledger-gate.js";
 import type { Writable } from "node:stream";
 import type { Logger } from "../../logger.js";
 import type { RunObserver } from "../../core/run-observer.js";
@@ -17,6 +18,8 @@ export interface RunProgress {
   /** Records the plan expects in all, when the probe could tell. */
   expectedRecords: number | undefined;
   quotaRemaining: number | undefined;
+  /** With a quota ledger: the fleet's count and this run's claim, reserved and spent requests. */
+  ledger?: LedgerProgress | undefined;
   /** Requests the client lets wait for the service's answer at once now (adaptive concurrency). */
   concurrency: number;
   elapsedMs: number;
