@@ -24,6 +24,8 @@ describe("the ledger's block size", () => {
   test("before the plan a run asks for the minimum, after it for the rest of its claim", () => {
     expect(blockWanted({ minimum: 50, claimed: undefined, reserved: 0 })).toBe(50);
     expect(blockWanted({ minimum: 50, claimed: 600, reserved: 51 })).toBe(549);
+    // The rest of the claim, below the minimum too: a run holds no more than it claimed.
+    expect(blockWanted({ minimum: 50, claimed: 600, reserved: 597 })).toBe(3);
     // A plan that fell short: more comes in minimum blocks.
     expect(blockWanted({ minimum: 50, claimed: 600, reserved: 600 })).toBe(50);
     expect(minimumBlock(2)).toBe(MIN_BLOCK);

@@ -29,13 +29,13 @@ export function minimumBlock(concurrency: number): number {
 }
 
 /**
- * The block a run asks for: the rest of its claim (at least the minimum), or the minimum before its
- * plan is known or once its claim is covered (the plan fell short).
+ * The block a run asks for: the rest of its claim (no more, so it never holds more than it claims),
+ * or the minimum before its plan is known or once its claim is covered (the plan fell short).
  * @example blockWanted({ minimum: 50, claimed: 600, reserved: 51 }) // 549
  */
 export function blockWanted(need: BlockNeed): number {
-  if (need.claimed === undefined) return need.minimum;
-  return Math.max(need.minimum, need.claimed - need.reserved);
+  if (need.claimed === undefined || need.reserved >= need.claimed) return need.minimum;
+  return need.claimed - need.reserved;
 }
 
 /**
@@ -54,4 +54,50 @@ export function askAhead(need: BlockNeed, available: number, lastBlock: number):
  */
 export function blockCap(left: number, share = DAY_SHARE): number {
   return Math.max(MIN_CAP, Math.ceil(left / share));
+}
+
+/** A block to ask for, and the claim (every shard's) it carries when the claim changes with it. */
+export interface BlockAsk {
+  want: number;
+  claim?: { claimKey: string; requests: number };
+}
+
+/**
+ * A run's claim as its gate keeps it: this process's part (blocks are sized from it) and every shard's
+ * (what the ledger protects), grown when the run reserves past it.
+ */
+export class RunClaim {
+  /** This process's part, planning included; undefined until the plan is known. */
+  own: number | undefined;
+  private fleet = 0;
+
+  constructor(
+    private readonly minimum: number,
+    private readonly claimKey: string,
+  ) {}
+
+  need(reserved: number): BlockNeed {
+    return { minimum: this.minimum, claimed: this.own, reserved };
+  }
+
+  /** The plan's claim: the block to ask for with it (none when the block in hand covers the plan). */
+  planned(requests: number, own: number, reserved: number): BlockAsk {
+    this.own = own;
+    this.fleet = requests;
+    const want = reserved >= own ? 0 : blockWanted(this.need(reserved));
+    return { want, claim: { claimKey: this.claimKey, requests } };
+  }
+
+  /**
+   * The next block. Once the claim is covered and more is needed (the plan fell short, or guessed an
+   * unprobed slice low), the claim grows by the block in the same statement.
+   */
+  next(reserved: number): BlockAsk {
+    const need = this.need(reserved);
+    const want = blockWanted(need);
+    if (need.claimed === undefined || reserved < need.claimed) return { want };
+    this.own = need.claimed + want;
+    this.fleet += want;
+    return { want, claim: { claimKey: this.claimKey, requests: this.fleet } };
+  }
 }

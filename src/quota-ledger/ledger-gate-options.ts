@@ -1,6 +1,6 @@
 // What a run's gate to the quota ledger is given and what it counts, and the error a failure of the
 // ledger becomes.
-import { errorCode, EtlError } from "../errors.js";
+import { errorCode, EtlError, QuotaExhaustedError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { Clock } from "../api/clock.js";
 import type { QuotaLedgerNumbers } from "../core/run-observer.js";
@@ -13,6 +13,23 @@ export function asLedgerError(error: unknown): EtlError {
   return new EtlError("QUOTA_LEDGER_UNREACHABLE", `the quota ledger failed: ${String(error)}`, {
     cause: error,
   });
+}
+
+/** Why a run starts no more slices: a higher-priority pipeline claims what is left. */
+export function yieldedError(pipeline: string): EtlError {
+  return new EtlError(
+    "QUOTA_YIELDED",
+    `yielded to pipeline ${pipeline}: a higher-priority run claims the daily requests that are left; this run finished the slices it had started`,
+  );
+}
+
+/** The fleet's quota, less this run's reserve, is spent. */
+export function ledgerExhausted(ledger: string, remaining: number | undefined, reserve: number): EtlError {
+  return new QuotaExhaustedError(
+    `the quota ledger ${ledger} has no requests left for this run: ${remaining ?? 0} remain for the fleet and the reserve is ${reserve}; resume when the quota renews`,
+    remaining,
+    reserve,
+  );
 }
 
 export interface LedgerGateOptions {

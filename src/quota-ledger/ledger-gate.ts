@@ -2,12 +2,11 @@
 // ledger, and the next block is asked for (with what was spent and seen) while this one still lasts,
 // so the ledger costs one round trip per block, not per request. It carries the run's claim, keeps
 // its lease alive (ledger-lease.ts), and says when the run must stop starting slices (a higher-priority claim) or stop at once.
-import { EtlError, QuotaExhaustedError } from "../errors.js";
+import type { EtlError } from "../errors.js";
 import type { QuotaGate } from "../core/quota-gate.js";
 import type { BlockRequest, Grant, RunEnd } from "./ledger-types.js";
-import { asLedgerError } from "./ledger-gate-options.js";
-import { askAhead, blockWanted, DAY_SHARE } from "./ledger-block-size.js";
-import type { BlockNeed } from "./ledger-block-size.js";
+import { asLedgerError, ledgerExhausted, yieldedError } from "./ledger-gate-options.js";
+import { askAhead, DAY_SHARE, RunClaim } from "./ledger-block-size.js";
 import type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
 import { LeaseKeeper } from "./ledger-lease.js";
 
@@ -24,8 +23,7 @@ export class LedgerGate implements QuotaGate {
   private refusal: EtlError | undefined;
   private yieldTo: string | undefined;
   private yieldDay: number | undefined;
-  /** Requests the run's plan claimed (with what planning cost); undefined until the plan is known. */
-  private claimed: number | undefined;
+  private readonly runClaim: RunClaim;
   private lastBlock = 0;
   private readonly slotWaiters: (() => void)[] = [];
   private readonly lease: LeaseKeeper;
@@ -40,6 +38,7 @@ export class LedgerGate implements QuotaGate {
   };
 
   constructor(private readonly options: LedgerGateOptions) {
+    this.runClaim = new RunClaim(options.blockSize, options.claimKey);
     this.lease = new LeaseKeeper({
       ...options,
       wanted: () => this.refusal === undefined,
@@ -59,7 +58,7 @@ export class LedgerGate implements QuotaGate {
           return;
         }
         if (this.available === 0 && this.refusal !== undefined) throw this.refusal;
-        if (this.available === 0) await (this.refill ?? this.startRefill(blockWanted(this.need())));
+        if (this.available === 0) await (this.refill ?? this.nextBlock());
         else if (this.slots !== 0 || this.inFlight > 0) await this.slotFreed();
         else {
           // No slot under max_in_flight and nothing in flight here to free one: only the ledger can
@@ -78,7 +77,7 @@ export class LedgerGate implements QuotaGate {
 
   progress(): LedgerProgress {
     const { remaining, granted, answered } = this.counts;
-    return { remaining, claim: this.claimed, reserved: granted, spent: answered };
+    return { remaining, claim: this.runClaim.own, reserved: granted, spent: answered };
   }
 
   /** Permits given so far: requests this run sent (or is sending) under the ledger. */
@@ -100,10 +99,7 @@ export class LedgerGate implements QuotaGate {
   /** Set once a higher-priority claim took what is left: the run starts no more slices. */
   yieldError(): EtlError | undefined {
     if (this.yieldTo === undefined) return undefined;
-    return new EtlError(
-      "QUOTA_YIELDED",
-      `yielded to pipeline ${this.yieldTo}: a higher-priority run claims the daily requests that are left; this run finished the slices it had started`,
-    );
+    return yieldedError(this.yieldTo);
   }
 
   /**
@@ -113,13 +109,9 @@ export class LedgerGate implements QuotaGate {
    * stops (the refill's failure says so).
    */
   async claim(requests: number, own: number): Promise<void> {
-    this.claimed = own;
-    const claim = { claimKey: this.options.claimKey, requests };
-    const need = this.need();
-    // Nothing more to reserve when the block in hand covers the plan: the claim alone.
-    const want = need.reserved >= own ? 0 : blockWanted(need);
     while (this.refill !== undefined) await this.refill;
-    await this.startRefill(want, claim);
+    const ask = this.runClaim.planned(requests, own, this.counts.granted);
+    await this.startRefill(ask.want, ask.claim);
   }
 
   /** Ends the run in the ledger: the last report, and the unused block given back. */
@@ -144,18 +136,22 @@ export class LedgerGate implements QuotaGate {
         "Could not tell the quota ledger that the run ended; its lease returns what it held.",
       );
     }
-    this.options.log.debug({ ...this.counts, claimed: this.claimed }, "Left the quota ledger.");
+    this.options.log.debug({ ...this.counts, claimed: this.runClaim.own }, "Left the quota ledger.");
   }
 
   private take(): void {
     this.available -= 1;
     this.inFlight += 1;
-    if (this.refusal === undefined && askAhead(this.need(), this.available, this.lastBlock))
-      void (this.refill ?? this.startRefill(blockWanted(this.need())));
+    if (
+      this.refusal === undefined &&
+      askAhead(this.runClaim.need(this.counts.granted), this.available, this.lastBlock)
+    )
+      void (this.refill ?? this.nextBlock());
   }
 
-  private need(): BlockNeed {
-    return { minimum: this.options.blockSize, claimed: this.claimed, reserved: this.counts.granted };
+  private nextBlock(): Promise<void> {
+    const ask = this.runClaim.next(this.counts.granted);
+    return this.startRefill(ask.want, ask.claim);
   }
 
   private slotFreed(): Promise<void> {
@@ -240,12 +236,7 @@ export class LedgerGate implements QuotaGate {
     }
     if (grant.granted > 0) return;
     if (grant.yieldTo !== undefined) this.refusal = this.yieldError();
-    else if (grant.exhausted) {
-      this.refusal = new QuotaExhaustedError(
-        `the quota ledger ${this.options.ledger.describe} has no requests left for this run: ${grant.remaining ?? 0} remain for the fleet and the reserve is ${this.options.reserve}; resume when the quota renews`,
-        grant.remaining,
-        this.options.reserve,
-      );
-    }
+    else if (grant.exhausted)
+      this.refusal = ledgerExhausted(this.options.ledger.describe, grant.remaining, this.options.reserve);
   }
 }

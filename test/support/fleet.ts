@@ -37,6 +37,8 @@ export interface FleetPipelineOptions {
   startDay?: number;
   /** Records per request; 100 unless told. */
   pageSize?: number;
+  /** `auto` (probed) unless told; `pit` with the fixed hourly slice plans without a probe. */
+  strategy?: "auto" | "pit";
 }
 
 /** Jobs by point in time (probed, so the plan's claim counts pages) into NDJSON, sharing the ledger. */
@@ -49,7 +51,10 @@ export function writeFleetPipeline(dir: string, options: FleetPipelineOptions): 
     {
       name: options.name,
       service: SERVICE_FROM_ENV,
-      source: jobsSource(start, end, { page_size: options.pageSize ?? 100, strategy: "auto" }),
+      source: jobsSource(start, end, {
+        page_size: options.pageSize ?? 100,
+        strategy: options.strategy ?? "auto",
+      }),
       sinks: [{ format: "ndjson", to: "${OUT}", path: "dt={date}/part-{slice}-{seq}.ndjson" }],
       limits: {
         concurrency: options.concurrency ?? 2,

@@ -15,6 +15,7 @@ import type { Session } from "./session.js";
 import { selectShard, shardReserve } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
 import { joinQuotaLedger } from "./run-ledger.js";
+import { claimFor } from "../../quota-ledger/ledger-claim.js";
 
 /** A run planned, its columns not known yet (the mappings may still be on their way). */
 export interface PlannedRun {
@@ -138,8 +139,8 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
       plan.slices.map((slicePlan) => ({ ...slicePlan, index: slicePlan.slice.index })),
       options.shard,
     );
-    const shardRequests = shardPlan.reduce((sum, slicePlan) => sum + slicePlan.requests, 0);
-    await session.ledger?.claim(plan.estimatedRequests, shardRequests);
+    // Unprobed slices are claimed at a conservative estimate, not the plan's one page (ledger-claim.ts).
+    await session.ledger?.claim(claimFor(plan.slices), claimFor(shardPlan));
     const planned: PlannedRun = { pipeline, components, session, run, plan, shardPlan, rechecking };
     await options.whileMappingsPending?.(planned);
     const sourceColumns = await mappings;
