@@ -170,6 +170,35 @@ describe("grants", () => {
     expect(high.granted).toBe(70);
   });
 
+  test("a run asking for a share gets a tenth of the day, and below a higher claim a tenth of the room it leaves", async () => {
+    const clientId = freshClient();
+    await seed(clientId, "nightly", 1000, { priority: "high", pipeline: "nightly" });
+    await ledger.register(registration(clientId, "backfill", { priority: "low", pipeline: "backfill" }));
+    const first = await ledger.takeBlock(ask(clientId, "backfill", { want: 500, share: 10 }));
+    expect(first).toMatchObject({ granted: 100, yieldTo: undefined, remaining: 900 });
+    // The nightly run claims 600 (it spent 1 planning): 599 kept, 301 of room below it, 31 granted.
+    await ledger.setClaim(clientId, "nightly window", 600);
+    const below = await ledger.takeBlock(ask(clientId, "backfill", { want: 500, share: 10 }));
+    expect(below).toMatchObject({ granted: 31, yieldTo: undefined });
+    // Without a share, all that is asked within the room: the ledger's own rule is unchanged.
+    const all = await ledger.takeBlock(ask(clientId, "backfill", { want: 500 }));
+    expect(all.granted).toBe(301 - 31);
+  });
+
+  test("a lower-priority run told to yield on a stale count first sends one request to check it", async () => {
+    // Regression: a run started on a new quota day yielded on the day before's count, before any of
+    // its requests could show the service had renewed the quota.
+    const clientId = freshClient();
+    await seed(clientId, "nightly", 100, { priority: "high", pipeline: "nightly" });
+    await ledger.setClaim(clientId, "nightly window", 80);
+    await ledger.register(registration(clientId, "backfill", { priority: "low", pipeline: "backfill" }));
+    const stale = await ledger.takeBlock(ask(clientId, "backfill", { want: 50, recheckAfterMs: 1 }));
+    expect(stale).toMatchObject({ granted: 1, yieldTo: undefined });
+    // Checked just now: the count stands, and the run yields.
+    const fresh = await ledger.takeBlock(ask(clientId, "backfill", { want: 50, recheckAfterMs: 60_000 }));
+    expect(fresh.yieldTo).toBe("nightly");
+  });
+
   test("a standing claim protects a pipeline before its run starts, and is released once it completes", async () => {
     const clientId = freshClient();
     await ledger.registerStanding(clientId, "nightly", "high", 60);
