@@ -109,7 +109,9 @@ describe("a fleet held to the truth", () => {
         ...[0, 1, 2].map((shard) => ({ file: backfill, out: "backfill", argv: ["--shard", `${shard}/3`] })),
       ];
       for (let day = 2; pending.length > 0; day++) {
-        expect(day, "the fleet finishes within three more quota days").toBeLessThanOrEqual(4);
+        // A low-priority shard yields while a higher run under way leaves too little to see it through,
+        // so it may take a few days; each day must move it on.
+        expect(day, "the fleet finishes within a week").toBeLessThanOrEqual(7);
         shift += DAY_MS;
         const lastReport = Date.now();
         await waitFor(() => Date.now() - lastReport > 1100, "the ledger's count to be due for a recheck");
@@ -119,7 +121,9 @@ describe("a fleet held to the truth", () => {
           runs.map(async ({ run, cli }) => ({ run, cli, code: await cli.exited })),
         );
         for (const { cli, code } of ended) expect([0, 75], cli.stderr()).toContain(code);
-        expect(quotaRequests(service.emulator) - before).toBeLessThanOrEqual(quota - reserve);
+        const spentToday = quotaRequests(service.emulator) - before;
+        expect(spentToday).toBeGreaterThan(0);
+        expect(spentToday).toBeLessThanOrEqual(quota - reserve);
         pending = ended.filter(({ code }) => code === 75).map(({ run }) => run);
       }
       await expectTruth(service, "jobs", 16, 1);
