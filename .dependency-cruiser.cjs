@@ -103,6 +103,22 @@ module.exports = {
       to: { path: "^src/api/paging/" },
     },
     {
+      name: "decoding-imports-only-the-bottom",
+      comment:
+        "Response bytes become records below everything else: decoding/ imports core/ and the bottom only; a format hands its coercers in through Format.takes.",
+      severity: "error",
+      from: { path: "^src/decoding/", pathNot: TESTS },
+      to: { path: "^src/", pathNot: ["^src/decoding/", BOTTOM] },
+    },
+    {
+      name: "formats-through-their-contract",
+      comment:
+        "The run, the client and the pagers, the kinds, the config and the CLI see a format through its contract (formats/format.ts) only; the environment's registry names the formats themselves.",
+      severity: "error",
+      from: { path: "^src/(cli|observability|pipeline|config|kinds|api)/", pathNot: TESTS },
+      to: { path: "^src/formats/", pathNot: "^src/formats/format\\.ts$" },
+    },
+    {
       name: "not-to-unresolvable",
       comment: "An import the cruiser cannot resolve would pass the layering unseen.",
       severity: "error",

@@ -8,7 +8,8 @@ import { validateRequest } from "../src/api/wire/operations.js";
 import { createSilentLogger } from "../src/logger.js";
 import type { RecordBatch, SliceContext } from "../src/core/contracts.js";
 import { reportUnknownFields, unknownFields } from "../src/pipeline/run/report-unknown-fields.js";
-import { createTakenColumnsReader } from "../src/formats/taken-columns.js";
+import { createTakenColumnsReader } from "../src/decoding/taken-columns.js";
+import { parquetColumnCoercers } from "../src/formats/parquet/coercers.js";
 import { checkCompleteExport } from "./support/export-checks.js";
 import { listDataFiles, readNdjson, readParquet } from "./support/read-output.js";
 import { REMOTE_SERVICE_YAML, runCli } from "./support/cli-harness.js";
@@ -121,7 +122,7 @@ describe("a field no column holds is reported", () => {
 
   it("takes the names of rows read from the hits' bytes from their reader, as the walk would give them", async () => {
     const { warnings, ctx } = warningContext();
-    const reader = createTakenColumnsReader(columns);
+    const reader = createTakenColumnsReader(columns, parquetColumnCoercers);
     const take = (id: string, source: string): TakenRecord => {
       const bytes = Buffer.from(`{"_index":"logs","_id":"${id}","_score":null,"_source":${source}}`);
       const read = reader.read(bytes, 0, bytes.length, false);

@@ -135,6 +135,42 @@ describe("the layering lint", { timeout: 30_000 }, () => {
     expect(failing.output).toContain("not-in-allowed: src/decoding/hit-stream.ts → src/api/client.ts");
   });
 
+  it("keeps decoding below the formats, and the run and the client off a format's internals", async () => {
+    const passing = await lintTree({
+      "core/contracts.ts": contracts,
+      "decoding/taken-columns.ts":
+        'import type { Row } from "../core/contracts.js";\nexport type Reader = Row;\n',
+      "formats/format.ts":
+        'import type { Reader } from "../decoding/taken-columns.js";\nexport type Format = Reader;\n',
+      "pipeline/run/record-request.ts":
+        'import type { Format } from "../../formats/format.js";\n' +
+        'import type { Reader } from "../../decoding/taken-columns.js";\nexport type R = [Format, Reader];\n',
+    });
+    expect(passing.output).toContain("no dependency violations found");
+    expect(passing.failed).toBe(false);
+    const failing = await lintTree({
+      "core/contracts.ts": contracts,
+      "formats/parquet/coercers.ts":
+        'import type { Row } from "../../core/contracts.js";\nexport type Coercers = Row;\n',
+      "decoding/hit-column-values.ts":
+        'import type { Coercers } from "../formats/parquet/coercers.js";\nexport type V = Coercers;\n',
+      "pipeline/run/record-request.ts":
+        'import type { Coercers } from "../../formats/parquet/coercers.js";\nexport type R = Coercers;\n',
+      "api/service-call.ts":
+        'import type { Coercers } from "../formats/parquet/coercers.js";\nexport type S = Coercers;\n',
+    });
+    expect(failing.failed).toBe(true);
+    expect(failing.output).toContain(
+      "decoding-imports-only-the-bottom: src/decoding/hit-column-values.ts → src/formats/parquet/coercers.ts",
+    );
+    expect(failing.output).toContain(
+      "formats-through-their-contract: src/pipeline/run/record-request.ts → src/formats/parquet/coercers.ts",
+    );
+    expect(failing.output).toContain(
+      "formats-through-their-contract: src/api/service-call.ts → src/formats/parquet/coercers.ts",
+    );
+  });
+
   it("fails an emulator import beyond the wire schemas", async () => {
     const result = await lintTree({
       "api/client.ts": "export type Client = string;\n",

@@ -1,7 +1,7 @@
 // What a slice's source delivers (SliceContext.records) and how its hits may be read straight from
-// their bytes: the contract the paging calls, the readers of api/paging and formats/, and the sources
-// implement.
-import type { RecordId, RecordShape } from "./record-batch.js";
+// their bytes: the contract the paging calls, the readers of decoding/ and the sources implement, and
+// what a format that takes columns hands the columns reader (ColumnCoercers).
+import type { ColumnType, ColumnValue, RecordId, RecordShape } from "./record-batch.js";
 
 /**
  * What a source's paging hands a hit that a reader took: the record's identity (a TakenRecord for a
@@ -47,4 +47,15 @@ export type RecordRequest =
 export function rowsCarryJson(request: RecordRequest | undefined): boolean {
   if (request === undefined) return true;
   return request.shape === "rows" ? request.json : request.shape === "lines";
+}
+
+/**
+ * How a format that takes columns wants each value: per column type, the coercer a value read from a
+ * hit goes through (the format's own, so a value taken from bytes equals one coerced from a parsed
+ * row), and which values that coercer returns as they are (`KEEPS_*` of decoding/hit-column-values.ts),
+ * so the reader skips the call for those.
+ */
+export interface ColumnCoercers {
+  readonly coerce: Readonly<Record<ColumnType, (value: unknown) => ColumnValue>>;
+  readonly keeps: Readonly<Record<ColumnType, number>>;
 }

@@ -1,5 +1,5 @@
 // Checks JSON (RFC 8259) on UTF-8 bytes without building values: the one grammar under the readers
-// that take hits straight from their bytes (decoding/hit-bytes.ts, formats/hit-columns-reader.ts).
+// that take hits straight from their bytes (decoding/hit-bytes.ts, decoding/hit-columns-reader.ts).
 // One pass, no allocation per value, positions in and out; a failure is a negative position naming
 // the problem (JSON_FAILURE, json-failures.ts), so every step returns one number.
 import { Buffer } from "node:buffer";

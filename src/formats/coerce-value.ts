@@ -3,7 +3,8 @@
 import type { ColumnType } from "../core/contracts.js";
 import { stringifyExact, stringifyJson } from "../decoding/json-exact.js";
 import { EtlError } from "../errors.js";
-import { isoTextMillis } from "./iso-text.js";
+import { isoTextMillis } from "../decoding/iso-text.js";
+import { MAX_EPOCH_MILLIS } from "../decoding/iso-millis.js";
 import type { ColumnValue } from "../core/record-batch.js";
 
 /** A value as hyparquet-writer takes it for the column's physical type. */
@@ -17,8 +18,6 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 const INT32_MIN_BIG = BigInt(INT32_MIN);
 const INT32_MAX_BIG = BigInt(INT32_MAX);
-/** The range of a JavaScript Date, which a timestamp column keeps to. */
-const MAX_EPOCH_MILLIS = 8.64e15;
 
 /** The coercer for each column type, chosen once per column, not per value. */
 export const coercers: Readonly<Record<ColumnType, Coercer>> = {
@@ -165,9 +164,4 @@ function toEpochMillis(value: unknown): ParquetValue {
   else if (typeof value === "bigint") millis = Number(value);
   else return null;
   return Number.isFinite(millis) && Math.abs(millis) <= MAX_EPOCH_MILLIS ? Math.trunc(millis) : null;
-}
-
-/** Whether a timestamp column takes `millis` as it is: a whole number of milliseconds within its range. */
-export function isEpochMillis(millis: number): boolean {
-  return Number.isInteger(millis) && Math.abs(millis) <= MAX_EPOCH_MILLIS;
 }

@@ -3,19 +3,19 @@
 // the runner and `ddl` need to know of it. Nothing outside formats/ tests a format by its name.
 import type { z } from "zod";
 import type { RecordBatch, Column, RowEncoder } from "../core/contracts.js";
-import type { HitBytesReader } from "../core/hit-reader.js";
+import type { ColumnCoercers } from "../core/hit-reader.js";
 
 /**
  * The batches a format's encoder takes beside the parsed rows every encoder takes (RecordBatch):
  * - `rows`: none; it reads fields by name, so neither key order nor JSON text shows.
  * - `lines`: records as JSON text; it writes rows as JSON text too, so the rows it gets keep
  *   `JSON.stringify` order and carry their JSON spliced from the service's bytes.
- * - `columns`: each record's values for its columns, taken from the hits' bytes by `reader(columns)`.
+ * - `columns`: each record's values for its columns, taken from the hits' bytes by the columns reader
+ *   of decoding/taken-columns.ts, through `coercers`.
  * The run asks a source for lines or columns only where no stage reads a record's fields.
  */
 export type FormatIntake =
-  | { readonly shape: "rows" | "lines" }
-  | { readonly shape: "columns"; reader(columns: readonly Column[]): HitBytesReader };
+  { readonly shape: "rows" | "lines" } | { readonly shape: "columns"; readonly coercers: ColumnCoercers };
 
 /** A sink as parsed, seen by a format: it reads its own options out of it. */
 export type SinkFields = Readonly<Record<string, unknown>>;

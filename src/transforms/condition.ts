@@ -4,7 +4,7 @@ import { RE2JS } from "re2js";
 import { z } from "zod";
 import { fieldPathSchema } from "./field-schema.js";
 import { readField } from "./field-path.js";
-import { isoTextMillis } from "../formats/iso-text.js";
+import { isoTextMillis } from "../decoding/iso-text.js";
 
 type Scalar = string | number | boolean | null;
 

@@ -1,13 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { coercers } from "../coerce-value.js";
-import {
-  int64Coercer,
-  isKeptUnchanged,
-  keptUnchanged,
-  parquetCoercers,
-  timestampCoercer,
-} from "./coercers.js";
+import { isKeptUnchanged } from "../../decoding/hit-column-values.js";
+import { int64Coercer, keptUnchanged, parquetCoercers, timestampCoercer } from "./coercers.js";
 
 describe("timestamps read digit by digit", () => {
   it("give what the timestamp coercer gives, for every form and edge", () => {

@@ -7,9 +7,16 @@
 // before 100, which Date.UTC moves) goes to the column's coercer, so the value is always what the
 // coercer gives.
 import type { ColumnType } from "../../core/contracts.js";
-import { coercers, isEpochMillis } from "../coerce-value.js";
+import type { ColumnCoercers } from "../../core/hit-reader.js";
+import { coercers } from "../coerce-value.js";
 import type { Coercer, ParquetValue } from "../coerce-value.js";
-import { DayStarts, partsMillis } from "../iso-millis.js";
+import { DayStarts, partsMillis } from "../../decoding/iso-millis.js";
+import {
+  KEEPS_EPOCH_MILLIS,
+  KEEPS_NOTHING,
+  KEEPS_NUMBERS,
+  KEEPS_STRINGS,
+} from "../../decoding/hit-column-values.js";
 
 const coerceTimestamp = coercers.timestamp;
 const coerceInt64 = coercers.int64;
@@ -69,15 +76,6 @@ export const parquetCoercers: Readonly<Record<ColumnType, Coercer>> = {
   timestamp: timestampCoercer,
 };
 
-/** Which values a column type's coercer returns unchanged (KEEPS_*). */
-export const KEEPS_NOTHING = 0;
-/** Strings, as they are. */
-export const KEEPS_STRINGS = 1;
-/** Numbers, as they are (NaN and -0 included). */
-export const KEEPS_NUMBERS = 2;
-/** Whole numbers of epoch milliseconds within a Date's range (`isEpochMillis`). */
-export const KEEPS_EPOCH_MILLIS = 3;
-
 /**
  * Per column type, the values `parquetCoercers` returns unchanged, so a caller that reads many values
  * of many types (the hit columns reader) can skip the call for those. Kept beside the coercers: a
@@ -94,9 +92,5 @@ export const keptUnchanged: Readonly<Record<ColumnType, number>> = {
   timestamp: KEEPS_EPOCH_MILLIS,
 };
 
-/** Whether `value` is one the coercer of a column whose `keptUnchanged` is `keeps` returns as it is. */
-export function isKeptUnchanged(keeps: number, value: unknown): boolean {
-  if (keeps === KEEPS_STRINGS) return typeof value === "string";
-  if (keeps === KEEPS_NUMBERS) return typeof value === "number";
-  return keeps === KEEPS_EPOCH_MILLIS && typeof value === "number" && isEpochMillis(value);
-}
+/** What the Parquet format hands the columns reader (Format.takes): its coercers and what they keep. */
+export const parquetColumnCoercers: ColumnCoercers = { coerce: parquetCoercers, keeps: keptUnchanged };

@@ -6,7 +6,7 @@ import { parquetCoercers } from "./coercers.js";
 import { createColumnReader } from "../column-value.js";
 import { EtlError, hasCode } from "../../errors.js";
 import { loneSurrogates, wellFormedJson } from "../../decoding/json-exact.js";
-import { sameColumns } from "../taken-columns.js";
+import { sameColumns } from "../../decoding/taken-columns.js";
 import type { ColumnReader } from "../column-value.js";
 
 interface ColumnBuffer {

@@ -7,7 +7,7 @@ import { FileBytes } from "./file-bytes.js";
 import { parquetSchema } from "./schema.js";
 import { SinkError } from "../../errors.js";
 import { ColumnBuffers } from "./column-buffers.js";
-import { createTakenColumnsReader } from "../taken-columns.js";
+import { parquetColumnCoercers } from "./coercers.js";
 import type { Format } from "../format.js";
 import { CREATED_BY, encodeRowGroup, placeRowGroup } from "./row-group.js";
 import type { RowGroupFile } from "./row-group.js";
@@ -68,7 +68,7 @@ export const parquetFormat: Format<ParquetSettings> = {
   streams: false,
   columnar: true,
   // Its column buffers read values a columns reader took from the service's bytes, or rows by name.
-  takes: { shape: "columns", reader: createTakenColumnsReader },
+  takes: { shape: "columns", coercers: parquetColumnCoercers },
   settings: (sink) => {
     const { compression, row_group_rows, parquet } = z.object(parquetOptions).parse(sink);
     return { compression, rowGroupRows: row_group_rows, pageVersion: parquet?.page_version ?? 1 };

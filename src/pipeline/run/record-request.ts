@@ -5,6 +5,7 @@
 import type { Column } from "../../core/contracts.js";
 import type { RecordRequest } from "../../core/hit-reader.js";
 import { createSpliceReader } from "../../decoding/splice-reader.js";
+import { createTakenColumnsReader } from "../../decoding/taken-columns.js";
 import { pathReadsRecords } from "../../sinks/sink.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 
@@ -35,7 +36,7 @@ export function recordRequest(
     takes?.shape === "columns" &&
     sameNames(only.columns, columns)
   )
-    return () => ({ shape: "columns", reader: takes.reader(only.columns) });
+    return () => ({ shape: "columns", reader: createTakenColumnsReader(only.columns, takes.coercers) });
   return rows;
 }
 

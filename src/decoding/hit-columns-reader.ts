@@ -1,18 +1,20 @@
-// Reads the Parquet column values of a search hit straight from its bytes, in one pass and without
-// building the hit's objects: the values, the hit's identity and the fields no column holds, exactly
-// as parsing the hit, making it a row (`hitAsRow`), reading each column (`createColumnReader`) and
-// coercing it (`parquetCoercers`) would give them, or a reason to take that path instead.
+// Reads the column values of a search hit straight from its bytes, in one pass and without building
+// the hit's objects: the values, the hit's identity and the fields no column holds, exactly as parsing
+// the hit, making it a row (`hitAsRow`), reading each column (`createColumnReader`) and coercing it
+// (the format's coercers, `parquetCoercers` for Parquet) would give them, or a reason to take that
+// path instead.
 import type { Column } from "../core/contracts.js";
-import type { ParquetValue } from "./coerce-value.js";
+import type { ColumnCoercers } from "../core/hit-reader.js";
+import type { ColumnValue } from "../core/record-batch.js";
 import type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
 
 export type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
 import { childByBytes, childByKey, columnPaths } from "./column-paths.js";
 import type { PathNode } from "./column-paths.js";
 import { isIdentityKey, KEY_ID, KEY_INDEX, NONE, unknownFieldNames } from "./hit-fields-scanner.js";
-import { COLON, MAX_JSON_DEPTH, QUOTE } from "../decoding/json-bytes.js";
-import { JSON_FAILURE } from "../decoding/json-failures.js";
-import { parseJson } from "../decoding/json-exact.js";
+import { COLON, MAX_JSON_DEPTH, QUOTE } from "./json-bytes.js";
+import { JSON_FAILURE } from "./json-failures.js";
+import { parseJson } from "./json-exact.js";
 import { HitColumnValues } from "./hit-column-values.js";
 import { HitSlotScanner } from "./hit-slot-scanner.js";
 
@@ -38,22 +40,16 @@ class HitColumnsParser extends HitSlotScanner {
   private readonly idSlot: number;
   private readonly indexSlot: number;
 
-  constructor(columns: readonly Column[], v3: boolean) {
+  constructor(columns: readonly Column[], v3: boolean, coercers: ColumnCoercers) {
     super(columns, v3);
-    this.columnValues = new HitColumnValues(columns, this.paths);
+    this.columnValues = new HitColumnValues(columns, this.paths, coercers);
     this.names = new Set(columns.map((column) => column.name));
     const top = this.paths.root.children;
     this.idSlot = top.find((child) => child.key === KEY_ID)?.slot ?? -1;
     this.indexSlot = top.find((child) => child.key === KEY_INDEX)?.slot ?? -1;
   }
 
-  read(
-    bytes: Uint8Array,
-    start: number,
-    end: number,
-    into: ParquetValue[][],
-    prefix = false,
-  ): HitColumnsRead {
+  read(bytes: Uint8Array, start: number, end: number, into: ColumnValue[][], prefix = false): HitColumnsRead {
     const result = this.result;
     this.reset(bytes, end);
     this.values.fill(undefined);
@@ -78,7 +74,7 @@ class HitColumnsParser extends HitSlotScanner {
   }
 
   /** False, with nothing written, when a column's coercer refuses its value. */
-  private finish(into: ParquetValue[][]): boolean {
+  private finish(into: ColumnValue[][]): boolean {
     const result = this.result;
     result.id = this.id;
     result.index = this.index;
@@ -189,5 +185,5 @@ export function createHitColumnsReader(
   columns: readonly Column[],
   options: HitColumnsOptions,
 ): HitColumnsReader {
-  return new HitColumnsParser(columns, options.v3);
+  return new HitColumnsParser(columns, options.v3, options.coercers);
 }

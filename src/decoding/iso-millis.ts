@@ -92,3 +92,11 @@ export function partsMillis(
     return Number.NaN;
   return days.of(year, month, day) + ((hour * 60 + minute) * 60 + second) * 1000 + millis;
 }
+
+/** The range of a JavaScript Date, which a timestamp column keeps to. */
+export const MAX_EPOCH_MILLIS = 8.64e15;
+
+/** Whether a timestamp column takes `millis` as it is: a whole number of milliseconds within its range. */
+export function isEpochMillis(millis: number): boolean {
+  return Number.isInteger(millis) && Math.abs(millis) <= MAX_EPOCH_MILLIS;
+}

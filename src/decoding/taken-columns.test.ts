@@ -3,11 +3,12 @@ import type { Column, Row } from "../core/contracts.js";
 import type { RecordBatch, TakenRecord } from "../core/record-batch.js";
 import { hitAsRow } from "../kinds/source-spec.js";
 import type { HitLike } from "../kinds/row-json.js";
-import { ColumnBuffers } from "./parquet/column-buffers.js";
+import { ColumnBuffers } from "../formats/parquet/column-buffers.js";
+import { parquetColumnCoercers } from "../formats/parquet/coercers.js";
 import { createTakenColumnsReader } from "./taken-columns.js";
-import { withReader } from "../decoding/hit-array.js";
+import { withReader } from "./hit-array.js";
 import { V3_HITS } from "../api/hit-arrays.js";
-import { decodeHits } from "../decoding/hit-stream.js";
+import { decodeHits } from "./hit-stream.js";
 
 const COLUMNS: Column[] = [
   { name: "_id", type: "string" },
@@ -72,7 +73,7 @@ describe("column values taken from the hits' bytes", () => {
     const parsed = new ColumnBuffers(COLUMNS);
     const taken = new ColumnBuffers(COLUMNS);
     const mixed = new ColumnBuffers(COLUMNS);
-    const takenRows = rows(createTakenColumnsReader(COLUMNS));
+    const takenRows = rows(createTakenColumnsReader(COLUMNS, parquetColumnCoercers));
     const parsedRows = rows(undefined);
     expect(takenRows.every(isTaken)).toBe(true);
     append(parsed, parsedRows);
@@ -97,7 +98,7 @@ describe("column values taken from the hits' bytes", () => {
       const taken: Item[] = [];
       const decoded = decodeHits(
         chunks(),
-        withReader(V3_HITS, createTakenColumnsReader(COLUMNS)),
+        withReader(V3_HITS, createTakenColumnsReader(COLUMNS, parquetColumnCoercers)),
         "/v3/jobs/query",
       );
       for await (const batch of decoded) taken.push(...(batch.hits as Item[]));
@@ -117,7 +118,7 @@ describe("column values taken from the hits' bytes", () => {
         `{"@timestamp":"2026-03-01T00:00:${String(n % 60).padStart(2, "0")}Z","job":{"id":"j${n}","execution_time":{"elapsed":${n / 4}},"retries":${n % 7},"done":${n % 3 === 0}},"tags":[${n}]}`,
       ),
     );
-    const reader = createTakenColumnsReader(COLUMNS);
+    const reader = createTakenColumnsReader(COLUMNS, parquetColumnCoercers);
     const kept: { taken: Item; parsed: Row }[] = [];
     many.forEach((text, n) => {
       const bytes = Buffer.from(text);
@@ -147,13 +148,13 @@ describe("column values taken from the hits' bytes", () => {
   });
 
   it("are refused by buffers of other columns rather than written as nulls", () => {
-    const takenRows = rows(createTakenColumnsReader(COLUMNS));
+    const takenRows = rows(createTakenColumnsReader(COLUMNS, parquetColumnCoercers));
     const other = new ColumnBuffers(COLUMNS.slice(1));
     expect(() => append(other, takenRows)).toThrow(/other columns/);
   });
 
   it("name the fields no column holds, as the walk of the parsed row does", () => {
-    const [, second] = rows(createTakenColumnsReader(COLUMNS));
+    const [, second] = rows(createTakenColumnsReader(COLUMNS, parquetColumnCoercers));
     if (second === undefined || !isTaken(second)) throw new Error("the second hit was not taken");
     expect(second.chunk.unknown[second.at]).toEqual(["extra"]);
   });

@@ -15,13 +15,13 @@ import { hitColumns, tableMappings } from "../kinds/hit-columns.js";
 import { hitAsRow } from "../kinds/source-spec.js";
 import type { HitLike } from "../kinds/row-json.js";
 import { fieldTree, unknownFields } from "../pipeline/run/report-unknown-fields.js";
-import type { ParquetValue } from "./coerce-value.js";
-import { createColumnReader } from "./column-value.js";
+import type { ColumnValue as ParquetValue } from "../core/record-batch.js";
+import { createColumnReader } from "../formats/column-value.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
 import type { HitColumnsReader } from "./hit-columns-reader.js";
-import { parquetCoercers } from "./parquet/coercers.js";
+import { parquetColumnCoercers, parquetCoercers } from "../formats/parquet/coercers.js";
 import { createRandom } from "../emulator/random.js";
-import { parseJson } from "../decoding/json-exact.js";
+import { parseJson } from "./json-exact.js";
 import { hasCode } from "../errors.js";
 
 interface Expected {
@@ -69,7 +69,8 @@ function readerFor(columns: readonly Column[], v3: boolean): HitColumnsReader {
   let byVersion = readers.get(columns);
   if (byVersion === undefined) readers.set(columns, (byVersion = new Map()));
   let reader = byVersion.get(v3);
-  if (reader === undefined) byVersion.set(v3, (reader = createHitColumnsReader(columns, { v3 })));
+  if (reader === undefined)
+    byVersion.set(v3, (reader = createHitColumnsReader(columns, { v3, coercers: parquetColumnCoercers })));
   return reader;
 }
 
@@ -519,7 +520,7 @@ describe("refused bytes", () => {
   it("reads a hit nested as deep as it allows, from a plain Uint8Array", () => {
     const deep = `{"_index":"i","_id":"h","_source":{"s":"v","a":${"[".repeat(509)}${"]".repeat(509)}}}`;
     const into: ParquetValue[][] = [[]];
-    const read = createHitColumnsReader(columns, { v3: false }).read(
+    const read = createHitColumnsReader(columns, { v3: false, coercers: parquetColumnCoercers }).read(
       new Uint8Array(Buffer.from(deep)),
       0,
       deep.length,

@@ -1,10 +1,13 @@
 // What the hit columns reader (hit-columns-reader.ts) takes and gives: its options, the outcome of one
 // read, and the reader's contract.
-import type { ParquetValue } from "./coerce-value.js";
+import type { ColumnCoercers } from "../core/hit-reader.js";
+import type { ColumnValue } from "../core/record-batch.js";
 
 export interface HitColumnsOptions {
   /** v3 hits carry `_score` (a number or null) and `sort`; v2 hits may leave `_score` out. */
   v3: boolean;
+  /** The format's coercers (Format.takes), which make each value the column's. */
+  coercers: ColumnCoercers;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface HitColumnsReader {
    * array of `into` (in `columns` order). On failure nothing is pushed. With `prefix`, the hit starts
    * at `start` and may close anywhere before `end`; the result's `end` says where.
    * @example
-   * const reader = createHitColumnsReader(columns, { v3: true });
+   * const reader = createHitColumnsReader(columns, { v3: true, coercers });
    * const read = reader.read(element.bytes, element.start, element.end, values);
    * if (read.failure !== undefined) fallBackToJsonParse(element);
    */
@@ -42,7 +45,7 @@ export interface HitColumnsReader {
     bytes: Uint8Array,
     start: number,
     end: number,
-    into: ParquetValue[][],
+    into: ColumnValue[][],
     prefix?: boolean,
   ): HitColumnsRead;
 }

@@ -2,7 +2,7 @@
 // through the text cache, a time under timestamp columns straight to epoch milliseconds, numbers exact
 // past 2^53. The subclass walks the objects and decides which slot a key is.
 import type { Column } from "../core/contracts.js";
-import { FALSE, NULL, QUOTE, TRUE } from "../decoding/json-bytes.js";
+import { FALSE, NULL, QUOTE, TRUE } from "./json-bytes.js";
 import { columnPaths, timestampOnlySlots } from "./column-paths.js";
 import type { ColumnPaths } from "./column-paths.js";
 import { HitFieldsScanner } from "./hit-fields-scanner.js";

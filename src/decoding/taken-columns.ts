@@ -1,11 +1,11 @@
 // Column values taken straight from the bytes of the service's hits, for an output whose encoder reads
-// rows column by column (Parquet): no hit is parsed and no row object holds its fields. Each hit
+// rows column by column (Parquet, whose coercers come through Format.takes): no hit is parsed and no row object holds its fields. Each hit
 // becomes a TakenRecord, its identity and where its values are in a chunk of column arrays (a source
 // hands them on as a columns batch); the encoder's column buffers read them there, and the
 // unknown-field report reads the names the reader found. Parsing each hit and the garbage of the
 // parsed objects were about two fifths of such an export's CPU (docs/performance.md).
 import type { Column } from "../core/contracts.js";
-import type { HitBytesReader, ReadHit } from "../core/hit-reader.js";
+import type { ColumnCoercers, HitBytesReader, ReadHit } from "../core/hit-reader.js";
 import type { ColumnChunk, TakenRecord } from "../core/record-batch.js";
 import { createHitColumnsReader } from "./hit-columns-reader.js";
 import type { HitColumnsReader } from "./hit-columns-reader.js";
@@ -15,11 +15,15 @@ const NONE: readonly string[] = [];
 
 /**
  * A reader that takes each hit's values for `columns` (the encoder's, as named in the output) from its
- * bytes; it declines (the hit is then parsed) whatever `createHitColumnsReader` refuses.
+ * bytes, each value made the column's by the format's `coercers`; it declines (the hit is then parsed)
+ * whatever `createHitColumnsReader` refuses.
  * @example
- * const reader = createTakenColumnsReader(sink.columns);
+ * const reader = createTakenColumnsReader(sink.columns, parquetColumnCoercers);
  */
-export function createTakenColumnsReader(columns: readonly Column[]): HitBytesReader {
+export function createTakenColumnsReader(
+  columns: readonly Column[],
+  coercers: ColumnCoercers,
+): HitBytesReader {
   const readers: { v2?: HitColumnsReader; v3?: HitColumnsReader } = {};
   const taken: ReadHit = { row: { _id: "", _index: "" }, source: undefined, end: -1 };
   let chunk = newChunk(columns);
@@ -27,8 +31,8 @@ export function createTakenColumnsReader(columns: readonly Column[]): HitBytesRe
   return {
     read(bytes, start, end, v3, prefix = false) {
       const reader = v3
-        ? (readers.v3 ??= createHitColumnsReader(columns, { v3: true }))
-        : (readers.v2 ??= createHitColumnsReader(columns, { v3: false }));
+        ? (readers.v3 ??= createHitColumnsReader(columns, { v3: true, coercers }))
+        : (readers.v2 ??= createHitColumnsReader(columns, { v3: false, coercers }));
       if (at === CHUNK_ROWS) {
         chunk = newChunk(columns);
         at = 0;

@@ -1,7 +1,7 @@
 // Short ASCII strings of a column as strings already made: a column's values repeat from record to
 // record (a state, a type, a domain), and slicing each one out of the bytes again was the reader's
 // largest cost (a call into the runtime per string, 160 ns) and most of its garbage.
-import type { SlicingBuffer } from "../decoding/json-strings.js";
+import type { SlicingBuffer } from "./json-strings.js";
 
 /** Strings longer than this are sliced: they rarely repeat, and hashing them costs more. */
 export const CACHED_TEXT_MAX = 40;

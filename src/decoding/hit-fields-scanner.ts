@@ -1,8 +1,8 @@
 // Reads the fields of a search hit from its bytes (`{"_index":…,"_id":…,"_score":…,"_source":{…},
 // "sort":[…]}`) and checks them as the hit check of the paging stream does; what `_source` holds is
 // read by the subclass.
-import { JsonBytes, NULL } from "../decoding/json-bytes.js";
-import { jsonFailureMessage } from "../decoding/json-failures.js";
+import { JsonBytes, NULL } from "./json-bytes.js";
+import { jsonFailureMessage } from "./json-failures.js";
 import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
 
 const QUOTE = 0x22;
