@@ -1,20 +1,32 @@
-// The hit's own fields as the bytes reader finds them: which key names which field (escaped keys
-// compared decoded) and where the last of each was read.
-import { Buffer } from "node:buffer";
+// The hit's own fields as the identity and `_source` reader (hit-bytes.ts) finds them on the one walk
+// of a hit (hit-walk.ts): where the last of each was read, and what a splice must know of `_source`.
 import type { JsonBytes } from "./json-bytes.js";
+import * as token from "./json-bytes.js";
+import { JSON_FAILURE } from "./json-failures.js";
+import type { UniqueKeys } from "./json-keys.js";
 import type { HitShape } from "./hit-bytes-result.js";
+import { FIELD_ID, FIELD_INDEX, FIELD_SCORE, FIELD_SORT, FIELD_SOURCE } from "./hit-walk.js";
+import type { HitFieldReader } from "./hit-walk.js";
 
-export type Field = "_id" | "_index" | "_score" | "_source" | "sort";
-const FIELDS: readonly Field[] = ["_id", "_index", "_score", "_source", "sort"];
-const FIELD_BYTES = FIELDS.map((field) => Buffer.from(field));
 /** Field positions when there is no usable value: */
-export const ABSENT = -1;
+const ABSENT = -1;
 /** A value of the wrong type: its key was there, so the shape check fails. */
-export const WRONG = -2;
+const WRONG = -2;
 
-/** Where the hit's own fields were read, the last of each (ABSENT or WRONG when not usable). */
-export class HitFields {
-  constructor(readonly shape: HitShape) {}
+const ID = new TextEncoder().encode("_id");
+const INDEX = new TextEncoder().encode("_index");
+const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+const SYNTAX = JSON_FAILURE.unexpected; // what the hit's own steps refuse, JSON.parse refuses too
+
+/**
+ * Where the hit's own fields were read, the last of each (ABSENT or WRONG when not usable). With
+ * `keys`, every object's keys in `_source` are checked to be named once.
+ */
+export class HitFields implements HitFieldReader {
+  constructor(
+    readonly shape: HitShape,
+    private readonly keys: UniqueKeys | undefined,
+  ) {}
   id = ABSENT;
   idEnd = 0;
   idEscaped = false;
@@ -25,21 +37,110 @@ export class HitFields {
   /** `_score` is neither null nor a finite number. */
   scoreWrong = false;
   sort = ABSENT;
-  sortEnd = 0;
   source = ABSENT;
   sourceEnd = 0;
   sourceHasIdentityKey = false;
   sourceHasIndexKey = false;
-  sourceEmpty = true;
-  sortValid = false;
-}
+  private sortValid = false;
 
-export function fieldOf(json: JsonBytes, from: number, to: number): Field | undefined {
-  if (json.escaped) {
-    const key = json.text(from + 1, to - 1, true, json.wide);
-    return FIELDS.find((field) => field === key);
+  /** One hit's value: where it ends, with what was found noted. */
+  readField(json: JsonBytes, field: number, i: number): number {
+    const c = json.at(i);
+    const from = i;
+    if (field === FIELD_ID || field === FIELD_INDEX) {
+      i = c === token.QUOTE ? json.string(i) : json.value(i, 1);
+      const at = c === token.QUOTE ? from : WRONG;
+      if (field === FIELD_ID) {
+        this.id = at;
+        this.idEnd = i;
+        this.idEscaped = json.escaped;
+      } else {
+        this.index = at;
+        this.indexEnd = i;
+        this.indexEscaped = json.escaped;
+      }
+    } else if (field === FIELD_SCORE) {
+      const isNumber = c === 0x2d || (c >= 0x30 && c <= 0x39);
+      i = isNumber ? json.number(i) : json.value(i, 1);
+      this.score = isNumber && i > 0 ? json.numberValue(from, i) : c === 0x6e ? null : undefined;
+      this.scoreWrong = this.score === undefined || !Number.isFinite(this.score ?? 0);
+    } else if (field === FIELD_SOURCE) {
+      i = c === token.OPEN_OBJECT ? this.readSource(json, i) : json.value(i, 1);
+      this.source = c === token.OPEN_OBJECT ? from : WRONG;
+      this.sourceEnd = i;
+    } else if (field === FIELD_SORT && this.shape === "v3Hit") {
+      i = c === token.OPEN_ARRAY ? this.readSort(json, i) : json.value(i, 1);
+      this.sort = c === token.OPEN_ARRAY && this.sortValid ? from : WRONG;
+    } else i = json.value(i, 1);
+    return i;
   }
-  for (let f = 0; f < FIELDS.length; f++)
-    if (json.matches(from + 1, to - 1, FIELD_BYTES[f] as Buffer)) return FIELDS[f];
-  return undefined;
+
+  /** `_source`'s object from its `{`: its top-level keys are checked for what a splice must know. */
+  private readSource(json: JsonBytes, i: number): number {
+    const keys = this.keys;
+    this.sourceHasIdentityKey = false;
+    this.sourceHasIndexKey = false;
+    i = json.space(i + 1);
+    if (json.at(i) === token.CLOSE_OBJECT) return i + 1;
+    keys?.reset(json.bytes);
+    keys?.open();
+    json.keys = keys;
+    i = this.readMembers(json, i);
+    json.keys = undefined;
+    return i;
+  }
+
+  private readMembers(json: JsonBytes, i: number): number {
+    const keys = this.keys;
+    for (;;) {
+      if (json.at(i) !== token.QUOTE) return SYNTAX;
+      const from = i;
+      i = json.string(i);
+      if (i < 0) return i;
+      if (keys !== undefined && (json.escaped || !keys.add(from + 1, i - 1))) return JSON_FAILURE.repeatedKey;
+      const first = json.bytes[from + 1] as number;
+      if (json.escaped || (first >= 0x30 && first <= 0x39)) {
+        // Rare, so decoded: an escaped "_\u0069d" or "\u0031" counts as well.
+        const key = json.text(from + 1, i - 1, json.escaped, json.wide);
+        if (key === "_id" || key === "_index") this.sourceHasIdentityKey = true;
+        if (INDEX_KEY.test(key)) this.sourceHasIndexKey = true;
+      } else if (json.matches(from + 1, i - 1, ID) || json.matches(from + 1, i - 1, INDEX))
+        this.sourceHasIdentityKey = true;
+      i = json.space(i);
+      if (json.at(i) !== token.COLON) return SYNTAX;
+      i = json.value(json.space(i + 1), 2);
+      if (i < 0) return i;
+      i = json.space(i);
+      const next = json.at(i);
+      if (next === token.CLOSE_OBJECT) return i + 1;
+      if (next !== token.COMMA) return SYNTAX;
+      i = json.space(i + 1);
+    }
+  }
+
+  /** A v3 `sort` array from its `[`: notes whether it holds only strings, finite numbers and nulls. */
+  private readSort(json: JsonBytes, i: number): number {
+    this.sortValid = true;
+    i = json.space(i + 1);
+    if (json.at(i) === token.CLOSE_ARRAY) return i + 1;
+    for (;;) {
+      const c = json.at(i);
+      const from = i;
+      if (c === token.QUOTE) i = json.string(i);
+      else if (c === 0x6e) i = json.literal(i, token.NULL);
+      else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        i = json.number(i);
+        if (i > 0 && !Number.isFinite(json.numberValue(from, i))) this.sortValid = false;
+      } else {
+        this.sortValid = false;
+        i = json.value(i, 2);
+      }
+      if (i < 0) return i;
+      i = json.space(i);
+      const next = json.at(i);
+      if (next === token.CLOSE_ARRAY) return i + 1;
+      if (next !== token.COMMA) return SYNTAX;
+      i = json.space(i + 1);
+    }
+  }
 }

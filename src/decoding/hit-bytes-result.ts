@@ -20,10 +20,6 @@ export interface HitBytes {
   /** `_index` and `_id` as JSON.parse decodes them; of a key given twice the last, as JSON.parse. */
   index: string;
   id: string;
-  score: number | null | undefined;
-  /** The `sort` array's bytes, from `[` to after `]`: v3 hits only (-1 for the others). */
-  sortStart: number;
-  sortEnd: number;
   /** The `_source` object's bytes, from `{` to after `}`. */
   sourceStart: number;
   sourceEnd: number;
@@ -31,7 +27,6 @@ export interface HitBytes {
   sourceHasIdentityKey: boolean;
   /** `_source` has an array-index key ("0", "17"): JSON.stringify writes those before the others. */
   sourceHasIndexKey: boolean;
-  sourceEmpty: boolean;
   /** No whitespace outside strings anywhere in the bytes: as compact as JSON.stringify writes. */
   compact: boolean;
 }

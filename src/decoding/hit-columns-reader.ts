@@ -52,8 +52,6 @@ class HitColumnsParser extends HitSlotScanner {
   read(bytes: Uint8Array, start: number, end: number, into: ColumnValue[][], prefix = false): HitColumnsRead {
     const result = this.result;
     this.reset(bytes, end);
-    this.values.fill(undefined);
-    this.unknown.length = 0;
     result.unknownFields = NONE;
     result.textLength = 0;
     this.id = "";
@@ -68,8 +66,13 @@ class HitColumnsParser extends HitSlotScanner {
     return result;
   }
 
-  /** Sets the identity over `_source`'s fields of its names and writes each column's value. */
+  /**
+   * Reads `_source`'s values for the columns; a `_source` given again replaces all the first gave, as
+   * JSON.parse keeps the last.
+   */
   protected readSource(at: number): number {
+    this.values.fill(undefined);
+    this.unknown.length = 0;
     return this.readObject(at, this.paths.root, 2, true);
   }
 

@@ -1,9 +1,12 @@
 // Reads the fields of a search hit from its bytes (`{"_index":…,"_id":…,"_score":…,"_source":{…},
-// "sort":[…]}`) and checks them as the hit check of the paging stream does; what `_source` holds is
-// read by the subclass.
+// "sort":[…]}`) on the one walk of a hit (hit-walk.ts) and checks them as the hit check of the paging
+// stream does; what `_source` holds is read by the subclass. A field given twice is read twice and
+// the last counts, as JSON.parse keeps the last.
 import { JsonBytes, NULL } from "./json-bytes.js";
 import { jsonFailureMessage } from "./json-failures.js";
 import { CACHED_TEXT_MAX, TextCache } from "./text-cache.js";
+import { FIELD_ID, FIELD_INDEX, FIELD_SCORE, FIELD_SORT, FIELD_SOURCE, walkHit } from "./hit-walk.js";
+import type { HitFieldReader } from "./hit-walk.js";
 
 const QUOTE = 0x22;
 /** The position a refusal of the hit's own rules returns (JSON_FAILURE's are -1 to -14). */
@@ -50,40 +53,15 @@ export function unknownFieldNames(
   return seen.size === 0 ? NONE : [...seen];
 }
 
-/** The hit's own keys and their bits; each is read once (JSON.parse would keep only a repeat's value). */
-const HIT_KEYS: readonly [number, readonly number[]][] = [
-  [1, INDEX_BYTES],
-  [2, ID_BYTES],
-  [4, [0x5f, 0x73, 0x63, 0x6f, 0x72, 0x65]], // _score
-  [8, [0x5f, 0x73, 0x6f, 0x75, 0x72, 0x63, 0x65]], // _source
-  [16, [0x73, 0x6f, 0x72, 0x74]], // sort
-];
-const HIT_KEY_NAMES: Readonly<Record<number, string>> = {
-  1: "_index",
-  2: "_id",
-  4: "_score",
-  8: "_source",
-  16: "sort",
-};
-
-/** The bit of the hit key with the bytes `bytes[from, to)`, or 0 for another key; compared as bytes. */
-function hitKeyBit(bytes: Uint8Array, from: number, to: number): number {
-  for (const [bit, key] of HIT_KEYS) {
-    if (key.length !== to - from) continue;
-    let k = 0;
-    while (k < key.length && bytes[from + k] === key[k]) k++;
-    if (k === key.length) return bit;
-  }
-  return 0;
-}
-
 /** A hit's own fields, checked as `HIT_ARRAYS`' `accepts` checks them; `_source` is the subclass's. */
-export abstract class HitFieldsScanner extends JsonBytes {
+export abstract class HitFieldsScanner extends JsonBytes implements HitFieldReader {
   /** The hit's `_id` and `_index`, once read. */
   id = "";
   index = "";
   /** Why the hit was refused, set with REFUSED (a grammar failure is named from its position). */
   private refusal = "";
+  /** The hit's own fields met so far (FIELD_* bits). */
+  private seen = 0;
   /** Short ASCII strings already made, by their bytes (index names here, values in the subclass). */
   protected readonly texts = new TextCache();
 
@@ -120,38 +98,25 @@ export abstract class HitFieldsScanner extends JsonBytes {
   /** The hit at `at`; returns the position after it, or -1 with `failure` set. */
   protected readHit(at: number): number {
     if (this.at(at) !== 0x7b) return this.fail("the hit is not an object");
-    let seen = 0;
-    let i = this.space(at + 1);
-    if (this.at(i) === 0x7d) return this.fail("the hit has no _index, _id or _source");
-    for (;;) {
-      if (i >= this.end || this.bytes[i] !== QUOTE) return this.fail("a key is not a string");
-      const keyFrom = i + 1;
-      i = this.string(i);
-      if (i < 0) return i;
-      if (this.escaped) return this.fail("a hit key has an escape");
-      const bit = hitKeyBit(this.bytes, keyFrom, i - 1);
-      if ((seen & bit) !== 0) return this.fail(`the hit repeats ${HIT_KEY_NAMES[bit] ?? "a key"}`);
-      seen |= bit;
-      i = this.space(i);
-      if (this.at(i) !== 0x3a) return this.fail("a colon is missing");
-      i = this.space(i + 1);
-      if (bit === 1 || bit === 2) i = this.readIdentity(i, bit === 2);
-      else if (bit === 4) i = this.readScore(i);
-      else if (bit === 8) {
-        if (this.at(i) !== 0x7b) return this.fail("_source is not an object");
-        i = this.readSource(i);
-      } else if (bit === 16) i = this.readSort(i);
-      else i = this.value(i, 1);
-      if (i < 0) return i;
-      i = this.space(i);
-      const next = i < this.end ? this.bytes[i] : -1;
-      if (next === 0x2c) i = this.space(i + 1);
-      else if (next === 0x7d) break;
-      else return this.fail("a comma or brace is missing");
-    }
-    if ((seen & 11) !== 11) return this.fail("the hit lacks _index, _id or _source");
-    if (this.v3 && (seen & 20) !== 20) return this.fail("a v3 hit lacks _score or sort");
-    return i + 1;
+    this.seen = 0;
+    const end = walkHit(this, at, this);
+    if (end < 0) return end;
+    const needed = FIELD_INDEX | FIELD_ID | FIELD_SOURCE;
+    if ((this.seen & needed) !== needed) return this.fail("the hit lacks _index, _id or _source");
+    if (this.v3 && (this.seen & (FIELD_SCORE | FIELD_SORT)) !== (FIELD_SCORE | FIELD_SORT))
+      return this.fail("a v3 hit lacks _score or sort");
+    return end;
+  }
+
+  /** One of the hit's fields (HitFieldReader): `this` is the walk's bytes. */
+  readField(_json: JsonBytes, field: number, at: number): number {
+    this.seen |= field;
+    if (field === FIELD_INDEX || field === FIELD_ID) return this.readIdentity(at, field === FIELD_ID);
+    if (field === FIELD_SCORE) return this.readScore(at);
+    if (field === FIELD_SOURCE)
+      return this.at(at) === 0x7b ? this.readSource(at) : this.fail("_source is not an object");
+    if (field === FIELD_SORT) return this.readSort(at);
+    return this.value(at, 1);
   }
 
   private readIdentity(at: number, isId: boolean): number {
