@@ -14,7 +14,7 @@ const MAX_DEPTH = 512;
  * A number token's value as the service meant it: an integer written with digits alone and beyond
  * 2^53 is a bigint (exact), anything else the double JSON.parse reads.
  */
-export function exactNumber(token: string, hasFractionOrExponent: boolean): number | bigint {
+function exactNumber(token: string, hasFractionOrExponent: boolean): number | bigint {
   const value = Number(token);
   return hasFractionOrExponent || Number.isSafeInteger(value) ? value : BigInt(token);
 }

@@ -27,7 +27,7 @@ export const DEFAULT_PARTITION_BOUNDS: PartitionBounds = {
 /** Small gzip files legitimately inflate far beyond any ratio (a header, repeated keys). */
 const RATIO_GRACE_BYTES = 16 * 1024 * 1024;
 
-export interface DecodeOptions {
+interface DecodeOptions {
   /** Records per yielded array. Default 1000. */
   batchSize?: number;
   /** Records the status announced; one more stops the decoding at once. */

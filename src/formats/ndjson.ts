@@ -15,7 +15,7 @@ const ndjsonOptions = {
   gzip: z.boolean().default(false).describe("Compress NDJSON with gzip (adds .gz)."),
 };
 
-export interface NdjsonSettings {
+interface NdjsonSettings {
   gzip?: boolean;
 }
 

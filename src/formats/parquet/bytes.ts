@@ -47,11 +47,6 @@ export class PageBytes {
     this.length = this.buffer.writeUInt32LE(value, this.length);
   }
 
-  /** Writes a 4-byte value at `at`, before the end (a length known only after what follows it). */
-  uint32At(at: number, value: number): void {
-    this.buffer.writeUInt32LE(value, at);
-  }
-
   int32(value: number): void {
     this.reserve(4);
     this.length = this.buffer.writeInt32LE(value, this.length);

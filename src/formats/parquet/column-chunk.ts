@@ -15,12 +15,12 @@ const PAGE_BYTES = 1 << 20;
 /** Values looked at before deciding a column is too varied for a dictionary. */
 const DICTIONARY_SAMPLE = 1024;
 
-export interface ChunkColumn {
+interface ChunkColumn {
   name: string;
   type: ColumnType;
 }
 
-export interface EncodedChunk {
+interface EncodedChunk {
   chunk: ColumnChunk;
   /** Present when the chunk has more than one data page, as hyparquet-writer writes it. */
   offsetIndex?: OffsetIndex;

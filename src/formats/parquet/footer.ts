@@ -3,7 +3,7 @@ import { parquetMetadata } from "hyparquet";
 import { SinkError } from "../../errors.js";
 
 /** A Parquet footer bigger than this is not one we wrote. */
-export const MAX_FOOTER_BYTES = 16 * 1024 * 1024;
+const MAX_FOOTER_BYTES = 16 * 1024 * 1024;
 
 /** Streams the file once; memory holds at most the last `maxFooterBytes` (plus one chunk), never the file. */
 export async function countParquetRows(

@@ -58,7 +58,7 @@ export function writeDictionaryPage(
 }
 
 /** One data page's rows: their definition levels (1 present, 0 null) and their encoded values. */
-export interface DataPage {
+interface DataPage {
   /** The whole chunk's definition levels; the page covers `[start, end)` of them. */
   levels: Uint8Array;
   start: number;

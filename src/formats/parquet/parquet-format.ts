@@ -16,7 +16,7 @@ import type { Codec, PageVersion } from "./pages.js";
 import { joinParquetFiles } from "./join.js";
 import { parquetRows } from "../decode-rows.js";
 
-export const DEFAULT_ROW_GROUP_ROWS = 100_000;
+const DEFAULT_ROW_GROUP_ROWS = 100_000;
 
 /**
  * A row group is also written once the values buffered for it reach about this many bytes (string
@@ -26,7 +26,7 @@ export const DEFAULT_ROW_GROUP_ROWS = 100_000;
  * 296 to 264 MB at the same CPU (485,050 jobs, 4 slices at once; docs/performance.md). Checked after
  * each batch, so a row group ends at most one batch past it.
  */
-export const DEFAULT_ROW_GROUP_BYTES = 2 * 1024 * 1024;
+const DEFAULT_ROW_GROUP_BYTES = 2 * 1024 * 1024;
 
 const parquetOptions = {
   compression: z.enum(["snappy", "uncompressed"]).default("snappy").describe("Parquet page compression."),

@@ -7,7 +7,7 @@ import type { PageBytes } from "./bytes.js";
 
 type Bound = string | number | bigint | boolean;
 
-export interface ValueStatistics {
+interface ValueStatistics {
   min_value?: Bound;
   max_value?: Bound;
   nan_count?: bigint;
@@ -146,7 +146,7 @@ export const physicalTypes: Readonly<Record<ColumnType, Physical>> = {
  * JavaScript's `<` compares UTF-16 code units and misorders characters beyond U+FFFF against
  * U+E000..U+FFFF; lone surrogates compare as U+FFFD, as they are written.
  */
-export function compareStrings(left: string, right: string): number {
+function compareStrings(left: string, right: string): number {
   if (left === right) return 0;
   const length = Math.min(left.length, right.length);
   let i = 0;

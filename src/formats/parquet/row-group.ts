@@ -18,14 +18,14 @@ export interface RowGroupFile {
   pageVersion: PageVersion;
 }
 
-export interface RowGroupTask extends RowGroupFile {
+interface RowGroupTask extends RowGroupFile {
   /** One array of values per column, in the order of `columns`, all of the same length. */
   values: ParquetValue[][];
   /** About the bytes of the values, to size the output buffer once. */
   sizeHint: number;
 }
 
-export interface EncodedRowGroup {
+interface EncodedRowGroup {
   bytes: Uint8Array;
   /** The row group's entry in the footer. */
   rowGroup: RowGroupMeta;

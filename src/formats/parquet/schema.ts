@@ -13,7 +13,7 @@ export function parquetSchema(columns: readonly Column[]): SchemaElement[] {
  * timestamps carry both the logical type, which current readers go by, and the converted type, which
  * older readers know.
  */
-export function schemaElementFor(column: Column): SchemaElement {
+function schemaElementFor(column: Column): SchemaElement {
   const base = { name: column.name, repetition_type: "OPTIONAL" } as const;
   const text = {
     ...base,
