@@ -1,4 +1,4 @@
-// What the quota ledger costs a run: its statements to PostgreSQL stay under 2% of the requests the
+// What the quota ledger costs a run: its transactions with PostgreSQL stay under 2% of the requests the
 // service counts, on a real run of several hundred requests against the emulator, with the ledger on a
 // real PostgreSQL. The exporter's own count (its debug log, the metric's source) is held against the
 // transactions PostgreSQL itself counted for the ledger's database, so neither can flatter the other.
@@ -49,7 +49,7 @@ function ledgerSummary(stderr: string): { roundTrips: number; blocks: number; gr
 }
 
 describe("the quota ledger's cost", () => {
-  test("a run of several hundred requests sends the ledger fewer statements than 2% of them", async () => {
+  test("a run of several hundred requests sends the ledger fewer transactions than 2% of them", async () => {
     const service = await startTestService({ seed: 11, density: 40 });
     try {
       const ledger = await freshLedgerUrl(postgres);

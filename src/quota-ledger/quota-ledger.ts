@@ -13,7 +13,7 @@ import type { BlockRequest, Grant, QuotaPriority, RunEnd, RunRegistration } from
 import { describeLedgerUrl, redactLedgerText } from "./ledger-url.js";
 
 /**
- * The ledger's statements, each atomic.
+ * The ledger's steps, each one atomic transaction.
  * @example
  * const ledger = await openQuotaLedger("postgres://mdq@db:5432/quota");
  * await ledger.register(run); const grant = await ledger.takeBlock(request); await ledger.close();
@@ -22,8 +22,9 @@ export interface QuotaLedger {
   /** The ledger's URL without credentials, for messages. */
   readonly describe: string;
   /**
-   * What the ledger cost this process so far, beside its requests to the service: each statement (one
-   * transaction, its SQL sent on one connection), the opening's two, and each connection opened.
+   * What the ledger cost this process so far, beside its requests to the service, in transactions: each
+   * step (one transaction of several statements, on one connection), the opening's two, and each
+   * connection opened.
    */
   readonly roundTrips: number;
   register(run: RunRegistration): Promise<void>;
