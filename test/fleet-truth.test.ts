@@ -108,14 +108,19 @@ describe("a fleet held to the truth", () => {
         { file: jobs, out: "jobs", argv: [] },
         ...[0, 1, 2].map((shard) => ({ file: backfill, out: "backfill", argv: ["--shard", `${shard}/3`] })),
       ];
+      const committed = async (): Promise<number> =>
+        (await readNdjsonRecords(join(dir, "jobs"))).length +
+        (await readNdjsonRecords(join(dir, "backfill"))).length;
       for (let day = 2; pending.length > 0; day++) {
         // A low-priority shard yields while a higher run under way leaves too little to see it through,
-        // so it may take a few days; each day must move it on.
-        expect(day, "the fleet finishes within a week").toBeLessThanOrEqual(7);
+        // so how many days the fleet takes depends on who asks first; what must hold is that each day
+        // moves it on (a run finishes, or more records are committed), within the quota.
+        expect(day, "the fleet finishes within a fortnight").toBeLessThanOrEqual(14);
         shift += DAY_MS;
         const lastReport = Date.now();
         await waitFor(() => Date.now() - lastReport > 1100, "the ledger's count to be due for a recheck");
         const before = quotaRequests(service.emulator);
+        const recordsBefore = await committed();
         const runs = pending.map((run) => ({ run, cli: start(run.file, run.out, run.argv) }));
         const ended = await Promise.all(
           runs.map(async ({ run, cli }) => ({ run, cli, code: await cli.exited })),
@@ -124,6 +129,8 @@ describe("a fleet held to the truth", () => {
         const spentToday = quotaRequests(service.emulator) - before;
         expect(spentToday).toBeGreaterThan(0);
         expect(spentToday).toBeLessThanOrEqual(quota - reserve);
+        const finished = ended.some(({ code }) => code === 0);
+        expect(finished || (await committed()) > recordsBefore, `day ${day} moved the fleet on`).toBe(true);
         pending = ended.filter(({ code }) => code === 75).map(({ run }) => run);
       }
       await expectTruth(service, "jobs", 16, 1);
