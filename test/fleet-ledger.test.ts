@@ -8,6 +8,9 @@ import { openQuotaLedger } from "../src/quota-ledger/quota-ledger.js";
 import type { QuotaLedger } from "../src/quota-ledger/quota-ledger.js";
 import type { BlockRequest, RunRegistration } from "../src/quota-ledger/ledger-types.js";
 import { LEDGER_SCHEMA_VERSION } from "../src/quota-ledger/ledger-schema.js";
+import { LedgerGate } from "../src/quota-ledger/ledger-gate.js";
+import { systemClock } from "../src/api/clock.js";
+import { createSilentLogger } from "../src/logger.js";
 import { hasCode } from "../src/errors.js";
 import { startPostgres } from "./support/postgres.js";
 import type { TestPostgres } from "./support/postgres.js";
@@ -257,6 +260,50 @@ describe("grants", () => {
     expect(stale).toMatchObject({ granted: 0, exhausted: true, day: 1 });
     const renewed = await ledger.takeBlock(ask(clientId, "yesterday", { want: 10, observed: 500 }));
     expect(renewed).toMatchObject({ granted: 10, day: 2, remaining: 490 });
+  });
+});
+
+// Found by the fleet test: a run on yesterday's count was granted the fleet's probe, asked for its next
+// block at once (before the probe was answered), was refused on the same stale count, and stopped with
+// 75 without ever reporting the new day; every run after it on that day did the same.
+describe("a run granted the fleet's probe", () => {
+  test("asks for its next block with the probe's answer, and so learns of the new day", async () => {
+    const clientId = freshClient();
+    await seed(clientId, "yesterday", 3);
+    expect(await ledger.takeBlock(ask(clientId, "yesterday", { want: 10 }))).toMatchObject({ granted: 3 });
+    await ledger.takeBlock(ask(clientId, "yesterday", { want: 0, answered: 3, observed: 0 }));
+    // The last report is older than the recheck interval: the next run may probe.
+    await db.query(
+      "UPDATE mdq_quota_clients SET reported_at = now() - interval '1 hour' WHERE client_id = $1",
+      [clientId],
+    );
+    await ledger.register(registration(clientId, "today"));
+    const gate = new LedgerGate({
+      ledger,
+      runId: idOf(clientId, "today"),
+      clientId,
+      pipeline: "today",
+      priority: "normal",
+      claimKey: "today window",
+      blockSize: 10,
+      slotsWanted: 4,
+      maxInFlight: undefined,
+      recheckAfterMs: 60_000,
+      leaseMs: 60_000,
+      reserve: 0,
+      log: createSilentLogger(),
+      clock: systemClock,
+    });
+    await gate.permit("/v3/jobs/query");
+    expect(gate.counts).toMatchObject({ blocks: 1, granted: 1 });
+    // The run's next request waits for the probe's answer rather than for a block on the old count.
+    const next = gate.permit("/v3/jobs/query");
+    gate.observe(120);
+    gate.answered();
+    await next;
+    expect(gate.counts).toMatchObject({ blocks: 2, day: 2 });
+    expect(gate.counts.granted).toBeGreaterThan(1);
+    await gate.close("complete");
   });
 });
 

@@ -130,7 +130,10 @@ describe("a fleet held to the truth", () => {
         expect(spentToday).toBeGreaterThan(0);
         expect(spentToday).toBeLessThanOrEqual(quota - reserve);
         const finished = ended.some(({ code }) => code === 0);
-        expect(finished || (await committed()) > recordsBefore, `day ${day} moved the fleet on`).toBe(true);
+        expect(
+          finished || (await committed()) > recordsBefore,
+          `day ${day} moved the fleet on\n${ended.map(({ cli }) => cli.stderr()).join("\n")}`,
+        ).toBe(true);
         pending = ended.filter(({ code }) => code === 75).map(({ run }) => run);
       }
       await expectTruth(service, "jobs", 16, 1);

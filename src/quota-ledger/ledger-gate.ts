@@ -25,6 +25,8 @@ export class LedgerGate implements QuotaGate {
   private yieldDay: number | undefined;
   private readonly runClaim: RunClaim;
   private lastBlock = 0;
+  /** A probe's answer is awaited: asked before it, the ledger would refuse on yesterday's count. */
+  private probing = false;
   private readonly slotWaiters: (() => void)[] = [];
   private readonly lease: LeaseKeeper;
   readonly counts: GateCounts = {
@@ -58,7 +60,8 @@ export class LedgerGate implements QuotaGate {
           return;
         }
         if (this.available === 0 && this.refusal !== undefined) throw this.refusal;
-        if (this.available === 0) await (this.refill ?? this.nextBlock());
+        if (this.available === 0 && this.probing) await this.slotFreed();
+        else if (this.available === 0) await (this.refill ?? this.nextBlock());
         else if (this.slots !== 0 || this.inFlight > 0) await this.slotFreed();
         else {
           // No slot under max_in_flight and nothing in flight here to free one: only the ledger can
@@ -89,6 +92,11 @@ export class LedgerGate implements QuotaGate {
     this.inFlight = Math.max(0, this.inFlight - 1);
     this.unreported += 1;
     this.counts.answered += 1;
+    if (this.probing && this.inFlight === 0) {
+      this.probing = false;
+      for (const wake of this.slotWaiters.splice(0)) wake();
+      return;
+    }
     this.slotWaiters.shift()?.();
   }
 
@@ -142,11 +150,9 @@ export class LedgerGate implements QuotaGate {
   private take(): void {
     this.available -= 1;
     this.inFlight += 1;
-    if (
-      this.refusal === undefined &&
-      askAhead(this.runClaim.need(this.counts.granted), this.available, this.lastBlock)
-    )
-      void (this.refill ?? this.nextBlock());
+    const need = this.runClaim.need(this.counts.granted);
+    const ahead = !this.probing && askAhead(need, this.available, this.lastBlock);
+    if (this.refusal === undefined && ahead) void (this.refill ?? this.nextBlock());
   }
 
   private nextBlock(): Promise<void> {
@@ -219,6 +225,7 @@ export class LedgerGate implements QuotaGate {
     this.counts.day = grant.day;
     this.available += grant.granted;
     this.slots = grant.slots;
+    if (grant.probe && grant.granted > 0) this.probing = true;
     this.reportNumbers();
     for (const wake of this.slotWaiters.splice(0)) wake();
     // A new quota day ends the yield: the higher claims it gave way to were yesterday's.

@@ -161,6 +161,7 @@ export async function takeBlock(tx: PoolClient, request: BlockRequest): Promise<
     granted: decision.granted,
     yieldTo: decision.yieldTo,
     exhausted: decision.exhausted,
+    probe: decision.probe === true,
     slots,
     remaining: remaining === null ? undefined : remaining,
     day: client.day,

@@ -59,6 +59,11 @@ export interface Grant {
   yieldTo: string | undefined;
   /** Nothing granted because the day's quota (less this run's reserve) is spent. */
   exhausted: boolean;
+  /**
+   * The one request granted is the fleet's probe of a count that may be yesterday's: its answer, not
+   * the ledger, says whether a new quota day began.
+   */
+  probe: boolean;
   remaining: number | undefined;
   day: number;
 }
