@@ -8,7 +8,7 @@ import type { CliIO } from "./io.js";
 
 export const LOG_FORMAT_OPTION = { "log-format": { type: "string" } } as const;
 
-export interface LogFlags {
+interface LogFlags {
   "log-level"?: string | undefined;
   "log-format"?: string | undefined;
 }

@@ -6,6 +6,7 @@ import { parseInstant } from "../core/date-math.js";
 import { ConfigError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
 import { didYouMean } from "../core/close-matches.js";
+import type { CliIO } from "./io.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -34,6 +35,13 @@ export function parseCommandArgs<T extends Options>(argv: readonly string[], opt
       unknownOptionMessage(error, options) ?? (error instanceof Error ? error.message : String(error));
     throw new ConfigError(`${message}\n\n${usage}`, [{ path: "arguments", message }]);
   }
+}
+
+/** Prints the usage when `--help` is given: then the command has nothing more to do (exit 0). */
+export function showedHelp(values: { help?: unknown }, io: Pick<CliIO, "stdout">, usage: string): boolean {
+  if (values.help !== true) return false;
+  io.stdout.write(`${usage}\n`);
+  return true;
 }
 
 /** `unknown option "--shrad"; did you mean "--shard"?` for parseArgs' unknown-option error, else undefined. */

@@ -4,10 +4,10 @@
 import { readFileSync } from "node:fs";
 import { DEFAULT_CLIENT_SECRET } from "../emulator/options.js";
 
-export const EMULATOR_ID_VARIABLE = "MDQ_EMULATOR_CLIENT_ID";
-export const EMULATOR_SECRET_VARIABLE = "MDQ_EMULATOR_CLIENT_SECRET";
+const EMULATOR_ID_VARIABLE = "MDQ_EMULATOR_CLIENT_ID";
+const EMULATOR_SECRET_VARIABLE = "MDQ_EMULATOR_CLIENT_SECRET";
 
-export interface EmulatorCredentials {
+interface EmulatorCredentials {
   clientId?: string;
   clientSecret?: string;
 }
@@ -42,7 +42,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** 127.0.0.0/8, ::1 and localhost only; anything else (0.0.0.0, a LAN address) is reachable by others. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 

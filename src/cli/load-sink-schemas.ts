@@ -15,7 +15,7 @@ import { newRunInfo } from "../pipeline/run/prepare-run.js";
 import { openSession } from "../pipeline/run/session.js";
 import { kindColumnNames } from "../kinds/data-kind.js";
 
-export interface LoadedSchemas {
+interface LoadedSchemas {
   pipeline: Pipeline;
   schemas: ResolvedSinkSchema[];
 }

@@ -17,7 +17,7 @@ export const PLANNING_RATE_RECORDS_PER_S = 25_000;
  */
 export const STARTUP_ROUND_TRIPS = 2;
 
-export interface RunTimeInput {
+interface RunTimeInput {
   /** Requests of each slice to run, in the order the run takes them. */
   sliceRequests: readonly number[];
   /** Slices at once (`limits.concurrency`). */

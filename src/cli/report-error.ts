@@ -24,7 +24,7 @@ function ownMessage(error: Error): string {
 }
 
 /** Every error of the chain on its own line, with its code; `--debug` prints it. */
-export function causeChain(error: unknown): string[] {
+function causeChain(error: unknown): string[] {
   const lines: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current !== undefined && depth < 8; depth++) {

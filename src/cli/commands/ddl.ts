@@ -30,12 +30,13 @@ import {
   parseLogLevel,
   pipelineTime,
   requirePipelineFile,
+  showedHelp,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { CliIO, Command } from "../io.js";
 import { loadSinkSchemas, sinkIndex } from "../load-sink-schemas.js";
 
-export const DDL_USAGE = `Usage: mdq-export ddl PIPELINE.yaml --dialect duckdb|athena|bigquery [options]
+const DDL_USAGE = `Usage: mdq-export ddl PIPELINE.yaml --dialect duckdb|athena|bigquery [options]
 
 Prints the statement that makes a sink's output a table: DuckDB a view over read_parquet or
 read_json_objects, Athena/Glue CREATE EXTERNAL TABLE with partition projection, BigQuery an external
@@ -173,10 +174,7 @@ export const ddlCommand: Command = async (argv, io) => {
     },
     DDL_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${DDL_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, DDL_USAGE)) return EXIT.ok;
   const file = requirePipelineFile(positionals, DDL_USAGE);
   const dialect = values.dialect;
   if (dialect === undefined || !(DIALECTS as readonly string[]).includes(dialect))

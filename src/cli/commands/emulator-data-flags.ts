@@ -34,7 +34,7 @@ const TYPES: readonly MappingType[] = [
   "alias",
 ];
 
-export interface DataChangeFlags {
+interface DataChangeFlags {
   addField?: readonly string[] | undefined;
   removeField?: readonly string[] | undefined;
   retypeField?: readonly string[] | undefined;

@@ -10,7 +10,7 @@ import { parseAwkwardFlag, parseDataChanges } from "./emulator-data-flags.js";
 import { emulatorCredentials, exposureWarning } from "../emulator-credentials.js";
 import { listenFailure } from "../listen-failure.js";
 
-export const EMULATOR_HELP = `Usage: mdq-export emulator [options]
+const EMULATOR_HELP = `Usage: mdq-export emulator [options]
 
 Runs the embedded Monitoring Data Query Service (v1, v2, v3 and the token endpoint) on one address.
 

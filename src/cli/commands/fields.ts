@@ -6,14 +6,14 @@ import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../core/columns-from-mappings.js";
 import type { DataKind } from "../../api/wire/fields.js";
 import type { KindTable } from "../../components/registry.js";
-import { parseCommandArgs } from "../command-options.js";
+import { parseCommandArgs, showedHelp } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { openSession } from "../../pipeline/run/session.js";
 import { escapedName } from "../../warehouse/show-name.js";
 
-export const FIELDS_USAGE = `Usage: mdq-export fields PIPELINE.yaml
+const FIELDS_USAGE = `Usage: mdq-export fields PIPELINE.yaml
        mdq-export fields --kind KIND [--application APP] [--app-type TYPE]
 
 Lists the fields the service maps for a kind (from the v3 mappings operations; billing, which has
@@ -49,10 +49,7 @@ export const fieldsCommand: Command = async (argv, io) => {
     },
     FIELDS_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${FIELDS_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, FIELDS_USAGE)) return EXIT.ok;
   const log = commandLogger(values, io, "warn");
   const { kinds } = io.components;
   let service;

@@ -9,11 +9,11 @@ import { newRunInfo } from "../../pipeline/run/prepare-run.js";
 import { lockObjectPath, lockOutputs } from "../../pipeline/output-state/output-lock.js";
 import type { OutputStore } from "../../core/contracts.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
-import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
+import { parseCommandArgs, requirePipelineFile, showedHelp } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 
-export const MERGE_USAGE = `Usage: mdq-export merge-manifests PIPELINE.yaml --shard-count N
+const MERGE_USAGE = `Usage: mdq-export merge-manifests PIPELINE.yaml --shard-count N
 
 Reads _manifest.shard-I-of-N.json for every shard I of each destination and writes the combined
 _manifest.json; _SUCCESS follows when every shard's manifest is complete. Exit code 75 when a shard
@@ -28,7 +28,7 @@ Options:
   --log-format F    json or pretty (or MDQ_LOG_FORMAT; pretty on a terminal)
   -h, --help        show this help`;
 
-export function mergeManifests(manifests: readonly Manifest[], runId: string, now: Date): Manifest {
+function mergeManifests(manifests: readonly Manifest[], runId: string, now: Date): Manifest {
   const first = manifests[0];
   if (first === undefined) throw new EtlError("MANIFEST_MISSING", "no shard manifest to merge");
   const slices = manifests
@@ -65,10 +65,7 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
     },
     MERGE_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${MERGE_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, MERGE_USAGE)) return EXIT.ok;
   const file = requirePipelineFile(positionals, MERGE_USAGE);
   const countText = values["shard-count"] ?? io.env.MDQ_SHARD_COUNT;
   const count = countText === undefined ? Number.NaN : Number(countText);

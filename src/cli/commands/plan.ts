@@ -10,6 +10,7 @@ import {
   parseCommandArgs,
   pipelineTime,
   requirePipelineFile,
+  showedHelp,
 } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
@@ -19,7 +20,7 @@ import { readSinkSchemas } from "../load-sink-schemas.js";
 import { ERROR_CODES, hasCode, isConfigError } from "../../errors.js";
 import { driftLines } from "../../warehouse/schema-drift.js";
 
-export const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
+const PLAN_USAGE = `Usage: mdq-export plan PIPELINE.yaml [options]
 
 Plans the run without exporting: asks the service for the kind's mappings and (for strategy or
 slice auto) one date histogram of the window that counts every slice at the slice's own interval,
@@ -56,10 +57,7 @@ export const planCommand: Command = async (argv, io) => {
     },
     PLAN_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${PLAN_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, PLAN_USAGE)) return EXIT.ok;
   const file = requirePipelineFile(positionals, PLAN_USAGE);
   const log = commandLogger(values, io, "warn");
   const shard = resolveShard(values.shard, values["shard-count"], io.env);

@@ -6,11 +6,11 @@ import { ConfigError } from "../../errors.js";
 import { openQuotaLedger } from "../../quota-ledger/quota-ledger.js";
 import type { LedgerClient, LedgerSnapshot } from "../../quota-ledger/ledger-snapshot.js";
 import { escapedName } from "../../warehouse/show-name.js";
-import { parseCommandArgs } from "../command-options.js";
+import { parseCommandArgs, showedHelp } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 
-export const QUOTA_USAGE = `Usage: mdq-export quota [PIPELINE.yaml] [--ledger URL] [--client ID] [--json]
+const QUOTA_USAGE = `Usage: mdq-export quota [PIPELINE.yaml] [--ledger URL] [--client ID] [--json]
 
 Shows the quota ledger the runs of a fleet share (docs/fleet.md): per client the quota day, the
 remaining count, each run of the day with its pipeline, priority, claim, reserved requests (held)
@@ -112,10 +112,7 @@ export const quotaCommand: Command = async (argv, io) => {
     },
     QUOTA_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${QUOTA_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, QUOTA_USAGE)) return EXIT.ok;
   if (positionals.length > 1) {
     const message = `give at most one pipeline file, not ${positionals.length}`;
     throw new ConfigError(`${message}\n\n${QUOTA_USAGE}`, [{ path: "arguments", message }]);

@@ -12,6 +12,7 @@ import {
   runNow,
   requirePipelineFile,
   windowOverrides,
+  showedHelp,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
@@ -48,10 +49,7 @@ function formatOpenSlices(outcome: PipelineOutcome, settleMs: number): string {
 
 export const runCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(argv, RUN_OPTIONS, RUN_USAGE);
-  if (values.help === true) {
-    io.stdout.write(`${RUN_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, RUN_USAGE)) return EXIT.ok;
   const file = requirePipelineFile(positionals, RUN_USAGE);
   const now = runNow(values.now);
   const log = commandLogger(values, io, io.isTTY ? "warn" : "info");

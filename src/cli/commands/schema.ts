@@ -12,12 +12,13 @@ import {
   parseLogLevel,
   pipelineTime,
   requirePipelineFile,
+  showedHelp,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { loadSinkSchemas, sinkIndex } from "../load-sink-schemas.js";
 
-export const SCHEMA_USAGE = `Usage: mdq-export schema PIPELINE.yaml [--sink N] [--json]
+const SCHEMA_USAGE = `Usage: mdq-export schema PIPELINE.yaml [--sink N] [--json]
 
 Prints each sink's output schema after the transforms: column, type, nullability and the service's
 field it comes from, compared with the schema pinned by the first run (or committed next to the
@@ -58,10 +59,7 @@ export const schemaCommand: Command = async (argv, io) => {
     { ...PIPELINE_OPTIONS, ...NOW_OPTION, sink: { type: "string" }, json: { type: "boolean" } },
     SCHEMA_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${SCHEMA_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, SCHEMA_USAGE)) return EXIT.ok;
   const file = requirePipelineFile(positionals, SCHEMA_USAGE);
   const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
   const { pipeline, schemas } = await loadSinkSchemas(file, io, log, pipelineTime(values));

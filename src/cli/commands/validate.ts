@@ -7,12 +7,12 @@ import { locate, parseYamlSource } from "../../config/yaml-source.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { ConfigError, isConfigError } from "../../errors.js";
 import type { ConfigIssue } from "../../errors.js";
-import { NOW_OPTION, parseCommandArgs, runNow } from "../command-options.js";
+import { NOW_OPTION, parseCommandArgs, runNow, showedHelp } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { reportError } from "../report-error.js";
 
-export const VALIDATE_USAGE = `Usage: mdq-export validate PIPELINE.yaml [PIPELINE.yaml ...]
+const VALIDATE_USAGE = `Usage: mdq-export validate PIPELINE.yaml [PIPELINE.yaml ...]
 
 Checks each pipeline offline: YAML, \${VAR} interpolation, the schema, the service's request rules
 (applications, app types, scopes, wildcards, windows, strategies), the fields transforms use, and
@@ -32,10 +32,7 @@ export const validateCommand: Command = async (argv, io) => {
     { help: { type: "boolean", short: "h" }, "no-env": { type: "boolean" }, ...NOW_OPTION },
     VALIDATE_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${VALIDATE_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, VALIDATE_USAGE)) return EXIT.ok;
   if (positionals.length === 0)
     throw new ConfigError(`a pipeline file is required\n\n${VALIDATE_USAGE}`, [
       { path: "arguments", message: "a pipeline file is required" },

@@ -10,11 +10,11 @@ import type { Shard } from "../../pipeline/plan/shard.js";
 import type { OutputStore } from "../../core/contracts.js";
 import { verifyExport } from "../../pipeline/output-state/verify.js";
 import { rowCounterOf } from "../../sinks/sink.js";
-import { parseCommandArgs, requirePipelineFile } from "../command-options.js";
+import { parseCommandArgs, requirePipelineFile, showedHelp } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 
-export const VERIFY_USAGE = `Usage: mdq-export verify PIPELINE.yaml [--shard I/N]
+const VERIFY_USAGE = `Usage: mdq-export verify PIPELINE.yaml [--shard I/N]
 
 Reads each destination's manifest and re-reads every file it lists: the row count (Parquet footer,
 NDJSON lines, gzip or not) and the SHA-256 must match, and no data file may be missing or extra.
@@ -43,10 +43,7 @@ export const verifyCommand: Command = async (argv, io) => {
     { help: { type: "boolean", short: "h" }, shard: { type: "string" }, debug: { type: "boolean" } },
     VERIFY_USAGE,
   );
-  if (values.help === true) {
-    io.stdout.write(`${VERIFY_USAGE}\n`);
-    return EXIT.ok;
-  }
+  if (showedHelp(values, io, VERIFY_USAGE)) return EXIT.ok;
   const components = io.components;
   const pipeline = await loadPipeline(requirePipelineFile(positionals, VERIFY_USAGE), {
     env: io.env,
