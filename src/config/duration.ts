@@ -2,7 +2,7 @@
 
 const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as const;
 
-export type DurationUnit = keyof typeof UNIT_MS;
+type DurationUnit = keyof typeof UNIT_MS;
 
 /** The pattern a duration must match; shared with the schema so editors see it too. */
 export const DURATION_PATTERN = /^([1-9][0-9]{0,5})(s|m|h|d|w)$/;

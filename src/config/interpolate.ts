@@ -8,7 +8,7 @@ import type { PathSegment, YamlSource } from "./yaml-source.js";
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export interface Interpolation {
+interface Interpolation {
   /** Paths (joined by `pathKey`) of values that came from at least one variable. */
   interpolated: Set<string>;
   /** Plain (unquoted) scalars that were one variable only: their text may be read as a number or boolean. */
@@ -18,7 +18,7 @@ export interface Interpolation {
   unset: { names: Set<string>; paths: Set<string> };
 }
 
-export interface InterpolateOptions {
+interface InterpolateOptions {
   /**
    * An unset variable (no value, no file, no default) is not an error: its value is left unchecked.
    * For linting a pipeline where the deployment's variables are not at hand (`validate --no-env`).

@@ -4,10 +4,10 @@ import { z } from "zod";
 /** A progress interval: seconds, minutes or hours, `0s` (or `0`, `off`) for none. */
 export const PROGRESS_INTERVAL_PATTERN = /^(0|[1-9][0-9]{0,4})(s|m|h)$/;
 export const PROGRESS_INTERVAL_FORMS = "expected a duration such as 10s, 30s, 5m, or off";
-export const DEFAULT_PROGRESS_INTERVAL = "30s";
+const DEFAULT_PROGRESS_INTERVAL = "30s";
 
 /** How a run shares the client's daily quota with a fleet through the quota ledger (docs/fleet.md). */
-export const quotaSchema = z
+const quotaSchema = z
   .strictObject({
     ledger: z
       .string()
@@ -72,8 +72,6 @@ export const quotaSchema = z
       ),
   })
   .describe("Sharing the client's daily quota with other runs through the quota ledger.");
-
-export type QuotaLimits = z.output<typeof quotaSchema>;
 
 export const limitsSchema = z
   .strictObject({

@@ -37,7 +37,7 @@ export interface LoadOptions {
 }
 
 /** What linting a pipeline without its variables found: the pipeline, unless an unset value hides it. */
-export interface LintResult {
+interface LintResult {
   pipeline: Pipeline | undefined;
   /** Variables not set, whose values were not checked. */
   unset: string[];

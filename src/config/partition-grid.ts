@@ -11,7 +11,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** The smallest time unit the sinks' paths name, and where it was found. */
-export interface PartitionGrid {
+interface PartitionGrid {
   placeholder: "{hour}" | "{date}";
   /** The unit in milliseconds: an hour or a day. */
   ms: number;

@@ -20,7 +20,7 @@ import {
 } from "../warehouse/column-names.js";
 import { kindColumnNames } from "../kinds/data-kind.js";
 
-export const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
+const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
 
 /**
  * The schema of a pipeline file, with windows resolved against `now`.
@@ -84,6 +84,3 @@ export function createPipelineSchema(now: Date, components: Components) {
 
 /** A validated pipeline: defaults applied, window resolved to instants, transforms as `{ type, config }`. */
 export type Pipeline = z.output<ReturnType<typeof createPipelineSchema>>;
-
-/** A pipeline as written (before defaults and resolution). */
-export type PipelineDefinition = z.input<ReturnType<typeof createPipelineSchema>>;

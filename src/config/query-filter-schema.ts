@@ -22,7 +22,7 @@ interface BoolClauses {
   minimum_should_match?: number | undefined;
 }
 
-export const FILTER_KINDS = ["term", "terms", "range", "exists", "bool", "match", "match_phrase"] as const;
+const FILTER_KINDS = ["term", "terms", "range", "exists", "bool", "match", "match_phrase"] as const;
 
 const single = <T extends z.ZodType>(value: T, what: string) =>
   z.record(z.string().min(1), value).superRefine((record, ctx) => requireSingleKey(record, what, ctx));

@@ -12,7 +12,7 @@ import { createWindowSchema } from "./window-schema.js";
 import type { Window } from "./window-schema.js";
 
 /** Records per request when page_size is not given. */
-export const DEFAULT_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 1000;
 
 const scopeList = (what: string) =>
   z

@@ -16,7 +16,7 @@ function stepShape(transforms: TransformTable): Record<string, z.ZodOptional> {
 }
 
 /** The schema of one step, `{ rename: {...} }` in, `{ type: "rename", config }` out. */
-export function createTransformStepSchema(transforms: TransformTable) {
+function createTransformStepSchema(transforms: TransformTable) {
   const types = Object.keys(transforms);
   return z
     .strictObject(stepShape(transforms))

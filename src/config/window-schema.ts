@@ -31,7 +31,7 @@ export interface Window {
  * lag with room to spare, and is short enough that an hourly schedule settles the previous hour's
  * slices on the next run (an hourly `last-hour` run at hh:43 leaves only its last quarter hours open).
  */
-export const DEFAULT_SETTLE = "15m";
+const DEFAULT_SETTLE = "15m";
 
 /** A duration that may be zero (`0s`: the service is searchable at once). */
 const SETTLE_PATTERN = /^(0|[1-9][0-9]{0,5})(s|m|h|d|w)$/;

@@ -9,7 +9,7 @@ import type { ConfigIssue } from "../errors.js";
 export const MAX_PIPELINE_BYTES = 1024 * 1024;
 
 /** Alias expansions allowed when converting to data; a handful of anchors stays far below it. */
-export const MAX_ALIAS_COUNT = 100;
+const MAX_ALIAS_COUNT = 100;
 
 export interface YamlSource {
   file: string;

@@ -6,7 +6,7 @@ import type { PathSegment } from "./yaml-source.js";
 
 type Issue = z.core.$ZodIssue;
 
-export interface PathIssue {
+interface PathIssue {
   path: PathSegment[];
   message: string;
   /** Point at the key rather than its value (unknown keys). */
@@ -14,7 +14,7 @@ export interface PathIssue {
 }
 
 /** Values at these paths are never echoed (client secrets, salts). */
-export type IsSecret = (path: readonly PathSegment[]) => boolean;
+type IsSecret = (path: readonly PathSegment[]) => boolean;
 
 export function describeIssues(
   issues: readonly Issue[],
@@ -205,7 +205,7 @@ function article(expected: string): string {
 }
 
 /** A short, quoted rendering of a found value. */
-export function show(value: unknown): string {
+function show(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "string")

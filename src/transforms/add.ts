@@ -6,8 +6,8 @@ import { fieldPathSchema } from "./field-schema.js";
 import { writeField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
 
-export const RUN_METADATA = ["export_time", "slice_start", "slice_end", "pipeline_name", "run_id"] as const;
-export type RunMetadata = (typeof RUN_METADATA)[number];
+const RUN_METADATA = ["export_time", "slice_start", "slice_end", "pipeline_name", "run_id"] as const;
+type RunMetadata = (typeof RUN_METADATA)[number];
 
 const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -36,7 +36,6 @@ export const addSchema = z
     "Adds fields: each key is the new field's name, each value { value: constant } or { from: metadata }.",
   );
 
-export type AddConfig = z.infer<typeof addSchema>;
 type AddValue = z.infer<typeof addValueSchema>;
 
 function metadataOf(from: RunMetadata, ctx: SliceContext): string {

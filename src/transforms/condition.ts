@@ -8,7 +8,7 @@ import { isoTextMillis } from "../decoding/iso-text.js";
 
 type Scalar = string | number | boolean | null;
 
-export interface Condition {
+interface Condition {
   field?: string | undefined;
   equals?: Scalar | undefined;
   not_equals?: Scalar | undefined;
@@ -24,17 +24,7 @@ export interface Condition {
   not?: Condition | undefined;
 }
 
-export const COMPARISONS = [
-  "equals",
-  "not_equals",
-  "in",
-  "exists",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "matches",
-] as const;
+const COMPARISONS = ["equals", "not_equals", "in", "exists", "gt", "gte", "lt", "lte", "matches"] as const;
 const COMBINATORS = ["all", "any", "not"] as const;
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -112,7 +102,7 @@ function regExpProblem(source: string): string | undefined {
   }
 }
 
-export type Predicate = (row: Readonly<Record<string, unknown>>) => boolean;
+type Predicate = (row: Readonly<Record<string, unknown>>) => boolean;
 
 /** Compiles a validated condition; all comparisons given on one field must hold. */
 export function compileCondition(condition: Condition): Predicate {

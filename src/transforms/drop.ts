@@ -12,8 +12,6 @@ export const dropSchema = z
   })
   .describe("Removes the listed fields.");
 
-export type DropConfig = z.infer<typeof dropSchema>;
-
 export const dropTransform: TransformComponent<typeof dropSchema> = {
   type: "drop",
   summary: "Removes the listed fields.",

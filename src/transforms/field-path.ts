@@ -23,7 +23,7 @@ export function ownField(row: Readonly<Obj>, key: string): unknown {
   return Object.hasOwn(row, key) ? row[key] : undefined;
 }
 
-export type Found = { found: true; value: unknown } | { found: false };
+type Found = { found: true; value: unknown } | { found: false };
 
 const NOT_FOUND: Found = { found: false };
 

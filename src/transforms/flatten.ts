@@ -18,8 +18,6 @@ export const flattenSchema = z
   })
   .describe("Flattens nested objects into columns.");
 
-export type FlattenConfig = z.infer<typeof flattenSchema>;
-
 function flattenInto(out: Record<string, unknown>, prefix: string, value: Row, separator: string): void {
   for (const [key, inner] of Object.entries(value)) {
     const name = prefix === "" ? key : `${prefix}${separator}${key}`;

@@ -3,7 +3,7 @@ import type { RecordBatch, Row, SliceContext, Transform } from "../core/contract
 import { EtlError } from "../errors.js";
 
 /** A row mapper; returning undefined drops the row (how `filter` keeps only matches). */
-export type RowMapper = (row: Row, ctx: SliceContext) => Row | undefined;
+type RowMapper = (row: Row, ctx: SliceContext) => Row | undefined;
 
 /**
  * @example const upper = mapRows((row) => ({ ...row, name: String(row.name).toUpperCase() }));

@@ -43,7 +43,7 @@ export const redactSchema = z
   })
   .describe("Replaces values by a hash or a mask; null and absent values stay as they are.");
 
-export type RedactConfig = z.infer<typeof redactSchema>;
+type RedactConfig = z.infer<typeof redactSchema>;
 
 function textOf(value: unknown): string {
   if (typeof value === "string") return value;

@@ -11,8 +11,6 @@ export const renameSchema = z
   .refine((map) => Object.keys(map).length > 0, { message: "names no field to rename" })
   .describe("Renames fields: each key is a current name (dotted path), each value the new name.");
 
-export type RenameConfig = z.infer<typeof renameSchema>;
-
 export const renameTransform: TransformComponent<typeof renameSchema> = {
   type: "rename",
   summary: "Renames fields ({ from: to }).",

@@ -12,8 +12,6 @@ export const selectSchema = z
   })
   .describe("Keeps only the listed fields; nested records keep their nesting.");
 
-export type SelectConfig = z.infer<typeof selectSchema>;
-
 /** Copies `path` from `source` into `target`, rebuilding the nesting it was found under. */
 function pick(
   target: Record<string, unknown>,
