@@ -9,7 +9,7 @@ import type { ErrorCode } from "./error-codes.js";
 export { ERROR_CODES } from "./error-codes.js";
 export type { ErrorCode } from "./error-codes.js";
 
-export interface EtlErrorOptions {
+interface EtlErrorOptions {
   cause?: unknown;
 }
 
@@ -54,7 +54,7 @@ export class RequestValidationError extends EtlError {
   }
 }
 
-export interface ApiErrorDetails {
+interface ApiErrorDetails {
   /** The operation path, such as `/v3/jobs/query`; never a URL with a signature. */
   operation: string;
   status?: number;

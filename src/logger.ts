@@ -12,7 +12,7 @@ export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" |
 export type LogFormat = "json" | "pretty";
 
 /** Paths that may carry a credential; pino replaces their values before a line is written. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   "client_secret",
   "*.client_secret",
   "access_token",
@@ -27,7 +27,7 @@ export const REDACTED_PATHS = [
   "*.presigned_url",
 ];
 
-export interface LoggerOptions {
+interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go; stderr unless a test captures them. */
   destination?: pino.DestinationStream;

@@ -10,7 +10,7 @@
 // fixed concurrency; the controller only gives way when the service says it is overloaded.
 
 /** The tuning of the controller; the defaults are Vector's, except `minRise` (see below). */
-export interface AdaptiveConcurrencyTuning {
+interface AdaptiveConcurrencyTuning {
   /** The limit is multiplied by this (and rounded down, never below 1) on a decrease. Default 0.9. */
   decreaseRatio: number;
   /** Weight of the newest window in the moving average of round-trip times. Default 0.4. */
@@ -32,7 +32,7 @@ export interface AdaptiveConcurrencyTuning {
   slowWindows: number;
 }
 
-export const DEFAULT_TUNING: AdaptiveConcurrencyTuning = {
+const DEFAULT_TUNING: AdaptiveConcurrencyTuning = {
   decreaseRatio: 0.9,
   ewmaAlpha: 0.4,
   deviationScale: 2.5,
@@ -41,7 +41,7 @@ export const DEFAULT_TUNING: AdaptiveConcurrencyTuning = {
   slowWindows: 2,
 };
 
-export interface AdaptiveConcurrencyOptions {
+interface AdaptiveConcurrencyOptions {
   /** The highest limit (`limits.concurrency`); the limit starts there. */
   max: number;
   /** Milliseconds, monotonic enough to measure round trips; tests inject their own. */

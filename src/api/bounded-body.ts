@@ -43,7 +43,7 @@ export class ResponseBoundError extends Error {
   }
 }
 
-export interface BoundedBodyOptions {
+interface BoundedBodyOptions {
   maxBytes: number;
   /** Aborting it cancels the request; its reason says why (deadline, close, caller's signal). */
   attempt: AbortController;

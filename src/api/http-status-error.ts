@@ -2,7 +2,7 @@
 import { ApiError, hasCode } from "../errors.js";
 import { showServerText } from "./redact.js";
 
-export interface HttpStatusErrorDetails {
+interface HttpStatusErrorDetails {
   retryable: boolean;
   /** Set from Retry-After on 429 and 503. */
   retryAfterMs?: number;

@@ -8,7 +8,6 @@ import { Agent, request } from "undici";
 import type { Dispatcher } from "undici";
 import { BoundedBody, ResponseBoundError } from "./bounded-body.js";
 
-export { ResponseBoundError } from "./bounded-body.js";
 export type { BoundedBody } from "./bounded-body.js";
 
 export interface HttpTimeouts {
@@ -18,10 +17,10 @@ export interface HttpTimeouts {
   requestMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 10_000, requestMs: 60_000 };
+const DEFAULT_TIMEOUTS: HttpTimeouts = { connectMs: 10_000, requestMs: 60_000 };
 
 /** The v3 safe payload limit is not published; the emulator's 16 MiB plus margin for the envelope. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export interface HttpRequest {
   method: "GET" | "POST";

@@ -20,7 +20,7 @@ import { observeTransport, retryReasonOf } from "./observed-transport.js";
 /** Partition files are larger than any page: 8 GiB and 30 minutes per download unless configured. */
 const DEFAULT_DOWNLOAD = { maxBytes: 8 * 1024 ** 3, deadlineMs: 30 * 60_000 };
 
-export interface LinkDownloadOptions {
+interface LinkDownloadOptions {
   /** The service's own address (links may point there) and its issuer's, for the request counts. */
   baseUrl: string;
   serviceUrls: readonly string[];
@@ -38,7 +38,7 @@ export interface LinkDownloadOptions {
   secrets: () => readonly string[];
 }
 
-export interface LinkDownloader {
+interface LinkDownloader {
   download(url: string, signal?: AbortSignal): Promise<HttpResponse>;
   readonly transport: HttpTransport;
 }

@@ -8,7 +8,7 @@ import type { HttpTransport } from "./http-transport.js";
  * The operation a request names: `download` for a GET (a partition link, never the link itself: it
  * carries a signature), else the path under the service's or the token issuer's base URL.
  */
-export function operationOf(method: string, url: string, bases: readonly string[]): string {
+function operationOf(method: string, url: string, bases: readonly string[]): string {
   if (method === "GET") return "download";
   // The longest base first: the issuer may sit under the service's URL, or the other way round.
   for (const base of [...bases].sort((a, b) => b.length - a.length)) {

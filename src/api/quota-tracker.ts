@@ -4,7 +4,7 @@ import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { QuotaGate } from "../core/quota-gate.js";
 
-export interface QuotaTrackerOptions {
+interface QuotaTrackerOptions {
   /** Requests to keep in hand: once the remaining count (minus requests in flight) reaches it, stop. */
   reserve?: number;
   /**
@@ -19,7 +19,7 @@ export interface QuotaTrackerOptions {
 }
 
 /** What the tracker knows, for progress output and the planner. */
-export interface QuotaSnapshot {
+interface QuotaSnapshot {
   /** Lowest recent `daily_remaining` the service reported; undefined before the first response. */
   remaining: number | undefined;
   reserve: number;

@@ -130,7 +130,7 @@ export function describeUrl(url: string): string {
 }
 
 /** A clean stand-in for a foreign error: same name, code and message (redacted), cleaned cause chain. */
-export class SanitizedError extends Error {
+class SanitizedError extends Error {
   readonly code: string | undefined;
 
   constructor(name: string, message: string, code: string | undefined, cause: unknown) {

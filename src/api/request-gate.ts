@@ -15,7 +15,7 @@ export interface GatePass {
 }
 
 /** The round trips of the answers that were not push-backs. */
-export interface ObservedLatency {
+interface ObservedLatency {
   answered: number;
   meanMs: number | undefined;
   /** The quickest: the first requests of a process also pay for connections and a cold start. */

@@ -39,7 +39,7 @@ function giveUp(
  * const budget = startRetryBudget(ctx);
  * for (;;) { try { return await send(); } catch (error) { await budget.failed(error); } }
  */
-export interface RetryBudget {
+interface RetryBudget {
   failed(error: unknown): Promise<void>;
 }
 

@@ -16,7 +16,7 @@ import { tokenResponseSchema } from "./wire/operations.js";
 /** The spec's token lifetime, used when neither the JWT `exp` nor `expires_in` says otherwise. */
 const DEFAULT_LIFETIME_MS = 3_600_000;
 
-export interface TokenProviderOptions {
+interface TokenProviderOptions {
   authUrl: string;
   clientId: string;
   clientSecret: string;

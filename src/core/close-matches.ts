@@ -1,7 +1,7 @@
 // "Did you mean" suggestions for misspelt keys, values and field names in messages.
 
 /** Up to `limit` candidates within a small edit distance of `name`, closest first. */
-export function closeMatches(name: string, candidates: Iterable<string>, limit = 3): string[] {
+function closeMatches(name: string, candidates: Iterable<string>, limit = 3): string[] {
   const needle = name.toLowerCase();
   const scored: { candidate: string; distance: number }[] = [];
   for (const candidate of candidates) {

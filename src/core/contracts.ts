@@ -5,18 +5,9 @@ import type { Logger } from "../logger.js";
 import type { RecordRequest } from "./hit-reader.js";
 import type { Column, RecordBatch } from "./record-batch.js";
 
-export type {
-  Column,
-  ColumnType,
-  RecordBatch,
-  RecordId,
-  RecordShape,
-  Row,
-  RowJson,
-  RowsBatch,
-} from "./record-batch.js";
+export type { Column, ColumnType, RecordBatch, RecordId, Row, RowJson, RowsBatch } from "./record-batch.js";
 
-export interface StageContext {
+interface StageContext {
   signal: AbortSignal;
   log: Logger;
 }

@@ -13,7 +13,7 @@ export const WINDOW_WORDS = {
   "last-hour": { start: "now-1h/h", end: "now/h" },
 } as const;
 
-export type WindowWord = keyof typeof WINDOW_WORDS;
+type WindowWord = keyof typeof WINDOW_WORDS;
 
 export function isWindowWord(text: string): text is WindowWord {
   return Object.hasOwn(WINDOW_WORDS, text);
@@ -23,7 +23,7 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const OPERATION = /([+-])(\d+)([yMwdhHms])|\/([yMwdhHms])/y;
 
-export type DateMathResult = { ok: true; date: Date } | { ok: false; reason: string };
+type DateMathResult = { ok: true; date: Date } | { ok: false; reason: string };
 
 /**
  * Resolves a point in time against `now`. Rounding (`/d`) is in UTC, and weeks start on Monday,

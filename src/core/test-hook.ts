@@ -6,7 +6,7 @@
 import { writeSync } from "node:fs";
 
 /** The steps of a commit, in order; docs/operations.md ("Commit protocol") describes each. */
-export type CommitStep =
+type CommitStep =
   "commit-staged" | "commit-intent" | "commit-rename" | "commit-renamed" | "state-entry" | "state-compacted";
 
 /** Defined by the bundler: true in the test build only, false in the shipped one, absent unbundled. */

@@ -15,7 +15,7 @@ interface Accumulator {
 type Factory = () => Accumulator;
 
 /** The engine's default `search.max_buckets`: a response past it is refused, not built. */
-export const DEFAULT_MAX_BUCKETS = 65_535;
+const DEFAULT_MAX_BUCKETS = 65_535;
 
 /** Too many buckets in one response (a 1ms histogram over hours): the engine answers 400. */
 export class TooManyBucketsError extends Error {

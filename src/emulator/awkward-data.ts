@@ -145,7 +145,7 @@ function rawLong(random: Random): RawJson | null {
  * its UTC time to the second and no zone, `2026-03-12T10:30:00`, which a reader in another zone must
  * still read as UTC.
  */
-export function timeWithOffset(ts: number, minutes: number | "none"): string {
+function timeWithOffset(ts: number, minutes: number | "none"): string {
   if (minutes === "none") return new Date(ts).toISOString().slice(0, 19);
   if (minutes === 0) return new Date(ts).toISOString();
   const local = new Date(ts + minutes * 60_000).toISOString().slice(0, 23);

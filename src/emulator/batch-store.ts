@@ -6,7 +6,7 @@ import { HOUR_MS } from "./generator.js";
 import type { QueryPlan } from "./plan.js";
 import { countPlan } from "./scan.js";
 
-export type PartitionStatus = "completed" | "processing" | "pending" | "failed";
+type PartitionStatus = "completed" | "processing" | "pending" | "failed";
 
 export interface Partition {
   index: number;
@@ -34,7 +34,7 @@ export interface PartitionView {
 }
 
 /** A copy of a plan restricted to [startMs, endMs). */
-export function narrowPlan(plan: QueryPlan, startMs: number, endMs: number): QueryPlan {
+function narrowPlan(plan: QueryPlan, startMs: number, endMs: number): QueryPlan {
   const firstHour = Math.floor(startMs / HOUR_MS);
   return { ...plan, startMs, endMs, firstHour, hours: Math.max(0, Math.ceil(endMs / HOUR_MS) - firstHour) };
 }

@@ -1,7 +1,7 @@
 // Reading request bodies and writing responses, including the body-level faults (reset, truncation).
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
@@ -14,7 +14,7 @@ export async function readBody(req: IncomingMessage): Promise<string | undefined
   return Buffer.concat(chunks).toString("utf8");
 }
 
-export interface BodyFaults {
+interface BodyFaults {
   reset: boolean;
   truncate: boolean;
 }

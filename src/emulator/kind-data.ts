@@ -18,7 +18,7 @@ export type DataChange = "fields" | "late-records" | "lost-records";
 const EVERY_CHANGE: readonly DataChange[] = ["fields", "late-records", "lost-records"];
 
 /** A kind whose records are generated per stream and hour. */
-export interface RecordKindData {
+interface RecordKindData {
   /** Builds the `_source` of one record from its own random stream. */
   generate(input: RecordInput): Source;
   /** Whether the mappings (of an app type, for kinds mapped per app type) list a field of the kind. */
@@ -31,7 +31,7 @@ export interface RecordKindData {
 }
 
 /** A kind answered with one summary per request, counting the records of a generated kind. */
-export interface SummaryKindData {
+interface SummaryKindData {
   summarize(input: SummaryInput): Source;
   /** The operation that answers with the summary. */
   query: OperationPath;

@@ -16,7 +16,7 @@ import { errorBody } from "./route-context.js";
 import type { EmulatorState, Route } from "./route-context.js";
 import type { Body } from "./plan.js";
 
-export interface OperationDeps {
+interface OperationDeps {
   state: EmulatorState;
   issuer: TokenIssuer;
   quota: Quota;
@@ -26,11 +26,7 @@ export interface OperationDeps {
   baseUrl: () => string;
 }
 
-export type OperationHandler = (
-  path: OperationPath,
-  req: IncomingMessage,
-  res: ServerResponse,
-) => Promise<void>;
+type OperationHandler = (path: OperationPath, req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export function createOperationHandler(deps: OperationDeps): OperationHandler {
   const { state, issuer, quota, faults, routes } = deps;

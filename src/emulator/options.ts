@@ -153,12 +153,12 @@ export interface ResolvedOptions {
   awkward: AwkwardProfile;
 }
 
-export const DEFAULT_CLIENT_ID = "mdq-demo";
+const DEFAULT_CLIENT_ID = "mdq-demo";
 export const DEFAULT_CLIENT_SECRET = "mdq-demo-secret";
 export const LIMITED_CLIENT_ID = "mdq-limited";
 export const LIMITED_CLIENT_SECRET = "mdq-limited-secret";
 
-export const NO_FAULTS: Required<FaultOptions> = {
+const NO_FAULTS: Required<FaultOptions> = {
   errorRate: 0,
   rateLimitRate: 0,
   retryAfterSeconds: 1,

@@ -17,7 +17,7 @@ export class RawJson {
 }
 
 /** Members written before an object's own ones, so the object's own value stays the meaning. */
-export const DECOYS = Symbol("decoys");
+const DECOYS = Symbol("decoys");
 
 export interface Decoy {
   /** The key as JSON text, quotes included: `"_source"`, or an escaped spelling `"_sourc\u0065"`. */

@@ -36,7 +36,7 @@ export interface RouteResult {
 
 export type Route = (ctx: RouteContext) => RouteResult;
 
-export function isoOrNull(ms: number | undefined): string | null {
+function isoOrNull(ms: number | undefined): string | null {
   return ms === undefined || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
 }
 

@@ -28,7 +28,7 @@ export interface EmulatedHit {
 }
 
 /** Called per record in the window that passes the filter; return false to stop. */
-export type Visit = (source: Source, ts: number, position: number, index: string, id: string) => boolean;
+type Visit = (source: Source, ts: number, position: number, index: string, id: string) => boolean;
 
 /** Records of a stream in an hour: the generated ones plus those ingested late, less those lost. */
 function planBucketCount(plan: QueryPlan, stream: Stream, hour: number): number {
@@ -103,7 +103,7 @@ export function countPlan(plan: QueryPlan): PlanCount {
   return { total, lastPosition };
 }
 
-export interface Page {
+interface Page {
   hits: EmulatedHit[];
   /** Position of the last hit; `after` when the page is empty. */
   lastPosition: number;

@@ -6,7 +6,7 @@ import { countPlan } from "./scan.js";
 import { contextLost } from "./route-context.js";
 import type { RouteContext, RouteResult } from "./route-context.js";
 
-export type ScrollStart = { context: PagingContext; scrollId: string } | { lost: RouteResult };
+type ScrollStart = { context: PagingContext; scrollId: string } | { lost: RouteResult };
 
 /** Resumes the context a `scroll_id` names, or opens one for an initial request (ids start with `prefix`). */
 export function resumeOrOpenScroll(ctx: RouteContext, prefix: string): ScrollStart {

@@ -7,7 +7,7 @@ import { timeBounds } from "./source-spec.js";
 import { aggregationColumns, aggregationRows } from "./aggregation-rows.js";
 
 /** Columns every aggregation row starts with, so rows of different slices stay apart. */
-export const AGGREGATION_BASE_COLUMNS: readonly Column[] = [
+const AGGREGATION_BASE_COLUMNS: readonly Column[] = [
   { name: "slice_start", type: "timestamp" },
   { name: "slice_end", type: "timestamp" },
 ];
@@ -15,7 +15,7 @@ export const AGGREGATION_BASE_COLUMNS: readonly Column[] = [
 /** v2 kinds aggregate each app_type in its own request; this column keeps their rows apart. */
 const APP_TYPE_COLUMN: Column = { name: "app_type", type: "string" };
 
-export interface AggregationQuery {
+interface AggregationQuery {
   aggs: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The app type of each request: one per request for v2 kinds, one undefined for v3 kinds. */
   sets: readonly (AppType | undefined)[];

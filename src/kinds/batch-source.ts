@@ -38,7 +38,7 @@ function recordToRow(record: Readonly<Record<string, unknown>>, asJson: boolean)
 }
 
 /** What to export: the kind's create requests for a slice (one per request set), and the download page size. */
-export interface BatchQueries {
+interface BatchQueries {
   queries(slice: Slice): BatchExportQuery[];
   pageSize: number;
 }

@@ -4,7 +4,7 @@ import type { SourceSection } from "./source-spec.js";
 import type { ReportIssue } from "./data-kind.js";
 
 /** The only time_range form v1 operations (v1 logs, billing) accept: `now-<n><unit>/<unit>`. */
-export const V1_TIME_RANGE = /^now-[1-9]\d*[yMwdhHms]\/[yMwdhHms]$/;
+const V1_TIME_RANGE = /^now-[1-9]\d*[yMwdhHms]\/[yMwdhHms]$/;
 
 /** Reports a window a v1 operation cannot take; `what` names the source in the messages. */
 export function checkV1Window(source: SourceSection, what: string, report: ReportIssue): void {

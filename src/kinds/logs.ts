@@ -18,7 +18,7 @@ import { v2ScrollKind } from "./v2-scroll-kind.js";
  * The app types whose mappings cover what the source can return: eventops is serverless only, caas
  * is kubernetes, and a v1 source without app_type returns both of v1's (ec2 and caas).
  */
-export function logsMappingAppTypes(source: MappingsSource): string[] {
+function logsMappingAppTypes(source: MappingsSource): string[] {
   if (source.application === "eventops" || source.application === "agentmanager") return ["serverless"];
   const appTypes = source.app_type.length > 0 ? source.app_type : ["ec2", "caas"];
   return appTypes.map((appType) => (appType === "caas" ? "kubernetes" : appType));

@@ -16,13 +16,13 @@ import type { PagedQuery } from "./paged-query.js";
 import { v2Aggs, v2BatchBody, v2Base, v2ScrollBody } from "./v2-requests.js";
 
 /** The deprecated v1 API a v2 kind is also served by (logs): its app types, strategies and sources. */
-export interface V1Service {
+interface V1Service {
   appTypes: readonly AppType[];
   strategies: readonly Strategy[];
   sources: KindSources;
 }
 
-export interface V2KindSpec<A extends Application, T extends AppType> {
+interface V2KindSpec<A extends Application, T extends AppType> {
   type: "logs" | "workloads";
   summary: string;
   /** The applications and app_type values the v2 operations take. */

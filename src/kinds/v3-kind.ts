@@ -13,7 +13,7 @@ import type { PagedQuery } from "./paged-query.js";
 import type { Application } from "./source-spec.js";
 import { v3AggsBody, v3QueryBody } from "./v3-requests.js";
 
-export interface V3KindSpec<A extends Application> {
+interface V3KindSpec<A extends Application> {
   type: "jobs" | "tickets" | "metrics";
   summary: string;
   applications: readonly A[];

@@ -8,7 +8,7 @@ import { describeUrl } from "../api/redact.js";
 import type { Logger } from "../logger.js";
 import { pushToGateway } from "./push-to-gateway.js";
 
-export interface MetricsPusherOptions {
+interface MetricsPusherOptions {
   url: string;
   registry: Registry;
   /** The grouping key after `job`: pipeline, and shard when sharded. */

@@ -9,7 +9,7 @@ import type { Registry } from "prom-client";
 /** Open connections at most; more are closed as they arrive. A scraper needs one. */
 export const METRICS_MAX_CONNECTIONS = 32;
 /** A connection that sends nothing for this long is closed; so is a request not whole by then. */
-export const METRICS_IDLE_MS = 10_000;
+const METRICS_IDLE_MS = 10_000;
 
 export interface MetricsServer {
   /** The port listened on (the one asked for, or a free one for 0). */

@@ -29,7 +29,7 @@ export interface ObservabilityFlags {
   report?: string | undefined;
 }
 
-export interface ObservabilitySettings {
+interface ObservabilitySettings {
   metricsPort: number | undefined;
   /** Where the metrics port listens (MDQ_METRICS_ADDRESS, default 0.0.0.0). */
   metricsAddress: string;

@@ -9,7 +9,7 @@ import type { PipelineOutcome } from "../pipeline/run/run-outcome.js";
 import type { RetryReason, RunObserver } from "../core/run-observer.js";
 
 /** Why a slice starts again from its start, for the retries metric. */
-export function sliceRetryReason(error: unknown): RetryReason {
+function sliceRetryReason(error: unknown): RetryReason {
   if (hasCode(error, ERROR_CODES.PAGING_CONTEXT_LOST)) return "context_lost";
   if (isApiError(error)) return retryReasonOf(error);
   return "reconciliation";

@@ -8,9 +8,9 @@ import { request as httpsRequest } from "node:https";
 import { redactText, showServerText, urlCredentials } from "../api/redact.js";
 
 /** Bytes of a gateway's answer read at most; its error message needs a line, not megabytes. */
-export const PUSH_ANSWER_MAX_BYTES = 64 * 1024;
+const PUSH_ANSWER_MAX_BYTES = 64 * 1024;
 
-export interface PushRequest {
+interface PushRequest {
   /** The gateway, as the user gave it (userinfo becomes Basic credentials). */
   url: string;
   job: string;
@@ -26,7 +26,7 @@ export interface PushRequest {
 }
 
 /** Where a push goes: the gateway's path, then `/metrics/job/<job>/<key>/<value>...`. */
-export function pushPath(gateway: URL, job: string, groupings: Readonly<Record<string, string>>): string {
+function pushPath(gateway: URL, job: string, groupings: Readonly<Record<string, string>>): string {
   const base = gateway.pathname.replace(/\/+$/, "");
   const labels = Object.entries(groupings)
     .map(([key, value]) => `/${encodeURIComponent(key)}/${encodeURIComponent(value)}`)

@@ -17,7 +17,7 @@ const SLICE_OUTCOMES: readonly SliceOutcome[] = ["committed", "skipped", "failed
 /** Slices last seconds to hours; batch exports wait minutes. */
 const DURATION_BUCKETS = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 7200];
 
-export interface RunMetricsOptions {
+interface RunMetricsOptions {
   pipeline: string;
   /** `i-of-n` when the run is one shard of a backfill. */
   shard?: string;

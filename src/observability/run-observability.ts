@@ -29,14 +29,14 @@ import type { Components } from "../components/environment.js";
 import { destinationOf } from "../sinks/open-output-store.js";
 
 /** What runPipeline takes from the observability of a run. */
-export interface ObservedRun {
+interface ObservedRun {
   /** For runPipeline: the run's identity, the logger carrying it on every line, the observer. */
   options: { run: RunInfo; log: Logger; observer: RunObserver };
   /** The run's events, counted, then passed on to `also`. */
   events(also?: PipelineEvents): PipelineEvents;
 }
 
-export interface RunObservability {
+interface RunObservability {
   /** The report goes to stdout, so the run summary does not. */
   readonly reportsToStdout: boolean;
   /** Once the pipeline is loaded, before any request: the metrics, their server and pusher. */
@@ -51,7 +51,7 @@ export interface RunObservability {
 }
 
 /** An error as the report gives it: its listed code and its message. */
-export function errorSummary(error: unknown): { code: string; message: string } {
+function errorSummary(error: unknown): { code: string; message: string } {
   return {
     code: errorCode(error) ?? ERROR_CODES.INTERNAL,
     message: error instanceof Error ? error.message : String(error),

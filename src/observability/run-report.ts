@@ -5,7 +5,7 @@ import { replaceReportFile } from "./report-file.js";
 import type { TallySnapshot } from "./run-tally.js";
 
 /** 2: slices cut short by a stop (signal, lost lock, quota) are `stopped`, no longer `failed`. */
-export const REPORT_VERSION = 2;
+const REPORT_VERSION = 2;
 
 export type ReportOutcome = "complete" | "stopped" | "failed" | "invalid";
 

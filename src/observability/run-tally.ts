@@ -7,7 +7,7 @@ export interface SliceTally {
   duration_seconds: number | null;
 }
 
-export interface RunTally extends RunObserver {
+interface RunTally extends RunObserver {
   snapshot(): TallySnapshot;
 }
 

@@ -10,7 +10,7 @@ import type { SinkConfig } from "./sink-config.js";
 /** An environment's destinations by type. */
 export type DestinationTable = Readonly<Record<string, Destination>>;
 
-export type OutputStoreDeps = DestinationDeps;
+type OutputStoreDeps = DestinationDeps;
 
 /** The destination of a validated sink (validation has refused a `to` that names none). */
 export function destinationOf(sink: Pick<SinkConfig, "to">, destinations: DestinationTable): Destination {

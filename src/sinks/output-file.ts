@@ -15,7 +15,7 @@ export interface OutputFile {
   close(): Promise<StagedFile>;
 }
 
-export interface OpenFileOptions {
+interface OpenFileOptions {
   store: OutputStore;
   path: string;
   format: Format;

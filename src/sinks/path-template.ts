@@ -11,7 +11,7 @@ export const DEFAULT_PATH_TEMPLATE = "{slice}-{seq}.{ext}";
 export const NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__";
 
 /** Longest value kept as is (UTF-8 bytes); longer ones keep a prefix and a hash of the whole. */
-export const MAX_VALUE_BYTES = 96;
+const MAX_VALUE_BYTES = 96;
 const MAX_COMPONENT_BYTES = 255;
 /** S3's key limit; file systems allow longer paths, but one limit keeps names portable. */
 const MAX_PATH_BYTES = 1024;
@@ -33,7 +33,7 @@ export interface TemplateValues {
   ext: string;
 }
 
-export interface PathTemplate {
+interface PathTemplate {
   readonly source: string;
   /** Record fields the template reads (`{atr.domain_name}`); empty when one file per slice suffices. */
   readonly fields: readonly string[];

@@ -2,7 +2,7 @@
 // written slightly wrong (MEM://, mem:/), is an error that names the fix.
 import type { Destination } from "./destination.js";
 
-export type DestinationChoice<D extends Destination> = { destination: D } | { problem: string };
+type DestinationChoice<D extends Destination> = { destination: D } | { problem: string };
 
 /** `name:` at the start of `to`; one letter is a drive (C:\), not a scheme. */
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]+):(.*)$/s;

@@ -16,7 +16,7 @@ import {
 import type { ColumnNaming, SchemaPolicyConfig } from "./warehouse-options.js";
 
 /** The formats and destinations a sink may name, by `format` value and by type. */
-export interface SinkComponents {
+interface SinkComponents {
   readonly formats: Readonly<Record<string, Format>>;
   readonly destinations: Readonly<Record<string, Destination>>;
 }

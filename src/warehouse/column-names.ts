@@ -122,7 +122,7 @@ export function renamesColumns(rules: ColumnNamingRules): boolean {
 const HIT_IDENTITY = new Set(["_id", "_index"]);
 
 /** Two columns that end up with the same name. */
-export interface ColumnCollision {
+interface ColumnCollision {
   name: string;
   columns: readonly [string, string];
   /** The columns' types, in the same order. */

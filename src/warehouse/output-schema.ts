@@ -49,7 +49,7 @@ export function outputSchema(
 }
 
 /** The name of the row key (or dotted path) a schema column reads, before `column_names`. */
-export interface ColumnBinding {
+interface ColumnBinding {
   /** The name rows carry after the transforms. */
   from: string;
   column: SchemaColumn;

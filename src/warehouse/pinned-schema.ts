@@ -7,7 +7,7 @@ import type { SchemaColumn } from "./output-schema.js";
 import { hasControlCharacter } from "../core/control-characters.js";
 import { showName } from "./show-name.js";
 
-export const COLUMN_TYPE_NAMES = [
+const COLUMN_TYPE_NAMES = [
   "string",
   "double",
   "int64",

@@ -19,12 +19,12 @@ import { resolveSinkSchema } from "./sink-schema.js";
 import type { SinkSchema } from "./sink-schema.js";
 
 /** What the schemas read of a pipeline: its transforms and its sinks (a parsed Pipeline is one). */
-export interface PipelineOutputs {
+interface PipelineOutputs {
   readonly transforms: readonly TransformStep[];
   readonly sinks: readonly SinkConfig[];
 }
 
-export interface PipelineSchemaInput {
+interface PipelineSchemaInput {
   pipeline: PipelineOutputs;
   /** The transforms of the environment the pipeline was loaded with. */
   transforms: TransformTable;
@@ -55,7 +55,7 @@ export interface SchemaSink {
 }
 
 /** A sink with its store and its resolved schema: what pinning needs. */
-export interface PinnedSink extends SchemaSink {
+interface PinnedSink extends SchemaSink {
   schema: ResolvedSinkSchema;
   /** Whether its destination keeps files (a stream, stdout, has nothing to pin beside). */
   keepsFiles: boolean;

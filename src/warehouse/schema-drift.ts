@@ -25,7 +25,7 @@ export type SchemaChange =
 
 const DAY_MS = 86_400_000;
 
-export interface DriftOutcome {
+interface DriftOutcome {
   /** The columns every file of the sink now has, in order: the pin from here on. */
   columns: SchemaColumn[];
   changes: SchemaChange[];
@@ -149,9 +149,9 @@ export function describeChange(change: SchemaChange): string {
 }
 
 /** Details a drift summary lists at most: the counts say how many more there are. */
-export const DRIFT_DETAILS_SHOWN = 20;
+const DRIFT_DETAILS_SHOWN = 20;
 
-export interface DriftSummary {
+interface DriftSummary {
   added: number;
   ignored: number;
   removed: number;

@@ -18,7 +18,7 @@ import type { PinnedSchema } from "./pinned-schema.js";
 import { reconcileSchema } from "./schema-drift.js";
 import type { DriftPolicy, SchemaChange } from "./schema-drift.js";
 
-export interface SinkSchemaInput {
+interface SinkSchemaInput {
   naming: ColumnNaming;
   /** Columns named one by one (the sink's `column_name_overrides`), by the name rows carry. */
   overrides?: ReadonlyMap<string, string> | undefined;

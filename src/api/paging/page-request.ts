@@ -18,7 +18,7 @@ const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cu
  * does not say how this looks, so any plausible variant counts: 404 or 410, or a 400/409/422 whose
  * message speaks of the scroll, the point in time or the context.
  */
-export function isContextLost(error: unknown): error is HttpStatusError {
+function isContextLost(error: unknown): error is HttpStatusError {
   if (!isHttpStatusError(error)) return false;
   if (error.status === 404 || error.status === 410) return true;
   return [400, 409, 422].includes(error.status) && CONTEXT_WORDS.test(error.detail);

@@ -11,7 +11,7 @@ import { requestPage } from "./page-request.js";
 import type { PageRequestOptions, RequestedPage } from "./page-request.js";
 import type { HitBatch } from "../../decoding/hit-stream.js";
 
-export interface StreamedPage<P extends OperationPath> extends RequestedPage<P> {
+interface StreamedPage<P extends OperationPath> extends RequestedPage<P> {
   /** Hits the page held, and its first and last (for the paging guard; undefined when empty). */
   count: number;
   first: unknown;

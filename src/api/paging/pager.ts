@@ -13,7 +13,7 @@ import { streamPage } from "./page-stream.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /** One hit of an operation's answers: v3 hits carry their sort values. */
-export type HitOf<P extends OperationPath> = P extends `/v3/${string}` ? V3Hit : Hit;
+type HitOf<P extends OperationPath> = P extends `/v3/${string}` ? V3Hit : Hit;
 
 /** A page request's body: the operation's, with the page `size` a 413 may halve. */
 export type PageBody<P extends OperationPath> = RequestOf<P> & { size?: number };

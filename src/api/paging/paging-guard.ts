@@ -9,7 +9,7 @@ const REQUEST_FACTOR = 2;
 const REQUEST_EXTRA = 10;
 
 /** A page as the guard sees it: pages stream their hits on, so only the count and the ends are kept. */
-export interface GuardedPage {
+interface GuardedPage {
   /** Hits the page held. */
   count: number;
   /** The page's first and last hits (undefined on an empty page). */

@@ -5,7 +5,7 @@ import type { RequestOf, ResponseOf } from "../service-operation.js";
 import type { PagingStrategy } from "./pager.js";
 
 /** The operations paged by a v2 scroll. */
-export type V2ScrollPath = "/v2/logs/scroll" | "/v2/workloads/scroll";
+type V2ScrollPath = "/v2/logs/scroll" | "/v2/workloads/scroll";
 
 /**
  * A v2 scroll from its first body. A paging request carries only `scroll_id` (the spec makes every

@@ -8,9 +8,9 @@ import * as v1 from "./v1.js";
 import * as v2 from "./v2.js";
 import * as v3 from "./v3.js";
 
-export type ApiVersion = "v1" | "v2" | "v3";
+type ApiVersion = "v1" | "v2" | "v3";
 
-export interface OperationSpec {
+interface OperationSpec {
   version: ApiVersion;
   request: RequestSpec;
   response: z.ZodType;

@@ -24,7 +24,7 @@ export interface HeldLock {
   previousWriter?: string;
 }
 
-export interface AcquireOptions {
+interface AcquireOptions {
   path: string;
   body(): string;
   leaseMs: number;

@@ -23,7 +23,7 @@ export interface LockRecord {
  */
 export const MAX_LEASES_AHEAD = 3;
 
-export type ReadLock = { record: LockRecord } | { problem: string };
+type ReadLock = { record: LockRecord } | { problem: string };
 
 /** A field of the file as text for a message: control characters escaped, long values cut. */
 export function showLockValue(value: unknown): string {

@@ -6,7 +6,7 @@ import { shardSuffix } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
 import type { CommittedFile, RunState } from "./state-schema.js";
 
-export type { Manifest, ManifestFile, ManifestSlice } from "./manifest-schema.js";
+export type { Manifest } from "./manifest-schema.js";
 
 export const SUCCESS_MARKER = "_SUCCESS";
 
@@ -19,7 +19,7 @@ export function successMarkerPath(shard?: Shard): string {
   return `${SUCCESS_MARKER}${shardSuffix(shard)}`;
 }
 
-export interface BuildManifestOptions {
+interface BuildManifestOptions {
   state: Readonly<RunState>;
   sinkIndex: number;
   runId: string;

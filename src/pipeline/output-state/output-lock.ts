@@ -23,7 +23,7 @@ import { shardSuffix } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
 import { STATE_DIRECTORY } from "./state.js";
 
-export interface OutputLockOptions {
+interface OutputLockOptions {
   stores: readonly OutputStore[];
   /** Outputs whose destination cannot hold a lock (`lock: "none"`); each gets a warning naming it. */
   unlocked?: readonly UnlockedOutput[];

@@ -15,7 +15,7 @@ export interface ChangedSlice {
 }
 
 /** `the service now has fewer records than were exported`: the words of the warning, everywhere. */
-export const DECREASE_WARNING = "the service now has fewer records than were exported";
+const DECREASE_WARNING = "the service now has fewer records than were exported";
 
 /**
  * The committed slices the histogram counts differently. A slice not committed, or not counted (the
@@ -41,7 +41,7 @@ export function describeChangedSlice(change: ChangedSlice): string {
   return `${change.slice.id}: ${change.committed} → ${change.service} (${difference > 0 ? "+" : ""}${difference})`;
 }
 
-export interface RecheckPlanInput<P extends { slice: Slice; expected: number | undefined }> {
+interface RecheckPlanInput<P extends { slice: Slice; expected: number | undefined }> {
   /** The plan's slices, from `windowStart` less the re-checked days to the window's end. */
   slices: readonly P[];
   /** The window's own start: earlier slices are only there to be re-checked. */
@@ -49,7 +49,7 @@ export interface RecheckPlanInput<P extends { slice: Slice; expected: number | u
   committedRead(sliceId: string): number | undefined;
 }
 
-export interface RecheckPlan<P> {
+interface RecheckPlan<P> {
   /** What the run does: the window's slices, and the earlier ones exported again. */
   slices: P[];
   /** Committed slices to export again (within the window or before it). */
@@ -61,7 +61,7 @@ export interface RecheckPlan<P> {
 }
 
 /** Chooses the slices of a re-checking run from a plan that counted every slice. */
-export function planRecheck<P extends { slice: Slice; expected: number | undefined }>(
+function planRecheck<P extends { slice: Slice; expected: number | undefined }>(
   input: RecheckPlanInput<P> & { onDecrease: RecheckConfig["on_decrease"] },
 ): RecheckPlan<P> {
   const differing = findChangedSlices(input.slices, input.committedRead);
@@ -78,7 +78,7 @@ export function planRecheck<P extends { slice: Slice; expected: number | undefin
   return { slices, changed, decreased: differing.filter(isKept), checked };
 }
 
-export interface RecheckRunInput<P extends { slice: Slice; expected: number | undefined }> {
+interface RecheckRunInput<P extends { slice: Slice; expected: number | undefined }> {
   /** The plan's slices, counted, from the re-checked days before the window to its end. */
   slices: readonly P[];
   windowStart: Date;

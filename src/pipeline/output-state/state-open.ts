@@ -48,7 +48,7 @@ export interface StoredState {
 /** What the state's checks need before the run has a plan: no planned slices, nothing read yet. */
 export type StateOptionsBeforePlan = Omit<StateStoreOptions, "planned" | "stored" | "fence">;
 
-export interface OpenedState {
+interface OpenedState {
   state: RunState;
   /** The journal objects read, not yet folded into the state object. */
   journal: string[];

@@ -86,7 +86,7 @@ const sliceEntriesShape = {
   pending: z.array(intendedFileSchema),
 };
 
-export type PerSliceKey = keyof typeof sliceEntriesShape;
+type PerSliceKey = keyof typeof sliceEntriesShape;
 export const PER_SLICE_KEYS = Object.keys(sliceEntriesShape) as PerSliceKey[];
 
 export const stateSchema = z.object({

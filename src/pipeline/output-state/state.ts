@@ -26,18 +26,10 @@ import { readRunState } from "./state-open.js";
 import type { StateStoreOptions } from "./state-open.js";
 
 export { STATE_DIRECTORY } from "./state-schema.js";
-export type {
-  BatchProgress,
-  CommittedFile,
-  CommittedPart,
-  CommittedSlice,
-  IntendedFile,
-  Recheck,
-  RunState,
-} from "./state-schema.js";
+export type { CommittedFile, CommittedSlice, IntendedFile, RunState } from "./state-schema.js";
 
 /** Journal entries after which a run folds them into the state object, so a resume replays few. */
-export const JOURNAL_COMPACT_EVERY = 1000;
+const JOURNAL_COMPACT_EVERY = 1000;
 
 /** Committed by an earlier run, with no commit of it left midway. */
 const committedIn = (state: Readonly<RunState>, sliceId: string): boolean =>

@@ -7,22 +7,22 @@ import type { Manifest } from "./manifest.js";
 import { SUCCESS_MARKER } from "./manifest.js";
 import { STATE_DIRECTORY } from "./state.js";
 
-export type VerifyProblemKind = "missing" | "truncated" | "rows" | "checksum" | "extra" | "unreadable";
+type VerifyProblemKind = "missing" | "truncated" | "rows" | "checksum" | "extra" | "unreadable";
 
-export interface VerifyProblem {
+interface VerifyProblem {
   kind: VerifyProblemKind;
   path: string;
   message: string;
 }
 
-export interface VerifyReport {
+interface VerifyReport {
   files: number;
   rows: number;
   problems: VerifyProblem[];
 }
 
 /** Counts the rows of one file of the export from its bytes: its format's row counter. */
-export type RowCounter = (chunks: AsyncIterable<Uint8Array>) => Promise<number>;
+type RowCounter = (chunks: AsyncIterable<Uint8Array>) => Promise<number>;
 
 function isControlObject(path: string): boolean {
   const name = path.split("/").pop() ?? path;
@@ -72,7 +72,7 @@ async function readFile(
   return { sha256: hash.digest("hex"), counted };
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
   /**
    * Data files other manifests list (the other shards' of a destination the shards share): they
    * belong to another run, so they are not extra here. Unsharded, nothing is.

@@ -119,7 +119,7 @@ export function planSlice(
   return { slice, retrieval, expected, requests: requestsFor(query, kind, retrieval, expected) };
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   client: ServiceClient;
   query: SourceSpec;
   /** The environment's data kinds: the query's kind says how it is retrieved and probed. */

@@ -42,7 +42,7 @@ export function fixedInterval(sliceMs: number): string {
 }
 
 /** Whether a source can be probed with an aggregation (v1 logs and billing cannot). */
-export function canProbe(source: SourceSpec, kind: DataKindComponent): boolean {
+function canProbe(source: SourceSpec, kind: DataKindComponent): boolean {
   return kind.aggregation !== undefined && kind.strategies(source.api).includes("aggs");
 }
 

@@ -10,7 +10,7 @@ import { journalPrefix } from "../output-state/state-journal.js";
 import type { StateStore } from "../output-state/state.js";
 import type { RemoveRecordedFile } from "./sink-runtime.js";
 
-export interface LeftoverSweep {
+interface LeftoverSweep {
   /** Each sink's store, its sweep sparing the temporary files of runs that may still live. */
   stores: readonly OutputStore[];
   /** Removes a file the state records from its sink's store. */

@@ -25,7 +25,7 @@ export function committedToRedo(slices: readonly SlicePlan[], state: Readonly<Ru
   return redo;
 }
 
-export interface StrayOpenInput {
+interface StrayOpenInput {
   /** The slices the run planned. */
   planned: readonly SlicePlan[];
   state: Readonly<RunState>;

@@ -37,7 +37,7 @@ export interface PreparedRun extends PlannedRun {
   shard: Shard | undefined;
 }
 
-export interface PrepareOptions {
+interface PrepareOptions {
   log: Logger;
   signal: AbortSignal;
   shard: Shard | undefined;

@@ -27,7 +27,7 @@ export interface RunLedger {
   end(status: "complete" | "stopped" | "failed"): Promise<void>;
 }
 
-export interface JoinLedgerOptions {
+interface JoinLedgerOptions {
   log: Logger;
   run: RunInfo;
   /** MDQ_QUOTA_LEDGER, read by the CLI: used when the pipeline names no ledger. */

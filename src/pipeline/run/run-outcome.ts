@@ -80,7 +80,7 @@ export interface SliceTiming {
   durationMs?: number;
 }
 
-export interface OutcomeInput {
+interface OutcomeInput {
   pipeline: Pipeline;
   outcome: RunOutcome;
   slices: Plan["slices"];

@@ -22,9 +22,9 @@ import { recordCount, recordIdOf } from "../../core/record-batch.js";
  * every open Parquet file buffers a row group — two at once took 1M logs over batch into Parquet from
  * 294 MB to 481 MB peak at the same speed (bench/run.js, logs-batch/parquet).
  */
-export const PART_CONCURRENCY = 1;
+const PART_CONCURRENCY = 1;
 
-export interface RunPartsOptions {
+interface RunPartsOptions {
   signal: AbortSignal;
   log: Logger;
   run: RunInfo;
@@ -41,7 +41,7 @@ export interface RunPartsOptions {
  * The slice a part is written as: the slice's bounds (so `{date}` and `{hour}` name the slice) and an
  * id derived from the part's, so a redone part replaces its own files and never another part's.
  */
-export function partSlice(slice: Slice, partId: string): Slice {
+function partSlice(slice: Slice, partId: string): Slice {
   const suffix = createHash("sha256").update(partId).digest("hex").slice(0, 10);
   return { ...slice, id: `${slice.id}-p${suffix}` };
 }

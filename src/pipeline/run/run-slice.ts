@@ -27,7 +27,7 @@ export interface SliceWork {
   records?: RecordRequest;
 }
 
-export interface SliceResult {
+interface SliceResult {
   slice: Slice;
   /** Distinct records the source yielded. */
   read: number;
@@ -38,7 +38,7 @@ export interface SliceResult {
   outputs: readonly SliceOutput[];
 }
 
-export interface RunSliceOptions {
+interface RunSliceOptions {
   signal: AbortSignal;
   log: Logger;
   run: RunInfo;

@@ -49,7 +49,7 @@ export interface RunnerEvents {
   sliceGaveUp?(slice: Slice, error: unknown): void;
 }
 
-export interface RunnerOptions {
+interface RunnerOptions {
   tasks: readonly SliceTask[];
   concurrency: number;
   maxAttemptsPerSlice: number;
@@ -81,7 +81,7 @@ export interface RunOutcome {
 }
 
 /** Errors after which the slice is worth starting again from its start. */
-export function isSliceRetryable(error: unknown): boolean {
+function isSliceRetryable(error: unknown): boolean {
   if (hasCode(error, ERROR_CODES.RECONCILIATION_FAILED)) return true;
   // An operation that spent its retry budget stops the run: restarting the slice would multiply it.
   if (spentRetryBudget(error)) return false;

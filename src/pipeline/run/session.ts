@@ -17,7 +17,7 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export interface OpenSessionOptions {
+interface OpenSessionOptions {
   log: Logger;
   quotaReserve: number;
   /** Most requests waiting for the service's answer at once (`limits.concurrency`); default 4. */

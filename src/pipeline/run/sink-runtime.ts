@@ -80,7 +80,7 @@ export function recordedFileRemover(sinks: readonly OpenedSink[]): RemoveRecorde
   };
 }
 
-export interface SinkRuntimeDeps {
+interface SinkRuntimeDeps {
   /** Each sink's resolved schema, in the pipeline's order. */
   schemas: readonly ResolvedSinkSchema[];
   run: RunInfo;

@@ -11,7 +11,7 @@ import type { SliceTask } from "./runner.js";
 import type { StateStore } from "../output-state/state.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 
-export interface SliceTaskDeps {
+interface SliceTaskDeps {
   prepared: PreparedRun;
   /** The run's sinks, in the pipeline's order. */
   sinks: readonly SinkRuntime[];

@@ -26,7 +26,7 @@ export function windowSlices(prepared: Pick<PreparedRun, "pipeline" | "shardPlan
   return prepared.shardPlan.filter((plan) => plan.slice.start.getTime() >= start);
 }
 
-export interface SlicesToRunInput {
+interface SlicesToRunInput {
   prepared: PreparedRun;
   state: StateStore;
   log: Logger;

@@ -12,7 +12,7 @@ import { isMissing, syncDirectory, wrap } from "./local-file-errors.js";
 import { stageFile } from "./staged-file.js";
 import { finalNameOf, isTemporaryName, temporaryPathFor, writerOf } from "./temporary-names.js";
 
-export interface LocalStoreOptions {
+interface LocalStoreOptions {
   /** The tag of the writing run (core/writer-tag.ts), carried in temporary names. */
   writer?: string;
 }

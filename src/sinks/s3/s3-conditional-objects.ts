@@ -7,7 +7,7 @@ import type { ConditionalObjects } from "../../core/contracts.js";
 import { describeS3Error } from "./s3-errors.js";
 import type { S3Target } from "./s3-errors.js";
 
-export interface S3ConditionalDeps {
+interface S3ConditionalDeps {
   client: S3Client;
   target(path: string): S3Target;
 }

@@ -7,7 +7,7 @@ import { s3OptionsSchema } from "./s3-options.js";
 /** Bucket names as S3 allows them: 3 to 63 lowercase letters, digits, dots and hyphens. */
 const S3_TARGET = /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/;
 
-export interface S3DestinationOptions {
+interface S3DestinationOptions {
   /** A client to use instead of one built from each sink's `s3:` options (a test's, an embedder's). */
   client?: S3Client;
 }
@@ -16,7 +16,7 @@ export interface S3DestinationOptions {
  * The S3 destination; the built-in one has no client of its own. An environment that brings a
  * client registers its own: `withComponents(base, { destinations: { s3: createS3Destination({ client }) } })`.
  */
-export function createS3Destination(factory: S3DestinationOptions = {}): Destination<S3Options> {
+function createS3Destination(factory: S3DestinationOptions = {}): Destination<S3Options> {
   return {
     type: "s3",
     summary:

@@ -38,7 +38,7 @@ const CHECKSUM_CODES = new Set([
 ]);
 
 /** The abort of a run stays an abort: the sink recognises it and does not report it as an S3 failure. */
-export function isAbortError(error: unknown): boolean {
+function isAbortError(error: unknown): boolean {
   return (error as SdkErrorShape | undefined)?.name === "AbortError";
 }
 

@@ -1,7 +1,7 @@
 // Parses `s3://bucket/prefix` and maps store paths to object keys under the prefix.
 import { SinkError } from "../../errors.js";
 
-export interface S3Location {
+interface S3Location {
   bucket: string;
   /** Without leading or trailing slash; empty for the bucket root. */
   prefix: string;

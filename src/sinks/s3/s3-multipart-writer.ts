@@ -16,7 +16,7 @@ import type { S3Target } from "./s3-errors.js";
 /** S3 refuses more parts than this in one upload. */
 const MAX_PARTS = 10_000;
 
-export interface MultipartOptions {
+interface MultipartOptions {
   client: S3Client;
   target: S3Target;
   /** Bucket, key and object attributes (storage class, encryption, metadata, tagging, content type). */

@@ -19,9 +19,9 @@ import { stageMultipartUpload } from "./s3-multipart-writer.js";
 import type { Logger } from "../../logger.js";
 import { sdkLogger } from "./sdk-logger.js";
 
-export const RUN_ID_KEY = "mdq-run-id";
+const RUN_ID_KEY = "mdq-run-id";
 
-export interface S3StoreDeps {
+interface S3StoreDeps {
   run: RunInfo;
   /** Tests and tools may share a client; otherwise one is made from the options. */
   client?: S3Client;
@@ -35,7 +35,7 @@ function controlContentType(path: string): string {
 }
 
 /** Region, endpoint and checksum mode only; credentials are left to the SDK's default provider chain. */
-export function s3ClientConfig(options: S3Options): S3ClientConfig {
+function s3ClientConfig(options: S3Options): S3ClientConfig {
   const checksum = options.checksum === "when_required" ? "WHEN_REQUIRED" : "WHEN_SUPPORTED";
   return {
     ...(options.region === undefined ? {} : { region: options.region }),

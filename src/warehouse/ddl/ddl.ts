@@ -7,7 +7,7 @@ import type { TableLayout } from "./table-layout.js";
 export const DIALECTS = ["duckdb", "athena", "bigquery"] as const;
 export type Dialect = (typeof DIALECTS)[number];
 
-export interface DdlOptions {
+interface DdlOptions {
   /** BigQuery dataset of the table. */
   dataset: string;
 }

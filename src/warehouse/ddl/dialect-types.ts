@@ -6,7 +6,7 @@ import { nestedFields } from "./record-paths.js";
 import type { RecordField } from "./record-paths.js";
 import type { PartitionSource, TableLayout } from "./table-layout.js";
 
-export type Dialect = "athena" | "bigquery" | "duckdb";
+type Dialect = "athena" | "bigquery" | "duckdb";
 
 type DialectNames = Readonly<Record<Dialect, string>>;
 

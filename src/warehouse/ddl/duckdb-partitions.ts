@@ -8,12 +8,12 @@ import { quote } from "./duckdb-values.js";
 import { partitionType } from "./dialect-types.js";
 
 /** The column the reader adds with each row's file path, when the directories are read from it. */
-export const FILE_COLUMN = "mdq_file";
+const FILE_COLUMN = "mdq_file";
 
 /** What Hive (and the path template) writes for a null or empty value. */
 const NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__";
 
-export interface DuckdbPartitions {
+interface DuckdbPartitions {
   /** The reader's options: `, hive_partitioning = …` and what goes with it. */
   readerOptions: string;
   /** One select item per partition column the view has. */

@@ -12,7 +12,7 @@ const DUCKDB_TYPES = columnTypes("duckdb");
 export const RECORD = "mdq_record";
 
 /** The macro that reads a timestamp's text as the instant the Parquet writer makes of it. */
-export const INSTANT_MACRO = "mdq_instant";
+const INSTANT_MACRO = "mdq_instant";
 
 /**
  * The text of a timestamp as the instant the exporter's Parquet writer makes of the same value:
