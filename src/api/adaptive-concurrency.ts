@@ -103,11 +103,6 @@ export class AdaptiveConcurrency {
     return this.current;
   }
 
-  /** The average round trip of the answers so far, in ms; undefined before the first window ends. */
-  get averageRttMs(): number | undefined {
-    return this.past?.mean;
-  }
-
   /** A request leaves; `inFlight` requests (it included) now wait for an answer. */
   sent(inFlight: number): void {
     if (inFlight >= this.current) this.window.reachedLimit = true;
