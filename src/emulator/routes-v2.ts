@@ -2,11 +2,10 @@
 import type { Aggregations } from "../api/wire/aggs.js";
 import { planQuery } from "./plan.js";
 import type { Body, QueryPlan } from "./plan.js";
-import { readPage, scan } from "./scan.js";
+import { scan } from "./scan.js";
 import { createAggregator } from "./aggregations.js";
-import { compileProjection } from "./projection.js";
 import { v2Meta } from "./route-context.js";
-import { resumeOrOpenScroll } from "./scroll-context.js";
+import { nextScrollPage } from "./scroll-context.js";
 import type { Route, RouteContext, RouteResult } from "./route-context.js";
 
 /** The scope echoes of a v2 request: domain, or log_group/tenant/stage for serverless. */
@@ -17,41 +16,29 @@ function scopeEcho(body: Body): Body {
   return { domain: body["domain"] };
 }
 
-function pageSize(body: Body, plan: QueryPlan): number {
-  return typeof body["size"] === "number" ? body["size"] : plan.size;
-}
-
 function scroll(kind: "logs" | "workloads"): Route {
   return (ctx) => {
-    const { state, body } = ctx;
-    const start = resumeOrOpenScroll(ctx, "sc_");
-    if ("lost" in start) return start.lost;
-    const { context, scrollId } = start;
-    const plan =
-      Array.isArray(body["fields"]) && scrollId
-        ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
-        : context.plan;
-    const page = readPage(plan, context.position, pageSize(body, context.plan));
-    const more = page.hits.length > 0 && page.lastPosition < context.count.lastPosition;
-    const live = context;
+    const next = nextScrollPage(ctx, "sc_");
+    if ("lost" in next) return next.lost;
+    const { context, page, more, commit } = next;
+    const { plan } = context;
     const window = { startMs: plan.startMs, endMs: plan.endMs };
-    const commit = () => {
-      live.position = page.lastPosition;
-      if (!more) state.contexts.release(live.id);
-    };
-    const scrollMeta = more ? { scroll_id: live.id } : {};
+    const scrollMeta = more ? { scroll_id: context.id } : {};
     if (kind === "logs") {
       return {
         status: 200,
-        body: { data: { logs: page.hits, count: live.count.total }, meta: v2Meta(ctx, window, scrollMeta) },
+        body: {
+          data: { logs: page.hits, count: context.count.total },
+          meta: v2Meta(ctx, window, scrollMeta),
+        },
         commit,
       };
     }
     const echo = {
-      app_type: plan.streams[0]?.appType ?? body["app_type"],
+      app_type: plan.streams[0]?.appType ?? ctx.body["app_type"],
       domain: [...new Set(plan.streams.map((s) => s.scope))],
     };
-    const meta = v2Meta(ctx, window, { ...echo, ...scrollMeta, workloads_available: live.count.total });
+    const meta = v2Meta(ctx, window, { ...echo, ...scrollMeta, workloads_available: context.count.total });
     return { status: 200, body: { data: { workloads: page.hits, count: page.hits.length }, meta }, commit };
   };
 }

@@ -7,7 +7,7 @@ import { compileProjection } from "./projection.js";
 import { mappingFields } from "./mappings.js";
 import { aggregate } from "./routes-v2.js";
 import { contextLost, errorBody, v3Meta } from "./route-context.js";
-import { resumeOrOpenScroll } from "./scroll-context.js";
+import { nextScrollPage } from "./scroll-context.js";
 import type { Route } from "./route-context.js";
 
 function mappings(kind: GeneratedKind): Route {
@@ -65,30 +65,17 @@ const pitQuery: Route = (ctx) => {
 };
 
 const metricsQuery: Route = (ctx) => {
-  const { state, body } = ctx;
-  const start = resumeOrOpenScroll(ctx, "msc_");
-  if ("lost" in start) return start.lost;
-  const { context, scrollId } = start;
-  const plan =
-    Array.isArray(body["fields"]) && scrollId
-      ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
-      : context.plan;
-  // A scroll keeps the initial size unless a paging request names one.
-  const size = typeof body["size"] === "number" ? body["size"] : context.plan.size;
-  const page = readPage(plan, context.position, size);
-  const more = page.hits.length > 0 && page.lastPosition < context.count.lastPosition;
-  const live = context;
+  const next = nextScrollPage(ctx, "msc_");
+  if ("lost" in next) return next.lost;
+  const { context, page, more, commit } = next;
   return {
     status: 200,
     body: {
-      data: { hits: page.hits, total: live.count.total, count: page.hits.length },
-      meta: v3Meta(ctx, { pagination: { scroll_id: more ? live.id : null } }),
+      data: { hits: page.hits, total: context.count.total, count: page.hits.length },
+      meta: v3Meta(ctx, { pagination: { scroll_id: more ? context.id : null } }),
     },
     payloadLimited: true,
-    commit: () => {
-      live.position = page.lastPosition;
-      if (!more) state.contexts.release(live.id);
-    },
+    commit,
   };
 };
 

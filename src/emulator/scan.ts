@@ -103,7 +103,7 @@ export function countPlan(plan: QueryPlan): PlanCount {
   return { total, lastPosition };
 }
 
-interface Page {
+export interface Page {
   hits: EmulatedHit[];
   /** Position of the last hit; `after` when the page is empty. */
   lastPosition: number;
