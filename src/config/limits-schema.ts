@@ -1,5 +1,6 @@
 // The `limits` schema: how hard a run may push the service and how long it keeps trying.
 import { z } from "zod";
+import { wholeNumber } from "../core/whole-number.js";
 
 /** A progress interval: seconds, minutes or hours, `0s` (or `0`, `off`) for none. */
 export const PROGRESS_INTERVAL_PATTERN = /^(0|[1-9][0-9]{0,4})(s|m|h)$/;
@@ -33,15 +34,12 @@ const quotaSchema = z
         "A lower-priority run spends only what the claims of higher-priority runs leave above its reserve; when they arrive it finishes its current slices and stops (exit 75). Default normal.",
       ),
     standing: z
-      .union([z.literal("auto"), z.number().int().min(1)])
+      .union([z.literal("auto"), wholeNumber(1)])
       .optional()
       .describe(
         "Requests per quota day kept for this pipeline from the start of the day, before its run starts, and released once it finished for the day; `auto` keeps what its last complete day spent. Lower-priority runs leave it alone.",
       ),
-    max_in_flight: z
-      .number()
-      .int()
-      .min(1)
+    max_in_flight: wholeNumber(1)
       .max(10_000)
       .optional()
       .describe(
@@ -53,19 +51,13 @@ const quotaSchema = z
       .describe(
         "Run alone (as without a ledger, within `quota_reserve`) when the ledger cannot be reached at the start, instead of stopping with exit 75. Default false.",
       ),
-    lease_ms: z
-      .number()
-      .int()
-      .min(1000)
+    lease_ms: wholeNumber(1000)
       .max(3_600_000)
       .default(60_000)
       .describe(
         "How long the ledger keeps a run's reserved requests without hearing from it; a killed run's block returns after this. The run renews it every third of it. Default 60000.",
       ),
-    recheck_after_ms: z
-      .number()
-      .int()
-      .min(1000)
+    recheck_after_ms: wholeNumber(1000)
       .default(600_000)
       .describe(
         "Once the fleet's count says the day is spent and no run has reported for this long, one run may send one request to learn whether the service started a new quota day. Default 600000.",
@@ -75,43 +67,31 @@ const quotaSchema = z
 
 export const limitsSchema = z
   .strictObject({
-    concurrency: z
-      .number()
-      .int()
-      .min(1)
+    concurrency: wholeNumber(1)
       .max(64)
       .default(4)
       .describe(
         "Slices exported at the same time, and the most requests waiting for the service's answer at once; fewer while the service pushes back (429 throttles, 503, slower answers), then back up (adaptive concurrency). Default 4.",
       ),
-    quota_reserve: z
-      .number()
-      .int()
-      .min(0)
+    quota_reserve: wholeNumber(0)
       .default(0)
       .describe(
         "Daily requests left untouched; the run stops (exit 75, resumable) when only this many remain. Default 0.",
       ),
-    max_retries_per_slice: z
-      .number()
-      .int()
-      .min(0)
+    max_retries_per_slice: wholeNumber(0)
       .max(100)
       .default(3)
       .describe(
         "Times a slice is restarted from its start after losing its paging context or a count mismatch, before the run stops. A request that spent its own retry budget stops the run at once instead. Default 3.",
       ),
     encode_threads: z
-      .union([z.literal("auto"), z.number().int().min(0).max(64)])
+      .union([z.literal("auto"), wholeNumber(0).max(64)])
       .default("auto")
       .describe(
         "Deprecated, no effect: Parquet row groups are encoded on the main thread whatever the value (worker threads measured slower on two cores and took about 110 MB more). Still accepted so that pipelines naming it load; a run and `validate` warn once. Default auto.",
       ),
     quota: quotaSchema.prefault({}),
-    max_requests: z
-      .number()
-      .int()
-      .min(1)
+    max_requests: wholeNumber(1)
       .optional()
       .describe("Refuse to start when the plan estimates more requests than this. No limit when omitted."),
     progress_interval: z

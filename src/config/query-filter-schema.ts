@@ -2,6 +2,7 @@
 // match_phrase, the kinds the spec lists, checked offline so the service never sees a malformed one.
 import { z } from "zod";
 import { requireExactlyOne, requireSingleKey } from "./strict-keys.js";
+import { wholeNumber } from "../core/whole-number.js";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
@@ -67,12 +68,7 @@ export const queryFilterSchema: z.ZodType<QueryFilter> = z
           must: z.array(queryFilterSchema).optional().describe("Every clause matches."),
           should: z.array(queryFilterSchema).optional().describe("At least one clause matches."),
           must_not: z.array(queryFilterSchema).optional().describe("No clause matches."),
-          minimum_should_match: z
-            .number()
-            .int()
-            .min(1)
-            .optional()
-            .describe("How many should clauses must match."),
+          minimum_should_match: wholeNumber(1).optional().describe("How many should clauses must match."),
         })
         .superRefine((clauses, ctx) => {
           if (clauses.must === undefined && clauses.should === undefined && clauses.must_not === undefined) {
@@ -89,7 +85,7 @@ export const queryFilterSchema: z.ZodType<QueryFilter> = z
       .optional()
       .describe("Full-text match on a text field: { match: { message: timeout } }."),
     match_phrase: single(
-      z.union([z.string(), z.strictObject({ query: z.string(), slop: z.number().int().min(0).optional() })]),
+      z.union([z.string(), z.strictObject({ query: z.string(), slop: wholeNumber(0).optional() })]),
       "match_phrase",
     )
       .optional()

@@ -1,13 +1,11 @@
 // The `recheck` section: how committed slices are re-counted for records the service received late
 // (pipeline/output-state/recheck.ts runs it).
 import { z } from "zod";
+import { wholeNumber } from "../core/whole-number.js";
 
 export const recheckSchema = z
   .strictObject({
-    last_days: z
-      .number()
-      .int()
-      .min(0)
+    last_days: wholeNumber(0)
       .max(366)
       .default(0)
       .describe(

@@ -1,28 +1,20 @@
 // The `service` schema: the real service (addresses and client credentials, secrets through ${ENV}
 // only) or the embedded emulator started in-process.
 import { z } from "zod";
+import { wholeNumber } from "../core/whole-number.js";
 
 const timeoutsSchema = z
   .strictObject({
-    connect_ms: z.number().int().min(100).default(10_000).describe("TCP/TLS connect timeout. Default 10000."),
-    request_ms: z
-      .number()
-      .int()
-      .min(1_000)
+    connect_ms: wholeNumber(100).default(10_000).describe("TCP/TLS connect timeout. Default 10000."),
+    request_ms: wholeNumber(1_000)
       .default(60_000)
       .describe(
         "Deadline of one attempt of one request (token and batch status included), from sending until the last byte of the body. Default 60000.",
       ),
-    download_ms: z
-      .number()
-      .int()
-      .min(10_000)
+    download_ms: wholeNumber(10_000)
       .default(1_800_000)
       .describe("Deadline of one attempt at downloading one batch partition file. Default 1800000."),
-    batch_export_ms: z
-      .number()
-      .int()
-      .min(60_000)
+    batch_export_ms: wholeNumber(60_000)
       .default(3_600_000)
       .describe("How long a batch export may take to become ready before the slice fails. Default 3600000."),
   })
@@ -32,34 +24,22 @@ const MIB = 1024 * 1024;
 
 const responseLimitsSchema = z
   .strictObject({
-    max_response_bytes: z
-      .number()
-      .int()
-      .min(64 * 1024)
+    max_response_bytes: wholeNumber(64 * 1024)
       .default(32 * MIB)
       .describe(
         "Largest API response body read (pages, token, batch status): the v3 safe payload limit plus margin. A page over it is asked again smaller, like HTTP 413; any other response fails. Default 33554432 (32 MiB).",
       ),
-    max_partition_bytes: z
-      .number()
-      .int()
-      .min(MIB)
+    max_partition_bytes: wholeNumber(MIB)
       .default(8 * 1024 * MIB)
       .describe(
         "Largest batch partition file as downloaded (before decompression). Default 8589934592 (8 GiB).",
       ),
-    max_line_bytes: z
-      .number()
-      .int()
-      .min(64 * 1024)
+    max_line_bytes: wholeNumber(64 * 1024)
       .default(16 * MIB)
       .describe(
         "Longest record (one NDJSON line or array element) in a batch partition. Default 16777216 (16 MiB).",
       ),
-    max_decompression_ratio: z
-      .number()
-      .int()
-      .min(10)
+    max_decompression_ratio: wholeNumber(10)
       .default(100)
       .describe(
         "A gzip partition may decompress to at most this many times the bytes it was sent as (after its first 16 MiB). Default 100.",
@@ -116,12 +96,7 @@ export const serviceSchema = z
       .boolean()
       .optional()
       .describe("true starts the emulator in-process and exports from it (no credentials). Default false."),
-    seed: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe("Embedded only: seed of the generated data. Default 1."),
+    seed: wholeNumber(0).optional().describe("Embedded only: seed of the generated data. Default 1."),
     density: z
       .number()
       .positive()

@@ -10,6 +10,7 @@ import type { QueryFilter } from "./query-filter-schema.js";
 import { checkSource } from "./source-rules.js";
 import { createWindowSchema } from "./window-schema.js";
 import type { Window } from "./window-schema.js";
+import { wholeNumber } from "../core/whole-number.js";
 
 /** Records per request when page_size is not given. */
 const DEFAULT_PAGE_SIZE = 1000;
@@ -58,10 +59,7 @@ function createSourceShapeSchema(now: Date, kinds: KindTable) {
       .describe(
         "auto (planner decides per slice), scroll, pit (point in time), batch or aggs; only what the kind offers. Default auto.",
       ),
-    page_size: z
-      .number()
-      .int()
-      .min(1)
+    page_size: wholeNumber(1)
       .optional()
       .describe(`Records per request for scroll and pit (v3: at most 10000). Default ${DEFAULT_PAGE_SIZE}.`),
     filters: z
