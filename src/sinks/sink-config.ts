@@ -14,6 +14,7 @@ import {
   schemaPolicySchema,
 } from "./warehouse-options.js";
 import type { ColumnNaming, SchemaPolicyConfig } from "./warehouse-options.js";
+import { wholeNumber } from "../core/whole-number.js";
 
 /** The formats and destinations a sink may name, by `format` value and by type. */
 interface SinkComponents {
@@ -42,13 +43,8 @@ const commonFields = (formats: readonly Format[], destinations: readonly Destina
 });
 
 const rollingFields = {
-  max_rows_per_file: z.number().int().min(1).optional().describe("Start a new file after this many rows."),
-  max_file_bytes: z
-    .number()
-    .int()
-    .min(1024)
-    .optional()
-    .describe("Start a new file once this many bytes are written."),
+  max_rows_per_file: wholeNumber(1).optional().describe("Start a new file after this many rows."),
+  max_file_bytes: wholeNumber(1024).optional().describe("Start a new file once this many bytes are written."),
 };
 
 /** The warehouse contract: column names and the pinned schema's drift policy (docs/warehouse.md). */

@@ -3,6 +3,7 @@
 // the sink's section; warehouse/ reads them to name columns and resolve the pinned schema.
 import { z } from "zod";
 import { hasControlCharacter } from "../core/control-characters.js";
+import { wholeNumber } from "../core/whole-number.js";
 
 /** How a sink names its columns: as the rows carry them, or made safe for every warehouse. */
 export type ColumnNaming = "as_is" | "snake_case";
@@ -64,26 +65,17 @@ export const schemaPolicySchema = z
       .describe(
         "A field whose type differs from the pinned one: fail naming the field and both types, or write it as text from now on (reported).",
       ),
-    keep_removed_days: z
-      .number()
-      .int()
-      .min(0)
+    keep_removed_days: wholeNumber(0)
       .default(DEFAULT_KEEP_REMOVED_DAYS)
       .describe(
         "How long the column of a field gone from the service's mappings is kept (written as nulls), in days from the run that first missed it; then the column is dropped from the files and the pin (reported). 0 drops it at once. A field that comes back in time keeps its column.",
       ),
-    max_columns: z
-      .number()
-      .int()
-      .min(1)
+    max_columns: wholeNumber(1)
       .default(DEFAULT_MAX_COLUMNS)
       .describe(
         "Most columns a sink writes, kept removed columns included: more fails the run before anything is written (COLUMNS_UNBOUNDED), naming this setting. Narrow the fields with source.fields, select or drop, or raise it.",
       ),
-    max_name_chars: z
-      .number()
-      .int()
-      .min(1)
+    max_name_chars: wholeNumber(1)
       .default(DEFAULT_MAX_NAME_CHARS)
       .describe(
         "Longest field name (in characters, after the transforms) a sink writes a column for: a longer one fails the run before anything is written (COLUMNS_UNBOUNDED), naming the field and this setting.",

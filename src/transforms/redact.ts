@@ -6,6 +6,7 @@ import { columnsAt, isUnder, missingFieldMessage } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
 import { readField, writeField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
+import { wholeNumber } from "../core/whole-number.js";
 
 export const redactSchema = z
   .strictObject({
@@ -27,10 +28,7 @@ export const redactSchema = z
       .boolean()
       .default(true)
       .describe("Mask: as many mask characters as the value had; false writes eight."),
-    keep_last: z
-      .number()
-      .int()
-      .min(0)
+    keep_last: wholeNumber(0)
       .max(8)
       .default(0)
       .describe("Mask: leave this many trailing characters visible. Default 0."),

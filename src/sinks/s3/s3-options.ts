@@ -1,5 +1,6 @@
 // The options of s3:// destinations, under the sink's `s3:` key.
 import { z } from "zod";
+import { wholeNumber } from "../../core/whole-number.js";
 
 export const s3OptionsSchema = z
   .strictObject({
@@ -42,13 +43,10 @@ export const s3OptionsSchema = z
       .enum(["when_supported", "when_required"])
       .default("when_supported")
       .describe("The SDK's default CRC32 checksums, or when_required for stores that reject them."),
-    part_size_bytes: z
-      .number()
-      .int()
-      .min(5 * 1024 * 1024)
+    part_size_bytes: wholeNumber(5 * 1024 * 1024)
       .default(8 * 1024 * 1024)
       .describe("Multipart part size; memory per file is about part_size_bytes × queue_size."),
-    queue_size: z.number().int().min(1).max(16).default(4).describe("Parts uploaded in parallel per file."),
+    queue_size: wholeNumber(1).max(16).default(4).describe("Parts uploaded in parallel per file."),
   })
   .superRefine((value, ctx) => {
     if (value.kms_key_id !== undefined && value.server_side_encryption !== "aws:kms") {
