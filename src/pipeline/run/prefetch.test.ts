@@ -11,7 +11,7 @@ describe("prefetch", () => {
       }
     }
     const seen: number[] = [];
-    for await (const item of prefetch(source(), 1)) {
+    for await (const item of prefetch(source())) {
       await new Promise((resolve) => setImmediate(resolve));
       log.push(`use ${item}`);
       seen.push(item);
@@ -31,7 +31,7 @@ describe("prefetch", () => {
         closed = true;
       }
     }
-    for await (const item of prefetch(source(), 1)) if (item === 1) break;
+    for await (const item of prefetch(source())) if (item === 1) break;
     expect(closed).toBe(true);
 
     async function* failing(): AsyncGenerator<number> {
@@ -41,7 +41,7 @@ describe("prefetch", () => {
     const seen: number[] = [];
     await expect(
       (async () => {
-        for await (const item of prefetch(failing(), 2)) seen.push(item);
+        for await (const item of prefetch(failing())) seen.push(item);
       })(),
     ).rejects.toThrow("boom");
     expect(seen).toEqual([1]);

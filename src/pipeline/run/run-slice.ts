@@ -82,7 +82,7 @@ export async function runSlice(
   let read = 0;
   try {
     let stream: AsyncIterable<RecordBatch> = countRows(
-      deduplicateById(prefetch(work.source(ctx), 1), ctx.stats, options.seen),
+      deduplicateById(prefetch(work.source(ctx)), ctx.stats, options.seen),
       (rows) => (read += rows),
     );
     for (const transform of work.transforms) stream = transform(stream, ctx);
