@@ -70,7 +70,7 @@ export interface WidenedField {
 }
 
 /** The columns of the combined mappings, and the fields whose column had to hold several types. */
-export interface MappedColumns {
+interface MappedColumns {
   columns: Column[];
   widened: WidenedField[];
 }

@@ -24,7 +24,7 @@ export function resumeOrOpenScroll(ctx: RouteContext, prefix: string): ScrollSta
 }
 
 /** A scroll's next page (v2 and v3): what it holds, whether more follow, and the commit that moves on. */
-export type ScrollPage = { context: PagingContext; page: Page; more: boolean; commit: () => void };
+type ScrollPage = { context: PagingContext; page: Page; more: boolean; commit: () => void };
 
 /**
  * Reads the page a scroll request asks for: a paging request that names `fields` narrows its page, and

@@ -6,7 +6,7 @@ import type { Column } from "../core/contracts.js";
 import type { SourceSpec } from "./source-spec.js";
 
 /** The hit's own keys, which every record row carries first. */
-export const HIT_COLUMNS: readonly Column[] = [
+const HIT_COLUMNS: readonly Column[] = [
   { name: "_id", type: "string" },
   { name: "_index", type: "string" },
 ];
