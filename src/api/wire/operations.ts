@@ -8,71 +8,39 @@ import * as v1 from "./v1.js";
 import * as v2 from "./v2.js";
 import * as v3 from "./v3.js";
 
-type ApiVersion = "v1" | "v2" | "v3";
-
 interface OperationSpec {
-  version: ApiVersion;
   request: RequestSpec;
   response: z.ZodType;
 }
 
 export const OPERATIONS = {
-  "/v1/logs/batch": { version: "v1", request: v1.v1LogsBatchRequest, response: v1.v1LogsBatchResponse },
-  "/v1/logs/batch/urls": { version: "v1", request: v1.v1BatchUrlsRequest, response: v1.v1BatchUrlsResponse },
-  "/v1/logs/batch/status": {
-    version: "v1",
-    request: v1.v1BatchStatusRequest,
-    response: v1.v1BatchUrlsResponse,
-  },
-  "/v1/logs/scroll": { version: "v1", request: v1.v1LogsScrollRequest, response: v1.v1LogsScrollResponse },
-  "/v1/query": { version: "v1", request: v1.v1QueryRequest, response: v1.v1QueryResponse },
-  "/v2/logs/scroll": { version: "v2", request: v2.v2LogsScrollRequest, response: v2.v2LogsScrollResponse },
-  "/v2/logs/batch": { version: "v2", request: v2.v2LogsBatchRequest, response: v2.v2BatchResponse },
-  "/v2/logs/batch/status": {
-    version: "v2",
-    request: v2.v2LogsBatchStatusRequest,
-    response: v2.v2LogsBatchStatusResponse,
-  },
-  "/v2/logs/aggs": { version: "v2", request: v2.v2LogsAggsRequest, response: v2.v2AggsResponse },
-  "/v2/workloads/scroll": {
-    version: "v2",
-    request: v2.v2WorkloadsScrollRequest,
-    response: v2.v2WorkloadsScrollResponse,
-  },
-  "/v2/workloads/batch": { version: "v2", request: v2.v2WorkloadsBatchRequest, response: v2.v2BatchResponse },
+  "/v1/logs/batch": { request: v1.v1LogsBatchRequest, response: v1.v1LogsBatchResponse },
+  "/v1/logs/batch/urls": { request: v1.v1BatchUrlsRequest, response: v1.v1BatchUrlsResponse },
+  "/v1/logs/batch/status": { request: v1.v1BatchStatusRequest, response: v1.v1BatchUrlsResponse },
+  "/v1/logs/scroll": { request: v1.v1LogsScrollRequest, response: v1.v1LogsScrollResponse },
+  "/v1/query": { request: v1.v1QueryRequest, response: v1.v1QueryResponse },
+  "/v2/logs/scroll": { request: v2.v2LogsScrollRequest, response: v2.v2LogsScrollResponse },
+  "/v2/logs/batch": { request: v2.v2LogsBatchRequest, response: v2.v2BatchResponse },
+  "/v2/logs/batch/status": { request: v2.v2LogsBatchStatusRequest, response: v2.v2LogsBatchStatusResponse },
+  "/v2/logs/aggs": { request: v2.v2LogsAggsRequest, response: v2.v2AggsResponse },
+  "/v2/workloads/scroll": { request: v2.v2WorkloadsScrollRequest, response: v2.v2WorkloadsScrollResponse },
+  "/v2/workloads/batch": { request: v2.v2WorkloadsBatchRequest, response: v2.v2BatchResponse },
   "/v2/workloads/batch/status": {
-    version: "v2",
     request: v2.v2WorkloadsBatchStatusRequest,
     response: v2.v2WorkloadsBatchStatusResponse,
   },
-  "/v2/workloads/aggs": { version: "v2", request: v2.v2WorkloadsAggsRequest, response: v2.v2AggsResponse },
-  "/v3/logs/mappings": { version: "v3", request: v3.v3LogsMappingsRequest, response: v3.v3MappingsResponse },
-  "/v3/workloads/mappings": {
-    version: "v3",
-    request: v3.v3PlainMappingsRequest,
-    response: v3.v3MappingsResponse,
-  },
-  "/v3/jobs/mappings": { version: "v3", request: v3.v3PlainMappingsRequest, response: v3.v3MappingsResponse },
-  "/v3/tickets/mappings": {
-    version: "v3",
-    request: v3.v3PlainMappingsRequest,
-    response: v3.v3MappingsResponse,
-  },
-  "/v3/metrics/mappings": {
-    version: "v3",
-    request: v3.v3MetricsMappingsRequest,
-    response: v3.v3MappingsResponse,
-  },
-  "/v3/jobs/query": { version: "v3", request: v3.v3PitQueryRequest, response: v3.v3PitQueryResponse },
-  "/v3/tickets/query": { version: "v3", request: v3.v3PitQueryRequest, response: v3.v3PitQueryResponse },
-  "/v3/metrics/query": {
-    version: "v3",
-    request: v3.v3MetricsQueryRequest,
-    response: v3.v3ScrollQueryResponse,
-  },
-  "/v3/jobs/aggs": { version: "v3", request: v3.v3PitAggsRequest, response: v3.v3AggsResponse },
-  "/v3/tickets/aggs": { version: "v3", request: v3.v3PitAggsRequest, response: v3.v3AggsResponse },
-  "/v3/metrics/aggs": { version: "v3", request: v3.v3MetricsAggsRequest, response: v3.v3AggsResponse },
+  "/v2/workloads/aggs": { request: v2.v2WorkloadsAggsRequest, response: v2.v2AggsResponse },
+  "/v3/logs/mappings": { request: v3.v3LogsMappingsRequest, response: v3.v3MappingsResponse },
+  "/v3/workloads/mappings": { request: v3.v3PlainMappingsRequest, response: v3.v3MappingsResponse },
+  "/v3/jobs/mappings": { request: v3.v3PlainMappingsRequest, response: v3.v3MappingsResponse },
+  "/v3/tickets/mappings": { request: v3.v3PlainMappingsRequest, response: v3.v3MappingsResponse },
+  "/v3/metrics/mappings": { request: v3.v3MetricsMappingsRequest, response: v3.v3MappingsResponse },
+  "/v3/jobs/query": { request: v3.v3PitQueryRequest, response: v3.v3PitQueryResponse },
+  "/v3/tickets/query": { request: v3.v3PitQueryRequest, response: v3.v3PitQueryResponse },
+  "/v3/metrics/query": { request: v3.v3MetricsQueryRequest, response: v3.v3ScrollQueryResponse },
+  "/v3/jobs/aggs": { request: v3.v3PitAggsRequest, response: v3.v3AggsResponse },
+  "/v3/tickets/aggs": { request: v3.v3PitAggsRequest, response: v3.v3AggsResponse },
+  "/v3/metrics/aggs": { request: v3.v3MetricsAggsRequest, response: v3.v3AggsResponse },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationPath = keyof typeof OPERATIONS;
