@@ -24,8 +24,6 @@ interface TokenProviderOptions {
   clock: Clock;
   logger: Logger;
   userAgent: string;
-  /** Refresh this long before expiry, so a token never expires in flight. */
-  refreshMarginMs?: number;
 }
 
 /**
@@ -70,7 +68,8 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 
 export function createTokenProvider(options: TokenProviderOptions): TokenProvider {
   const operation = "token request";
-  const margin = options.refreshMarginMs ?? 60_000;
+  // Refreshed this long before expiry, so a token never expires in flight.
+  const margin = 60_000;
   const issued: string[] = [];
   let held: Held | undefined;
   let pending: Promise<string> | undefined;

@@ -37,8 +37,6 @@ export interface BatchPollOptions {
   maxBatchAttempts?: number;
   /** Give up polling after this long. Default 30 minutes. */
   pollDeadlineMs?: number;
-  pollInitialDelayMs?: number;
-  pollMaxDelayMs?: number;
 }
 
 /** The spec's "not ready" is the literal text null; an actual null or an empty string is read the same. */
@@ -148,6 +146,10 @@ function isTokenGone(kind: BatchExportQuery["kind"], error: unknown): boolean {
   return error.status === 404 || error.status === 410 || (kind === "v1-logs" && error.status === 401);
 }
 
+/** A status poll waits this long after a request, doubling each time up to POLL_MAX_DELAY_MS. */
+const POLL_FIRST_DELAY_MS = 1000;
+const POLL_MAX_DELAY_MS = 30_000;
+
 /**
  * Polls until every partition is ready and returns them with the token that produced them.
  * @example
@@ -161,7 +163,6 @@ export async function awaitBatchReady(
   const { clock, logger } = client;
   const maxAttempts = options.maxBatchAttempts ?? 3;
   const deadline = clock.now() + (options.pollDeadlineMs ?? 30 * 60_000);
-  const initialDelay = options.pollInitialDelayMs ?? 1000;
   let attempts = 0;
   const waitStarted = clock.now();
   const renew = async (reason: string): Promise<string> => {
@@ -181,7 +182,7 @@ export async function awaitBatchReady(
     return created;
   };
   let token = options.resumeToken ?? (await renew("could not be created"));
-  let delay = initialDelay;
+  let delay = POLL_FIRST_DELAY_MS;
   for (;;) {
     let partitions: PartitionState[];
     try {
@@ -189,13 +190,13 @@ export async function awaitBatchReady(
     } catch (error) {
       if (!isTokenGone(query.kind, error)) throw error;
       token = await renew("token expired or is unknown");
-      delay = initialDelay;
+      delay = POLL_FIRST_DELAY_MS;
       continue;
     }
     const failed = partitions.filter((p) => p.failed);
     if (failed.length > 0) {
       token = await renew(`had failed partitions (${failed.map((p) => p.id).join(", ")})`);
-      delay = initialDelay;
+      delay = POLL_FIRST_DELAY_MS;
       continue;
     }
     if (partitions.every((p) => p.ready)) {
@@ -221,6 +222,6 @@ export async function awaitBatchReady(
       "Batch not ready.",
     );
     await clock.sleep(delay, options.signal);
-    delay = Math.min(options.pollMaxDelayMs ?? 30_000, delay * 2);
+    delay = Math.min(POLL_MAX_DELAY_MS, delay * 2);
   }
 }
