@@ -18,7 +18,6 @@ export interface ContextStore {
   /** The live context, touched; undefined when unknown, released or idle past the limit. */
   get(id: string): PagingContext | undefined;
   release(id: string): void;
-  size(): number;
 }
 
 export function createContextStore(idleSeconds: number, clock: Clock): ContextStore {
@@ -44,6 +43,5 @@ export function createContextStore(idleSeconds: number, clock: Clock): ContextSt
       return context;
     },
     release: (id) => void contexts.delete(id),
-    size: () => contexts.size,
   };
 }

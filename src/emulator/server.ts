@@ -48,8 +48,6 @@ export interface RunningEmulator extends EmulatorControl {
   setFaults(faults: FaultOptions): void;
   /** Requests that drew each fault so far (a drawn fault may have no effect, e.g. context loss on an initial request). */
   faultCounts(): FaultCounts;
-  /** Open scroll and point-in-time contexts. */
-  openContexts(): number;
   expectedHits(target: OperationPath | GeneratedKind, body: Body): AsyncIterable<EmulatedHit>;
   expectedCount(target: OperationPath | GeneratedKind, body: Body): number;
 }
@@ -158,7 +156,6 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     revokeTokens: () => issuer.revokeAll(),
     setFaults: (next) => faults.set(next),
     faultCounts: () => faults.counts(),
-    openContexts: () => state.contexts.size(),
     changeFields: control.changeFields,
     addLateRecords: control.addLateRecords,
     loseRecords: control.loseRecords,
