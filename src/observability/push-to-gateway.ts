@@ -20,7 +20,6 @@ interface PushRequest {
   contentType: string;
   /** The whole attempt, from connect to the answer's end. */
   deadlineMs: number;
-  maxAnswerBytes?: number;
   /** Aborts the attempt (a newer push replaces it). */
   signal?: AbortSignal;
 }
@@ -51,7 +50,6 @@ function decoded(part: string): string {
 export function pushToGateway(push: PushRequest): Promise<void> {
   const secrets = urlCredentials(push.url);
   const gateway = new URL(push.url);
-  const maxAnswer = push.maxAnswerBytes ?? PUSH_ANSWER_MAX_BYTES;
   const headers: Record<string, string | number> = {
     "content-type": push.contentType,
     "content-length": Buffer.byteLength(push.body),
@@ -101,8 +99,8 @@ export function pushToGateway(push: PushRequest): Promise<void> {
       };
       answer.on("data", (chunk: Buffer) => {
         length += chunk.length;
-        if (length <= maxAnswer) chunks.push(chunk);
-        else finish(failure(` (answer longer than ${maxAnswer} bytes, not read further)`));
+        if (length <= PUSH_ANSWER_MAX_BYTES) chunks.push(chunk);
+        else finish(failure(` (answer longer than ${PUSH_ANSWER_MAX_BYTES} bytes, not read further)`));
       });
       answer.on("error", (error: Error) => finish(new Error(redactText(error.message, secrets))));
       answer.on("end", () => finish(status >= 200 && status < 300 ? undefined : failure("")));
