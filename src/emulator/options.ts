@@ -58,8 +58,6 @@ export interface EmulatorOptions {
   port?: number;
   clientId?: string;
   clientSecret?: string;
-  /** Further clients, e.g. one lacking permissions (403). Default: `mdq-limited` allowed only mappings. */
-  extraClients?: readonly ClientCredentials[];
   /** Daily requests per client. Default 100000. */
   quota?: number;
   /** Length of the quota's day in ms, counted from the epoch on the clock; tests shorten it. Default one day. */
@@ -193,9 +191,8 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
         clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
         allowed: "all",
       },
-      ...(options.extraClients ?? [
-        { clientId: LIMITED_CLIENT_ID, clientSecret: LIMITED_CLIENT_SECRET, allowed: MAPPINGS_ONLY },
-      ]),
+      // A client lacking permissions, for the 403 of an operation outside `allowed`.
+      { clientId: LIMITED_CLIENT_ID, clientSecret: LIMITED_CLIENT_SECRET, allowed: MAPPINGS_ONLY },
     ],
     quota: options.quota ?? 100_000,
     quotaDayMs: options.quotaDayMs ?? 86_400_000,
