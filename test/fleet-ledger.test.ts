@@ -7,7 +7,7 @@ import pg from "pg";
 import { openQuotaLedger } from "../src/quota-ledger/quota-ledger.js";
 import type { QuotaLedger } from "../src/quota-ledger/quota-ledger.js";
 import type { BlockRequest, RunRegistration } from "../src/quota-ledger/ledger-types.js";
-import { LEDGER_SCHEMA_VERSION } from "../src/quota-ledger/ledger-schema.js";
+import { LEDGER_MIGRATIONS, LEDGER_SCHEMA_VERSION } from "../src/quota-ledger/ledger-schema.js";
 import { LedgerGate } from "../src/quota-ledger/ledger-gate.js";
 import { systemClock } from "../src/api/clock.js";
 import { createSilentLogger } from "../src/logger.js";
@@ -104,6 +104,52 @@ describe("the quota ledger's schema", () => {
       "mdq_quota_schema",
       "mdq_quota_standing",
     ]);
+  });
+
+  test("a version 1 ledger is migrated in place: its runs kept, and each step of theirs one statement", async () => {
+    await db.query("CREATE DATABASE ledger_v1");
+    const url = postgres.url.replace(/\/postgres$/, "/ledger_v1");
+    const old = new pg.Client({ connectionString: url });
+    await old.connect();
+    try {
+      // The ledger as the first schema left it: a client with a reported count, a run under way.
+      await old.query("CREATE TABLE mdq_quota_schema (version integer NOT NULL)");
+      await old.query("INSERT INTO mdq_quota_schema (version) VALUES (1)");
+      await old.query(LEDGER_MIGRATIONS[0] ?? "");
+      await old.query(`INSERT INTO mdq_quota_clients (client_id, remaining, reported, reported_at,
+        day_first_remaining, day_lowest_reported) VALUES ('c', 100, 100, now(), 100, 100)`);
+      await old.query(`INSERT INTO mdq_quota_runs (run_id, client_id, pipeline, claim_key, priority, reserve,
+        day, lease_ms, lease_until) VALUES ('c/nightly', 'c', 'nightly', 'nightly window', 1, 0, 1, 60000,
+        now() + interval '1 minute')`);
+      await old.query(`INSERT INTO mdq_quota_claims (client_id, claim_key, pipeline, priority)
+        VALUES ('c', 'nightly window', 'nightly', 1)`);
+      const migrated = await openQuotaLedger(url);
+      try {
+        expect(migrated.statements).toBe(1);
+        const grant = await migrated.takeBlock(ask("c", "nightly", { want: 30 }));
+        expect(grant).toMatchObject({ granted: 30, remaining: 70, day: 1, exhausted: false });
+        expect(migrated.statements).toBe(2);
+        expect(await migrated.renewLease("c/nightly")).toBe(true);
+        await migrated.finish({
+          runId: "c/nightly",
+          clientId: "c",
+          answered: 20,
+          observed: undefined,
+          outcome: "complete",
+          yieldedTo: undefined,
+        });
+        expect(migrated.statements).toBe(4);
+      } finally {
+        await migrated.close();
+      }
+      const version = await old.query<{ version: number }>("SELECT version FROM mdq_quota_schema");
+      expect(version.rows).toEqual([{ version: LEDGER_SCHEMA_VERSION }]);
+      // The 10 granted and not spent went back to the day's count when the run ended.
+      const client = await old.query<{ remaining: string }>("SELECT remaining FROM mdq_quota_clients");
+      expect(client.rows).toEqual([{ remaining: "80" }]);
+    } finally {
+      await old.end();
+    }
   });
 
   test("a ledger newer than this exporter is refused, not changed", async () => {

@@ -28,7 +28,7 @@ export function ledgerMetrics(registers: Registry[]): (numbers: QuotaLedgerNumbe
   });
   const roundTrips = new Gauge({
     name: "mdq_export_quota_ledger_round_trips",
-    help: "Transactions (of several statements each) and connections this run sent the quota ledger: opening, joining, its claim, blocks, lease renewals, the end.",
+    help: "Round trips this run cost the quota ledger: every statement sent (each step one: opening, joining, its claim, blocks, lease renewals, the end) and every connection opened.",
     labelNames,
     registers,
   });

@@ -12,7 +12,7 @@ export const MIN_BLOCK = 50;
 export const DAY_SHARE = 10;
 
 /** The smallest cap near the limit: a few requests still go out in blocks, not one by one. */
-const MIN_CAP = 5;
+export const MIN_CAP = 5;
 
 export interface BlockNeed {
   /** The smallest block worth a statement: `max(MIN_BLOCK, 4 × concurrency)`. */

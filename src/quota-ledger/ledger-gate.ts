@@ -35,6 +35,7 @@ export class LedgerGate implements QuotaGate {
     answered: 0,
     waitMs: 0,
     roundTrips: 0,
+    statements: 0,
     remaining: undefined,
     day: undefined,
   };
@@ -206,6 +207,7 @@ export class LedgerGate implements QuotaGate {
 
   private reportNumbers(): void {
     this.counts.roundTrips = this.options.ledger.roundTrips;
+    this.counts.statements = this.options.ledger.statements;
     this.options.report?.({
       remaining: this.counts.remaining,
       reserved: this.counts.granted,

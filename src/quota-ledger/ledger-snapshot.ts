@@ -1,9 +1,8 @@
 // What the ledger holds, read in one transaction: per client the quota day and its remaining count;
 // the runs of that day with their claims, reservations and spending; the standing claims.
-import type { PoolClient } from "pg";
 import { priorityName } from "./ledger-types.js";
 import type { QuotaPriority } from "./ledger-types.js";
-import { expireLeases, lockClient } from "./ledger-accounts.js";
+import type { LedgerSend } from "./ledger-statement.js";
 
 export interface LedgerRun {
   runId: string;
@@ -62,8 +61,8 @@ interface ClientRow {
   reported_at: Date | null;
 }
 
-async function readClient(tx: PoolClient, row: ClientRow): Promise<LedgerClient> {
-  const runs = await tx.query<{
+async function readClient(send: LedgerSend, row: ClientRow): Promise<LedgerClient> {
+  const runs = await send<{
     run_id: string;
     pipeline: string;
     priority: number;
@@ -83,7 +82,7 @@ async function readClient(tx: PoolClient, row: ClientRow): Promise<LedgerClient>
      ORDER BY r.priority, r.started_at`,
     [row.client_id, row.day],
   );
-  const standing = await tx.query<{
+  const standing = await send<{
     pipeline: string;
     priority: number;
     requests: string | null;
@@ -129,19 +128,18 @@ async function readClient(tx: PoolClient, row: ClientRow): Promise<LedgerClient>
 }
 
 /** The ledger's state for one client, or for all; leases that ran out are ended first. */
-export async function readSnapshot(tx: PoolClient, clientId: string | undefined): Promise<LedgerSnapshot> {
-  const ids = await tx.query<{ client_id: string }>(
+export async function readSnapshot(send: LedgerSend, clientId: string | undefined): Promise<LedgerSnapshot> {
+  const ids = await send<{ client_id: string }>(
     `SELECT client_id FROM mdq_quota_clients WHERE $1::text IS NULL OR client_id = $1 ORDER BY client_id`,
     [clientId ?? null],
   );
   const clients: LedgerClient[] = [];
   for (const { client_id } of ids.rows) {
-    await expireLeases(tx, await lockClient(tx, client_id));
-    const row = await tx.query<ClientRow>(`SELECT * FROM mdq_quota_clients WHERE client_id = $1`, [
-      client_id,
-    ]);
+    // The client's row held, and its leases that ran out ended, before it is read.
+    await send(`SELECT mdq_quota_expire((mdq_quota_lock_client($1)).client_id)`, [client_id]);
+    const row = await send<ClientRow>(`SELECT * FROM mdq_quota_clients WHERE client_id = $1`, [client_id]);
     const found = row.rows[0];
-    if (found !== undefined) clients.push(await readClient(tx, found));
+    if (found !== undefined) clients.push(await readClient(send, found));
   }
   return { clients };
 }

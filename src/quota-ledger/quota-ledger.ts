@@ -1,8 +1,8 @@
 // The connection to the quota ledger, a PostgreSQL database named by URL: opened (and its schema
-// migrated) once per process, each statement one transaction, every failure to reach it one error
-// whose message names the server without its credentials.
+// migrated) once per process, each step of a run one statement (a function call, its own transaction),
+// every failure to reach it one error whose message names the server without its credentials.
 import pg from "pg";
-import type { PoolClient } from "pg";
+import type { PoolClient, QueryResultRow } from "pg";
 import { EtlError, hasCode } from "../errors.js";
 import { LEDGER_SCHEMA_VERSION, migrateLedger } from "./ledger-schema.js";
 import { takeBlock } from "./ledger-grant.js";
@@ -11,9 +11,10 @@ import { readSnapshot } from "./ledger-snapshot.js";
 import type { LedgerSnapshot } from "./ledger-snapshot.js";
 import type { BlockRequest, Grant, QuotaPriority, RunEnd, RunRegistration } from "./ledger-types.js";
 import { describeLedgerUrl, redactLedgerText } from "./ledger-url.js";
+import type { LedgerSend, StatementResult } from "./ledger-statement.js";
 
 /**
- * The ledger's steps, each one atomic transaction.
+ * The ledger's steps, each one atomic statement.
  * @example
  * const ledger = await openQuotaLedger("postgres://mdq@db:5432/quota");
  * await ledger.register(run); const grant = await ledger.takeBlock(request); await ledger.close();
@@ -22,11 +23,12 @@ export interface QuotaLedger {
   /** The ledger's URL without credentials, for messages. */
   readonly describe: string;
   /**
-   * What the ledger cost this process so far, beside its requests to the service, in transactions: each
-   * step (one transaction of several statements, on one connection), the opening's two, and each
-   * connection opened.
+   * What the ledger cost this process so far, beside its requests to the service: every statement sent
+   * (each a round trip to PostgreSQL), and each connection opened.
    */
   readonly roundTrips: number;
+  /** Of `roundTrips`, the statements sent (the rest are connections opened). */
+  readonly statements: number;
   register(run: RunRegistration): Promise<void>;
   setClaim(clientId: string, claimKey: string, requests: number): Promise<void>;
   takeBlock(request: BlockRequest): Promise<Grant>;
@@ -98,47 +100,63 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
   // A connection the server drops must not take the process down, idle in the pool or checked out
   // between two statements: the statement under way, or the next one, fails instead.
   pool.on("error", () => undefined);
-  let roundTrips = 0;
+  let statements = 0;
+  let connections = 0;
   pool.on("connect", (connection) => {
     connection.on("error", () => undefined);
     // Opening a connection costs the server a transaction of its own (and the wire a few exchanges).
-    roundTrips += 1;
+    connections += 1;
   });
-  const inTransaction = async <T>(work: (tx: PoolClient) => Promise<T>, when: string): Promise<T> => {
-    roundTrips += 1;
+  /** Counts each statement sent on `db`, before it goes (a statement that fails cost a trip too). */
+  const counted =
+    (db: pg.Pool | PoolClient): LedgerSend =>
+    async <R extends QueryResultRow>(sql: string, values?: readonly unknown[]) => {
+      statements += 1;
+      const result: StatementResult<R> = await db.query<R>(
+        sql,
+        values === undefined ? undefined : [...values],
+      );
+      return result;
+    };
+  const step =
+    <A extends unknown[], T>(work: (send: LedgerSend, ...args: A) => Promise<T>, when: string) =>
+    async (...args: A): Promise<T> => {
+      try {
+        return await work(counted(pool), ...args);
+      } catch (error) {
+        throw ledgerUnreachable(url, error, when);
+      }
+    };
+  // A reading of several statements (the snapshot) holds one connection in one transaction.
+  const inTransaction = async <T>(work: (send: LedgerSend) => Promise<T>, when: string): Promise<T> => {
     let tx: PoolClient;
     try {
       tx = await pool.connect();
     } catch (error) {
       throw ledgerUnreachable(url, error, when);
     }
+    const send = counted(tx);
     let broken = false;
     try {
-      await tx.query("BEGIN");
-      const result = await work(tx);
-      await tx.query("COMMIT");
+      await send("BEGIN");
+      const result = await work(send);
+      await send("COMMIT");
       return result;
     } catch (error) {
-      await tx.query("ROLLBACK").catch(() => (broken = true));
+      await send("ROLLBACK").catch(() => (broken = true));
       throw ledgerUnreachable(url, error, when);
     } finally {
       tx.release(broken);
     }
   };
   try {
-    // The migration's transaction; a ledger newer than this exporter is left as it was.
-    roundTrips += 1;
-    const tx = await pool.connect();
-    try {
-      const found = await migrateLedger(tx);
-      if (found > LEDGER_SCHEMA_VERSION) {
-        throw new EtlError(
-          "QUOTA_LEDGER_INCOMPATIBLE",
-          `the quota ledger ${describeLedgerUrl(url)} has schema version ${found}; this exporter knows versions up to ${LEDGER_SCHEMA_VERSION}`,
-        );
-      }
-    } finally {
-      tx.release();
+    // One statement; a ledger newer than this exporter is left as it was.
+    const found = await migrateLedger(counted(pool));
+    if (found > LEDGER_SCHEMA_VERSION) {
+      throw new EtlError(
+        "QUOTA_LEDGER_INCOMPATIBLE",
+        `the quota ledger ${describeLedgerUrl(url)} has schema version ${found}; this exporter knows versions up to ${LEDGER_SCHEMA_VERSION}`,
+      );
     }
   } catch (error) {
     await pool.end().catch(() => undefined);
@@ -148,20 +166,18 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
   return {
     describe: describeLedgerUrl(url),
     get roundTrips() {
-      return roundTrips;
+      return statements + connections;
     },
-    register: (run) => inTransaction((tx) => registerRun(tx, run), "when the run joined it"),
-    setClaim: (clientId, claimKey, requests) =>
-      inTransaction((tx) => setClaim(tx, clientId, claimKey, requests), "when the run claimed its plan"),
-    takeBlock: (request) => inTransaction((tx) => takeBlock(tx, request), "when reserving requests"),
-    renewLease: (runId) => inTransaction((tx) => renewLease(tx, runId), "when renewing the lease"),
-    finish: (end) => inTransaction((tx) => finishRun(tx, end), "when the run ended"),
-    registerStanding: (clientId, pipeline, priority, standing) =>
-      inTransaction(
-        (tx) => registerStanding(tx, clientId, pipeline, priority, standing),
-        "when writing the standing claim",
-      ),
-    snapshot: (clientId) => inTransaction((tx) => readSnapshot(tx, clientId), "when reading it"),
+    get statements() {
+      return statements;
+    },
+    register: step(registerRun, "when the run joined it"),
+    setClaim: step(setClaim, "when the run claimed its plan"),
+    takeBlock: step(takeBlock, "when reserving requests"),
+    renewLease: step(renewLease, "when renewing the lease"),
+    finish: step(finishRun, "when the run ended"),
+    registerStanding: step(registerStanding, "when writing the standing claim"),
+    snapshot: (clientId) => inTransaction((send) => readSnapshot(send, clientId), "when reading it"),
     close: () => pool.end(),
   };
 }

@@ -60,8 +60,13 @@ export interface TestPostgres {
   close(): Promise<void>;
 }
 
+export interface StartPostgresOptions {
+  /** Server libraries to preload (`shared_preload_libraries`), e.g. pg_stat_statements. */
+  preload?: readonly string[];
+}
+
 /** Starts a fresh cluster; `close` stops it and removes every file it wrote. */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(startOptions: StartPostgresOptions = {}): Promise<TestPostgres> {
   const bin = postgresBin();
   const user = clusterUser();
   const dir = await mkdtemp(join(tmpdir(), "mdq-postgres-"));
@@ -107,7 +112,10 @@ export async function startPostgres(): Promise<TestPostgres> {
     "-E",
     "UTF8",
   ]);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const preload = startOptions.preload?.length
+    ? ` -c shared_preload_libraries=${startOptions.preload.join(",")}`
+    : "";
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off${preload}`;
   const start = () =>
     asUser("pg_ctl", ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "-t", "30", "start"]);
   const stop = () => asUser("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
