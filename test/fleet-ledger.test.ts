@@ -3,6 +3,7 @@
 // priorities and standing claims, leases that give a block back, and a new quota day seen in a jump.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import fc from "fast-check";
+import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { openQuotaLedger } from "../src/quota-ledger/quota-ledger.js";
 import type { QuotaLedger } from "../src/quota-ledger/quota-ledger.js";
@@ -150,6 +151,11 @@ describe("the quota ledger's schema", () => {
     } finally {
       await old.end();
     }
+  });
+
+  test("docs/fleet.md lists every version's SQL as the exporter runs it", async () => {
+    const docs = await readFile(new URL("../docs/fleet.md", import.meta.url), "utf8");
+    for (const sql of LEDGER_MIGRATIONS) expect(docs).toContain(sql.trim());
   });
 
   test("a ledger newer than this exporter is refused, not changed", async () => {
