@@ -65,8 +65,7 @@ export class LedgerGate implements QuotaGate {
         else if (this.available === 0) await (this.refill ?? this.nextBlock());
         else if (this.slots !== 0 || this.inFlight > 0) await this.slotFreed();
         else {
-          // No slot under max_in_flight and nothing in flight here to free one: only the ledger can
-          // give one (once other runs of the fleet end), so ask it again shortly, for no requests.
+          // No slot under max_in_flight, none in flight here to free: ask the ledger again shortly.
           if (this.refusal !== undefined) throw this.refusal;
           await this.options.clock.sleep(250, signal);
           await (this.refill ?? this.startRefill(0));
