@@ -9,6 +9,7 @@ import { parse } from "yaml";
 import { createRunMetrics } from "../src/observability/run-metrics.js";
 import { REPO_ROOT } from "./support/cli-harness.js";
 import { requireBinary } from "./support/prometheus.js";
+import { metricNamesIn, seriesNames } from "./support/metric-names.js";
 
 const RULES = join(REPO_ROOT, "deploy/prometheus/alerts.yaml");
 
@@ -23,17 +24,7 @@ async function exportedNames(): Promise<Set<string>> {
   const metrics = createRunMetrics({ pipeline: "p", kind: "jobs" });
   metrics.observer.quotaReported(1);
   metrics.finish(0);
-  const names = new Set<string>();
-  for (const metric of await metrics.registry.getMetricsAsJSON()) {
-    names.add(metric.name);
-    if (String(metric.type) === "histogram")
-      for (const suffix of ["_bucket", "_sum", "_count"]) names.add(`${metric.name}${suffix}`);
-  }
-  return names;
-}
-
-function namesIn(expr: string): string[] {
-  return [...expr.matchAll(/\bmdq_export_\w+/g)].map((match) => match[0]);
+  return seriesNames(metrics);
 }
 
 describe("alert rules", () => {
@@ -69,7 +60,7 @@ describe("alert rules", () => {
     expect(resource.spec).toEqual({ groups: plain.groups });
     const names = await exportedNames();
     for (const rule of plain.groups.flatMap((group) => group.rules))
-      for (const name of namesIn(rule.expr)) expect(names, rule.expr).toContain(name);
+      for (const name of metricNamesIn(rule.expr)) expect(names, rule.expr).toContain(name);
   });
 });
 
@@ -88,7 +79,7 @@ describe("Grafana dashboard", () => {
     expect(dashboard.uid).toBe("mdq-export");
     const names = await exportedNames();
     const used = new Set(
-      dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => namesIn(target.expr))),
+      dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => metricNamesIn(target.expr))),
     );
     for (const name of used) expect(names, name).toContain(name);
     for (const name of [

@@ -10,6 +10,7 @@ import { parse } from "yaml";
 import { createRunMetrics } from "../src/observability/run-metrics.js";
 import { REPO_ROOT } from "./support/cli-harness.js";
 import { requireBinary } from "./support/prometheus.js";
+import { metricNamesIn, seriesNames } from "./support/metric-names.js";
 
 const PROMETHEUS_DIR = join(REPO_ROOT, "deploy/prometheus");
 const RULES = "fleet-rules.yml";
@@ -38,17 +39,7 @@ async function registeredNames(): Promise<Set<string>> {
   });
   metrics.setOpenSlices(0);
   metrics.finish(0);
-  const names = new Set<string>();
-  for (const metric of await metrics.registry.getMetricsAsJSON()) {
-    names.add(metric.name);
-    if (String(metric.type) === "histogram")
-      for (const suffix of ["_bucket", "_sum", "_count"]) names.add(`${metric.name}${suffix}`);
-  }
-  return names;
-}
-
-function namesIn(expr: string): string[] {
-  return [...expr.matchAll(/\bmdq_export_\w+/g)].map((match) => match[0]);
+  return seriesNames(metrics);
 }
 
 describe("the fleet's alert rules", () => {
@@ -84,7 +75,7 @@ describe("the fleet's alert rules", () => {
     };
     const names = await registeredNames();
     for (const rule of rules.groups.flatMap((group) => group.rules))
-      for (const name of namesIn(rule.expr)) expect(names, rule.expr).toContain(name);
+      for (const name of metricNamesIn(rule.expr)) expect(names, rule.expr).toContain(name);
   });
 });
 
@@ -101,8 +92,8 @@ describe("the fleet dashboard", () => {
     expect(dashboard.uid).toBe("mdq-export-fleet");
     const names = await registeredNames();
     const exprs = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
-    for (const expr of exprs) for (const name of namesIn(expr)) expect(names, expr).toContain(name);
-    const used = new Set(exprs.flatMap(namesIn));
+    for (const expr of exprs) for (const name of metricNamesIn(expr)) expect(names, expr).toContain(name);
+    const used = new Set(exprs.flatMap(metricNamesIn));
     for (const name of [
       "mdq_export_quota_ledger_remaining",
       "mdq_export_quota_ledger_reserved",
