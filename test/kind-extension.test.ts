@@ -1,7 +1,8 @@
 // Adding a data kind is a component and the service's data, and no pager: this test declares a kind
 // of its own over the tickets index (its requests, mappings and paging written here, from the
-// factories and the point-in-time strategy as they are), adds it with `withComponents`, and runs a
-// pipeline through it against the emulator over HTTP. The pager is the one paging loop; it knows no
+// factories and the point-in-time strategy as they are), adds it with `withComponents` under a name no
+// built-in kind has (`source.kind: service_tickets`), and runs a pipeline through it against the
+// emulator over HTTP. The pager is the one paging loop; it knows no
 // kind, so a kind that pages through it needs nothing of api/paging/ changed.
 import { join } from "node:path";
 import { describe, expect } from "vitest";
@@ -69,7 +70,7 @@ describe("a data kind added through the environment alone", () => {
       `name: kind-extension
 ${REMOTE_SERVICE_YAML}
 source:
-  kind: tickets
+  kind: service_tickets
   application: atr
   app_type: [ec2, kubernetes]
   domain: ["*"]
@@ -81,7 +82,7 @@ sinks:
     to: ${out}
 `,
     );
-    const components = withComponents(defaultComponents(), { kinds: { tickets: testKind } });
+    const components = withComponents(defaultComponents(), { kinds: { service_tickets: testKind } });
     const result = await runCli(["run", file, "--log-level", "warn"], { env: service.env, components });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);

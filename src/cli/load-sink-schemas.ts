@@ -14,6 +14,7 @@ import { sourceColumnsFromService } from "../pipeline/run/output-columns.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
 import { openSession } from "../pipeline/run/session.js";
 import { kindColumnNames } from "../kinds/data-kind.js";
+import { kindOf } from "../components/environment.js";
 
 interface LoadedSchemas {
   pipeline: Pipeline;
@@ -51,7 +52,7 @@ export async function readSinkSchemas(
   sourceColumns: readonly Column[],
   io: CliIO,
 ): Promise<ResolvedSinkSchema[]> {
-  const { destinations, transforms, kinds } = io.components;
+  const { destinations, transforms } = io.components;
   const sinks: SchemaSink[] = [];
   try {
     const run = newRunInfo(pipeline.name);
@@ -69,7 +70,7 @@ export async function readSinkSchemas(
       pipelineFile: file,
       sourceColumns,
       sinks,
-      kindNames: kindColumnNames(kinds[pipeline.source.kind], pipeline.source),
+      kindNames: kindColumnNames(kindOf(io.components, pipeline.source.kind), pipeline.source),
     });
   } finally {
     for (const { store } of sinks) await store?.close().catch(() => undefined);

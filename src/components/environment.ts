@@ -2,7 +2,6 @@
 // pipeline is loaded and run with. The CLI uses the built-in ones; a test or an embedding program adds
 // its own with `withComponents`, and passes the result to loadPipeline and runPipeline, so adding a
 // component never means replacing a module.
-import type { DataKind } from "../api/wire/fields.js";
 import type { TransformComponent } from "../core/contracts.js";
 import { ConfigError } from "../errors.js";
 import type { Format } from "../formats/format.js";
@@ -18,8 +17,8 @@ export interface Components {
   readonly formats: Readonly<Record<string, Format>>;
   /** By type, the key of their options on a sink (`s3:`); the sink's `to` picks one by its form. */
   readonly destinations: Readonly<Record<string, Destination>>;
-  /** By `source.kind`. */
-  readonly kinds: Readonly<Record<DataKind, DataKindComponent>>;
+  /** By `source.kind`: the service's kinds, and any a program adds under a name of its own. */
+  readonly kinds: Readonly<Record<string, DataKindComponent>>;
 }
 
 /** What `withComponents` adds: any of the tables, each entry added or replacing one by its key. */
@@ -56,7 +55,7 @@ export function withComponents(base: Components, extra: ComponentAdditions): Com
     transforms: merged(base.transforms, extra.transforms),
     formats: merged(base.formats, extra.formats),
     destinations: merged(base.destinations, extra.destinations),
-    kinds: { ...base.kinds, ...extra.kinds },
+    kinds: merged(base.kinds, extra.kinds),
   });
 }
 
@@ -71,4 +70,17 @@ export function formatOf(components: Components, sink: Pick<SinkConfig, "format"
     throw new ConfigError(message, [{ path: "sinks.format", message }]);
   }
   return format;
+}
+
+/**
+ * The data kind a validated source names; the schema refused any other, so a miss means the pipeline
+ * was loaded with another environment than the one it runs with.
+ */
+export function kindOf(components: Pick<Components, "kinds">, kind: string): DataKindComponent {
+  const found = components.kinds[kind];
+  if (found === undefined) {
+    const message = `kind "${kind}" is not one of this environment's (${Object.keys(components.kinds).join(", ")}); load and run the pipeline with the same components`;
+    throw new ConfigError(message, [{ path: "source.kind", message }]);
+  }
+  return found;
 }

@@ -5,6 +5,7 @@
 // name with a did-you-mean. Either would put every row under the null partition.
 import type { z } from "zod";
 import type { Components } from "../components/environment.js";
+import { kindOf } from "../components/environment.js";
 import { transformColumns } from "../components/registry.js";
 import type { TransformStep } from "../components/registry.js";
 import type { Column } from "../core/contracts.js";
@@ -85,7 +86,7 @@ interface PipelineColumns {
  */
 function outputColumns(pipeline: PipelineColumns, components: Components): readonly Column[] {
   const { source } = pipeline;
-  const kind = components.kinds[source.kind];
+  const kind = kindOf(components, source.kind);
   const columns =
     source.strategy === "aggs"
       ? aggregationSourceColumns({ aggs: source.aggs ?? {}, sets: kind.aggregation?.sets(source) ?? [] })
@@ -102,7 +103,7 @@ export function checkPathPlaceholders(
   if (!pipeline.sinks.some((sink) => sink.path !== undefined && pathFields(sink.path).length > 0)) return;
   const columns = outputColumns(pipeline, components);
   // Named as the sink names them: a kind's own snake_case names (logs' app_timestamp) included.
-  const kindNames = kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source);
+  const kindNames = kindColumnNames(kindOf(components, pipeline.source.kind), pipeline.source);
   for (const [index, sink] of pipeline.sinks.entries()) {
     if (sink.path === undefined) continue;
     const rules = rulesForColumns(namingRules(sink, kindNames), columns);

@@ -3,6 +3,7 @@
 // the environment's components give the transforms, formats and destinations a pipeline may name.
 import { z } from "zod";
 import type { Components } from "../components/environment.js";
+import { kindOf } from "../components/environment.js";
 import { transformColumns } from "../components/registry.js";
 import { componentSchemas } from "./component-schemas.js";
 import { limitsSchema } from "./limits-schema.js";
@@ -56,7 +57,7 @@ export function createPipelineSchema(now: Date, components: Components) {
       const columns = sourceColumns(pipeline.source, components.kinds);
       if (columns === undefined) return;
       const transformed = transformColumns(components.transforms, pipeline.transforms, columns);
-      const kindNames = kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source);
+      const kindNames = kindColumnNames(kindOf(components, pipeline.source.kind), pipeline.source);
       for (const [index, sink] of pipeline.sinks.entries()) {
         const rules = rulesForColumns(namingRules(sink, kindNames), transformed.columns);
         for (const collision of columnCollisions(transformed.columns, rules))

@@ -6,6 +6,7 @@ import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../core/columns-from-mappings.js";
 import type { DataKind } from "../../api/wire/fields.js";
 import type { KindTable } from "../../components/registry.js";
+import { kindOf } from "../../components/environment.js";
 import { parseCommandArgs, showedHelp } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
@@ -68,7 +69,7 @@ export const fieldsCommand: Command = async (argv, io) => {
     service = serviceSchema.parse({ embedded: true, seed: 1 });
     const serverless = values.application === "eventops" || values.application === "agentmanager";
     // A kind without applications (billing) takes no app type either; the others' mappings want both.
-    const scoped = kinds[kind].applications.length > 0;
+    const scoped = kindOf(io.components, kind).applications.length > 0;
     source = {
       kind,
       application: scoped ? (values.application ?? "atr") : undefined,
@@ -82,7 +83,7 @@ export const fieldsCommand: Command = async (argv, io) => {
   }
   const session = await openSession(service, { log, quotaReserve: 0 });
   try {
-    const fields = await kinds[source.kind].mappings(session.client, source, io.signal);
+    const fields = await kindOf(io.components, source.kind).mappings(session.client, source, io.signal);
     if (values.json === true) {
       io.stdout.write(
         `${JSON.stringify(

@@ -3,7 +3,7 @@ import { createServiceClient } from "../../api/client.js";
 import type { ServiceClient } from "../../api/client.js";
 import { startEmulator } from "../../emulator/server.js";
 import type { RunningEmulator } from "../../emulator/server.js";
-import { defaultComponents } from "../../components/environment.js";
+import { defaultComponents, kindOf } from "../../components/environment.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { fixedInterval, MAX_PROBE_BUCKETS, probeCounts, readHistogram } from "./probe-counts.js";
 
@@ -67,7 +67,7 @@ describe("probeCounts against a service that refuses more buckets than a limit",
     const start = new Date("2026-11-16T00:00:00Z");
     const end = new Date("2026-11-23T00:00:00Z");
     const before = emulator.requestCount("/v3/jobs/aggs");
-    const probe = await probeCounts(client, query, defaultComponents().kinds.jobs, {
+    const probe = await probeCounts(client, query, kindOf(defaultComponents(), "jobs"), {
       start,
       end,
       intervalMs: MINUTE,

@@ -9,6 +9,7 @@ import type { Pipeline } from "../../config/pipeline-schema.js";
 import { EtlError } from "../../errors.js";
 import type { RunInfo } from "../../core/contracts.js";
 import type { Components } from "../../components/environment.js";
+import { kindOf } from "../../components/environment.js";
 import { unlockedOutputs } from "../../sinks/open-output-store.js";
 import { sparingWriters } from "../../core/writer-tag.js";
 import { readPins, resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
@@ -177,7 +178,7 @@ async function acquire(
     sourceColumns: prepared.sourceColumns,
     sinks: opened,
     now: run.startedAt,
-    kindNames: kindColumnNames(components.kinds[pipeline.source.kind], pipeline.source),
+    kindNames: kindColumnNames(kindOf(components, pipeline.source.kind), pipeline.source),
     pins: held.pins,
   });
   for (const schema of schemas) logDrift(log, schema.where, schema.changes);

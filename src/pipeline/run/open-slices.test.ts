@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultComponents } from "../../components/environment.js";
+import { defaultComponents, kindOf } from "../../components/environment.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { committedToRedo, hasOpenSlice, strayOpenSlices } from "./open-slices.js";
 import type { SlicePlan } from "../plan/plan.js";
@@ -71,7 +71,7 @@ describe("strayOpenSlices", () => {
       planned: [plan("W", "03:00:00", "03:15:00")],
       state: recorded,
       query,
-      kind: defaultComponents().kinds.jobs,
+      kind: kindOf(defaultComponents(), "jobs"),
       now: at("06:00:00"),
       settleMs: 15 * 60_000,
       wallClock: () => at("06:00:00"),
@@ -96,7 +96,7 @@ describe("strayOpenSlices", () => {
         planned: [],
         state: recorded,
         query,
-        kind: defaultComponents().kinds.jobs,
+        kind: kindOf(defaultComponents(), "jobs"),
         now: at("06:04:00"),
         settleMs: 15 * 60_000,
         wallClock: () => at(wallClock),

@@ -2,6 +2,7 @@
 // to be re-checked), narrowed by a re-check to those whose count rose, and widened by the open slices
 // the output still holds; and which committed ones among them are redone.
 import type { Logger } from "../../logger.js";
+import { kindOf } from "../../components/environment.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { addOpenSlices } from "./open-slices.js";
 import type { PreparedRun } from "./prepare-run.js";
@@ -59,7 +60,7 @@ export async function slicesToRun(input: SlicesToRunInput): Promise<SlicesToRun>
     slices,
     state.state,
     pipeline.source,
-    input.prepared.components.kinds[pipeline.source.kind],
+    kindOf(input.prepared.components, pipeline.source.kind),
   );
   const redo = new Set([...(rechecked ?? []).map((change) => change.slice.id), ...toRun.redo]);
   return { slices: toRun.slices, redo, rechecked, decreased };
