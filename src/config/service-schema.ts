@@ -1,6 +1,8 @@
 // The `service` schema: the real service (addresses and client credentials, secrets through ${ENV}
 // only) or the embedded emulator started in-process.
 import { z } from "zod";
+import { AWKWARD_PARTS } from "../core/awkward-parts.js";
+import type { AwkwardPart } from "../core/awkward-parts.js";
 import { wholeNumber } from "../core/whole-number.js";
 
 const timeoutsSchema = z
@@ -72,21 +74,10 @@ export type ServiceConfig =
       download_hosts?: undefined;
     };
 
-/**
- * The emulator's awkward-data parts (docs/emulator.md, "Awkward data"). config/ may not import the
- * emulator, so the names are listed here; a test holds them equal to the emulator's own list.
- */
-export const EMULATOR_AWKWARD_PARTS = [
-  "int64",
-  "unicode",
-  "nesting",
-  "dates",
-  "repeatedKeys",
-  "hitKeys",
-  "conflicts",
-] as const;
+/** The emulator's awkward-data parts (docs/emulator.md, "Awkward data"), as config names them. */
+export const EMULATOR_AWKWARD_PARTS = AWKWARD_PARTS;
 
-export type EmulatorAwkwardPart = (typeof EMULATOR_AWKWARD_PARTS)[number];
+export type EmulatorAwkwardPart = AwkwardPart;
 
 const REMOTE_KEYS = ["base_url", "auth_url", "client_id", "client_secret"] as const;
 

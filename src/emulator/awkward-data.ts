@@ -2,6 +2,7 @@
 // shows. Each part of the profile adds fields (under `odd.`) or decoys to every record, with values
 // drawn from the record's id, so every read of a record agrees. Off by default: the default data,
 // which other tests and the demo depend on, is unchanged.
+import { AWKWARD_PARTS as PARTS } from "../core/awkward-parts.js";
 import type { GeneratedKind } from "./generated-kind.js";
 import type { MappingField } from "./field-changes.js";
 import { createRandom, hashString, pick } from "./random.js";
@@ -30,15 +31,8 @@ export interface AwkwardData {
 
 export type AwkwardProfile = Readonly<Required<AwkwardData>>;
 
-export const AWKWARD_PARTS = [
-  "int64",
-  "unicode",
-  "nesting",
-  "dates",
-  "repeatedKeys",
-  "hitKeys",
-  "conflicts",
-] as const satisfies readonly (keyof AwkwardData)[];
+/** The parts, each a field of the profile (core/ keeps the list, which config/ validates against). */
+export const AWKWARD_PARTS = PARTS satisfies readonly (keyof AwkwardData)[];
 
 export const PLAIN_DATA: AwkwardProfile = Object.fromEntries(
   AWKWARD_PARTS.map((part) => [part, false]),
