@@ -3,36 +3,33 @@
 // that yielded finish, and a ledger out of reach at the start or during the run stops it cleanly
 // (75), its password in no message.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { makeTempDir, removeDir, spawnCli, startTestService, waitFor } from "./support/cli-harness.js";
+import { describe, expect, test } from "vitest";
+import { spawnCli, startTestService, waitFor } from "./support/cli-harness.js";
 import type { TestService } from "./support/cli-harness.js";
-import { startPostgres } from "./support/postgres.js";
-import type { TestPostgres } from "./support/postgres.js";
-import { freshLedgerUrl, ledgerAsShown, quotaRequests, writeFleetPipeline } from "./support/fleet.js";
+import {
+  freshLedgerUrl,
+  ledgerAsShown,
+  quotaRequests,
+  useFleetFloor,
+  writeFleetPipeline,
+} from "./support/fleet.js";
 
-let postgres: TestPostgres;
-let dir: string;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  dir = await makeTempDir("fleet-faults");
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.close();
-  if (dir !== undefined) await removeDir(dir);
-});
+const floor = useFleetFloor("fleet-faults");
 
 function run(service: TestService, ledger: string, file: string, out: string) {
-  return spawnCli(["run", file], { ...service.env, OUT: join(dir, out), MDQ_QUOTA_LEDGER: ledger });
+  return spawnCli(["run", file], { ...service.env, OUT: join(floor.dir, out), MDQ_QUOTA_LEDGER: ledger });
 }
 
 describe("quota ledger faults", () => {
   test("a run killed with SIGKILL while holding a block gives it back once its lease runs out", async () => {
     const service = await startTestService({ seed: 11, density: 40, faults: { latencyMs: 100 } });
     try {
-      const ledger = await freshLedgerUrl(postgres);
-      const file = await writeFleetPipeline(dir, { name: "killed", hours: 40, quota: { lease_ms: 1000 } });
+      const ledger = await freshLedgerUrl(floor.postgres);
+      const file = await writeFleetPipeline(floor.dir, {
+        name: "killed",
+        hours: 40,
+        quota: { lease_ms: 1000 },
+      });
       const victim = run(service, ledger, file, "killed");
       const holding = await waitFor(async () => {
         const shown = await ledgerAsShown(ledger);
@@ -69,14 +66,14 @@ describe("quota ledger faults", () => {
     // The real clock: the day turns while the test waits, a few seconds.
     const service = await startTestService({ seed: 11, density: 40, quota: 70, quotaDayMs: dayMs });
     try {
-      const ledger = await freshLedgerUrl(postgres);
-      const nightly = await writeFleetPipeline(dir, {
+      const ledger = await freshLedgerUrl(floor.postgres);
+      const nightly = await writeFleetPipeline(floor.dir, {
         name: "nightly",
         hours: 8,
         priority: "high",
         quota: { standing: 20 },
       });
-      const backfill = await writeFleetPipeline(dir, {
+      const backfill = await writeFleetPipeline(floor.dir, {
         name: "backfill",
         hours: 30,
         priority: "low",
@@ -86,7 +83,7 @@ describe("quota ledger faults", () => {
       // Start at the beginning of a quota day, so the first run ends within it.
       await waitFor(() => Date.now() % dayMs < 500, "a quota day to begin", dayMs + 1000);
       const day = Math.floor(Date.now() / dayMs);
-      const env = { ...service.env, OUT: join(dir, "new-day-nightly"), MDQ_QUOTA_LEDGER: ledger };
+      const env = { ...service.env, OUT: join(floor.dir, "new-day-nightly"), MDQ_QUOTA_LEDGER: ledger };
       const registered = spawnCli(["quota", nightly], env);
       expect(await registered.exited, registered.stderr()).toBe(0);
       const first = run(service, ledger, backfill, "new-day-backfill");
@@ -106,14 +103,14 @@ describe("quota ledger faults", () => {
   test("a ledger out of reach at the start stops the run before any request, unless it may run alone", async () => {
     const service = await startTestService({ seed: 11, density: 40 });
     try {
-      const gone = `postgres://mdq:${postgres.password}@127.0.0.1:1/postgres`;
-      const file = await writeFleetPipeline(dir, { name: "nowhere", hours: 2 });
+      const gone = `postgres://mdq:${floor.postgres.password}@127.0.0.1:1/postgres`;
+      const file = await writeFleetPipeline(floor.dir, { name: "nowhere", hours: 2 });
       const stopped = run(service, gone, file, "nowhere");
       expect(await stopped.exited, stopped.stderr()).toBe(75);
       expect(stopped.stderr()).toContain("the quota ledger postgres://127.0.0.1:1/postgres is unreachable");
-      expect(stopped.stderr()).not.toContain(postgres.password);
+      expect(stopped.stderr()).not.toContain(floor.postgres.password);
       expect(quotaRequests(service.emulator)).toBe(0);
-      const alone = await writeFleetPipeline(dir, {
+      const alone = await writeFleetPipeline(floor.dir, {
         name: "alone",
         hours: 2,
         quota: { alone_when_unreachable: true },
@@ -121,7 +118,7 @@ describe("quota ledger faults", () => {
       const ran = run(service, gone, alone, "alone");
       expect(await ran.exited, ran.stderr()).toBe(0);
       expect(ran.stderr()).toContain("running alone");
-      expect(ran.stderr()).not.toContain(postgres.password);
+      expect(ran.stderr()).not.toContain(floor.postgres.password);
     } finally {
       await service.close();
     }
@@ -131,23 +128,23 @@ describe("quota ledger faults", () => {
     // A day of 1000: blocks of at most a tenth of it, so the run's 175 requests need more than one.
     const service = await startTestService({ seed: 11, density: 40, quota: 1000, faults: { latencyMs: 60 } });
     try {
-      const ledger = await freshLedgerUrl(postgres);
+      const ledger = await freshLedgerUrl(floor.postgres);
       // Some 175 requests, reserved in blocks of up to a tenth of the day's count.
-      const file = await writeFleetPipeline(dir, { name: "cut-off", hours: 100 });
+      const file = await writeFleetPipeline(floor.dir, { name: "cut-off", hours: 100 });
       const victim = run(service, ledger, file, "cut-off");
       await waitFor(async () => {
         const shown = await ledgerAsShown(ledger);
         return (shown.clients[0]?.runs[0]?.spent ?? 0) > 0;
       }, "the run to be under way");
-      await postgres.stop();
+      await floor.postgres.stop();
       try {
         expect(await victim.exited, victim.stderr()).toBe(75);
       } finally {
-        await postgres.start();
+        await floor.postgres.start();
       }
       expect(victim.stderr()).toContain("is unreachable");
       expect(victim.stderr()).toContain("Run stopped: the quota ledger became unreachable");
-      expect(victim.stderr()).not.toContain(postgres.password);
+      expect(victim.stderr()).not.toContain(floor.postgres.password);
       // The committed slices are kept: a rerun with the ledger back resumes and completes.
       const rerun = run(service, ledger, file, "cut-off");
       expect(await rerun.exited, rerun.stderr()).toBe(0);

@@ -2,25 +2,12 @@
 // a fleet bound of 3 through the ledger; a proxy in front of the emulator sees every request of both
 // and never more than 3 waiting for the service at once. Both runs finish.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { makeTempDir, removeDir, spawnCli, startTestService } from "./support/cli-harness.js";
+import { describe, expect, test } from "vitest";
+import { spawnCli, startTestService } from "./support/cli-harness.js";
 import { startGateProxy } from "./support/gate-proxy.js";
-import { startPostgres } from "./support/postgres.js";
-import type { TestPostgres } from "./support/postgres.js";
-import { freshLedgerUrl, writeFleetPipeline } from "./support/fleet.js";
+import { freshLedgerUrl, useFleetFloor, writeFleetPipeline } from "./support/fleet.js";
 
-let postgres: TestPostgres;
-let dir: string;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  dir = await makeTempDir("fleet-in-flight");
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.close();
-  if (dir !== undefined) await removeDir(dir);
-});
+const floor = useFleetFloor("fleet-in-flight");
 
 describe("max_in_flight", () => {
   test("two runs of concurrency 4 under a fleet bound of 3 never have more than 3 requests in flight", async () => {
@@ -29,10 +16,10 @@ describe("max_in_flight", () => {
     const service = await startTestService({ seed: 11, density: 40, faults: { latencyMs: 40 } });
     const proxy = await startGateProxy(service.emulator.url);
     try {
-      const ledger = await freshLedgerUrl(postgres);
+      const ledger = await freshLedgerUrl(floor.postgres);
       const files = await Promise.all(
         ["fleet-a", "fleet-b"].map((name) =>
-          writeFleetPipeline(dir, {
+          writeFleetPipeline(floor.dir, {
             name,
             hours: 12,
             pageSize: 20,
@@ -44,7 +31,7 @@ describe("max_in_flight", () => {
       // The service's requests through the proxy; tokens straight from the emulator (no quota, no bound).
       const env = { ...service.env, MDQ_BASE_URL: proxy.url, MDQ_QUOTA_LEDGER: ledger };
       const runs = files.map((file, index) =>
-        spawnCli(["run", file], { ...env, OUT: join(dir, `out-${index}`) }),
+        spawnCli(["run", file], { ...env, OUT: join(floor.dir, `out-${index}`) }),
       );
       for (const run of runs) expect(await run.exited, run.stderr()).toBe(0);
       const peak = proxy.takePeakInFlight();

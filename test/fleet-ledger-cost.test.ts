@@ -5,29 +5,19 @@
 // saw, and the transactions (each statement one, each connection one), so neither can flatter the other.
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { makeTempDir, removeDir, spawnCli, startTestService, waitFor } from "./support/cli-harness.js";
-import { startPostgres } from "./support/postgres.js";
-import type { TestPostgres } from "./support/postgres.js";
-import { freshLedgerUrl, quotaRequests, writeFleetPipeline } from "./support/fleet.js";
+import { beforeAll, describe, expect, test } from "vitest";
+import { spawnCli, startTestService, waitFor } from "./support/cli-harness.js";
+import { freshLedgerUrl, quotaRequests, useFleetFloor, writeFleetPipeline } from "./support/fleet.js";
 
-let postgres: TestPostgres;
-let dir: string;
+const floor = useFleetFloor("fleet-cost", { preload: ["pg_stat_statements"] });
 
 beforeAll(async () => {
-  postgres = await startPostgres({ preload: ["pg_stat_statements"] });
   await withAdmin((admin) => admin.query("CREATE EXTENSION pg_stat_statements"));
-  dir = await makeTempDir("fleet-cost");
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.close();
-  if (dir !== undefined) await removeDir(dir);
 });
 
 /** Runs `work` on a connection to the cluster's own database, so that reading adds nothing to a ledger's. */
 async function withAdmin<T>(work: (admin: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgres.url });
+  const client = new pg.Client({ connectionString: floor.postgres.url });
   await client.connect();
   try {
     return await work(client);
@@ -75,9 +65,9 @@ describe("the quota ledger's cost", () => {
   test("a run of several hundred requests sends the ledger fewer statements than 2% of them", async () => {
     const service = await startTestService({ seed: 11, density: 40 });
     try {
-      const ledger = await freshLedgerUrl(postgres);
+      const ledger = await freshLedgerUrl(floor.postgres);
       // Small pages: one request per 10 records over two days of hourly slices.
-      const file = await writeFleetPipeline(dir, {
+      const file = await writeFleetPipeline(floor.dir, {
         name: "nightly",
         hours: 48,
         pageSize: 10,
@@ -85,7 +75,7 @@ describe("the quota ledger's cost", () => {
       });
       const run = spawnCli(["run", file, "--log-level", "debug"], {
         ...service.env,
-        OUT: join(dir, "cost"),
+        OUT: join(floor.dir, "cost"),
         MDQ_QUOTA_LEDGER: ledger,
       });
       expect(await run.exited, run.stderr()).toBe(0);

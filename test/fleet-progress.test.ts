@@ -3,27 +3,14 @@
 // Through the CLI against the emulator and a real PostgreSQL, the progress timer the test's own: the
 // run is held at a request once two slices are in, the timer ticks, and the line says what it knew.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { ProgressTimers } from "../src/cli/progress.js";
-import { makeTempDir, removeDir, runCli, startTestService } from "./support/cli-harness.js";
+import { runCli, startTestService } from "./support/cli-harness.js";
 import { startGateProxy } from "./support/gate-proxy.js";
-import { startPostgres } from "./support/postgres.js";
-import type { TestPostgres } from "./support/postgres.js";
 import { readRunState } from "./support/run-state.js";
-import { freshLedgerUrl, quotaRequests, writeFleetPipeline } from "./support/fleet.js";
+import { freshLedgerUrl, quotaRequests, useFleetFloor, writeFleetPipeline } from "./support/fleet.js";
 
-let postgres: TestPostgres;
-let dir: string;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  dir = await makeTempDir("fleet-progress");
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.close();
-  if (dir !== undefined) await removeDir(dir);
-});
+const floor = useFleetFloor("fleet-progress");
 
 /** Timers that fire only when the test ticks them. */
 function manualTimers(): ProgressTimers & { tick(): void } {
@@ -43,9 +30,9 @@ describe("the progress line with a quota ledger", () => {
     const service = await startTestService({ seed: 11, density: 40, quota: 5000 });
     const proxy = await startGateProxy(service.emulator.url);
     try {
-      const ledger = await freshLedgerUrl(postgres);
-      const out = join(dir, "progress");
-      const file = await writeFleetPipeline(dir, { name: "progress", hours: 6, concurrency: 1 });
+      const ledger = await freshLedgerUrl(floor.postgres);
+      const out = join(floor.dir, "progress");
+      const file = await writeFleetPipeline(floor.dir, { name: "progress", hours: 6, concurrency: 1 });
       const committed = async (): Promise<number> =>
         Object.keys((await readRunState(out))?.slices ?? {}).length;
       const gate = proxy.holdWhen(async () => (await committed()) >= 2);

@@ -3,32 +3,18 @@
 // the quota less the reserve, a high-priority run completes while a low one yields (75), a standing
 // claim holds before its run starts, and a new quota day lets the yielded run finish.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import {
-  makeTempDir,
-  removeDir,
-  runCli,
-  spawnCli,
-  startTestService,
-  waitFor,
-} from "./support/cli-harness.js";
+import { describe, expect, test } from "vitest";
+import { runCli, spawnCli, startTestService, waitFor } from "./support/cli-harness.js";
 import type { SpawnedCli, TestService } from "./support/cli-harness.js";
-import { startPostgres } from "./support/postgres.js";
-import type { TestPostgres } from "./support/postgres.js";
-import { freshLedgerUrl, ledgerAsShown, quotaRequests, writeFleetPipeline } from "./support/fleet.js";
+import {
+  freshLedgerUrl,
+  ledgerAsShown,
+  quotaRequests,
+  useFleetFloor,
+  writeFleetPipeline,
+} from "./support/fleet.js";
 
-let postgres: TestPostgres;
-let dir: string;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  dir = await makeTempDir("fleet");
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.close();
-  if (dir !== undefined) await removeDir(dir);
-});
+const floor = useFleetFloor("fleet");
 
 interface Fleet {
   service: TestService;
@@ -39,12 +25,16 @@ interface Fleet {
 
 async function startFleet(options: Parameters<typeof startTestService>[0]): Promise<Fleet> {
   const service = await startTestService({ seed: 11, density: 40, ...options });
-  const ledger = await freshLedgerUrl(postgres);
+  const ledger = await freshLedgerUrl(floor.postgres);
   return {
     service,
     ledger,
     run: (file, out, argv = []) =>
-      spawnCli(["run", file, ...argv], { ...service.env, OUT: join(dir, out), MDQ_QUOTA_LEDGER: ledger }),
+      spawnCli(["run", file, ...argv], {
+        ...service.env,
+        OUT: join(floor.dir, out),
+        MDQ_QUOTA_LEDGER: ledger,
+      }),
     close: () => service.close(),
   };
 }
@@ -64,8 +54,10 @@ describe("a fleet sharing one daily quota", () => {
     const fleet = await startFleet({ quota });
     try {
       const files = await Promise.all([
-        ...["jobs-a", "jobs-b", "jobs-c"].map((name) => writeFleetPipeline(dir, { name, hours: 8, reserve })),
-        writeFleetPipeline(dir, { name: "backfill", hours: 12, reserve, startDay: 3 }),
+        ...["jobs-a", "jobs-b", "jobs-c"].map((name) =>
+          writeFleetPipeline(floor.dir, { name, hours: 8, reserve }),
+        ),
+        writeFleetPipeline(floor.dir, { name: "backfill", hours: 12, reserve, startDay: 3 }),
       ]);
       const runs = [
         fleet.run(files[0]!, "a"),
@@ -89,7 +81,7 @@ describe("a fleet sharing one daily quota", () => {
     // Requests take a little time, so the backfill is still running when the nightly run starts.
     const fleet = await startFleet({ quota: 220, faults: { latencyMs: 80 } });
     try {
-      const backfill = await writeFleetPipeline(dir, {
+      const backfill = await writeFleetPipeline(floor.dir, {
         name: "backfill",
         hours: 80,
         priority: "low",
@@ -99,7 +91,7 @@ describe("a fleet sharing one daily quota", () => {
       // nightly run and not for both, so the backfill, started first, gives way once the nightly run's
       // claim arrives (as long as that is within some 140 of the backfill's requests). One request at a
       // time each, so the nightly run lasts long enough for the backfill to come back to the ledger.
-      const nightly = await writeFleetPipeline(dir, {
+      const nightly = await writeFleetPipeline(floor.dir, {
         name: "nightly",
         hours: 40,
         priority: "high",
@@ -131,13 +123,13 @@ describe("a fleet sharing one daily quota", () => {
     const standing = 30;
     const fleet = await startFleet({ quota });
     try {
-      const backfill = await writeFleetPipeline(dir, {
+      const backfill = await writeFleetPipeline(floor.dir, {
         name: "backfill",
         hours: 40,
         priority: "low",
         concurrency: 1,
       });
-      const nightly = await writeFleetPipeline(dir, {
+      const nightly = await writeFleetPipeline(floor.dir, {
         name: "nightly",
         hours: 8,
         priority: "high",
@@ -145,7 +137,11 @@ describe("a fleet sharing one daily quota", () => {
       });
       // Deployed ahead of its first run: the standing claim is in the ledger before the backfill starts.
       const registered = await runCli(["quota", nightly], {
-        env: { ...fleet.service.env, OUT: join(dir, "standing-nightly"), MDQ_QUOTA_LEDGER: fleet.ledger },
+        env: {
+          ...fleet.service.env,
+          OUT: join(floor.dir, "standing-nightly"),
+          MDQ_QUOTA_LEDGER: fleet.ledger,
+        },
       });
       expect(registered.code, registered.stderr).toBe(0);
       expect(registered.stdout).toMatch(/high\s+nightly\s+30\s+30\s+0\s+no/);

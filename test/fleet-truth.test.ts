@@ -5,34 +5,19 @@
 // finished output equals the emulator's records for its window. On the next quota days the killed run
 // and the shards resume, finish, and equal the truth too.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import {
   compareExactly,
   expectedRows,
-  makeTempDir,
   readNdjsonRecords,
-  removeDir,
   spawnCli,
   startTestService,
   waitFor,
 } from "./support/cli-harness.js";
 import type { SpawnedCli, TestService } from "./support/cli-harness.js";
-import { startPostgres } from "./support/postgres.js";
-import type { TestPostgres } from "./support/postgres.js";
-import { freshLedgerUrl, quotaRequests, writeFleetPipeline } from "./support/fleet.js";
+import { freshLedgerUrl, quotaRequests, useFleetFloor, writeFleetPipeline } from "./support/fleet.js";
 
-let postgres: TestPostgres;
-let dir: string;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  dir = await makeTempDir("fleet-truth");
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.close();
-  if (dir !== undefined) await removeDir(dir);
-});
+const floor = useFleetFloor("fleet-truth");
 
 const DAY_MS = 86_400_000;
 
@@ -53,7 +38,7 @@ function truthFor(service: TestService, hours: number, startDay = 0) {
 async function expectTruth(service: TestService, out: string, hours: number, startDay = 0): Promise<void> {
   const expected = await truthFor(service, hours, startDay);
   expect(expected.size).toBeGreaterThan(100);
-  expect(compareExactly(await readNdjsonRecords(join(dir, out)), expected)).toBeUndefined();
+  expect(compareExactly(await readNdjsonRecords(join(floor.dir, out)), expected)).toBeUndefined();
 }
 
 describe("a fleet held to the truth", () => {
@@ -70,17 +55,21 @@ describe("a fleet held to the truth", () => {
       faults: { latencyMs: 20 },
     });
     try {
-      const ledger = await freshLedgerUrl(postgres);
+      const ledger = await freshLedgerUrl(floor.postgres);
       const quotaSettings = { lease_ms: 2000, recheck_after_ms: 1000 };
       const write = (name: string, priority: "high" | "normal" | "low", hours: number, startDay = 0) =>
-        writeFleetPipeline(dir, { name, hours, priority, reserve, startDay, quota: quotaSettings });
+        writeFleetPipeline(floor.dir, { name, hours, priority, reserve, startDay, quota: quotaSettings });
       // Some 20 requests for the nightly run, 35 for the normal one, 150 for the backfill: more than a
       // day of 125 holds, so the backfill cannot finish on the first day.
       const nightly = await write("nightly", "high", 8);
       const jobs = await write("jobs", "normal", 16, 1);
       const backfill = await write("backfill", "low", 72, 6);
       const start = (file: string, out: string, argv: readonly string[] = []): SpawnedCli =>
-        spawnCli(["run", file, ...argv], { ...service.env, OUT: join(dir, out), MDQ_QUOTA_LEDGER: ledger });
+        spawnCli(["run", file, ...argv], {
+          ...service.env,
+          OUT: join(floor.dir, out),
+          MDQ_QUOTA_LEDGER: ledger,
+        });
       const killed = start(jobs, "jobs");
       const shards = [0, 1, 2].map((shard) => start(backfill, "backfill", ["--shard", `${shard}/3`]));
       const high = start(nightly, "nightly");
@@ -109,8 +98,8 @@ describe("a fleet held to the truth", () => {
         ...[0, 1, 2].map((shard) => ({ file: backfill, out: "backfill", argv: ["--shard", `${shard}/3`] })),
       ];
       const committed = async (): Promise<number> =>
-        (await readNdjsonRecords(join(dir, "jobs"))).length +
-        (await readNdjsonRecords(join(dir, "backfill"))).length;
+        (await readNdjsonRecords(join(floor.dir, "jobs"))).length +
+        (await readNdjsonRecords(join(floor.dir, "backfill"))).length;
       for (let day = 2; pending.length > 0; day++) {
         // A low-priority shard yields while a higher run under way leaves too little to see it through,
         // so how many days the fleet takes depends on who asks first; what must hold is that each day

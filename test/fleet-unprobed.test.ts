@@ -3,31 +3,24 @@
 // protect too little: the ledger claims a conservative estimate per unprobed slice instead, and grows
 // the claim as the run reserves past it, so the claim never falls below what the run spent.
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { makeTempDir, removeDir, spawnCli, startTestService } from "./support/cli-harness.js";
-import { startPostgres } from "./support/postgres.js";
-import type { TestPostgres } from "./support/postgres.js";
-import { freshLedgerUrl, ledgerAsShown, quotaRequests, writeFleetPipeline } from "./support/fleet.js";
+import { describe, expect, test } from "vitest";
+import { spawnCli, startTestService } from "./support/cli-harness.js";
+import {
+  freshLedgerUrl,
+  ledgerAsShown,
+  quotaRequests,
+  useFleetFloor,
+  writeFleetPipeline,
+} from "./support/fleet.js";
 import { UNPROBED_SLICE_PAGES } from "../src/quota-ledger/ledger-claim.js";
 
-let postgres: TestPostgres;
-let dir: string;
-
-beforeAll(async () => {
-  postgres = await startPostgres();
-  dir = await makeTempDir("fleet-unprobed");
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.close();
-  if (dir !== undefined) await removeDir(dir);
-});
+const floor = useFleetFloor("fleet-unprobed");
 
 async function runUnprobed(pageSize: number): Promise<{ claim: number; spent: number; requests: number }> {
   const service = await startTestService({ seed: 11, density: 40 });
   try {
-    const ledger = await freshLedgerUrl(postgres);
-    const file = await writeFleetPipeline(dir, {
+    const ledger = await freshLedgerUrl(floor.postgres);
+    const file = await writeFleetPipeline(floor.dir, {
       name: `unprobed-${pageSize}`,
       hours: 6,
       pageSize,
@@ -35,7 +28,7 @@ async function runUnprobed(pageSize: number): Promise<{ claim: number; spent: nu
     });
     const run = spawnCli(["run", file], {
       ...service.env,
-      OUT: join(dir, `unprobed-${pageSize}`),
+      OUT: join(floor.dir, `unprobed-${pageSize}`),
       MDQ_QUOTA_LEDGER: ledger,
     });
     expect(await run.exited, run.stderr()).toBe(0);

@@ -2,13 +2,50 @@
 // that join the ledger, the requests an emulator counted against its quota, and the ledger as the
 // quota command shows it.
 import pg from "pg";
-import { SERVICE_FROM_ENV, runCli, writePipeline } from "./cli-harness.js";
+import { afterAll, beforeAll } from "vitest";
+import { SERVICE_FROM_ENV, makeTempDir, removeDir, runCli, writePipeline } from "./cli-harness.js";
 import type { RunningEmulator } from "../../src/emulator/server.js";
 import type { LedgerSnapshot } from "../../src/quota-ledger/ledger-snapshot.js";
 import { jobsSource } from "./jobs-pipeline.js";
-import type { TestPostgres } from "./postgres.js";
+import { startPostgres } from "./postgres.js";
+import type { StartPostgresOptions, TestPostgres } from "./postgres.js";
 
 let databases = 0;
+
+/** What a fleet test file runs on: one throwaway PostgreSQL cluster and one temporary folder. */
+export interface FleetFloor {
+  readonly postgres: TestPostgres;
+  readonly dir: string;
+}
+
+/**
+ * Starts the file's PostgreSQL cluster and makes its temporary folder before its first test, and
+ * removes both after its last; read `postgres` and `dir` inside tests and hooks only.
+ */
+export function useFleetFloor(prefix: string, options: StartPostgresOptions = {}): FleetFloor {
+  let postgres: TestPostgres | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    postgres = await startPostgres(options);
+    dir = await makeTempDir(prefix);
+  }, 60_000);
+  afterAll(async () => {
+    await postgres?.close();
+    if (dir !== undefined) await removeDir(dir);
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the fleet floor is read before its beforeAll ran");
+    return value;
+  };
+  return {
+    get postgres() {
+      return started(postgres);
+    },
+    get dir() {
+      return started(dir);
+    },
+  };
+}
 
 /** A fresh database in the cluster: the URL of a ledger no other test sees. */
 export async function freshLedgerUrl(postgres: TestPostgres): Promise<string> {
