@@ -11,7 +11,8 @@ import { createServiceClient } from "../src/api/client.js";
 import type { ServiceClient } from "../src/api/client.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
-import type { BatchExportQuery, BatchPollOptions } from "../src/api/paging/batch-status.js";
+import type { BatchExport, BatchPollOptions } from "../src/api/paging/batch-status.js";
+import { v1BatchExport, v2BatchExport } from "../src/api/paging/batch-exports.js";
 
 const FAULTS = {
   errorRate: 0.08,
@@ -72,17 +73,17 @@ interface ExportOptions extends BatchPollOptions {
 /** The ids of every record of the batch, and the partitions read to their end, in order. */
 async function exportBatch(
   client: ServiceClient,
-  query: BatchExportQuery,
+  batch: BatchExport,
   options: ExportOptions = {},
 ): Promise<{ ids: string[]; done: string[] }> {
-  const { token, partitions } = await awaitBatchReady(client, query, options);
+  const { token, partitions } = await awaitBatchReady(client, batch, options);
   const signal = new AbortController().signal;
   const ids: string[] = [];
   const done: string[] = [];
   for (const partition of partitions) {
     if (options.skip?.includes(partition.id) === true) continue;
     if (done.length === options.stopAfter) break;
-    for await (const records of readPartition(client, query.kind, token, partition, 50, signal))
+    for await (const records of readPartition(client, batch, token, partition, 50, signal))
       ids.push(...records.map(idOf));
     done.push(partition.id);
   }
@@ -102,13 +103,16 @@ describe("batch export against the emulator with faults on", () => {
   for (const partitionFormat of formats) {
     it(`v2 logs and workloads, ${partitionFormat}`, async () => {
       const { emulator, client } = await setup({ partitionFormat, faults: FAULTS, batchReadyAfterPolls: 2 });
-      for (const query of [
-        { kind: "v2-logs", body: logsBody },
-        { kind: "v2-workloads", body: workloadsBody },
-      ] as BatchExportQuery[]) {
-        const { ids, done } = await exportBatch(client, query);
-        const path = query.kind === "v2-logs" ? "/v2/logs/scroll" : "/v2/workloads/scroll";
-        const expected = await expectedIds(emulator, path, { ...query.body, size: 100 });
+      for (const [batch, path, body] of [
+        [v2BatchExport("/v2/logs/batch", logsBody, "log_count"), "/v2/logs/scroll", logsBody],
+        [
+          v2BatchExport("/v2/workloads/batch", workloadsBody, "workload_count"),
+          "/v2/workloads/scroll",
+          workloadsBody,
+        ],
+      ] as const) {
+        const { ids, done } = await exportBatch(client, batch);
+        const expected = await expectedIds(emulator, path, { ...body, size: 100 });
         expect(expected.length).toBeGreaterThan(50);
         expect(ids.sort()).toEqual(expected);
         expect(done).toHaveLength(5);
@@ -119,7 +123,7 @@ describe("batch export against the emulator with faults on", () => {
   it("v1 logs batch through batch/urls", async () => {
     const { emulator, client } = await setup({ partitionFormat: "json-array", faults: FAULTS });
     const body = { application: "atr" as const, time_range: "now-3h/h" };
-    const { ids } = await exportBatch(client, { kind: "v1-logs", body });
+    const { ids } = await exportBatch(client, v1BatchExport("/v1/logs/batch", body, "log_count"));
     expect(ids.sort()).toEqual(await expectedIds(emulator, "/v1/logs/scroll", { ...body, size: 100 }));
   });
 
@@ -128,7 +132,7 @@ describe("batch export against the emulator with faults on", () => {
     const tokens: string[] = [];
     const error = await exportBatch(
       client,
-      { kind: "v2-workloads", body: workloadsBody },
+      v2BatchExport("/v2/workloads/batch", workloadsBody, "workload_count"),
       { maxBatchAttempts: 3, onToken: (t) => void tokens.push(t) },
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BatchExportError);
@@ -139,7 +143,7 @@ describe("batch export against the emulator with faults on", () => {
 
   it("resumes with a saved token and skips downloaded partitions; an expired token asks for a new batch", async () => {
     const { emulator, client } = await setup({ partitionFormat: "ndjson" });
-    const query: BatchExportQuery = { kind: "v2-logs", body: logsBody };
+    const query = v2BatchExport("/v2/logs/batch", logsBody, "log_count");
     let token = "";
     // The first run stops after two partitions.
     const first = await exportBatch(client, query, { onToken: (t) => void (token = t), stopAfter: 2 });

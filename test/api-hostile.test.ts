@@ -18,6 +18,7 @@ import type { RequestOf } from "../src/api/service-operation.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
 import type { PartitionState } from "../src/api/paging/batch-status.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
+import { v2BatchExport } from "../src/api/paging/batch-exports.js";
 import { JOBS_BODY, answerToken, startHostileService } from "./support/hostile-service.js";
 import {
   SERVICE_FROM_ENV,
@@ -361,7 +362,8 @@ describe("secrets and batch links from a hostile service", () => {
       start_time: "2026-11-20T00:00:00Z",
       end_time: "2026-11-20T01:00:00Z",
     };
-    const { token, partitions } = await awaitBatchReady(client, { kind: "v2-logs", body });
+    const batch = v2BatchExport("/v2/logs/batch", body, "log_count");
+    const { token, partitions } = await awaitBatchReady(client, batch);
     expect(partitions.map((p) => p.id)).toEqual([
       "2026-11-20T00:00:00Z/2026-11-20T01:00:00Z",
       "2026-11-20T00:30:00Z/2026-11-20T01:00:00Z",
@@ -369,10 +371,10 @@ describe("secrets and batch links from a hostile service", () => {
     const signal = new AbortController().signal;
     const [first, metadata] = partitions as [PartitionState, PartitionState];
     const rows = [];
-    for await (const page of readPartition(client, "v2-logs", token, first, 100, signal)) rows.push(...page);
+    for await (const page of readPartition(client, batch, token, first, 100, signal)) rows.push(...page);
     expect(rows).toHaveLength(1);
     const refused = await (async () => {
-      for await (const _page of readPartition(client, "v2-logs", token, metadata, 100, signal)) {
+      for await (const _page of readPartition(client, batch, token, metadata, 100, signal)) {
         // Never reached.
       }
     })().catch((caught: unknown) => caught);

@@ -10,7 +10,7 @@ import { startEmulator } from "../src/emulator/server.js";
 import { createServiceClient } from "../src/api/client.js";
 import { readPartition } from "../src/api/paging/read-partition.js";
 import { awaitBatchReady } from "../src/api/paging/batch-status.js";
-import type { BatchExportQuery } from "../src/api/paging/batch-status.js";
+import { v2BatchExport } from "../src/api/paging/batch-exports.js";
 import { v2HitArray } from "../src/api/hit-arrays.js";
 import { logsScroll } from "../src/kinds/logs.js";
 
@@ -74,25 +74,27 @@ it("keeps secrets out of logs and errors during a faulty export", async () => {
   };
   for (let i = 0; i < 3; i += 1) {
     await attempt(async () => {
-      const query: BatchExportQuery = {
-        kind: "v2-logs",
-        body: { application: "atr", app_type: "ec2", domain: ["*"], ...window },
-      };
+      const query = v2BatchExport(
+        "/v2/logs/batch",
+        { application: "atr", app_type: "ec2", domain: ["*"], ...window },
+        "log_count",
+      );
       const { token, partitions } = await awaitBatchReady(client, query, { maxBatchAttempts: 1 });
       for (const partition of partitions) {
-        for await (const _ of readPartition(client, query.kind, token, partition, 1000, signal)) {
+        for await (const _ of readPartition(client, query, token, partition, 1000, signal)) {
           now += 5000; // links expire (1 s) while the export runs: refused downloads get fresh links
         }
       }
     });
     await attempt(async () => {
-      const query: BatchExportQuery = {
-        kind: "v2-workloads",
-        body: { application: "atr", app_type: "ec2", domain: ["*"], ...window },
-      };
+      const query = v2BatchExport(
+        "/v2/workloads/batch",
+        { application: "atr", app_type: "ec2", domain: ["*"], ...window },
+        "workload_count",
+      );
       const { token, partitions } = await awaitBatchReady(client, query, { maxBatchAttempts: 2 });
       for (const partition of partitions)
-        for await (const _ of readPartition(client, query.kind, token, partition, 1000, signal));
+        for await (const _ of readPartition(client, query, token, partition, 1000, signal));
     });
     await attempt(async () => {
       for await (const _ of pageThrough(

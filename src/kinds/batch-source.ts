@@ -4,7 +4,7 @@
 // for) a new export nor downloads again the partitions already written.
 import type { ServiceClient } from "../api/client.js";
 import { awaitBatchReady } from "../api/paging/batch-status.js";
-import type { BatchExportQuery } from "../api/paging/batch-status.js";
+import type { BatchExport } from "../api/paging/batch-status.js";
 import { readPartition } from "../api/paging/read-partition.js";
 import type { RecordBatch, PartitionedSource, Row, Slice, SourcePart } from "../core/contracts.js";
 import { hitAsRow, hitToRow } from "./source-spec.js";
@@ -37,9 +37,9 @@ function recordToRow(record: Readonly<Record<string, unknown>>, asJson: boolean)
   return record;
 }
 
-/** What to export: the kind's create requests for a slice (one per request set), and the download page size. */
+/** What to export: the kind's batch exports for a slice (one per request set), and the download page size. */
 interface BatchQueries {
-  queries(slice: Slice): BatchExportQuery[];
+  queries(slice: Slice): BatchExport[];
   pageSize: number;
 }
 
@@ -51,10 +51,10 @@ export function createBatchSource(
   return {
     async parts(ctx) {
       const parts: SourcePart[] = [];
-      for (const [index, batchQuery] of batch.queries(ctx.slice).entries()) {
+      for (const [index, batchExport] of batch.queries(ctx.slice).entries()) {
         const request = String(index);
         const resumeToken = options.resume?.tokens[request];
-        const { token, partitions } = await awaitBatchReady(client, batchQuery, {
+        const { token, partitions } = await awaitBatchReady(client, batchExport, {
           signal: ctx.signal,
           ...(resumeToken !== undefined ? { resumeToken } : {}),
           onToken: (fresh) => options.resume?.onToken(request, fresh),
@@ -70,7 +70,7 @@ export function createBatchSource(
               if (partition.expected !== undefined) partCtx.stats.expected = partition.expected;
               const records = readPartition(
                 client,
-                batchQuery.kind,
+                batchExport,
                 token,
                 partition,
                 batch.pageSize,

@@ -1,6 +1,7 @@
 // The deprecated v1 logs API: one request over the whole window (a date-math `time_range`), a single
 // scope value instead of lists, and `caas` for containers.
 import { v1HitArray } from "../api/hit-arrays.js";
+import { v1BatchExport } from "../api/paging/batch-exports.js";
 import { pageThrough } from "../api/paging/pager.js";
 import { v1Scroll } from "../api/paging/v1-scroll.js";
 import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
@@ -37,7 +38,7 @@ export const v1LogsSources: KindSources = {
     createBatchSource(
       {
         pageSize: source.page_size,
-        queries: () => [{ kind: "v1-logs", body: v1Body("/v1/logs/batch", source) }],
+        queries: () => [v1BatchExport("/v1/logs/batch", v1Body("/v1/logs/batch", source), "log_count")],
       },
       client,
       batch,

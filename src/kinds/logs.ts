@@ -3,6 +3,7 @@
 // Quirks: v1 calls containers caas, the mappings know them as kubernetes; eventops logs are always
 // serverless, scoped by log_group, tenant and stage instead of domain.
 import { v2HitArray } from "../api/hit-arrays.js";
+import { v2BatchExport } from "../api/paging/batch-exports.js";
 import { pageThrough } from "../api/paging/pager.js";
 import { v2Scroll } from "../api/paging/v2-scroll.js";
 import type { RequestOf } from "../api/service-operation.js";
@@ -33,7 +34,7 @@ export const logsKind = v2ScrollKind({
   summary: "Application logs (v2 scroll, batch, aggs; deprecated v1 scroll, batch).",
   allowed: { applications: LOG_APPLICATIONS, appTypes: V2_LOG_APP_TYPES },
   scroll: (client, body, options) => pageThrough(client, logsScroll(body), v2HitArray("logs"), options),
-  batch: (body) => ({ kind: "v2-logs", body }),
+  batch: (body) => v2BatchExport("/v2/logs/batch", body, "log_count"),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/logs/aggs", body, { signal })).data.aggregations,
   mappings: (client, source, signal) =>

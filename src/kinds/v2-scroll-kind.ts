@@ -5,7 +5,7 @@
 import type { PagingOptions } from "../api/paging/page.js";
 import type { ServiceClient } from "../api/client.js";
 import type { Aggregations } from "../api/wire/aggs.js";
-import type { BatchExportQuery } from "../api/paging/batch-status.js";
+import type { BatchExport } from "../api/paging/batch-status.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
 import { createBatchSource } from "./batch-source.js";
 import { createPagedSource } from "./paged-source.js";
@@ -33,8 +33,8 @@ interface V2KindSpec<A extends Application, T extends AppType> {
     body: ReturnType<typeof v2ScrollBody<A, T>>,
     options: PagingOptions,
   ): PagedQuery;
-  /** The batch export request of one app type's body (`/v2/<kind>/batch`). */
-  batch(body: ReturnType<typeof v2BatchBody<A, T>>): BatchExportQuery;
+  /** The batch export of one app type's body (`/v2/<kind>/batch`), as `v2BatchExport` makes it. */
+  batch(body: ReturnType<typeof v2BatchBody<A, T>>): BatchExport;
   /** Sends one aggs request (`/v2/<kind>/aggs`) and returns its `data.aggregations`. */
   aggs(
     client: ServiceClient,

@@ -15,8 +15,7 @@ import type { ServiceClient } from "../client.js";
 import { backoffDelay } from "../retry-policy.js";
 import { sanitizeError, showServerText } from "../redact.js";
 import { isHttpStatusError } from "../http-status-error.js";
-import { readPartitions } from "./batch-status.js";
-import type { BatchExportQuery, PartitionState } from "./batch-status.js";
+import type { BatchExport, PartitionState } from "./batch-status.js";
 import { ResponseBoundError } from "../bounded-body.js";
 import { decodePartition, partitionUnbounded } from "../../decoding/partition-records.js";
 import type { PartitionRecord } from "../../decoding/partition-records.js";
@@ -26,12 +25,12 @@ import type { PartitionRecord } from "../../decoding/partition-records.js";
  * already handed on are skipped (a partition file does not change); a link refused (expired
  * signature) is replaced by a fresh one from the status operation.
  * @example
- * const { token, partitions } = await awaitBatchReady(client, query);
- * for await (const records of readPartition(client, query.kind, token, partitions[0], 1000, signal)) write(records);
+ * const { token, partitions } = await awaitBatchReady(client, batch);
+ * for await (const records of readPartition(client, batch, token, partitions[0], 1000, signal)) write(records);
  */
 export async function* readPartition(
   client: ServiceClient,
-  kind: BatchExportQuery["kind"],
+  batch: BatchExport,
   token: string,
   partition: PartitionState,
   pageSize: number,
@@ -41,6 +40,7 @@ export async function* readPartition(
   let url = partition.url;
   let refreshes = 0;
   const started = client.clock.now();
+  const kind = batch.name;
   for (let attempt = 1; ; attempt += 1) {
     try {
       if (url === undefined)
@@ -70,7 +70,7 @@ export async function* readPartition(
       }
       if (isHttpStatusError(error) && [400, 401, 403, 404].includes(error.status) && refreshes < 2) {
         refreshes += 1;
-        const fresh = (await readPartitions(client, kind, token, signal)).find((p) => p.id === partition.id);
+        const fresh = (await batch.status(client, token, signal)).find((p) => p.id === partition.id);
         url = fresh?.url;
         continue;
       }

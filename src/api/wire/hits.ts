@@ -30,14 +30,15 @@ export const v3HitSchema = z.looseObject({
 export type Hit = z.infer<typeof hitSchema>;
 export type V3Hit = z.infer<typeof v3HitSchema>;
 
-const partitionBase = {
+/** A v2 batch partition; each kind's status adds its count (`log_count`, `workload_count`). */
+export const partitionSchema = z.looseObject({
   start_time: z.string(),
   end_time: z.string(),
   /** A download link, or the literal text `null` while not ready. */
   presigned_url: z.string().nullable(),
   completed: z.boolean(),
   status: z.string(),
-};
+});
 
-export const logsPartitionSchema = z.looseObject({ ...partitionBase, log_count: z.number().int() });
-export const workloadsPartitionSchema = z.looseObject({ ...partitionBase, workload_count: z.number().int() });
+export const logsPartitionSchema = partitionSchema.extend({ log_count: z.number().int() });
+export const workloadsPartitionSchema = partitionSchema.extend({ workload_count: z.number().int() });
