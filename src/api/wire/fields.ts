@@ -3,8 +3,10 @@
 
 export type DataKind = "logs" | "workloads" | "jobs" | "tickets" | "metrics" | "billing";
 
+const MAPPING_TYPES = ["keyword", "text", "date", "float", "boolean", "long", "integer", "alias"] as const;
+
 /** Search-engine field types the mappings operations report. */
-export type MappingType = "keyword" | "text" | "date" | "float" | "boolean" | "long" | "integer" | "alias";
+export type MappingType = (typeof MAPPING_TYPES)[number];
 
 export interface FieldSpec {
   name: string;
@@ -13,112 +15,71 @@ export interface FieldSpec {
   companions?: readonly { suffix: string; type: MappingType }[];
 }
 
-const keywordWithText = [{ suffix: "text", type: "text" }] as const;
-const textWithKeyword = [{ suffix: "keyword", type: "keyword" }] as const;
+function mappingType(text: string | undefined, entry: string): MappingType {
+  const type = MAPPING_TYPES.find((known) => known === text);
+  if (type === undefined) throw new Error(`field table entry "${entry}" names no mapping type`);
+  return type;
+}
+
+/**
+ * A field table written as the spec's table reads, in its order: `name:type` per field, and a
+ * multi-field companion after it as `+type`, its suffix being its type (`message:text+keyword` is
+ * `message` with `message.keyword`).
+ */
+function fieldTable(table: string): FieldSpec[] {
+  return table
+    .trim()
+    .split(/\s+/)
+    .map((entry) => {
+      const [field = "", companion] = entry.split("+");
+      const at = field.lastIndexOf(":");
+      const spec: FieldSpec = { name: field.slice(0, at), type: mappingType(field.slice(at + 1), entry) };
+      if (companion === undefined) return spec;
+      return { ...spec, companions: [{ suffix: companion, type: mappingType(companion, entry) }] };
+    });
+}
 
 /** Fields per kind, as the spec's "Common fields by data kind" table lists them. */
 export const KIND_FIELDS: Readonly<Record<Exclude<DataKind, "billing">, readonly FieldSpec[]>> = {
-  logs: [
-    { name: "@timestamp", type: "date" },
-    { name: "timestamp", type: "date" },
-    { name: "message", type: "text", companions: textWithKeyword },
-    { name: "level", type: "keyword" },
-    { name: "logLevel", type: "keyword" },
-    { name: "regex.extractions.logLevel", type: "keyword" },
-    { name: "atr.domain_name", type: "keyword" },
-    { name: "event.origin", type: "keyword" },
-    { name: "function_name", type: "keyword" },
-    { name: "function_memory_size", type: "integer" },
-    { name: "request.method", type: "keyword" },
-    { name: "request.user_id", type: "keyword" },
-    { name: "request.endpoint", type: "keyword" },
-    { name: "response.status_code", type: "integer" },
-    { name: "user.id", type: "keyword" },
-  ],
-  workloads: [
-    { name: "workflow.name", type: "keyword" },
-    { name: "atr.domain_name", type: "keyword" },
-    { name: "atr.infra_type", type: "keyword" },
-    { name: "@timestamp", type: "date" },
-    { name: "workload.state", type: "keyword" },
-    { name: "workload.trigger", type: "keyword" },
-    { name: "ticket.type", type: "keyword" },
-    { name: "workload.execution_time.elapsed", type: "float" },
-  ],
-  jobs: [
-    { name: "job.name", type: "keyword", companions: keywordWithText },
-    { name: "job.id", type: "keyword" },
-    { name: "job.state", type: "keyword" },
-    { name: "job.execution_time.start", type: "date" },
-    { name: "job.execution_time.end", type: "date" },
-    { name: "job.execution_time.elapsed", type: "float" },
-    { name: "workflow.name", type: "keyword" },
-    { name: "workflow.id", type: "keyword" },
-    { name: "workload.id", type: "keyword" },
-    { name: "workload.state", type: "keyword" },
-    { name: "atr.domain_name", type: "keyword" },
-    { name: "atr.infra_type", type: "keyword" },
-    { name: "atr.client", type: "keyword" },
-    { name: "atr.environment", type: "keyword" },
-    { name: "ticket.number", type: "keyword" },
-    { name: "ticket.type", type: "keyword" },
-    { name: "@timestamp", type: "date" },
-  ],
-  tickets: [
-    { name: "ticket.id", type: "keyword" },
-    { name: "ticket.number", type: "keyword" },
-    { name: "ticket.type", type: "keyword" },
-    { name: "ticket.short_description", type: "text", companions: textWithKeyword },
-    { name: "ticket.description", type: "text" },
-    { name: "ticket.state", type: "keyword" },
-    { name: "ticket.priority", type: "keyword" },
-    { name: "ticket.resolved", type: "boolean" },
-    { name: "ticket.mapped", type: "boolean" },
-    { name: "ticket.created_on", type: "date" },
-    { name: "ticket.last_updated_on", type: "date" },
-    { name: "atr.domain_name", type: "keyword" },
-    { name: "atr.infra_type", type: "keyword" },
-    { name: "atr.client", type: "keyword" },
-    { name: "atr.environment", type: "keyword" },
-    { name: "@timestamp", type: "date" },
-  ],
-  metrics: [
-    { name: "cloud.availability_zone", type: "keyword" },
-    { name: "cloud.provider", type: "keyword" },
-    { name: "cloud.machine.type", type: "keyword" },
-    { name: "cloud.instance.id", type: "keyword" },
-    { name: "cloud.instance.name", type: "keyword" },
-    { name: "atr.domain_name", type: "keyword" },
-    { name: "atr.infra_type", type: "keyword" },
-    { name: "atr.client", type: "keyword" },
-    { name: "atr.infra_data.private_dns", type: "keyword" },
-    { name: "atr.infra_data.aws_environment", type: "keyword" },
-    { name: "atr.infra_data.region", type: "keyword" },
-    { name: "atr.infra_data.cluster", type: "keyword" },
-    { name: "atr.infra_data.namespace", type: "keyword" },
-    { name: "host.hostname", type: "keyword" },
-    { name: "host.private_dns", type: "keyword" },
-    { name: "metricset.name", type: "keyword" },
-    { name: "agent.type", type: "keyword" },
-    { name: "agent.version", type: "keyword" },
-    { name: "event.dataset", type: "keyword" },
-    { name: "event.module", type: "keyword" },
-    { name: "service.type", type: "keyword" },
-    { name: "system.cpu.total.pct", type: "float" },
-    { name: "@timestamp", type: "date" },
-  ],
+  logs: fieldTable(`
+    @timestamp:date timestamp:date message:text+keyword level:keyword logLevel:keyword
+    regex.extractions.logLevel:keyword atr.domain_name:keyword event.origin:keyword
+    function_name:keyword function_memory_size:integer request.method:keyword
+    request.user_id:keyword request.endpoint:keyword response.status_code:integer user.id:keyword
+  `),
+  workloads: fieldTable(`
+    workflow.name:keyword atr.domain_name:keyword atr.infra_type:keyword @timestamp:date
+    workload.state:keyword workload.trigger:keyword ticket.type:keyword
+    workload.execution_time.elapsed:float
+  `),
+  jobs: fieldTable(`
+    job.name:keyword+text job.id:keyword job.state:keyword job.execution_time.start:date
+    job.execution_time.end:date job.execution_time.elapsed:float workflow.name:keyword
+    workflow.id:keyword workload.id:keyword workload.state:keyword atr.domain_name:keyword
+    atr.infra_type:keyword atr.client:keyword atr.environment:keyword ticket.number:keyword
+    ticket.type:keyword @timestamp:date
+  `),
+  tickets: fieldTable(`
+    ticket.id:keyword ticket.number:keyword ticket.type:keyword
+    ticket.short_description:text+keyword ticket.description:text ticket.state:keyword
+    ticket.priority:keyword ticket.resolved:boolean ticket.mapped:boolean ticket.created_on:date
+    ticket.last_updated_on:date atr.domain_name:keyword atr.infra_type:keyword atr.client:keyword
+    atr.environment:keyword @timestamp:date
+  `),
+  metrics: fieldTable(`
+    cloud.availability_zone:keyword cloud.provider:keyword cloud.machine.type:keyword
+    cloud.instance.id:keyword cloud.instance.name:keyword atr.domain_name:keyword
+    atr.infra_type:keyword atr.client:keyword atr.infra_data.private_dns:keyword
+    atr.infra_data.aws_environment:keyword atr.infra_data.region:keyword
+    atr.infra_data.cluster:keyword atr.infra_data.namespace:keyword host.hostname:keyword
+    host.private_dns:keyword metricset.name:keyword agent.type:keyword agent.version:keyword
+    event.dataset:keyword event.module:keyword service.type:keyword system.cpu.total.pct:float
+    @timestamp:date
+  `),
 };
 
 /** The billing summary record of /v1/query, one per domain. */
-export const BILLING_FIELDS: readonly FieldSpec[] = [
-  { name: "ticket_count", type: "integer" },
-  { name: "domain", type: "keyword" },
-  { name: "time_range", type: "keyword" },
-  { name: "client", type: "keyword" },
-  { name: "live_status", type: "keyword" },
-  { name: "WBS", type: "keyword" },
-  { name: "created", type: "date" },
-  { name: "infra_type", type: "keyword" },
-  { name: "billing_type", type: "keyword" },
-  { name: "point_of_contact", type: "keyword" },
-];
+export const BILLING_FIELDS: readonly FieldSpec[] = fieldTable(`
+  ticket_count:integer domain:keyword time_range:keyword client:keyword live_status:keyword
+  WBS:keyword created:date infra_type:keyword billing_type:keyword point_of_contact:keyword
+`);

@@ -2,12 +2,10 @@
 import { z } from "zod";
 import {
   enumSchema,
-  isPresentString,
   LOG_APPLICATIONS,
   positiveIntSchema,
   requireFields,
   timeRangeSchema,
-  tokenSchema,
   V1_APP_TYPES,
   v1FiltersSchema,
 } from "./common.js";
@@ -34,18 +32,6 @@ export const v1LogsScrollRequest = defineRequest(
   z.object({ ...v1LogsFields, scroll_id: z.string({ error: "must be a string" }).optional() }),
   (body, problems) => requireFields(body, ["application", "time_range"], problems),
 );
-
-const tokenRules = (
-  body: Record<string, unknown>,
-  problems: { field: string; value: unknown; message: string }[],
-) => {
-  if (!isPresentString(body["token"])) {
-    problems.push({ field: "token", value: body["token"], message: "is required (a non-empty batch token)" });
-  }
-};
-
-export const v1BatchUrlsRequest = defineRequest(z.object({ token: tokenSchema.optional() }), tokenRules);
-export const v1BatchStatusRequest = defineRequest(z.object({ token: tokenSchema.optional() }), tokenRules);
 
 export const v1QueryRequest = defineRequest(
   z.object({

@@ -67,22 +67,39 @@ function logsInitialRules(body: Body, problems: WireProblem[], extra: readonly s
   }
 }
 
-export const v2LogsScrollRequest = defineRequest(
-  z.object({
-    ...logsFields,
-    size: positiveIntSchema.optional(),
-    scroll_id: z.string({ error: "must be a string" }).optional(),
-  }),
-  (body, problems) => {
-    if (isPresentString(body["scroll_id"])) return;
-    logsInitialRules(body, problems, ["size"]);
-  },
-);
-
-export const v2LogsBatchRequest = defineRequest(z.object(logsFields), (body, problems) => {
-  forbidFields(body, ["size", "scroll_id"], problems);
-  logsInitialRules(body, problems, []);
-});
+/**
+ * A v2 kind's scroll, batch and aggs requests from its fields and the rules of its initial request
+ * (`extra`: the fields it requires besides the kind's own). A scroll request that carries
+ * `scroll_id` is a continuation, with no other rule.
+ */
+function v2Requests<const F extends z.ZodRawShape & { filters: z.ZodType; fields: z.ZodType }>(
+  fields: F,
+  initialRules: (body: Body, problems: WireProblem[], extra: readonly string[]) => void,
+  scrollRequires: readonly string[],
+) {
+  const { filters: _filters, fields: _fields, ...aggsFields } = fields;
+  return {
+    scroll: defineRequest(
+      z.object({
+        ...fields,
+        size: positiveIntSchema.optional(),
+        scroll_id: z.string({ error: "must be a string" }).optional(),
+      }),
+      (body, problems) => {
+        if (isPresentString(body["scroll_id"])) return;
+        initialRules(body, problems, scrollRequires);
+      },
+    ),
+    batch: defineRequest(z.object(fields), (body, problems) => {
+      forbidFields(body, ["size", "scroll_id"], problems);
+      initialRules(body, problems, []);
+    }),
+    aggs: defineRequest(z.object({ ...aggsFields, aggs: aggsSchema.optional() }), (body, problems) => {
+      forbidFields(body, NOT_ON_V2_AGGS, problems);
+      initialRules(body, problems, ["aggs"]);
+    }),
+  };
+}
 
 /**
  * The spec shows no `filters` (nor `fields`) on the v2 aggs operations, so they are refused here: a
@@ -90,14 +107,7 @@ export const v2LogsBatchRequest = defineRequest(z.object(logsFields), (body, pro
  */
 const NOT_ON_V2_AGGS = ["filters", "fields"] as const;
 
-const { filters: _logsFilters, fields: _logsFields, ...logsAggsFields } = logsFields;
-export const v2LogsAggsRequest = defineRequest(
-  z.object({ ...logsAggsFields, aggs: aggsSchema.optional() }),
-  (body, problems) => {
-    forbidFields(body, NOT_ON_V2_AGGS, problems);
-    logsInitialRules(body, problems, ["aggs"]);
-  },
-);
+export const v2LogsRequests = v2Requests(logsFields, logsInitialRules, ["size"]);
 
 const workloadsFields = {
   application: enumSchema(ATR_ONLY).optional(),
@@ -115,45 +125,20 @@ function workloadsInitialRules(body: Body, problems: WireProblem[], extra: reado
   checkTimeOrder(body, problems);
 }
 
-export const v2WorkloadsScrollRequest = defineRequest(
-  z.object({
-    ...workloadsFields,
-    size: positiveIntSchema.optional(),
-    scroll_id: z.string({ error: "must be a string" }).optional(),
-  }),
-  (body, problems) => {
-    if (isPresentString(body["scroll_id"])) return;
-    workloadsInitialRules(body, problems, []);
-  },
-);
+export const v2WorkloadsRequests = v2Requests(workloadsFields, workloadsInitialRules, []);
 
-export const v2WorkloadsBatchRequest = defineRequest(z.object(workloadsFields), (body, problems) => {
-  forbidFields(body, ["size", "scroll_id"], problems);
-  workloadsInitialRules(body, problems, []);
-});
-
-const { filters: _workloadsFilters, fields: _workloadsFields, ...workloadsAggsFields } = workloadsFields;
-export const v2WorkloadsAggsRequest = defineRequest(
-  z.object({ ...workloadsAggsFields, aggs: aggsSchema.optional() }),
-  (body, problems) => {
-    forbidFields(body, NOT_ON_V2_AGGS, problems);
-    workloadsInitialRules(body, problems, ["aggs"]);
-  },
-);
-
-/** Batch status: `token` required, trimmed, not empty. */
-const batchStatusRules = (body: Body, problems: WireProblem[]) => {
-  if (!isPresentString(body["token"])) {
-    problems.push({ field: "token", value: body["token"], message: "is required (a non-empty batch token)" });
-  }
-};
-export const v2LogsBatchStatusRequest = defineRequest(
+/** Batch status (v2) and batch links (v1): `token` required, trimmed, not empty. */
+export const batchTokenRequest = defineRequest(
   z.object({ token: tokenSchema.optional() }),
-  batchStatusRules,
-);
-export const v2WorkloadsBatchStatusRequest = defineRequest(
-  z.object({ token: tokenSchema.optional() }),
-  batchStatusRules,
+  (body, problems) => {
+    if (!isPresentString(body["token"])) {
+      problems.push({
+        field: "token",
+        value: body["token"],
+        message: "is required (a non-empty batch token)",
+      });
+    }
+  },
 );
 
 /** The meta every v2 response carries. */
