@@ -8,27 +8,13 @@ export interface RequestSpec<Shape extends z.ZodObject = z.ZodObject> {
   base: Shape;
   /** Cross-field rules (required fields for initial vs paging requests, scope, wildcard, time order). */
   rules: (body: Body, problems: WireProblem[]) => void;
-  /** base + rules as one zod schema, for callers that want `parse`. */
-  schema: Shape;
 }
 
 export function defineRequest<Shape extends z.ZodObject>(
   base: Shape,
   rules: (body: Body, problems: WireProblem[]) => void,
 ): RequestSpec<Shape> {
-  const schema = base.superRefine((value, ctx) => {
-    const problems: WireProblem[] = [];
-    rules(value as Body, problems);
-    for (const problem of problems) {
-      ctx.addIssue({
-        code: "custom",
-        message: problem.message,
-        path: problem.field.split("."),
-        input: problem.value,
-      });
-    }
-  });
-  return { base, rules, schema };
+  return { base, rules };
 }
 
 function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
