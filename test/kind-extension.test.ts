@@ -7,12 +7,9 @@
 // changed (the second test declares a batch-exporting kind over the workloads index the same way).
 import { join } from "node:path";
 import { describe, expect } from "vitest";
-import { V3_HITS } from "../src/api/hit-arrays.js";
-import { pageThrough } from "../src/api/paging/pager.js";
 import type { PagingStrategy } from "../src/api/paging/pager.js";
 import { v2BatchExport } from "../src/api/paging/batch-exports.js";
 import type { BatchExport } from "../src/api/paging/batch-status.js";
-import { v2HitArray } from "../src/api/hit-arrays.js";
 import { v2Scroll } from "../src/api/paging/v2-scroll.js";
 import { pointInTime } from "../src/api/paging/point-in-time.js";
 import type { PointInTimePath } from "../src/api/paging/point-in-time.js";
@@ -52,9 +49,9 @@ const testKind = v3Kind({
   summary: "Tickets, declared by a test.",
   applications: ATR_ONLY,
   paging: "pit",
-  pages(client, body, options) {
+  strategy(body) {
     asked.slices += 1;
-    return pageThrough(client, countedPointInTime(body), V3_HITS, options);
+    return countedPointInTime(body);
   },
   aggs: async (client, body, signal) =>
     (await client.call("/v3/tickets/aggs", body, { signal })).data.aggregations,
@@ -134,13 +131,7 @@ const batchKind = v2ScrollKind({
   type: "workloads",
   summary: "Workloads, declared by a test.",
   allowed: { applications: ATR_ONLY, appTypes: DOMAIN_APP_TYPES },
-  scroll: (client, body, options) =>
-    pageThrough(
-      client,
-      v2Scroll("/v2/workloads/scroll", body, (response) => response.meta.workloads_available),
-      v2HitArray("workloads"),
-      options,
-    ),
+  scroll: (body) => v2Scroll("/v2/workloads/scroll", body, (response) => response.meta.workloads_available),
   batch: (body) => countedBatch(body),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/workloads/aggs", body, { signal })).data.aggregations,

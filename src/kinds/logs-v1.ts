@@ -8,14 +8,14 @@ import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
 import { createBatchSource } from "./batch-source.js";
 import { createPagedSource } from "./paged-source.js";
 import type { KindSources } from "./data-kind.js";
-import { applicationFor, oneOf } from "./source-spec.js";
+import { oneOf } from "./source-spec.js";
 import type { SourceSpec } from "./source-spec.js";
 
 /** The fields v1 scroll and batch share; v1 takes date-math only, so the window is one request. */
 function v1Body(operation: string, source: SourceSpec) {
   const appType = source.app_type[0];
   return {
-    application: applicationFor(operation, LOG_APPLICATIONS, source),
+    application: oneOf(operation, "application", LOG_APPLICATIONS, source.application),
     time_range: source.window.expression.start,
     ...(appType !== undefined ? { app_type: oneOf(operation, "app_type", V1_APP_TYPES, appType) } : {}),
     ...(source.domain?.[0] !== undefined ? { domain: source.domain[0] } : {}),

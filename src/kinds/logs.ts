@@ -2,9 +2,7 @@
 // the deprecated v1 (scroll, batch; date-math windows), with v3 mappings per application and app type.
 // Quirks: v1 calls containers caas, the mappings know them as kubernetes; eventops logs are always
 // serverless, scoped by log_group, tenant and stage instead of domain.
-import { v2HitArray } from "../api/hit-arrays.js";
 import { v2BatchExport } from "../api/paging/batch-exports.js";
-import { pageThrough } from "../api/paging/pager.js";
 import { v2Scroll } from "../api/paging/v2-scroll.js";
 import type { RequestOf } from "../api/service-operation.js";
 import { LOG_APPLICATIONS, LOG_MAPPING_APPLICATIONS, V2_LOG_APP_TYPES } from "../api/wire/common.js";
@@ -33,7 +31,7 @@ export const logsKind = v2ScrollKind({
   type: "logs",
   summary: "Application logs (v2 scroll, batch, aggs; deprecated v1 scroll, batch).",
   allowed: { applications: LOG_APPLICATIONS, appTypes: V2_LOG_APP_TYPES },
-  scroll: (client, body, options) => pageThrough(client, logsScroll(body), v2HitArray("logs"), options),
+  scroll: (body) => logsScroll(body),
   batch: (body) => v2BatchExport("/v2/logs/batch", body, "log_count"),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/logs/aggs", body, { signal })).data.aggregations,

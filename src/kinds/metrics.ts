@@ -1,8 +1,6 @@
 // Metrics: host and container metrics, served by v3 with scroll paging and aggregations. Its mappings
 // differ per application and app type, so they are asked once per app type and joined.
-import { V3_HITS } from "../api/hit-arrays.js";
 import { metricsScroll } from "../api/paging/metrics-scroll.js";
-import { pageThrough } from "../api/paging/pager.js";
 import { DOMAIN_APP_TYPES, METRIC_APPLICATIONS } from "../api/wire/common.js";
 import { mappingsPerAppType } from "./mappings-per-app-type.js";
 import { oneOf } from "./source-spec.js";
@@ -13,7 +11,7 @@ export const metricsKind = v3Kind({
   summary: "Host and container metrics (v3; scroll, aggs).",
   applications: METRIC_APPLICATIONS,
   paging: "scroll",
-  pages: (client, body, options) => pageThrough(client, metricsScroll(body), V3_HITS, options),
+  strategy: metricsScroll,
   aggs: async (client, body, signal) =>
     (await client.call("/v3/metrics/aggs", body, { signal })).data.aggregations,
   mappings: (client, source, signal) =>

@@ -1,7 +1,5 @@
 // The shape jobs and tickets share: v3 kinds of application atr paged with a point in time, with
 // aggregations, and mappings that take no application or app type.
-import { V3_HITS } from "../api/hit-arrays.js";
-import { pageThrough } from "../api/paging/pager.js";
 import { pointInTime } from "../api/paging/point-in-time.js";
 import { ATR_ONLY } from "../api/wire/common.js";
 import type { DataKindComponent } from "./data-kind.js";
@@ -20,7 +18,7 @@ export function pointInTimeKind(type: keyof typeof PATHS, summary: string): Data
     summary,
     applications: ATR_ONLY,
     paging: "pit",
-    pages: (client, body, options) => pageThrough(client, pointInTime(paths.query, body), V3_HITS, options),
+    strategy: (body) => pointInTime(paths.query, body),
     aggs: async (client, body, signal) => (await client.call(paths.aggs, body, { signal })).data.aggregations,
     mappings: async (client, source, signal) =>
       byName(

@@ -89,15 +89,6 @@ export function oneOf<const T extends string>(
   return found;
 }
 
-/** The source's application as `operation` takes it (every kind but billing names one). */
-export function applicationFor<const T extends string>(
-  operation: string,
-  allowed: readonly T[],
-  source: SourceSpec,
-): T {
-  return oneOf(operation, "application", allowed, source.application);
-}
-
 /** The source's app types as a v3 array (`ec2`, `kubernetes`) takes them. */
 export function appTypesFor<const T extends string>(
   operation: string,

@@ -5,15 +5,7 @@
 import type { Aggregations } from "../api/wire/aggs.js";
 import type { Slice } from "../core/contracts.js";
 import type { AggregationRequest } from "./data-kind.js";
-import {
-  applicationFor,
-  oneOf,
-  queryOptions,
-  scopeOf,
-  timeBounds,
-  wireAggs,
-  wireFilters,
-} from "./source-spec.js";
+import { oneOf, queryOptions, scopeOf, timeBounds, wireAggs, wireFilters } from "./source-spec.js";
 import type { SourceSpec } from "./source-spec.js";
 
 /** The aggregation that carries the pipeline's filters around its `aggs`. */
@@ -28,7 +20,7 @@ export function v2Base<const A extends string, const T extends string>(
   bounds: { start_time: string; end_time: string },
 ) {
   return {
-    application: applicationFor(operation, allowed.applications, source),
+    application: oneOf(operation, "application", allowed.applications, source.application),
     app_type: oneOf(operation, "app_type", allowed.appTypes, appType),
     ...scopeOf(source),
     ...bounds,

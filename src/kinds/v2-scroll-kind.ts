@@ -2,8 +2,11 @@
 // per app_type, mappings from v3. A kind declares its applications and app types, its mappings and
 // the three calls that name its own operations (their bodies are typed by the wire spec, so each call
 // stays in the kind's module); the factory builds the sources, the aggregation and the rest.
-import type { PagingOptions } from "../api/paging/page.js";
 import type { ServiceClient } from "../api/client.js";
+import { v2HitArray } from "../api/hit-arrays.js";
+import { pageThrough } from "../api/paging/pager.js";
+import type { PagingStrategy } from "../api/paging/pager.js";
+import type { OperationPath } from "../api/wire/operations.js";
 import type { Aggregations } from "../api/wire/aggs.js";
 import type { BatchExport } from "../api/paging/batch-status.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
@@ -12,7 +15,6 @@ import { createPagedSource } from "./paged-source.js";
 import type { AppType, Application, Strategy } from "./source-spec.js";
 import type { DataKindComponent, KindAggregation, KindSources } from "./data-kind.js";
 import { hitColumns } from "./hit-columns.js";
-import type { PagedQuery } from "./paged-query.js";
 import { v2Aggs, v2BatchBody, v2Base, v2ScrollBody } from "./v2-requests.js";
 
 /** The deprecated v1 API a v2 kind is also served by (logs): its app types, strategies and sources. */
@@ -27,12 +29,10 @@ interface V2KindSpec<A extends Application, T extends AppType> {
   summary: string;
   /** The applications and app_type values the v2 operations take. */
   allowed: { applications: readonly A[]; appTypes: readonly T[] };
-  /** Pages one app type's scroll from its initial body (`/v2/<kind>/scroll`). */
+  /** How one app type's scroll (`/v2/<kind>/scroll`) pages, from its initial body. */
   scroll(
-    client: ServiceClient,
     body: ReturnType<typeof v2ScrollBody<A, T>>,
-    options: PagingOptions,
-  ): PagedQuery;
+  ): PagingStrategy<Extract<OperationPath, `/v2/${string}/scroll`>>;
   /** The batch export of one app type's body (`/v2/<kind>/batch`), as `v2BatchExport` makes it. */
   batch(body: ReturnType<typeof v2BatchBody<A, T>>): BatchExport;
   /** Sends one aggs request (`/v2/<kind>/aggs`) and returns its `data.aggregations`. */
@@ -59,7 +59,8 @@ function v2Sources<A extends Application, T extends AppType>(spec: V2KindSpec<A,
         const operation = `/v2/${spec.type}/scroll`;
         for (const appType of source.app_type) {
           const body = v2ScrollBody(operation, allowed, source, appType, ctx.slice);
-          yield spec.scroll(client, body, { signal: ctx.signal, reader: ctx.records?.reader });
+          const options = { signal: ctx.signal, reader: ctx.records?.reader };
+          yield pageThrough(client, spec.scroll(body), v2HitArray(spec.type), options);
         }
       }),
     batch: (source, { client, batch }) =>

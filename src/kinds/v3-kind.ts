@@ -2,14 +2,16 @@
 // type, aggregations in one request, application atr or the kind's own. A kind declares its
 // applications, how it pages, its mappings and the two calls that name its own operations (their
 // bodies are typed by the wire spec, so each call stays with the kind); the factory builds the rest.
-import type { PagingOptions } from "../api/paging/page.js";
 import type { ServiceClient } from "../api/client.js";
+import { V3_HITS } from "../api/hit-arrays.js";
+import { pageThrough } from "../api/paging/pager.js";
+import type { PagingStrategy } from "../api/paging/pager.js";
+import type { OperationPath } from "../api/wire/operations.js";
 import { DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
 import { createPagedSource } from "./paged-source.js";
 import type { DataKindComponent, SourceFactory } from "./data-kind.js";
 import { hitColumns } from "./hit-columns.js";
-import type { PagedQuery } from "./paged-query.js";
 import type { Application } from "./source-spec.js";
 import { v3AggsBody, v3QueryBody } from "./v3-requests.js";
 
@@ -19,8 +21,10 @@ interface V3KindSpec<A extends Application> {
   applications: readonly A[];
   /** How the query pages: a point in time (`search_after`) or a scroll. */
   paging: "pit" | "scroll";
-  /** Pages one slice's query (`/v3/<kind>/query`) from its initial body, with the slice's signal and hit reader. */
-  pages(client: ServiceClient, body: ReturnType<typeof v3QueryBody<A>>, options: PagingOptions): PagedQuery;
+  /** How one slice's query (`/v3/<kind>/query`) pages, from its initial body. */
+  strategy(
+    body: ReturnType<typeof v3QueryBody<A>>,
+  ): PagingStrategy<Extract<OperationPath, `/v3/${string}/query`>>;
   /** Sends one aggs request (`/v3/<kind>/aggs`) and returns its `data.aggregations`. */
   aggs(
     client: ServiceClient,
@@ -33,7 +37,7 @@ interface V3KindSpec<A extends Application> {
 /**
  * A v3 kind from its declaration.
  * @example
- * export const metricsKind = v3Kind({ type: "metrics", summary: "…", applications, paging: "scroll", pages, aggs, mappings });
+ * export const metricsKind = v3Kind({ type: "metrics", summary: "…", applications, paging: "scroll", strategy: metricsScroll, aggs, mappings });
  */
 export function v3Kind<const A extends Application>(spec: V3KindSpec<A>): DataKindComponent {
   const query = `/v3/${spec.type}/query`;
@@ -41,7 +45,10 @@ export function v3Kind<const A extends Application>(spec: V3KindSpec<A>): DataKi
   const paged: SourceFactory = (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = v3QueryBody(query, spec.applications, source, ctx.slice);
-      yield spec.pages(client, body, { signal: ctx.signal, reader: ctx.records?.reader });
+      yield pageThrough(client, spec.strategy(body), V3_HITS, {
+        signal: ctx.signal,
+        reader: ctx.records?.reader,
+      });
     });
   return {
     type: spec.type,

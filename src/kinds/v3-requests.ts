@@ -3,12 +3,12 @@
 import { DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import type { Slice } from "../core/contracts.js";
 import type { AggregationRequest } from "./data-kind.js";
-import { applicationFor, appTypesFor, queryOptions, wireAggs, wireFilters } from "./source-spec.js";
+import { appTypesFor, oneOf, queryOptions, wireAggs, wireFilters } from "./source-spec.js";
 import type { SourceSpec } from "./source-spec.js";
 
 function v3Scope<const A extends string>(operation: string, applications: readonly A[], source: SourceSpec) {
   return {
-    application: applicationFor(operation, applications, source),
+    application: oneOf(operation, "application", applications, source.application),
     app_type: appTypesFor(operation, DOMAIN_APP_TYPES, source),
     domain: source.domain ?? ["*"],
   };

@@ -1,8 +1,6 @@
 // Workloads: compute workloads, served by v2 (scroll, batch export, aggs; one request set per
 // app_type) with v3 mappings.
-import { v2HitArray } from "../api/hit-arrays.js";
 import { v2BatchExport } from "../api/paging/batch-exports.js";
-import { pageThrough } from "../api/paging/pager.js";
 import { v2Scroll } from "../api/paging/v2-scroll.js";
 import type { RequestOf } from "../api/service-operation.js";
 import { ATR_ONLY, DOMAIN_APP_TYPES } from "../api/wire/common.js";
@@ -20,8 +18,7 @@ export const workloadsKind = v2ScrollKind({
   type: "workloads",
   summary: "Compute workloads (v2; scroll, batch, aggs).",
   allowed: { applications: ATR_ONLY, appTypes: DOMAIN_APP_TYPES },
-  scroll: (client, body, options) =>
-    pageThrough(client, workloadsScroll(body), v2HitArray("workloads"), options),
+  scroll: (body) => workloadsScroll(body),
   batch: (body) => v2BatchExport("/v2/workloads/batch", body, "workload_count"),
   aggs: async (client, body, signal) =>
     (await client.call("/v2/workloads/aggs", body, { signal })).data.aggregations,
