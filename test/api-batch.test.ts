@@ -133,7 +133,7 @@ describe("batch export against the emulator with faults on", () => {
     const error = await exportBatch(
       client,
       v2BatchExport("/v2/workloads/batch", workloadsBody, "workload_count"),
-      { maxBatchAttempts: 3, onToken: (t) => void tokens.push(t) },
+      { onToken: (t) => void tokens.push(t) },
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(BatchExportError);
     expect(String(error)).toMatch(/failed partitions .*2026-11-20T01:00:00/);

@@ -79,7 +79,7 @@ it("keeps secrets out of logs and errors during a faulty export", async () => {
         { application: "atr", app_type: "ec2", domain: ["*"], ...window },
         "log_count",
       );
-      const { token, partitions } = await awaitBatchReady(client, query, { maxBatchAttempts: 1 });
+      const { token, partitions } = await awaitBatchReady(client, query);
       for (const partition of partitions) {
         for await (const _ of readPartition(client, query, token, partition, 1000, signal)) {
           now += 5000; // links expire (1 s) while the export runs: refused downloads get fresh links
@@ -92,7 +92,7 @@ it("keeps secrets out of logs and errors during a faulty export", async () => {
         { application: "atr", app_type: "ec2", domain: ["*"], ...window },
         "workload_count",
       );
-      const { token, partitions } = await awaitBatchReady(client, query, { maxBatchAttempts: 2 });
+      const { token, partitions } = await awaitBatchReady(client, query);
       for (const partition of partitions)
         for await (const _ of readPartition(client, query, token, partition, 1000, signal));
     });

@@ -9,44 +9,34 @@
 // asks for and what runs measured against a healthy service, so a healthy run is never slower than a
 // fixed concurrency; the controller only gives way when the service says it is overloaded.
 
-/** The tuning of the controller; the defaults are Vector's, except `minRise` (see below). */
-interface AdaptiveConcurrencyTuning {
-  /** The limit is multiplied by this (and rounded down, never below 1) on a decrease. Default 0.9. */
-  decreaseRatio: number;
-  /** Weight of the newest window in the moving average of round-trip times. Default 0.4. */
-  ewmaAlpha: number;
-  /** A window is slower than usual past this many deviations above the average. Default 2.5. */
-  deviationScale: number;
+/** The tuning of the controller: Vector's, except `minRise` (see below). */
+const TUNING = {
+  /** The limit is multiplied by this (and rounded down, never below 1) on a decrease. */
+  decreaseRatio: 0.9,
+  /** Weight of the newest window in the moving average of round-trip times. */
+  ewmaAlpha: 0.4,
+  /** A window is slower than usual past this many deviations above the average. */
+  deviationScale: 2.5,
   /**
    * ...and past this share above the average: a service with a steady latency has a deviation near 0,
-   * and its jitter of a millisecond must not read as overload. Default 0.5.
+   * and its jitter of a millisecond must not read as overload.
    */
-  minRise: number;
-  /** ...and past this many milliseconds: loopback and LAN jitter is never overload. Default 20. */
-  minRiseMs: number;
+  minRise: 0.5,
+  /** ...and past this many milliseconds: loopback and LAN jitter is never overload. */
+  minRiseMs: 20,
   /**
    * Slower windows in a row before the limit goes down for latency alone. A round trip is measured
    * on this process's event loop, which a row group being encoded can hold for tens of milliseconds:
-   * one slow window is as often our own pause as the service's. Default 2.
+   * one slow window is as often our own pause as the service's.
    */
-  slowWindows: number;
-}
-
-const DEFAULT_TUNING: AdaptiveConcurrencyTuning = {
-  decreaseRatio: 0.9,
-  ewmaAlpha: 0.4,
-  deviationScale: 2.5,
-  minRise: 0.5,
-  minRiseMs: 20,
   slowWindows: 2,
-};
+} as const;
 
 interface AdaptiveConcurrencyOptions {
   /** The highest limit (`limits.concurrency`); the limit starts there. */
   max: number;
   /** Milliseconds, monotonic enough to measure round trips; tests inject their own. */
   now: () => number;
-  tuning?: Partial<AdaptiveConcurrencyTuning>;
   /** Told of every change of the limit (the run's metrics and report). */
   onChange?: (limit: number) => void;
 }
@@ -81,7 +71,6 @@ interface RttWindow {
 export class AdaptiveConcurrency {
   readonly max: number;
   private current: number;
-  private readonly tuning: AdaptiveConcurrencyTuning;
   private readonly now: () => number;
   private readonly onChange: ((limit: number) => void) | undefined;
   private past: MovingRtt | undefined;
@@ -92,7 +81,6 @@ export class AdaptiveConcurrency {
   constructor(options: AdaptiveConcurrencyOptions) {
     this.max = Math.max(1, Math.floor(options.max));
     this.current = this.max;
-    this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
     this.now = options.now;
     this.onChange = options.onChange;
     this.window = this.newWindow();
@@ -131,7 +119,7 @@ export class AdaptiveConcurrency {
     const rtt = window.answered > 0 ? window.rttSum / window.answered : undefined;
     const past = this.past;
     const deviation = past === undefined ? 0 : Math.sqrt(past.variance);
-    const { deviationScale, minRise, minRiseMs } = this.tuning;
+    const { deviationScale, minRise, minRiseMs } = TUNING;
     const slower =
       rtt !== undefined &&
       past !== undefined &&
@@ -141,9 +129,9 @@ export class AdaptiveConcurrency {
     const usual = rtt === undefined || past === undefined || rtt <= past.mean + deviation;
     this.slowInARow = slower ? this.slowInARow + 1 : 0;
     let next = this.current;
-    if (window.overloaded || this.slowInARow >= this.tuning.slowWindows) {
+    if (window.overloaded || this.slowInARow >= TUNING.slowWindows) {
       this.slowInARow = 0;
-      next = Math.max(1, Math.floor(this.current * this.tuning.decreaseRatio));
+      next = Math.max(1, Math.floor(this.current * TUNING.decreaseRatio));
       // A ratio that rounds back to the same limit would never give way.
       if (next === this.current) next = Math.max(1, this.current - 1);
     } else if (window.reachedLimit && usual) {
@@ -161,7 +149,7 @@ export class AdaptiveConcurrency {
 
   private updated(past: MovingRtt | undefined, rtt: number): MovingRtt {
     if (past === undefined) return { mean: rtt, variance: 0 };
-    const alpha = this.tuning.ewmaAlpha;
+    const alpha = TUNING.ewmaAlpha;
     const diff = rtt - past.mean;
     const increment = alpha * diff;
     return { mean: past.mean + increment, variance: (1 - alpha) * (past.variance + diff * increment) };

@@ -41,8 +41,6 @@ export interface BatchPollOptions {
   signal?: AbortSignal;
   resumeToken?: string;
   onToken?: (token: string) => void | Promise<void>;
-  /** Batch requests (creates) allowed in all, counting the first. Default 3. */
-  maxBatchAttempts?: number;
   /** Give up polling after this long. Default 30 minutes. */
   pollDeadlineMs?: number;
 }
@@ -63,6 +61,9 @@ function uniquePartitions(partitions: readonly PartitionState[]): PartitionState
   });
 }
 
+/** Batch requests (creates) allowed in all, counting the first. */
+const MAX_BATCH_REQUESTS = 3;
+
 /** A status poll waits this long after a request, doubling each time up to POLL_MAX_DELAY_MS. */
 const POLL_FIRST_DELAY_MS = 1000;
 const POLL_MAX_DELAY_MS = 30_000;
@@ -79,12 +80,11 @@ export async function awaitBatchReady(
 ): Promise<{ token: string; partitions: PartitionState[] }> {
   const { clock, logger } = client;
   const kind = batch.name;
-  const maxAttempts = options.maxBatchAttempts ?? 3;
   const deadline = clock.now() + (options.pollDeadlineMs ?? 30 * 60_000);
   let attempts = 0;
   const waitStarted = clock.now();
   const renew = async (reason: string): Promise<string> => {
-    if (attempts >= maxAttempts) {
+    if (attempts >= MAX_BATCH_REQUESTS) {
       throw new BatchExportError(`the ${kind} batch export ${reason}, after ${attempts} batch requests`, {
         operation: kind,
       });
