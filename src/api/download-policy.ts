@@ -117,27 +117,26 @@ export function refuseLink(url: string, found: ForbiddenAddressError): ApiError 
 export function createDownloadPolicy(options: DownloadPolicyOptions): (url: string) => Promise<void> {
   const httpAllowed = options.baseUrl.toLowerCase().startsWith("http:");
   const resolve = options.resolve ?? resolveAll;
-  const refuse = refuseWhy;
   return async (url) => {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      throw refuse(url, "it is not a URL");
+      throw refuseWhy(url, "it is not a URL");
     }
     const scheme = parsed.protocol.replace(/:$/, "");
     if (scheme !== "https" && !(scheme === "http" && httpAllowed)) {
-      throw refuse(url, `scheme ${scheme} is not allowed (https only; http only when base_url is http)`);
+      throw refuseWhy(url, `scheme ${scheme} is not allowed (https only; http only when base_url is http)`);
     }
-    if (parsed.username !== "" || parsed.password !== "") throw refuse(url, "it carries credentials");
+    if (parsed.username !== "" || parsed.password !== "") throw refuseWhy(url, "it carries credentials");
     const host = parsed.hostname.replace(/^\[|\]$/g, "").toLowerCase();
     if (options.allowedHosts !== undefined && !hostAllowed(host, options.allowedHosts)) {
-      throw refuse(url, `host ${host} is not in service.download_hosts`);
+      throw refuseWhy(url, `host ${host} is not in service.download_hosts`);
     }
     const addresses = isIP(host) === 0 ? await resolve(host).catch(() => []) : [host];
     const bad = addresses.find(isForbiddenAddress);
     if (bad !== undefined) {
-      throw refuse(url, `address ${shown(bad)} is link-local, a metadata address or unspecified`);
+      throw refuseWhy(url, `address ${shown(bad)} is link-local, a metadata address or unspecified`);
     }
   };
 }

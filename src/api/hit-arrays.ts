@@ -21,19 +21,17 @@ function isHit(hit: unknown): hit is HitFields {
 const isSortValue = (value: unknown): boolean =>
   value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
 
+const isScore = (score: unknown): boolean =>
+  score === null || (typeof score === "number" && Number.isFinite(score));
+
 /** hitSchema: `_score` a number, null or absent. */
 function acceptsHit(hit: unknown): boolean {
-  if (!isHit(hit)) return false;
-  const score = hit._score;
-  return score === undefined || score === null || (typeof score === "number" && Number.isFinite(score));
+  return isHit(hit) && (hit._score === undefined || isScore(hit._score));
 }
 
 /** v3HitSchema: `_score` a number or null, `sort` an array of strings, numbers and nulls. */
 function acceptsV3Hit(hit: unknown): boolean {
-  if (!isHit(hit)) return false;
-  const score = hit._score;
-  if (score !== null && !(typeof score === "number" && Number.isFinite(score))) return false;
-  return Array.isArray(hit.sort) && hit.sort.every(isSortValue);
+  return isHit(hit) && isScore(hit._score) && Array.isArray(hit.sort) && hit.sort.every(isSortValue);
 }
 
 /** v3 queries (jobs, tickets, metrics): `data.hits`, each hit with its sort values. */

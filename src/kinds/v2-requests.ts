@@ -29,8 +29,8 @@ export function v2Base<const A extends string, const T extends string>(
 
 type Allowed<A extends string, T extends string> = { applications: readonly A[]; appTypes: readonly T[] };
 
-/** A v2 batch export's create body for one app type over a slice (no size, no scroll_id). */
-export function v2BatchBody<const A extends string, const T extends string>(
+/** A v2 query of one app type over a slice: a batch export's create body, a scroll's with `size`. */
+export function v2QueryBody<const A extends string, const T extends string>(
   operation: string,
   allowed: Allowed<A, T>,
   source: SourceSpec,
@@ -41,17 +41,6 @@ export function v2BatchBody<const A extends string, const T extends string>(
     ...v2Base(operation, allowed, source, appType, timeBounds(slice)),
     ...queryOptions(operation, source),
   };
-}
-
-/** A v2 scroll's initial body: the batch body with the page size. */
-export function v2ScrollBody<const A extends string, const T extends string>(
-  operation: string,
-  allowed: Allowed<A, T>,
-  source: SourceSpec,
-  appType: string,
-  slice: Pick<Slice, "start" | "end">,
-) {
-  return { ...v2BatchBody(operation, allowed, source, appType, slice), size: source.page_size };
 }
 
 /** The `aggs` of a v2 aggs request, and how to read the user's aggregations back from its answer. */

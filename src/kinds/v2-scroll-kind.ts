@@ -15,7 +15,7 @@ import { createPagedSource } from "./paged-source.js";
 import type { AppType, Application, Strategy } from "./source-spec.js";
 import type { DataKindComponent, KindAggregation, KindSources } from "./data-kind.js";
 import { hitColumns } from "./hit-columns.js";
-import { v2Aggs, v2BatchBody, v2Base, v2ScrollBody } from "./v2-requests.js";
+import { v2Aggs, v2Base, v2QueryBody } from "./v2-requests.js";
 
 /** The deprecated v1 API a v2 kind is also served by (logs): its app types, strategies and sources. */
 interface V1Service {
@@ -31,10 +31,10 @@ interface V2KindSpec<A extends Application, T extends AppType> {
   allowed: { applications: readonly A[]; appTypes: readonly T[] };
   /** How one app type's scroll (`/v2/<kind>/scroll`) pages, from its initial body. */
   scroll(
-    body: ReturnType<typeof v2ScrollBody<A, T>>,
+    body: ReturnType<typeof v2QueryBody<A, T>> & { size: number },
   ): PagingStrategy<Extract<OperationPath, `/v2/${string}/scroll`>>;
   /** The batch export of one app type's body (`/v2/<kind>/batch`), as `v2BatchExport` makes it. */
-  batch(body: ReturnType<typeof v2BatchBody<A, T>>): BatchExport;
+  batch(body: ReturnType<typeof v2QueryBody<A, T>>): BatchExport;
   /** Sends one aggs request (`/v2/<kind>/aggs`) and returns its `data.aggregations`. */
   aggs(
     client: ServiceClient,
@@ -58,7 +58,8 @@ function v2Sources<A extends Application, T extends AppType>(spec: V2KindSpec<A,
       createPagedSource(function* (ctx) {
         const operation = `/v2/${spec.type}/scroll`;
         for (const appType of source.app_type) {
-          const body = v2ScrollBody(operation, allowed, source, appType, ctx.slice);
+          const query = v2QueryBody(operation, allowed, source, appType, ctx.slice);
+          const body = { ...query, size: source.page_size };
           const options = { signal: ctx.signal, reader: ctx.records?.reader };
           yield pageThrough(client, spec.scroll(body), v2HitArray(spec.type), options);
         }
@@ -70,7 +71,7 @@ function v2Sources<A extends Application, T extends AppType>(spec: V2KindSpec<A,
           queries: (slice) =>
             source.app_type.map((appType) => {
               const operation = `/v2/${spec.type}/batch`;
-              return spec.batch(v2BatchBody(operation, allowed, source, appType, slice));
+              return spec.batch(v2QueryBody(operation, allowed, source, appType, slice));
             }),
         },
         client,
