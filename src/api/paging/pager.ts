@@ -9,7 +9,7 @@ import type { Hit, V3Hit } from "../wire/hits.js";
 import type { HitArray } from "../../decoding/hit-array.js";
 import { withReader } from "../../decoding/hit-array.js";
 import type { PagePart, PagingOptions } from "./page.js";
-import { streamPage } from "./page-stream.js";
+import { streamPage } from "./page-request.js";
 import { PagingGuard } from "./paging-guard.js";
 
 /** One hit of an operation's answers: v3 hits carry their sort values. */
