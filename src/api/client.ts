@@ -172,7 +172,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   };
   // Links get their own connections, whose name resolution is checked again at connect time.
   const links = createLinkDownloader({
-    baseUrl: options.baseUrl,
+    ...deps,
     serviceUrls: [options.baseUrl, options.authUrl],
     transport: {
       timeouts: options.timeouts,
@@ -182,12 +182,6 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     limits: options.download,
     allowedHosts: options.downloadHosts,
     lookup: options.downloadLookup,
-    retry,
-    clock,
-    random,
-    logger,
-    observer,
-    userAgent,
     secrets: () => tokens.secrets(),
   });
   const warnIfDeprecated = deprecationWarner(logger);

@@ -2,14 +2,11 @@
 // name resolution the download policy checks at connect time, their own byte cap and deadline, and
 // retries of network errors, 5xx and 429 under the client's retry policy.
 import type { LookupFunction } from "node:net";
-import type { Logger } from "../logger.js";
-import type { RunObserver } from "../core/run-observer.js";
-import type { Clock } from "./clock.js";
 import { createHttpTransport } from "./http-transport.js";
 import type { HttpResponse, HttpTransport, HttpTransportOptions } from "./http-transport.js";
 import { ForbiddenAddressError, createDownloadPolicy, guardedLookup, refuseLink } from "./download-policy.js";
 import type { DownloadPolicyOptions } from "./download-policy.js";
-import type { RetryPolicy } from "./retry-policy.js";
+import type { ServiceCallDeps } from "./service-operation.js";
 import { parseRetryAfter } from "./retry-policy.js";
 import { runWithRetries } from "./retry.js";
 import { HttpStatusError } from "./http-status-error.js";
@@ -20,21 +17,20 @@ import { observeTransport, retryReasonOf } from "./observed-transport.js";
 /** Partition files are larger than any page: 8 GiB and 30 minutes per download unless configured. */
 const DEFAULT_DOWNLOAD = { maxBytes: 8 * 1024 ** 3, deadlineMs: 30 * 60_000 };
 
-interface LinkDownloadOptions {
-  /** The service's own address (links may point there) and its issuer's, for the request counts. */
-  baseUrl: string;
+/** The client's own: the service's address (links may point there), retry policy, clock, logger, observer. */
+type ClientParts = Pick<
+  ServiceCallDeps,
+  "baseUrl" | "retry" | "clock" | "random" | "logger" | "observer" | "userAgent"
+>;
+
+interface LinkDownloadOptions extends ClientParts {
+  /** The service's and its issuer's addresses, for the request counts. */
   serviceUrls: readonly string[];
   transport: Omit<HttpTransportOptions, "maxResponseBytes" | "lookup">;
   /** Largest partition file (as sent, before decompression) and the deadline of one download. */
   limits?: { maxBytes?: number; deadlineMs?: number } | undefined;
   allowedHosts?: DownloadPolicyOptions["allowedHosts"];
   lookup?: LookupFunction | undefined;
-  retry: RetryPolicy;
-  clock: Clock;
-  random: () => number;
-  logger: Logger;
-  observer: RunObserver;
-  userAgent: string;
   secrets: () => readonly string[];
 }
 
