@@ -148,15 +148,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   });
   observer.concurrencyChanged(adaptive.limit);
   const gate = new RequestGate(adaptive, roundTripClock);
-  const tokens = createTokenProvider({
-    authUrl: options.authUrl,
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
-    http,
-    clock,
-    logger,
-    userAgent,
-  });
+  // The issuer and the credentials as the options name them; the client's own transport and clock.
+  const tokens = createTokenProvider({ ...options, http, clock, logger, userAgent });
   const deps: ServiceCallDeps = {
     baseUrl: options.baseUrl,
     http,
