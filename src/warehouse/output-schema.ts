@@ -47,21 +47,3 @@ export function outputSchema(
     };
   });
 }
-
-/** The name of the row key (or dotted path) a schema column reads, before `column_names`. */
-interface ColumnBinding {
-  /** The name rows carry after the transforms. */
-  from: string;
-  column: SchemaColumn;
-}
-
-/** Pairs each output column with the column name the transforms leave in the rows. */
-export function bindColumns(
-  columns: readonly Column[],
-  naming: ColumnNaming | ColumnNamingRules,
-  schema: readonly SchemaColumn[],
-): ColumnBinding[] {
-  // Names are one to one here: the sink's column check refused any two that share one before this.
-  const byOutputName = new Map(columns.map((column) => [columnName(column.name, naming), column.name]));
-  return schema.map((column) => ({ from: byOutputName.get(column.name) ?? column.name, column }));
-}

@@ -2,20 +2,10 @@
 // successful run (or committed next to the pipeline), read back by every later run to compare.
 import { z } from "zod";
 import { EtlError } from "../errors.js";
-import type { ColumnType } from "../core/contracts.js";
+import { COLUMN_TYPE_NAMES } from "./ddl/dialect-types.js";
 import type { SchemaColumn } from "./output-schema.js";
 import { hasControlCharacter } from "../core/control-characters.js";
 import { showName } from "./show-name.js";
-
-const COLUMN_TYPE_NAMES = [
-  "string",
-  "double",
-  "int64",
-  "int32",
-  "boolean",
-  "timestamp",
-  "json",
-] as const satisfies readonly ColumnType[];
 
 /** Where the run pins each sink's schema, relative to the sink's output root. */
 export const PINNED_SCHEMA_PATH = "_mdq-export/schema.json";

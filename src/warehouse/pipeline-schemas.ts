@@ -146,11 +146,8 @@ export async function resolvePipelineSchemas(input: PipelineSchemaInput): Promis
   for (const [index, { config: sink }] of input.sinks.entries()) {
     const where = `sink ${index + 1} (${sink.to})`;
     const pinned = pins[index];
-    const rules = namingRules(sink, input.kindNames);
     const schema = resolveSinkSchema({
-      naming: sink.column_names,
-      overrides: rules.overrides,
-      kindNames: rules.kindNames,
+      ...namingRules(sink, input.kindNames),
       policy: sink.schema,
       columns,
       pinned: pinned?.pin,

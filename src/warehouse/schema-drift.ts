@@ -151,17 +151,17 @@ export function describeChange(change: SchemaChange): string {
 /** Details a drift summary lists at most: the counts say how many more there are. */
 const DRIFT_DETAILS_SHOWN = 20;
 
-interface DriftSummary {
-  added: number;
-  ignored: number;
-  removed: number;
-  dropped: number;
-  retyped: number;
-  /** The first changes described, at most DRIFT_DETAILS_SHOWN. */
-  details: string[];
-  /** Changes not described. */
-  more: number;
-}
+/** Each kind of change a summary counts, and how its count reads. */
+const COUNTED = {
+  added: "new field(s) added",
+  ignored: "new field(s) ignored",
+  removed: "removed field(s) kept as nulls",
+  dropped: "removed field(s) dropped",
+  retyped: "field(s) retyped",
+} as const;
+
+/** The counts, the first changes described (at most DRIFT_DETAILS_SHOWN) and how many were not. */
+type DriftSummary = Record<keyof typeof COUNTED, number> & { details: string[]; more: number };
 
 /** Counts of each kind of change and the first few described: one log line however many fields moved. */
 export function summarizeDrift(changes: readonly SchemaChange[]): DriftSummary {
@@ -175,8 +175,7 @@ export function summarizeDrift(changes: readonly SchemaChange[]): DriftSummary {
     more: 0,
   };
   for (const change of changes) {
-    if (change.change === "added") summary[change.action]++;
-    else summary[change.change]++;
+    summary[change.change === "added" ? change.action : change.change]++;
     if (summary.details.length < DRIFT_DETAILS_SHOWN) summary.details.push(describeChange(change));
     else summary.more++;
   }
@@ -185,16 +184,11 @@ export function summarizeDrift(changes: readonly SchemaChange[]): DriftSummary {
 
 /** `3 new fields added, 1 removed (kept as nulls)`: the counts of a summary, for one line. */
 export function driftCounts(summary: DriftSummary): string {
-  const parts = [
-    [summary.added, "new field(s) added"],
-    [summary.ignored, "new field(s) ignored"],
-    [summary.removed, "removed field(s) kept as nulls"],
-    [summary.dropped, "removed field(s) dropped"],
-    [summary.retyped, "field(s) retyped"],
-  ] as const;
-  return parts
-    .filter(([count]) => count > 0)
-    .map(([count, what]) => `${count} ${what}`)
+  return Object.entries(COUNTED)
+    .flatMap(([kind, what]) => {
+      const count = summary[kind as keyof typeof COUNTED];
+      return count > 0 ? [`${count} ${what}`] : [];
+    })
     .join(", ");
 }
 

@@ -10,20 +10,16 @@ import {
   checkColumnNamesPrintable,
 } from "./column-checks.js";
 import type { ColumnBounds } from "./column-checks.js";
-import { renamesColumns, rulesForColumns } from "./column-names.js";
-import type { ColumnNaming } from "../sinks/warehouse-options.js";
-import { bindColumns, outputSchema } from "./output-schema.js";
+import { columnName, renamesColumns, rulesForColumns } from "./column-names.js";
+import type { ColumnNamingRules } from "./column-names.js";
+import { outputSchema } from "./output-schema.js";
 import type { SchemaColumn, SourcedColumn } from "./output-schema.js";
 import type { PinnedSchema } from "./pinned-schema.js";
 import { reconcileSchema } from "./schema-drift.js";
 import type { DriftPolicy, SchemaChange } from "./schema-drift.js";
 
-interface SinkSchemaInput {
-  naming: ColumnNaming;
-  /** Columns named one by one (the sink's `column_name_overrides`), by the name rows carry. */
-  overrides?: ReadonlyMap<string, string> | undefined;
-  /** The data kind's own names under snake_case (`ColumnNamingRules.kindNames`). */
-  kindNames?: ReadonlyMap<string, string> | undefined;
+/** The sink's naming rules (`namingRules`), its policy, and the columns it is handed. */
+interface SinkSchemaInput extends ColumnNamingRules {
   policy: DriftPolicy & ColumnBounds;
   /** The columns after the transforms, with their source fields. */
   columns: readonly SourcedColumn[];
@@ -53,10 +49,7 @@ export interface SinkSchema {
  * createSink(config, { columns: schema.encoderColumns, ... }) // rows through schema.conformRow
  */
 export function resolveSinkSchema(input: SinkSchemaInput): SinkSchema {
-  const rules = rulesForColumns(
-    { naming: input.naming, overrides: input.overrides, kindNames: input.kindNames },
-    input.columns,
-  );
+  const rules = rulesForColumns(input, input.columns);
   // Bounds before naming: the names are the service's, and naming costs what they are long.
   checkColumnBounds(input.columns, input.policy, input.where);
   checkColumnCollisions(input.columns, rules, input.where);
@@ -72,9 +65,12 @@ export function resolveSinkSchema(input: SinkSchemaInput): SinkSchema {
   const encoderColumns = outcome.columns.map((column) => ({ name: column.name, type: column.type }));
   let conformRow: SinkSchema["conformRow"];
   if (renamesColumns(rules)) {
-    const readers = bindColumns(input.columns, rules, outcome.columns).map((binding) => ({
-      name: binding.column.name,
-      read: createColumnReader({ name: binding.from, type: binding.column.type }),
+    // Each output column read under the name the transforms leave in the rows; names are one to one
+    // here, since the collision check above refused any two that share one.
+    const rowName = new Map(input.columns.map((column) => [columnName(column.name, rules), column.name]));
+    const readers = outcome.columns.map((column) => ({
+      name: column.name,
+      read: createColumnReader({ name: rowName.get(column.name) ?? column.name, type: column.type }),
     }));
     conformRow = (row) => {
       const out: Record<string, unknown> = {};

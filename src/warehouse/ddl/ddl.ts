@@ -12,16 +12,15 @@ interface DdlOptions {
   dataset: string;
 }
 
+const GENERATORS: Readonly<Record<Dialect, (layout: TableLayout, options: DdlOptions) => string>> = {
+  duckdb: duckdbDdl,
+  athena: athenaDdl,
+  bigquery: (layout, options) => bigqueryDdl(layout, options.dataset),
+};
+
 /**
  * @example generateDdl("duckdb", tableLayout({ ... }), { dataset: "mdq" })
  */
 export function generateDdl(dialect: Dialect, layout: TableLayout, options: DdlOptions): string {
-  switch (dialect) {
-    case "duckdb":
-      return duckdbDdl(layout);
-    case "athena":
-      return athenaDdl(layout);
-    case "bigquery":
-      return bigqueryDdl(layout, options.dataset);
-  }
+  return GENERATORS[dialect](layout, options);
 }

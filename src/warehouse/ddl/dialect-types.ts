@@ -23,6 +23,9 @@ const COLUMN_TYPES: Readonly<Record<ColumnType, DialectNames>> = {
   json: { athena: "string", bigquery: "STRING", duckdb: "JSON" },
 };
 
+/** Every column type, in the table's order: what a pinned schema may name. */
+export const COLUMN_TYPE_NAMES = Object.keys(COLUMN_TYPES) as [ColumnType, ...ColumnType[]];
+
 const PARTITION_TYPES: Readonly<Record<PartitionSource, DialectNames>> = {
   date: { athena: "date", bigquery: "DATE", duckdb: "DATE" },
   hour: { athena: "int", bigquery: "INT64", duckdb: "INTEGER" },
@@ -31,9 +34,10 @@ const PARTITION_TYPES: Readonly<Record<PartitionSource, DialectNames>> = {
 
 /** The dialect's name for each column type. */
 export function columnTypes(dialect: Dialect): Readonly<Record<ColumnType, string>> {
-  const names = {} as Record<ColumnType, string>;
-  for (const [type, spelled] of Object.entries(COLUMN_TYPES)) names[type as ColumnType] = spelled[dialect];
-  return names;
+  return Object.fromEntries(COLUMN_TYPE_NAMES.map((type) => [type, COLUMN_TYPES[type][dialect]])) as Record<
+    ColumnType,
+    string
+  >;
 }
 
 /** The dialect's name for a partition column's type. */

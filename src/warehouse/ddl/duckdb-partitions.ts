@@ -6,12 +6,11 @@ import type { PartitionColumn, TableLayout } from "./table-layout.js";
 import { sqlString } from "./table-layout.js";
 import { quote } from "./duckdb-values.js";
 import { partitionType } from "./dialect-types.js";
+// What Hive (and the path template) writes for a null or empty value.
+import { NULL_PARTITION } from "../../sinks/path-template.js";
 
 /** The column the reader adds with each row's file path, when the directories are read from it. */
 const FILE_COLUMN = "mdq_file";
-
-/** What Hive (and the path template) writes for a null or empty value. */
-const NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__";
 
 interface DuckdbPartitions {
   /** The reader's options: `, hive_partitioning = …` and what goes with it. */

@@ -2,21 +2,14 @@
 // pinned type and the partition columns typed, so `hour` is an integer and `dt` a date. Timestamps
 // are instants (TIMESTAMPTZ), the same in every session zone; partition values are the UTC ones the
 // path template wrote.
+import { hasControlCharacter } from "../../core/control-characters.js";
 import type { TableLayout } from "./table-layout.js";
 import { sqlString } from "./table-layout.js";
 import { duckdbPartitions } from "./duckdb-partitions.js";
 import { columnSelect, INSTANT_MACRO_SQL, quote, readsInstantsFromText, RECORD } from "./duckdb-values.js";
 
-/** A C0 control character or DEL: DuckDB's parser ends a statement's text at a NUL. */
-function hasControlCharacter(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
-  }
-  return false;
-}
-
 export function duckdbDdl(layout: TableLayout): string {
+  // DuckDB's parser ends a statement's text at a NUL; no control character goes into one.
   const unprintable = layout.columns.filter((column) => hasControlCharacter(column.name));
   if (unprintable.length > 0)
     throw new Error(
