@@ -1,9 +1,8 @@
 // Joins the files a sink wrote for the parts of a batch slice into the one file it would have written
 // for the whole slice, through the format's `join`: bytes copied, no row decoded.
 import type { SliceContext, SliceOutput } from "../core/contracts.js";
-import { DEFAULT_PATH_TEMPLATE, compilePathTemplate } from "./path-template.js";
-import type { TemplateValues } from "./path-template.js";
 import type { SinkConfig } from "./sink-config.js";
+import { fileRules } from "./sink.js";
 import type { SinkDeps } from "./sink.js";
 import { createSliceOutput } from "./slice-output.js";
 
@@ -26,21 +25,13 @@ export interface FileJoin {
  */
 export function createFileJoin(config: SinkConfig, deps: SinkDeps): FileJoin | undefined {
   const { format } = deps;
-  const template = compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE);
+  const { settings, template, maxRows, maxBytes, valuesOf } = fileRules(config, deps);
   const join = format.join;
   if (join === undefined || template.fields.length > 0) return undefined;
-  const maxRows = config.max_rows_per_file ?? Number.POSITIVE_INFINITY;
-  const maxBytes = config.max_file_bytes ?? Number.POSITIVE_INFINITY;
-  const settings = format.settings(config);
   // Joined bytes are at most the files' own: NDJSON is their sum, Parquet drops all footers but one.
   const fits = (rows: number, bytes: number): boolean => rows <= maxRows && bytes <= maxBytes;
   const joinFiles: FileJoin["join"] = async (files, rows, ctx) => {
-    const values: TemplateValues = {
-      slice: ctx.slice,
-      runId: deps.run.runId,
-      ext: format.extension(settings),
-    };
-    const path = template.withSeq(template.renderKey(values, undefined), 0);
+    const path = template.withSeq(template.renderKey(valuesOf(ctx.slice), undefined), 0);
     const writer = await deps.store.stage(path, ctx.signal, format.contentType(settings));
     try {
       for await (const chunk of join.call(format, files, deps.columns, settings)) {

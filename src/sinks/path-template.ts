@@ -39,7 +39,6 @@ interface PathTemplate {
   readonly fields: readonly string[];
   /** The built-in placeholders the template holds (`date`, `hour`, `slice`, …), each once. */
   readonly builtIns: ReadonlySet<string>;
-  readonly hasSeq: boolean;
   /** Renders everything but `{seq}`: the key that routes a row to its open file. */
   renderKey(values: TemplateValues, row: Row | undefined): string;
   /** Fills `{seq}` in a key and checks the result is a safe relative path. */
@@ -53,7 +52,6 @@ export function compilePathTemplate(source: string): PathTemplate {
   const parts: Part[] = [];
   const fields: string[] = [];
   const builtIns = new Set<string>();
-  let hasSeq = false;
   for (const match of source.matchAll(/\{([^{}]*)\}|([^{}]+)|([{}])/g)) {
     const [, name, text, stray] = match;
     if (stray !== undefined) throw templateError(source, `an unmatched "${stray}"`);
@@ -63,7 +61,6 @@ export function compilePathTemplate(source: string): PathTemplate {
       const trimmed = name.trim();
       if (trimmed === "") throw templateError(source, "an empty placeholder {}");
       if (BUILT_INS.has(trimmed)) {
-        hasSeq ||= trimmed === "seq";
         builtIns.add(trimmed);
         parts.push({ kind: "var", name: trimmed });
       } else {
@@ -90,7 +87,6 @@ export function compilePathTemplate(source: string): PathTemplate {
     source,
     fields,
     builtIns,
-    hasSeq,
     renderKey(values, row) {
       let out = "";
       for (const part of parts) {

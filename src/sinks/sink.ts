@@ -10,6 +10,7 @@ import type {
   RowsBatch,
   RunInfo,
   Sink,
+  SliceContext,
   StagedFile,
   StagedWriter,
 } from "../core/contracts.js";
@@ -38,6 +39,20 @@ export function pathReadsRecords(config: SinkConfig): boolean {
   return compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE).fields.length > 0;
 }
 
+/** How a sink names and rolls its files: what writing rows and joining whole files both follow. */
+export function fileRules(config: SinkConfig, deps: Pick<SinkDeps, "format" | "run">) {
+  const settings = deps.format.settings(config);
+  const ext = deps.format.extension(settings);
+  return {
+    settings,
+    template: compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE),
+    maxRows: config.max_rows_per_file ?? Number.POSITIVE_INFINITY,
+    maxBytes: config.max_file_bytes ?? Number.POSITIVE_INFINITY,
+    /** The values of a slice's built-in placeholders. */
+    valuesOf: (slice: SliceContext["slice"]): TemplateValues => ({ slice, runId: deps.run.runId, ext }),
+  };
+}
+
 /** How `verify` counts the rows of this sink's files: its format's counter, with its settings. */
 export function rowCounterOf(
   config: SinkConfig,
@@ -55,15 +70,11 @@ export function rowCounterOf(
  */
 export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
   const { format } = deps;
-  const settings = format.settings(config);
-  const ext = format.extension(settings);
-  const template = compilePathTemplate(config.path ?? DEFAULT_PATH_TEMPLATE);
-  const maxRows = config.max_rows_per_file ?? Number.POSITIVE_INFINITY;
-  const maxBytes = config.max_file_bytes ?? Number.POSITIVE_INFINITY;
+  const { settings, template, maxRows, maxBytes, valuesOf } = fileRules(config, deps);
   const log = deps.log.child({ stage: "sink", to: deps.store.location });
 
   return async (input, ctx) => {
-    const values: TemplateValues = { slice: ctx.slice, runId: deps.run.runId, ext };
+    const values = valuesOf(ctx.slice);
     const open = new Map<string, OutputFile>();
     const nextSeq = new Map<string, number>();
     const usedPaths = new Set<string>();
