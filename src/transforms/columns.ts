@@ -19,3 +19,12 @@ export function missingFieldMessage(path: string, columns: readonly Column[]): s
   const names = columns.map((column) => column.name);
   return `field "${path}" is not among the columns this stage receives${didYouMean(path, names)}`;
 }
+
+/** A problem for each listed field the stage will not receive, at its place in `fields`. */
+export function missingFields(fields: readonly string[], columns: readonly Column[]) {
+  return fields.flatMap((field, index) =>
+    columnsAt(columns, field).length === 0
+      ? [{ path: `fields.${index}`, message: missingFieldMessage(field, columns) }]
+      : [],
+  );
+}

@@ -1,7 +1,7 @@
 // `drop`: removes the listed fields (a path removes its whole subtree); the rest pass unchanged.
 import { z } from "zod";
 import type { TransformComponent } from "../core/contracts.js";
-import { columnsAt, isUnder, missingFieldMessage } from "./columns.js";
+import { isUnder, missingFields } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
 import { removeField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
@@ -24,10 +24,6 @@ export const dropTransform: TransformComponent<typeof dropSchema> = {
     }),
   columns: (config, input) => ({
     columns: input.filter((column) => !config.fields.some((field) => isUnder(column.name, field))),
-    problems: config.fields.flatMap((field, index) =>
-      columnsAt(input, field).length === 0
-        ? [{ path: `fields.${index}`, message: missingFieldMessage(field, input) }]
-        : [],
-    ),
+    problems: missingFields(config.fields, input),
   }),
 };

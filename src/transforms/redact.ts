@@ -2,7 +2,7 @@
 import { createHash, createHmac } from "node:crypto";
 import { z } from "zod";
 import type { Column, TransformComponent } from "../core/contracts.js";
-import { columnsAt, isUnder, missingFieldMessage } from "./columns.js";
+import { isUnder, missingFields } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
 import { readField, writeField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
@@ -96,11 +96,7 @@ export const redactTransform: TransformComponent<typeof redactSchema> = {
     }
     return {
       columns,
-      problems: config.fields.flatMap((field, index) =>
-        columnsAt(input, field).length === 0
-          ? [{ path: `fields.${index}`, message: missingFieldMessage(field, input) }]
-          : [],
-      ),
+      problems: missingFields(config.fields, input),
     };
   },
 };

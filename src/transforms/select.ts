@@ -1,7 +1,7 @@
 // `select`: keeps only the listed fields (a path keeps its whole subtree), in the order listed.
 import { z } from "zod";
-import type { Column, Row, TransformComponent } from "../core/contracts.js";
-import { columnsAt, missingFieldMessage } from "./columns.js";
+import type { Row, TransformComponent } from "../core/contracts.js";
+import { columnsAt, missingFields } from "./columns.js";
 import { fieldListSchema } from "./field-schema.js";
 import { isPlainObject, ownField, readField, setOwnField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
@@ -47,18 +47,11 @@ export const selectTransform: TransformComponent<typeof selectSchema> = {
       return out;
     }),
   columns: (config, input) => {
-    const columns: Column[] = [];
+    // In the order listed, each name once however many listed paths reach it.
     const seen = new Set<string>();
-    const problems: { path: string; message: string }[] = [];
-    config.fields.forEach((field, index) => {
-      const matched = columnsAt(input, field);
-      if (matched.length === 0)
-        problems.push({ path: `fields.${index}`, message: missingFieldMessage(field, input) });
-      for (const column of matched) {
-        if (!seen.has(column.name)) columns.push(column);
-        seen.add(column.name);
-      }
-    });
-    return { columns, problems };
+    const columns = config.fields
+      .flatMap((field) => columnsAt(input, field))
+      .filter((column) => !seen.has(column.name) && seen.add(column.name));
+    return { columns, problems: missingFields(config.fields, input) };
   },
 };
