@@ -78,22 +78,15 @@ export async function readPins(
   sinks: readonly SchemaSink[],
 ): Promise<(SinkPin | undefined)[]> {
   const pins: (SinkPin | undefined)[] = [];
-  for (const [index, { store }] of sinks.entries()) pins.push(await readPin(pipeline, index, file, store));
+  for (const [index, { store }] of sinks.entries()) {
+    const committed = await readCommittedPin(pipeline, index, file);
+    const bytes = committed === undefined ? await store?.getObject(PINNED_SCHEMA_PATH) : undefined;
+    const from = `${store?.location ?? ""}/${PINNED_SCHEMA_PATH}`;
+    const kept =
+      bytes === undefined ? undefined : parsePinnedSchema(Buffer.from(bytes).toString("utf8"), from);
+    pins.push(committed ?? (kept && { pin: kept, from }));
+  }
   return pins;
-}
-
-async function readPin(
-  pipeline: Pick<PipelineOutputs, "sinks">,
-  index: number,
-  file: string,
-  store: OutputStore | undefined,
-): Promise<SinkPin | undefined> {
-  const committed = await readCommittedPin(pipeline, index, file);
-  if (committed !== undefined) return committed;
-  const bytes = await store?.getObject(PINNED_SCHEMA_PATH);
-  if (bytes === undefined) return undefined;
-  const from = `${store?.location ?? ""}/${PINNED_SCHEMA_PATH}`;
-  return { pin: parsePinnedSchema(Buffer.from(bytes).toString("utf8"), from), from };
 }
 
 /**

@@ -39,14 +39,22 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
     }
   };
 
-  /** unlink removes a link itself, never its target, but a linked folder on the way would lead outside. */
-  const unlinkObject = async (path: string): Promise<void> => {
+  /** A path to read: no link on the way, nor as the file itself (either could reach a file outside). */
+  const locateToRead = async (path: string): Promise<string> => {
     const full = locate(path);
+    await checkNoLink(absoluteRoot, full, root, true);
+    return full;
+  };
+
+  /** unlink removes a link itself, never its target, but a linked folder on the way would lead outside. */
+  const removeFile = async (full: string, action: string): Promise<void> => {
     await checkNoLink(absoluteRoot, full, root);
     await unlink(full).catch((error: unknown) => {
-      if (!isMissing(error)) throw wrap(`deleting ${join(root, path)}`, error, root);
+      if (!isMissing(error)) throw wrap(action, error, root);
     });
   };
+  const unlinkObject = (path: string): Promise<void> =>
+    removeFile(locate(path), `deleting ${join(root, path)}`);
 
   /** Writes `body` under a hidden temporary name beside `full`, durably; returns that name. */
   const writeTemporary = async (full: string, body: Uint8Array | string): Promise<string> => {
@@ -100,8 +108,7 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
   };
 
   const readObject = async (path: string): Promise<Buffer | undefined> => {
-    const full = locate(path);
-    await checkNoLink(absoluteRoot, full, root, true);
+    const full = await locateToRead(path);
     try {
       return await readFile(full);
     } catch (error) {
@@ -133,12 +140,7 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
       // Only the folder the prefix names is walked: the state's journal is listed on every run, and
       // the output beside it may hold a hundred thousand files.
       const folder = prefix.includes("/") ? prefix.slice(0, prefix.lastIndexOf("/")) : "";
-      let from = absoluteRoot;
-      if (folder !== "") {
-        from = locate(folder);
-        await checkNoLink(absoluteRoot, from, root, true);
-      }
-      const entries = await listEntries(from);
+      const entries = await listEntries(folder === "" ? absoluteRoot : await locateToRead(folder));
       const objects: StoredObject[] = [];
       for (const entry of entries) {
         // A link is not part of the output; isFile() is false for it, so nothing outside is listed.
@@ -153,9 +155,7 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
     },
     deleteObject: unlinkObject,
     async openRead(path) {
-      const full = locate(path);
-      await checkNoLink(absoluteRoot, full, root, true);
-      return createReadStream(full);
+      return createReadStream(await locateToRead(path));
     },
     async removeLeftovers(owns) {
       const entries = await listEntries();
@@ -165,11 +165,8 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
         const directory = relative(absoluteRoot, entry.parentPath).split(sep).join("/");
         const finalPath = (directory === "" ? "" : `${directory}/`) + finalNameOf(entry.name);
         if (!owns(finalPath, writerOf(entry.name))) continue;
-        await checkNoLink(absoluteRoot, join(entry.parentPath, entry.name), root);
-        await unlink(join(entry.parentPath, entry.name)).catch((error: unknown) => {
-          if (!isMissing(error))
-            throw wrap(`removing a leftover temporary file of ${join(root, finalPath)}`, error, root);
-        });
+        const leftover = join(entry.parentPath, entry.name);
+        await removeFile(leftover, `removing a leftover temporary file of ${join(root, finalPath)}`);
         removed.push(finalPath);
       }
       return removed;

@@ -56,11 +56,7 @@ export async function makeFoldersNoLink(
 ): Promise<void> {
   await makeRoot(absoluteRoot, shownRoot);
   for (const path of foldersBelow(absoluteRoot, full)) {
-    try {
-      await mkdir(path);
-    } catch (error) {
-      if (errnoOf(error) !== "EEXIST") throw folderError(path, error);
-    }
+    await makeFolder(path, path);
     const stats = await lstat(path);
     if (stats.isSymbolicLink()) throw linkRefused(path, shownRoot);
     if (!stats.isDirectory()) throw new SinkError(`${path} is not a folder`, { code: "SINK_PATH_INVALID" });
@@ -84,13 +80,14 @@ async function makeRoot(absoluteRoot: string, shownRoot: string): Promise<void> 
       missing.unshift(path);
     }
   }
-  for (const path of missing) {
-    try {
-      await mkdir(path);
-    } catch (error) {
-      if (errnoOf(error) !== "EEXIST") throw folderError(shownRoot, error);
-    }
-  }
+  for (const path of missing) await makeFolder(path, shownRoot);
+}
+
+/** One folder, unless it exists; a failure names `shown`. */
+async function makeFolder(path: string, shown: string): Promise<void> {
+  await mkdir(path).catch((error: unknown) => {
+    if (errnoOf(error) !== "EEXIST") throw folderError(shown, error);
+  });
 }
 
 function folderError(path: string, error: unknown): SinkError {
