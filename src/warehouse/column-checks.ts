@@ -9,12 +9,10 @@ import type { SchemaColumn } from "./output-schema.js";
 import { hasControlCharacter } from "../core/control-characters.js";
 import { showName } from "./show-name.js";
 import { DEFAULT_MAX_COLUMNS, DEFAULT_MAX_NAME_CHARS } from "../sinks/warehouse-options.js";
+import type { SchemaPolicyConfig } from "../sinks/warehouse-options.js";
 
-/** The bounds of a sink's `schema:` on the names and number of columns. */
-export interface ColumnBounds {
-  max_columns?: number | undefined;
-  max_name_chars?: number | undefined;
-}
+/** The bounds of a sink's `schema:` on the names and number of columns; the defaults for what it leaves out. */
+type ColumnBounds = Partial<Pick<SchemaPolicyConfig, "max_columns" | "max_name_chars">>;
 
 /**
  * Field names longer than `max_name_chars`, and more columns than `max_columns`: COLUMNS_UNBOUNDED,

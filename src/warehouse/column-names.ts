@@ -118,8 +118,8 @@ export function renamesColumns(rules: ColumnNamingRules): boolean {
   return rules.naming === "snake_case" || (rules.overrides?.size ?? 0) > 0;
 }
 
-/** The hit's own columns, which a mapped field of the same name cannot replace. */
-const HIT_IDENTITY = new Set(["_id", "_index"]);
+/** The hit's own columns, in every record: a mapped field of the same name cannot replace them. */
+export const HIT_IDENTITY: ReadonlySet<string> = new Set(["_id", "_index"]);
 
 /** Two columns that end up with the same name. */
 interface ColumnCollision {

@@ -1,7 +1,7 @@
 // The schema a sink writes: each column's name (after `column_names`), type, nullability and the
 // source field it comes from. `mdq-export schema` prints it; the first run pins it (pinned-schema.ts).
 import type { Column, ColumnType } from "../core/contracts.js";
-import { columnName } from "./column-names.js";
+import { columnName, HIT_IDENTITY } from "./column-names.js";
 import type { ColumnNaming } from "../sinks/warehouse-options.js";
 import type { ColumnNamingRules } from "./column-names.js";
 
@@ -21,9 +21,6 @@ export interface SourcedColumn extends Column {
   source?: string | null;
 }
 
-/** Every hit has an id and an index; any other field may be missing from a record. */
-const ALWAYS_PRESENT = new Set(["_id", "_index"]);
-
 /**
  * Tags each column a source yields with its own name as source field. The transforms' `columns()`
  * copy columns with a spread, so the tag follows a rename or a flatten; a column they create has none.
@@ -42,7 +39,8 @@ export function outputSchema(
     return {
       name: columnName(column.name, naming),
       type: column.type,
-      nullable: source === null || !ALWAYS_PRESENT.has(source),
+      // Every hit has an id and an index; any other field may be missing from a record.
+      nullable: source === null || !HIT_IDENTITY.has(source),
       source,
     };
   });

@@ -8,14 +8,11 @@ import type { ColumnType } from "../core/contracts.js";
 import type { SchemaColumn } from "./output-schema.js";
 import { escapedName, showName } from "./show-name.js";
 import { DEFAULT_KEEP_REMOVED_DAYS } from "../sinks/warehouse-options.js";
+import type { SchemaPolicyConfig } from "../sinks/warehouse-options.js";
 
-/** What a sink does when the service's fields change under its pinned schema. */
-export interface DriftPolicy {
-  new_fields: "add" | "ignore" | "fail";
-  type_changes: "fail" | "string";
-  /** Days a removed field's column is kept; the schema's default when absent. */
-  keep_removed_days?: number | undefined;
-}
+/** What a sink does when the service's fields change under its pinned schema; the defaults for what it leaves out. */
+export type DriftPolicy = Pick<SchemaPolicyConfig, "new_fields" | "type_changes"> &
+  Partial<SchemaPolicyConfig>;
 
 export type SchemaChange =
   | { change: "added"; column: SchemaColumn; action: "added" | "ignored" }

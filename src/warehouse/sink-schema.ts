@@ -9,7 +9,6 @@ import {
   checkColumnCount,
   checkColumnNamesPrintable,
 } from "./column-checks.js";
-import type { ColumnBounds } from "./column-checks.js";
 import { columnName, renamesColumns, rulesForColumns } from "./column-names.js";
 import type { ColumnNamingRules } from "./column-names.js";
 import { outputSchema } from "./output-schema.js";
@@ -20,7 +19,7 @@ import type { DriftPolicy, SchemaChange } from "./schema-drift.js";
 
 /** The sink's naming rules (`namingRules`), its policy, and the columns it is handed. */
 interface SinkSchemaInput extends ColumnNamingRules {
-  policy: DriftPolicy & ColumnBounds;
+  policy: DriftPolicy;
   /** The columns after the transforms, with their source fields. */
   columns: readonly SourcedColumn[];
   /** The pin to compare with; none before the first successful run. */
