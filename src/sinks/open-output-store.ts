@@ -10,8 +10,6 @@ import type { SinkConfig } from "./sink-config.js";
 /** An environment's destinations by type. */
 export type DestinationTable = Readonly<Record<string, Destination>>;
 
-type OutputStoreDeps = DestinationDeps;
-
 /** The destination of a validated sink (validation has refused a `to` that names none). */
 export function destinationOf(sink: Pick<SinkConfig, "to">, destinations: DestinationTable): Destination {
   const choice = pickDestination<Destination>(sink.to, Object.values(destinations));
@@ -22,7 +20,7 @@ export function destinationOf(sink: Pick<SinkConfig, "to">, destinations: Destin
 /** @example const store = await openOutputStore(sink, { run }, components.destinations); */
 export async function openOutputStore(
   config: SinkConfig,
-  deps: OutputStoreDeps,
+  deps: DestinationDeps,
   destinations: DestinationTable,
 ): Promise<OutputStore> {
   const destination = destinationOf(config, destinations);

@@ -76,14 +76,6 @@ function formatFields(components: SinkComponents): Record<string, z.ZodType> {
   return fields;
 }
 
-function destinationFields(destinations: readonly Destination[]): Record<string, z.ZodType> {
-  const fields: Record<string, z.ZodType> = {};
-  for (const destination of destinations) {
-    if (destination.options !== undefined) fields[destination.type] = destination.options.optional();
-  }
-  return fields;
-}
-
 /** A parsed sink: the common fields typed, format and destination options by their YAML keys. */
 export interface SinkConfig {
   /** The `type` of one of the environment's formats. */
@@ -114,7 +106,11 @@ export function createSinkConfigSchema(
       ...formatFields(components),
       ...rollingFields,
       ...warehouseFields,
-      ...destinationFields(destinations),
+      ...Object.fromEntries(
+        destinations.flatMap(({ type, options }) =>
+          options === undefined ? [] : [[type, options.optional()]],
+        ),
+      ),
     })
     .superRefine((parsed, ctx) => checkSink(parsed, formats, destinations, ctx))
     .describe("One output: format, destination, names and rolling.");

@@ -6,8 +6,15 @@ import { fieldPathSchema } from "./field-schema.js";
 import { writeField } from "./field-path.js";
 import { mapRows } from "./map-rows.js";
 
-const RUN_METADATA = ["export_time", "slice_start", "slice_end", "pipeline_name", "run_id"] as const;
-type RunMetadata = (typeof RUN_METADATA)[number];
+/** The run metadata a field can be set from, each read from the slice's context. */
+const RUN_METADATA = {
+  export_time: (ctx: SliceContext) => ctx.run.startedAt.toISOString(),
+  slice_start: (ctx: SliceContext) => ctx.slice.start.toISOString(),
+  slice_end: (ctx: SliceContext) => ctx.slice.end.toISOString(),
+  pipeline_name: (ctx: SliceContext) => ctx.run.pipelineName,
+  run_id: (ctx: SliceContext) => ctx.run.runId,
+};
+type RunMetadata = keyof typeof RUN_METADATA;
 
 const scalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
@@ -15,7 +22,7 @@ const addValueSchema = z
   .strictObject({
     value: scalarSchema.optional().describe("A constant: string, number, boolean or null."),
     from: z
-      .enum(RUN_METADATA)
+      .enum(Object.keys(RUN_METADATA) as [RunMetadata, ...RunMetadata[]])
       .optional()
       .describe(
         "Run metadata: export_time (run start), slice_start, slice_end (ISO 8601), pipeline_name, run_id.",
@@ -38,21 +45,6 @@ export const addSchema = z
 
 type AddValue = z.infer<typeof addValueSchema>;
 
-function metadataOf(from: RunMetadata, ctx: SliceContext): string {
-  switch (from) {
-    case "export_time":
-      return ctx.run.startedAt.toISOString();
-    case "slice_start":
-      return ctx.slice.start.toISOString();
-    case "slice_end":
-      return ctx.slice.end.toISOString();
-    case "pipeline_name":
-      return ctx.run.pipelineName;
-    case "run_id":
-      return ctx.run.runId;
-  }
-}
-
 function typeOf(spec: AddValue): ColumnType {
   if (spec.from !== undefined)
     return spec.from.endsWith("_time") || spec.from.startsWith("slice_") ? "timestamp" : "string";
@@ -73,7 +65,7 @@ export const addTransform: TransformComponent<typeof addSchema> = {
         out = writeField(
           out,
           field,
-          spec.from !== undefined ? metadataOf(spec.from, ctx) : (spec.value ?? null),
+          spec.from !== undefined ? RUN_METADATA[spec.from](ctx) : (spec.value ?? null),
         );
       }
       return out;

@@ -48,11 +48,7 @@ export function readField(row: Readonly<Obj>, path: string): Found {
  * path are copied, so untouched subtrees are shared, not cloned; parents left empty are removed.
  */
 export function removeField(row: Row, path: string): Row {
-  if (Object.hasOwn(row, path)) {
-    const copy: Obj = { ...row };
-    delete copy[path];
-    return copy;
-  }
+  if (Object.hasOwn(row, path)) return without(row, path);
   for (let dot = path.indexOf("."); dot !== -1; dot = path.indexOf(".", dot + 1)) {
     const key = path.slice(0, dot);
     const head = ownField(row, key);
@@ -60,13 +56,16 @@ export function removeField(row: Row, path: string): Row {
       const inner = removeField(head, path.slice(dot + 1));
       if (inner === head) continue;
       // A parent emptied by the removal goes too, so no phantom `{}` column appears after flatten.
-      if (Object.keys(inner).length > 0) return { ...row, [key]: inner };
-      const copy: Obj = { ...row };
-      delete copy[key];
-      return copy;
+      return Object.keys(inner).length > 0 ? { ...row, [key]: inner } : without(row, key);
     }
   }
   return row;
+}
+
+function without(row: Row, key: string): Row {
+  const copy: Obj = { ...row };
+  delete copy[key];
+  return copy;
 }
 
 /**
