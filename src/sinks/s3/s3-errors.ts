@@ -37,6 +37,14 @@ const CHECKSUM_CODES = new Set([
   "InvalidChecksum",
 ]);
 
+/** The bucket is in another region than the client's. */
+const REGION_CODES = new Set([
+  "PermanentRedirect",
+  "AuthorizationHeaderMalformed",
+  "IllegalLocationConstraintException",
+]);
+const ACCESS_CODES = new Set(["AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "Forbidden"]);
+
 /** The abort of a run stays an abort: the sink recognises it and does not report it as an S3 failure. */
 function isAbortError(error: unknown): boolean {
   return (error as SdkErrorShape | undefined)?.name === "AbortError";
@@ -87,12 +95,7 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
     );
   }
   const bucketRegion = e.BucketRegion ?? e.$response?.headers?.["x-amz-bucket-region"];
-  if (
-    name === "PermanentRedirect" ||
-    name === "AuthorizationHeaderMalformed" ||
-    name === "IllegalLocationConstraintException" ||
-    status === 301
-  ) {
+  if (REGION_CODES.has(name) || status === 301) {
     const hint =
       bucketRegion === undefined ? "" : `; the bucket is in ${bucketRegion}, set s3.region: ${bucketRegion}`;
     return fail(
@@ -106,13 +109,7 @@ export function describeS3Error(action: string, target: S3Target, error: unknown
       `the store rejected the request checksum (${name || status}: ${message}); stores that do not support the SDK's default CRC32 checksums need \`checksum: when_required\` in the sink's s3 options`,
     );
   }
-  if (
-    name === "AccessDenied" ||
-    name === "InvalidAccessKeyId" ||
-    name === "SignatureDoesNotMatch" ||
-    name === "Forbidden" ||
-    status === 403
-  ) {
+  if (ACCESS_CODES.has(name) || status === 403) {
     return fail(
       "S3_ACCESS_DENIED",
       `access denied to bucket "${target.bucket}" (${name || status}); the credentials from the default chain need s3:PutObject, s3:GetObject, s3:ListBucket, s3:DeleteObject and s3:AbortMultipartUpload on this prefix`,

@@ -40,6 +40,7 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
   const onAbort = (): void => controller.abort(options.signal.reason);
   options.signal.addEventListener("abort", onAbort, { once: true });
   const sendOptions = { abortSignal: controller.signal };
+  const object = { Bucket: options.objectParams.Bucket, Key: options.objectParams.Key };
   const hash = createHash("sha256");
   const parts: CompletedPart[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -83,8 +84,7 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
     try {
       const response = await client.send(
         new UploadPartCommand({
-          Bucket: options.objectParams.Bucket,
-          Key: options.objectParams.Key,
+          ...object,
           UploadId: id,
           PartNumber: partNumber,
           Body: body,
@@ -103,10 +103,15 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
     }
   };
 
+  /** Waits until at most `limit` parts are in flight; the first failure of any part is thrown. */
+  const settleTo = async (limit: number): Promise<void> => {
+    while (inFlight.size > limit) await Promise.race(inFlight);
+    if (failure !== undefined) throw failure;
+  };
+
   /** Starts a part, waiting first while the queue is full: the writer's backpressure. */
   const startPart = async (body: Uint8Array): Promise<void> => {
-    while (inFlight.size >= queueSize) await Promise.race(inFlight);
-    if (failure !== undefined) throw failure;
+    await settleTo(queueSize - 1);
     const task: Promise<void> = uploadPart(body).then(
       () => {
         inFlight.delete(task);
@@ -129,11 +134,6 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
     return Uint8Array.prototype.slice.call(part);
   };
 
-  const drain = async (): Promise<void> => {
-    while (inFlight.size > 0) await Promise.race(inFlight);
-    if (failure !== undefined) throw failure;
-  };
-
   return {
     async write(chunk) {
       options.signal.throwIfAborted();
@@ -146,7 +146,7 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
     },
     async finish() {
       if (pendingBytes > 0) await startPart(takePart(pendingBytes));
-      await drain();
+      await settleTo(0);
       written = { bytes, sha256: hash.digest("hex") };
       return written;
     },
@@ -163,8 +163,7 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
           parts.sort((a, b) => (a.PartNumber ?? 0) - (b.PartNumber ?? 0));
           await client.send(
             new CompleteMultipartUploadCommand({
-              Bucket: options.objectParams.Bucket,
-              Key: options.objectParams.Key,
+              ...object,
               UploadId: await uploadId,
               MultipartUpload: { Parts: parts },
             }),
@@ -184,17 +183,10 @@ export function stageMultipartUpload(options: MultipartOptions): StagedWriter {
       controller.abort(new SinkError("upload aborted"));
       // Parts still in flight would land after the abort and be billed as orphans; wait them out first.
       await Promise.allSettled(inFlight);
-      if (uploadId === undefined) return;
-      const id = await uploadId.catch(() => undefined);
+      const id = await uploadId?.catch(() => undefined);
       if (id === undefined) return;
       try {
-        await client.send(
-          new AbortMultipartUploadCommand({
-            Bucket: options.objectParams.Bucket,
-            Key: options.objectParams.Key,
-            UploadId: id,
-          }),
-        );
+        await client.send(new AbortMultipartUploadCommand({ ...object, UploadId: id }));
       } catch (error) {
         throw describeS3Error("aborting the upload of", target, error);
       }
