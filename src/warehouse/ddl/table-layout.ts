@@ -49,19 +49,16 @@ export interface TableLayout {
   since: string;
 }
 
-export interface LayoutInput {
-  table: string;
-  columns: readonly SchemaColumn[];
-  files: TableFiles;
-  recordShape: RecordShape;
+/** What a sink says of its files; the rest of a layout is read from its path template. */
+export type LayoutInput = Pick<
+  TableLayout,
+  "table" | "columns" | "files" | "recordShape" | "extension" | "location"
+> & {
   /** Paths the transforms write (rename targets, added fields): where they land depends on the record. */
   writtenByTransforms?: readonly string[];
-  /** The format's file extension (`{ext}`): parquet, ndjson, ndjson.gz. */
-  extension: string;
-  location: string;
   pathTemplate: string;
   since: Date;
-}
+};
 
 /**
  * @example
@@ -100,13 +97,11 @@ export function tableLayout(input: LayoutInput): TableLayout {
     });
     pathParts.push(`${name}=\${${name}}`);
   }
+  const { pathTemplate: _template, since: _since, ...given } = input;
   return {
-    table: input.table,
-    columns: input.columns,
-    files: input.files,
+    ...given,
     recordShape,
     writtenByTransforms: input.writtenByTransforms ?? [],
-    extension: ext,
     location: input.location.replace(/\/+$/, ""),
     glob: template.replace(/\{[^{}]*\}/g, "*"),
     partitions,
