@@ -21,14 +21,13 @@ const pinned = [column("job_id", "string", "job.id"), column("elapsed", "double"
 describe("reconcileSchema", () => {
   it("changes nothing when the schema is the pinned one", () => {
     const outcome = reconcileSchema(pinned, pinned, { new_fields: "fail", type_changes: "fail" }, "sink 1");
-    expect(outcome).toEqual({ columns: pinned, changes: [], pinChanged: false });
+    expect(outcome).toEqual({ columns: pinned, changes: [] });
   });
 
   it("appends a new field as a nullable column under add, and leaves it out under ignore", () => {
     const current = [column("priority", "int32"), ...pinned];
     const added = reconcileSchema(pinned, current, { new_fields: "add", type_changes: "fail" }, "sink 1");
     expect(added.columns.map((c) => c.name)).toEqual(["job_id", "elapsed", "state", "priority"]);
-    expect(added.pinChanged).toBe(true);
     expect(added.changes.map(describeChange)).toEqual([
       'new field "priority" added as nullable int32 column',
     ]);
@@ -39,7 +38,6 @@ describe("reconcileSchema", () => {
       "sink 1",
     );
     expect(ignored.columns).toEqual(pinned);
-    expect(ignored.pinChanged).toBe(false);
     expect(ignored.changes.map(describeChange)).toEqual([
       'new field "priority" ignored (schema.new_fields: ignore)',
     ]);
@@ -61,8 +59,7 @@ describe("reconcileSchema", () => {
       const outcome = reconcileSchema(pinned, current, { new_fields, type_changes: "fail" }, "sink 1", now);
       const marked = { ...(pinned[1] as SchemaColumn), removed_at: "2026-11-20T00:00:00.000Z" };
       expect(outcome.columns).toEqual([pinned[0], marked, pinned[2]]);
-      // The mark is new: the pin records it so the next runs count from this one.
-      expect(outcome.pinChanged).toBe(true);
+      // The mark is new, and pinned, so the next runs count from this one.
       expect(outcome.changes.map(describeChange)).toEqual([
         'field "elapsed" no longer in the service\'s mappings since 2026-11-20T00:00:00.000Z: column kept, written as nulls (schema.keep_removed_days)',
       ]);
@@ -81,10 +78,8 @@ describe("reconcileSchema", () => {
     const policy = { new_fields: "add", type_changes: "fail", keep_removed_days: 7 } as const;
     const kept = reconcileSchema(marked, current, policy, "sink 1", new Date("2026-11-07T23:59:59Z"));
     expect(kept.columns).toEqual(marked);
-    expect(kept.pinChanged).toBe(false);
     const dropped = reconcileSchema(marked, current, policy, "sink 1", new Date("2026-11-08T00:00:00Z"));
     expect(dropped.columns).toEqual([pinned[0], pinned[2]]);
-    expect(dropped.pinChanged).toBe(true);
     expect(dropped.changes.map(describeChange)).toEqual([
       'field "elapsed" gone from the service\'s mappings since 2026-11-01T00:00:00.000Z, longer than schema.keep_removed_days: column dropped',
     ]);
@@ -94,7 +89,6 @@ describe("reconcileSchema", () => {
     );
     const back = reconcileSchema(marked, pinned, policy, "sink 1", new Date("2026-11-02T00:00:00Z"));
     expect(back.columns).toEqual(pinned);
-    expect(back.pinChanged).toBe(true);
   });
 
   it("summarizes any number of changes in counts and at most 20 described", () => {
@@ -168,7 +162,6 @@ describe("reconcileSchema", () => {
       "sink 1",
     );
     expect(outcome.columns[1]).toEqual(column("elapsed", "string"));
-    expect(outcome.pinChanged).toBe(true);
     expect(outcome.changes.map(describeChange)).toEqual([
       'field "elapsed" changed type from double to int64: written as text',
     ]);
@@ -180,6 +173,5 @@ describe("reconcileSchema", () => {
       "sink 1",
     );
     expect(again.columns).toEqual(outcome.columns);
-    expect(again.pinChanged).toBe(false);
   });
 });

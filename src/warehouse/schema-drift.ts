@@ -26,8 +26,6 @@ interface DriftOutcome {
   /** The columns every file of the sink now has, in order: the pin from here on. */
   columns: SchemaColumn[];
   changes: SchemaChange[];
-  /** Whether `columns` differs from the pin (a new column, a column now text). */
-  pinChanged: boolean;
 }
 
 /** The pinned schema and the service disagree in a way the policy refuses. */
@@ -79,7 +77,6 @@ export function reconcileSchema(
   const changes: SchemaChange[] = [];
   const refused: string[] = [];
   const columns: SchemaColumn[] = [];
-  let pinChanged = false;
   for (const pinnedColumn of pinned) {
     const now = currentByName.get(pinnedColumn.name);
     if (now === undefined) {
@@ -87,16 +84,13 @@ export function reconcileSchema(
       if (kept.keep) {
         changes.push({ change: "removed", column: kept.column });
         columns.push(kept.column);
-        if (pinnedColumn.removed_at === undefined) pinChanged = true;
       } else {
         changes.push({ change: "dropped", column: pinnedColumn });
-        pinChanged = true;
       }
       continue;
     }
     // A field back in the mappings keeps its column as if it never left.
-    const { removed_at: removedAt, ...column } = pinnedColumn;
-    if (removedAt !== undefined) pinChanged = true;
+    const { removed_at: _removedAt, ...column } = pinnedColumn;
     if (now.type !== column.type && column.type !== "string") {
       if (policy.type_changes === "fail")
         refused.push(
@@ -104,7 +98,6 @@ export function reconcileSchema(
         );
       changes.push({ change: "retyped", column, from: column.type, to: now.type });
       columns.push({ ...column, type: "string", nullable: true });
-      pinChanged = true;
     } else {
       // A pinned text column takes any type as text, so a field once written as text stays text.
       if (now.type !== column.type)
@@ -120,13 +113,10 @@ export function reconcileSchema(
       );
     const action = policy.new_fields === "add" ? "added" : "ignored";
     changes.push({ change: "added", column, action });
-    if (action === "added") {
-      columns.push({ ...column, nullable: true });
-      pinChanged = true;
-    }
+    if (action === "added") columns.push({ ...column, nullable: true });
   }
   if (refused.length > 0) throw new SchemaDriftError(where, refused);
-  return { columns, changes, pinChanged };
+  return { columns, changes };
 }
 
 /** One line per change, for the run summary, `plan` and the log. */

@@ -18,7 +18,6 @@ describe("resolveSinkSchema", () => {
       pinned: undefined,
       where: "sink 1",
     });
-    expect(schema.pinChanged).toBe(true);
     expect(schema.encoderColumns).toEqual([
       { name: "_id", type: "string" },
       { name: "timestamp", type: "timestamp" },
@@ -47,8 +46,7 @@ describe("resolveSinkSchema", () => {
       where: "sink 1",
       now: new Date("2026-11-20T00:00:00Z"),
     });
-    // The pin changes once, to record since when the field is gone (schema.keep_removed_days).
-    expect(now.pinChanged).toBe(true);
+    // The pin records since when the field is gone (schema.keep_removed_days).
     expect(now.columns[1]?.removed_at).toBe("2026-11-20T00:00:00.000Z");
     expect(now.encoderColumns.map((column) => column.name)).toEqual(["_id", "timestamp", "job_state"]);
     expect(now.conformRow?.({ _id: "1", job: { state: "DONE" } })).toEqual({

@@ -34,8 +34,6 @@ export interface SinkSchema {
   /** Every file's columns, in order: the pin after this run. */
   columns: SchemaColumn[];
   changes: SchemaChange[];
-  /** Whether the pin must be written: first run, or the policy changed it. */
-  pinChanged: boolean;
   /** The columns the encoder writes (output names and pinned types). */
   encoderColumns: Column[];
   /** Rows keyed by output name in pinned order; undefined when the rows' own names are the output names. */
@@ -56,7 +54,7 @@ export function resolveSinkSchema(input: SinkSchemaInput): SinkSchema {
   checkColumnNamesPrintable(current, input.where);
   const outcome =
     input.pinned === undefined
-      ? { columns: current, changes: [], pinChanged: true }
+      ? { columns: current, changes: [] }
       : reconcileSchema(input.pinned.columns, current, input.policy, input.where, input.now);
   // A pin carries its kept columns too; an old pin may have more than the bound or a name it refused.
   checkColumnCount(outcome.columns.length, input.policy, input.where);
