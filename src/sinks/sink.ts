@@ -78,7 +78,9 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
     const open = new Map<string, OutputFile>();
     const nextSeq = new Map<string, number>();
     const usedPaths = new Set<string>();
-    const staged: { file: StagedFile; writer: StagedWriter }[] = [];
+    const staged: StagedFile[] = [];
+    /** Every file's writer since it opened: on a failure, each is aborted, staged or not. */
+    const writers: StagedWriter[] = [];
 
     const fileFor = async (key: string): Promise<OutputFile> => {
       const existing = open.get(key);
@@ -102,19 +104,13 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
         signal: ctx.signal,
       });
       open.set(key, file);
+      writers.push(file.writer);
       return file;
     };
 
     const closeFile = async (key: string, file: OutputFile): Promise<void> => {
       open.delete(key);
-      try {
-        staged.push({ file: await file.close(), writer: file.writer });
-      } catch (error) {
-        // Neither open nor staged any more: the clean-up below would not see it. A trailer that fails
-        // to be written must not leave the file behind.
-        await file.writer.abort().catch(() => undefined);
-        throw error;
-      }
+      staged.push(await file.close());
     };
 
     const write = async (key: string, batch: RecordBatch): Promise<void> => {
@@ -147,24 +143,15 @@ export function createSink(config: SinkConfig, deps: SinkDeps): Sink {
       ctx.signal.throwIfAborted();
       for (const [key, file] of [...open]) await closeFile(key, file);
     } catch (error) {
-      const writers = [
-        ...staged.map((entry) => entry.writer),
-        ...[...open.values()].map((file) => file.writer),
-      ];
       const failures = await abortAll(writers);
       if (failures.length > 0)
         log.error({ error: failures[0], slice: ctx.slice.id }, "Could not remove staged files.");
       throw error;
     }
 
-    const files = staged.map((entry) => entry.file);
-    const rows = files.reduce((sum, file) => sum + file.rows, 0);
-    log.debug({ slice: ctx.slice.id, files: files.length, rows }, "Staged slice output.");
-    return createSliceOutput(
-      files,
-      staged.map((entry) => entry.writer),
-      ctx.slice.id,
-    );
+    const rows = staged.reduce((sum, file) => sum + file.rows, 0);
+    log.debug({ slice: ctx.slice.id, files: staged.length, rows }, "Staged slice output.");
+    return createSliceOutput(staged, writers, ctx.slice.id);
   };
 }
 
