@@ -5,8 +5,7 @@ import { didYouMean } from "../core/close-matches.js";
 
 /** Columns named by `path`: the column itself, or every column under it (`job` → `job.id`, `job.name`). */
 export function columnsAt(columns: readonly Column[], path: string): Column[] {
-  const prefix = `${path}.`;
-  return columns.filter((column) => column.name === path || column.name.startsWith(prefix));
+  return columns.filter((column) => isUnder(column.name, path));
 }
 
 /** Whether `name` is `path` or lies under it. */

@@ -49,13 +49,6 @@ function ndjsonValue(column: SchemaColumn, layout: TableLayout): string {
   return reads.length === 1 ? (reads[0] ?? "NULL") : `COALESCE(${reads.join(", ")})`;
 }
 
-/** Whether the view reads a timestamp from text, through the instant macro. */
-export function readsInstantsFromText(layout: TableLayout): boolean {
-  return (
-    layout.files.records === "json-lines" && layout.columns.some((column) => column.type === "timestamp")
-  );
-}
-
 /** The select item of one column: its value typed as pinned, named as the column. */
 export function columnSelect(column: SchemaColumn, layout: TableLayout): string {
   const jsonLines = layout.files.records === "json-lines";

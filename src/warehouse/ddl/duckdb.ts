@@ -6,7 +6,7 @@ import { hasControlCharacter } from "../../core/control-characters.js";
 import type { TableLayout } from "./table-layout.js";
 import { sqlString } from "./table-layout.js";
 import { duckdbPartitions } from "./duckdb-partitions.js";
-import { columnSelect, INSTANT_MACRO_SQL, quote, readsInstantsFromText, RECORD } from "./duckdb-values.js";
+import { columnSelect, INSTANT_MACRO_SQL, quote, RECORD } from "./duckdb-values.js";
 
 export function duckdbDdl(layout: TableLayout): string {
   // DuckDB's parser ends a statement's text at a NUL; no control character goes into one.
@@ -26,5 +26,7 @@ export function duckdbDdl(layout: TableLayout): string {
     : `${read}(${files}${partitions.readerOptions}, union_by_name = true)`;
   const select = [...layout.columns.map((column) => columnSelect(column, layout)), ...partitions.selects];
   const view = `CREATE OR REPLACE VIEW ${quote(layout.table)} AS\nSELECT\n${select.join(",\n")}\nFROM ${reader};\n`;
-  return readsInstantsFromText(layout) ? `${INSTANT_MACRO_SQL}${view}` : view;
+  // The view reads timestamps from text through the instant macro, which it defines first.
+  const readsInstants = jsonLines && layout.columns.some((column) => column.type === "timestamp");
+  return readsInstants ? `${INSTANT_MACRO_SQL}${view}` : view;
 }
