@@ -72,11 +72,10 @@ export function createS3Store(to: string, s3: S3Options | undefined, deps: S3Sto
       ContentType: contentType,
       Metadata: { ...options.metadata, [RUN_ID_KEY]: deps.run.runId },
       ...(hasTags ? { Tagging: tags } : {}),
-      ...(options.storage_class === undefined ? {} : { StorageClass: options.storage_class }),
-      ...(options.server_side_encryption === undefined
-        ? {}
-        : { ServerSideEncryption: options.server_side_encryption }),
-      ...(options.kms_key_id === undefined ? {} : { SSEKMSKeyId: options.kms_key_id }),
+      // The SDK sends no header for an attribute left undefined.
+      StorageClass: options.storage_class,
+      ServerSideEncryption: options.server_side_encryption,
+      SSEKMSKeyId: options.kms_key_id,
     };
   };
 
