@@ -116,6 +116,11 @@ export function createSinkConfigSchema(
     .describe("One output: format, destination, names and rolling.");
 }
 
+/** Reports `message` at `path` in the sink's section. */
+function issue(ctx: z.RefinementCtx, message: string, ...path: string[]): void {
+  ctx.addIssue({ code: "custom", path, message });
+}
+
 function checkSink(
   value: SinkConfig,
   formats: readonly Format[],
@@ -126,34 +131,22 @@ function checkSink(
   if (format === undefined) return;
   checkFormatOptions(value, format, formats, ctx);
   for (const problem of overrideProblems(value))
-    ctx.addIssue({
-      code: "custom",
-      path: ["column_name_overrides", problem.field],
-      message: problem.message,
-    });
+    issue(ctx, problem.message, "column_name_overrides", problem.field);
   const choice = pickDestination(value.to, destinations);
   if ("problem" in choice) {
-    ctx.addIssue({ code: "custom", path: ["to"], message: choice.problem });
+    issue(ctx, choice.problem, "to");
     return;
   }
   const { destination } = choice;
   const targetProblem = destination.checkTarget?.(value.to);
-  if (targetProblem !== undefined) ctx.addIssue({ code: "custom", path: ["to"], message: targetProblem });
+  if (targetProblem !== undefined) issue(ctx, targetProblem, "to");
   if (destination.stream === true && !format.streams) {
     const streaming = formats.filter((candidate) => candidate.streams).map((candidate) => candidate.type);
-    ctx.addIssue({
-      code: "custom",
-      path: ["format"],
-      message: `${destination.type} (to: ${value.to}) takes format ${streaming.join(" or ")} only`,
-    });
+    issue(ctx, `${destination.type} (to: ${value.to}) takes format ${streaming.join(" or ")} only`, "format");
   }
   for (const other of destinations) {
     if (other !== destination && other.options !== undefined && value[other.type] !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: [other.type],
-        message: `${other.type} options need a destination ${other.example}`,
-      });
+      issue(ctx, `${other.type} options need a destination ${other.example}`, other.type);
     }
   }
   if (value.path !== undefined) checkPathTemplate(value, destination, ctx);
@@ -171,7 +164,7 @@ function checkFormatOptions(
     for (const [key, schema] of Object.entries(other.options)) {
       const fallback = schema.safeParse(undefined);
       if (value[key] !== undefined && (!fallback.success || fallback.data !== value[key])) {
-        ctx.addIssue({ code: "custom", path: [key], message: `${key} applies to format ${other.type} only` });
+        issue(ctx, `${key} applies to format ${other.type} only`, key);
       }
     }
   }
@@ -184,31 +177,27 @@ function checkPathTemplate(value: SinkConfig, destination: Destination, ctx: z.R
   try {
     ({ fields } = compilePathTemplate(path));
   } catch (error) {
-    ctx.addIssue({ code: "custom", path: ["path"], message: (error as Error).message });
+    issue(ctx, (error as Error).message, "path");
     return;
   }
   if (!path.includes("{slice}")) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["path"],
-      message: `"${path}" has no {slice}: two slices would write the same names, and a redone slice could not replace its own files`,
-    });
+    issue(
+      ctx,
+      `"${path}" has no {slice}: two slices would write the same names, and a redone slice could not replace its own files`,
+      "path",
+    );
   }
   if (
     (value.max_rows_per_file !== undefined || value.max_file_bytes !== undefined) &&
     !path.includes("{seq}")
   ) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["path"],
-      message: `"${path}" has no {seq}, which rolled files need`,
-    });
+    issue(ctx, `"${path}" has no {seq}, which rolled files need`, "path");
   }
   if (destination.stream === true && fields.length > 0) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["path"],
-      message: `${destination.type} (to: ${value.to}) is one stream; record fields in the path (${fields.join(", ")}) have no meaning there`,
-    });
+    issue(
+      ctx,
+      `${destination.type} (to: ${value.to}) is one stream; record fields in the path (${fields.join(", ")}) have no meaning there`,
+      "path",
+    );
   }
 }
