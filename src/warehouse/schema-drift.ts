@@ -50,15 +50,11 @@ function fieldOf(column: SchemaColumn): string {
 }
 
 /** A removed column is kept until `keep_removed_days` after the run that first missed its field. */
-function keepRemoved(
-  column: SchemaColumn,
-  policy: DriftPolicy,
-  now: Date,
-): { keep: true; column: SchemaColumn } | { keep: false } {
+function keepRemoved(column: SchemaColumn, policy: DriftPolicy, now: Date): SchemaColumn | undefined {
   const since = column.removed_at === undefined ? now.getTime() : Date.parse(column.removed_at);
   const days = policy.keep_removed_days ?? DEFAULT_KEEP_REMOVED_DAYS;
-  if (now.getTime() - since >= days * DAY_MS) return { keep: false };
-  return { keep: true, column: { ...column, removed_at: new Date(since).toISOString() } };
+  if (now.getTime() - since >= days * DAY_MS) return undefined;
+  return { ...column, removed_at: new Date(since).toISOString() };
 }
 
 /**
@@ -81,29 +77,28 @@ export function reconcileSchema(
     const now = currentByName.get(pinnedColumn.name);
     if (now === undefined) {
       const kept = keepRemoved(pinnedColumn, policy, at);
-      if (kept.keep) {
-        changes.push({ change: "removed", column: kept.column });
-        columns.push(kept.column);
-      } else {
-        changes.push({ change: "dropped", column: pinnedColumn });
-      }
+      changes.push(
+        kept === undefined
+          ? { change: "dropped", column: pinnedColumn }
+          : { change: "removed", column: kept },
+      );
+      if (kept !== undefined) columns.push(kept);
       continue;
     }
     // A field back in the mappings keeps its column as if it never left.
     const { removed_at: _removedAt, ...column } = pinnedColumn;
-    if (now.type !== column.type && column.type !== "string") {
-      if (policy.type_changes === "fail")
-        refused.push(
-          `field ${fieldOf(now)} changed type from ${column.type} (pinned) to ${now.type}; schema.type_changes: string writes it as text`,
-        );
+    if (now.type !== column.type)
       changes.push({ change: "retyped", column, from: column.type, to: now.type });
-      columns.push({ ...column, type: "string", nullable: true });
-    } else {
-      // A pinned text column takes any type as text, so a field once written as text stays text.
-      if (now.type !== column.type)
-        changes.push({ change: "retyped", column, from: column.type, to: now.type });
+    // A pinned text column takes any type as text, so a field once written as text stays text.
+    if (now.type === column.type || column.type === "string") {
       columns.push(column);
+      continue;
     }
+    if (policy.type_changes === "fail")
+      refused.push(
+        `field ${fieldOf(now)} changed type from ${column.type} (pinned) to ${now.type}; schema.type_changes: string writes it as text`,
+      );
+    columns.push({ ...column, type: "string", nullable: true });
   }
   for (const column of current) {
     if (pinnedNames.has(column.name)) continue;
