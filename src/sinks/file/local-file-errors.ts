@@ -17,13 +17,18 @@ export async function syncDirectory(directory: string): Promise<void> {
   }
 }
 
+/** The system's error code (ENOENT, EEXIST, …) of a file-system failure. */
+export function errnoOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
 export function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
+  return errnoOf(error) === "ENOENT";
 }
 
 export function wrap(action: string, error: unknown, root: string): SinkError {
   const full = outputFullCode(error);
   if (full !== undefined) return outputFull(root, action, full, error);
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const code = errnoOf(error);
   return new SinkError(`${action} failed${code === undefined ? "" : ` (${code})`}`, { cause: error });
 }

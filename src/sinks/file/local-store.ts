@@ -8,7 +8,7 @@ import { isSinkError, SinkError } from "../../errors.js";
 import { checkRelativePath } from "../path-template.js";
 import { createLocalConditionalObjects } from "./local-conditional-objects.js";
 import { checkNoLink, makeFoldersNoLink } from "./no-link-path.js";
-import { isMissing, syncDirectory, wrap } from "./local-file-errors.js";
+import { errnoOf, isMissing, syncDirectory, wrap } from "./local-file-errors.js";
 import { stageFile } from "./staged-file.js";
 import { finalNameOf, isTemporaryName, temporaryPathFor, writerOf } from "./temporary-names.js";
 
@@ -98,7 +98,7 @@ export function createLocalStore(root: string, options: LocalStoreOptions = {}):
         await syncDirectory(dirname(full));
         return true;
       } catch (error) {
-        if (!replace && (error as NodeJS.ErrnoException).code === "EEXIST") return false;
+        if (!replace && errnoOf(error) === "EEXIST") return false;
         if (!replace && isMissing(error) && attempt < 3) continue;
         throw isSinkError(error) ? error : wrap(`writing ${join(root, path)}`, error, root);
       } finally {

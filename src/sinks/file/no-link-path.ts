@@ -5,6 +5,7 @@ import { lstat, mkdir, stat } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { isSinkError, SinkError } from "../../errors.js";
 import { outputFull, outputFullCode } from "../output-full.js";
+import { errnoOf } from "./local-file-errors.js";
 
 /** The folders between the root (excluded: the user chose it) and `full` (excluded). */
 function foldersBelow(absoluteRoot: string, full: string): string[] {
@@ -17,10 +18,6 @@ function linkRefused(path: string, root: string): SinkError {
     `${path} is a symbolic link inside the output ${root}; mdq-export never writes, renames or deletes through a link (it could reach files outside the output). Remove the link or choose another destination`,
     { code: "SINK_PATH_LINK" },
   );
-}
-
-function errnoOf(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
 /**

@@ -5,16 +5,11 @@ import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand } from "@aws-sd
 import type { S3Client } from "@aws-sdk/client-s3";
 import type { ConditionalObjects } from "../../core/contracts.js";
 import { describeS3Error } from "./s3-errors.js";
-import type { S3Target } from "./s3-errors.js";
+import type { S3Target, SdkErrorShape } from "./s3-errors.js";
 
 interface S3ConditionalDeps {
   client: S3Client;
   target(path: string): S3Target;
-}
-
-interface SdkError {
-  name?: string;
-  $metadata?: { httpStatusCode?: number };
 }
 
 /**
@@ -22,7 +17,7 @@ interface SdkError {
  * won the race. 404: the object to replace is gone. Each means "someone else's", never a failure.
  */
 function lostRace(error: unknown): boolean {
-  const e = error as SdkError | undefined;
+  const e = error as SdkErrorShape | undefined;
   const status = e?.$metadata?.httpStatusCode;
   return status === 412 || status === 409 || status === 404 || e?.name === "NoSuchKey";
 }

@@ -12,7 +12,8 @@ export interface S3Target {
   region?: string;
 }
 
-interface SdkErrorShape {
+/** What the SDK's errors carry that explains a failure. */
+export interface SdkErrorShape {
   name?: string;
   code?: string;
   Code?: string;
