@@ -81,15 +81,15 @@ describe("columnCollisions", () => {
   ];
 
   it("finds fields that snake_case makes one, and none as_is", () => {
-    expect(columnCollisions(columns, "snake_case")).toEqual([
+    expect(columnCollisions(columns, { naming: "snake_case" })).toEqual([
       { name: "a_b", columns: ["a.b", "a_b"], types: ["string", "int64"], naming: "snake_case" },
     ]);
-    expect(columnCollisions(columns, "as_is")).toEqual([]);
-    expect(columnName("@timestamp", "as_is")).toBe("@timestamp");
+    expect(columnCollisions(columns, { naming: "as_is" })).toEqual([]);
+    expect(columnName("@timestamp", { naming: "as_is" })).toBe("@timestamp");
   });
 
   it("names both fields and the ways out", () => {
-    const [collision] = columnCollisions(columns, "snake_case");
+    const [collision] = columnCollisions(columns, { naming: "snake_case" });
     expect(collision && collisionMessage(collision)).toBe(
       'column_names: snake_case turns both "a.b" and "a_b" into "a_b"; rename one of them with a transform (rename: { "a_b": <new name> }), or give one its own column with column_name_overrides: { "a_b": <name> }, or keep column_names: as_is',
     );
@@ -102,7 +102,7 @@ describe("columnCollisions", () => {
       { name: "n", type: "string" as const },
       { name: "@_id", type: "string" as const },
     ];
-    const [duplicate, fixed, ...rest] = columnCollisions(twice, "snake_case");
+    const [duplicate, fixed, ...rest] = columnCollisions(twice, { naming: "snake_case" });
     expect(rest).toEqual([]);
     expect(duplicate && collisionMessage(duplicate)).toBe(
       'the field "n" comes twice (as int64 and as string: a transform adds it again) and one column cannot hold both; drop one with a transform (drop: { fields: ["n"] }) or rename it',
@@ -111,8 +111,10 @@ describe("columnCollisions", () => {
     expect(
       columnCollisions(twice, { naming: "snake_case", overrides: new Map([["@_id", "at_id"]]) }),
     ).toHaveLength(1);
-    expect(columnCollisions(twice, "as_is").map((collision) => collision.name)).toEqual(["n"]);
-    const [mappedId] = columnCollisions([...twice.slice(0, 1), { name: "_id", type: "string" }], "as_is");
+    expect(columnCollisions(twice, { naming: "as_is" }).map((collision) => collision.name)).toEqual(["n"]);
+    const [mappedId] = columnCollisions([...twice.slice(0, 1), { name: "_id", type: "string" }], {
+      naming: "as_is",
+    });
     expect(mappedId && collisionMessage(mappedId)).toBe(
       'the service maps a field named "_id" in the records, the name of the hit\'s own column; a record\'s _id and _index are always the hit\'s, so the field cannot be written under that name: name the fields to export in source.fields, without "_id"',
     );

@@ -82,9 +82,8 @@ export function namingRules(
 }
 
 /** The name a column gets under a sink's rules: its override, else the naming's (the kind's name first). */
-export function columnName(name: string, rules: ColumnNaming | ColumnNamingRules): string {
-  const { naming, overrides, kindNames } =
-    typeof rules === "string" ? { naming: rules, overrides: undefined, kindNames: undefined } : rules;
+export function columnName(name: string, rules: ColumnNamingRules): string {
+  const { naming, overrides, kindNames } = rules;
   const override = overrides?.get(name);
   if (override !== undefined) return override;
   if (naming !== "snake_case") return name;
@@ -131,11 +130,7 @@ interface ColumnCollision {
 }
 
 /** Columns whose new names clash (two fields, or one field listed twice); empty when one to one. */
-export function columnCollisions(
-  columns: readonly Column[],
-  rules: ColumnNaming | ColumnNamingRules,
-): ColumnCollision[] {
-  const naming = typeof rules === "string" ? rules : rules.naming;
+export function columnCollisions(columns: readonly Column[], rules: ColumnNamingRules): ColumnCollision[] {
   const seen = new Map<string, Column>();
   const collisions: ColumnCollision[] = [];
   for (const column of columns) {
@@ -147,7 +142,7 @@ export function columnCollisions(
         name,
         columns: [earlier.name, column.name],
         types: [earlier.type, column.type],
-        naming,
+        naming: rules.naming,
       });
   }
   return collisions;

@@ -2,7 +2,6 @@
 // source field it comes from. `mdq-export schema` prints it; the first run pins it (pinned-schema.ts).
 import type { Column, ColumnType } from "../core/contracts.js";
 import { columnName, HIT_IDENTITY } from "./column-names.js";
-import type { ColumnNaming } from "../sinks/warehouse-options.js";
 import type { ColumnNamingRules } from "./column-names.js";
 
 /** One column of a sink's output, as pinned and compared. */
@@ -30,14 +29,11 @@ export function withSourceFields(columns: readonly Column[]): SourcedColumn[] {
 }
 
 /** The output schema of a sink from the columns after the transforms. */
-export function outputSchema(
-  columns: readonly SourcedColumn[],
-  naming: ColumnNaming | ColumnNamingRules,
-): SchemaColumn[] {
+export function outputSchema(columns: readonly SourcedColumn[], rules: ColumnNamingRules): SchemaColumn[] {
   return columns.map((column) => {
     const source = column.source ?? null;
     return {
-      name: columnName(column.name, naming),
+      name: columnName(column.name, rules),
       type: column.type,
       // Every hit has an id and an index; any other field may be missing from a record.
       nullable: source === null || !HIT_IDENTITY.has(source),

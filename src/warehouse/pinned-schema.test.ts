@@ -11,7 +11,7 @@ describe("pinned schema document", () => {
       { name: "@timestamp", type: "timestamp" },
       { name: "job.execution_time.elapsed", type: "double" },
     ]),
-    "snake_case",
+    { naming: "snake_case" },
   );
 
   it("records name, type, nullability and source field, one column per line", () => {
@@ -42,7 +42,7 @@ describe("pinned schema document", () => {
       ] as never,
       withSourceFields([{ name: "job.execution_time.elapsed", type: "double" }]),
     );
-    expect(outputSchema(result.columns, "as_is")).toEqual([
+    expect(outputSchema(result.columns, { naming: "as_is" })).toEqual([
       { name: "elapsed_s", type: "double", nullable: true, source: "job.execution_time.elapsed" },
       { name: "exported", type: "string", nullable: true, source: null },
     ]);
