@@ -5,7 +5,6 @@ import type { Format } from "../formats/format.js";
 import { isEtlError, SinkError } from "../errors.js";
 
 export interface OutputFile {
-  readonly path: string;
   readonly writer: StagedWriter;
   rows: number;
   /** Bytes handed to the store so far (Parquet: whole row groups; gzip: compressed bytes). */
@@ -26,12 +25,10 @@ interface OpenFileOptions {
 }
 
 export async function openOutputFile(options: OpenFileOptions): Promise<OutputFile> {
-  const { path } = options;
-  const { format, settings } = options;
+  const { path, format, settings } = options;
   const encoder = format.createEncoder(options.columns, settings);
   const writer = await options.store.stage(path, options.signal, format.contentType(settings));
   const file: OutputFile = {
-    path,
     writer,
     rows: 0,
     bytes: 0,
