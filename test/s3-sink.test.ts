@@ -13,6 +13,7 @@ import { createSink } from "../src/sinks/sink.js";
 import { defaultComponents, formatOf } from "../src/components/environment.js";
 import { createSinkConfigSchema } from "../src/sinks/sink-config.js";
 import { openOutputStore } from "../src/sinks/open-output-store.js";
+import { createS3Destination } from "../src/sinks/s3/s3-destination.js";
 import { createS3Store } from "../src/sinks/s3/s3-store.js";
 import { startS3Server } from "./support/s3-server.js";
 import type { TestS3Server } from "./support/s3-server.js";
@@ -63,9 +64,12 @@ async function download(key: string): Promise<Buffer> {
   );
 }
 
-async function exportTo(to: string, yaml: Record<string, unknown>) {
-  const config = sinkSchema.parse({ to, ...yaml, ...(to.startsWith("s3://") ? { s3: s3.options() } : {}) });
-  const store = await openOutputStore(config, { run }, components.destinations);
+/** Exports `rows` to `to`; an S3 target gets the test server's options unless `destinations` brings its own client. */
+async function exportTo(to: string, yaml: Record<string, unknown>, destinations = components.destinations) {
+  const ownClient = destinations !== components.destinations;
+  const s3Options = to.startsWith("s3://") && !ownClient ? { s3: s3.options() } : {};
+  const config = sinkSchema.parse({ to, ...yaml, ...s3Options });
+  const store = await openOutputStore(config, { run }, destinations);
   const output = await createSink(config, {
     format: formatOf(components, config),
     store,
@@ -112,6 +116,14 @@ describe("sink to S3", () => {
     expect(result.getRowObjectsJS()).toEqual(rows);
     connection.closeSync();
     instance.closeSync();
+  });
+
+  it("writes through the client an environment brings (createS3Destination), with no s3: options", async () => {
+    const destinations = { ...components.destinations, s3: createS3Destination({ client: s3.client }) };
+    const output = await exportTo("s3://exports/own-client", { format: "ndjson" }, destinations);
+    const [file] = output.files;
+    const remote = await download(`own-client/${file?.path ?? ""}`);
+    expect(remote.toString("utf8").trimEnd().split("\n")).toHaveLength(rows.length);
   });
 
   it("tags and labels objects with the run id", async () => {

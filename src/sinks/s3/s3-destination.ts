@@ -16,7 +16,7 @@ interface S3DestinationOptions {
  * The S3 destination; the built-in one has no client of its own. An environment that brings a
  * client registers its own: `withComponents(base, { destinations: { s3: createS3Destination({ client }) } })`.
  */
-function createS3Destination(factory: S3DestinationOptions = {}): Destination<S3Options> {
+export function createS3Destination(factory: S3DestinationOptions = {}): Destination<S3Options> {
   return {
     type: "s3",
     summary:
