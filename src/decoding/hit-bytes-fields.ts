@@ -1,11 +1,12 @@
-// The hit's own fields as the identity and `_source` reader (hit-bytes.ts) finds them on the one walk
-// of a hit (hit-walk.ts): where the last of each was read, and what a splice must know of `_source`.
+// The hit's own fields as both bytes readers find them on the one walk of a hit (hit-walk.ts): where
+// the last of each was read, whether they have the hit schema's shape, and what a splice must know of
+// `_source` (the columns reader reads `_source` itself).
 import type { JsonBytes } from "./json-bytes.js";
 import * as token from "./json-bytes.js";
 import { JSON_FAILURE } from "./json-failures.js";
 import type { UniqueKeys } from "./json-keys.js";
 import type { HitShape } from "./hit-bytes-result.js";
-import { FIELD_ID, FIELD_INDEX, FIELD_SCORE, FIELD_SORT, FIELD_SOURCE } from "./hit-walk.js";
+import { FIELD_ID, FIELD_INDEX, FIELD_SCORE, FIELD_SORT, FIELD_SOURCE, isIdentityKey } from "./hit-walk.js";
 import type { HitFieldReader } from "./hit-walk.js";
 
 /** Field positions when there is no usable value: */
@@ -13,26 +14,29 @@ const ABSENT = -1;
 /** A value of the wrong type: its key was there, so the shape check fails. */
 const WRONG = -2;
 
-const ID = new TextEncoder().encode("_id");
-const INDEX = new TextEncoder().encode("_index");
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
 const SYNTAX = JSON_FAILURE.unexpected; // what the hit's own steps refuse, JSON.parse refuses too
 
 /**
  * Where the hit's own fields were read, the last of each (ABSENT or WRONG when not usable). With
- * `keys`, every object's keys in `_source` are checked to be named once.
+ * `keys`, every object's keys in `_source` are checked to be named once; with `readSource`, `_source`'s
+ * object is read by it instead (from its `{`, returning the position after it or a failure).
  */
 export class HitFields implements HitFieldReader {
   constructor(
     readonly shape: HitShape,
     private readonly keys: UniqueKeys | undefined,
+    private readonly sourceReader?: (at: number) => number,
   ) {}
   id = ABSENT;
   idEnd = 0;
+  /** The last string read for `_id` and `_index` had escapes; had a byte over 0x7f. */
   idEscaped = false;
+  idWide = false;
   index = ABSENT;
   indexEnd = 0;
   indexEscaped = false;
+  indexWide = false;
   score: number | null | undefined = undefined;
   /** `_score` is neither null nor a finite number. */
   scoreWrong = false;
@@ -42,6 +46,20 @@ export class HitFields implements HitFieldReader {
   sourceHasIdentityKey = false;
   sourceHasIndexKey = false;
   private sortValid = false;
+
+  /** Nothing read yet: a reader reused from hit to hit starts each one here. */
+  reset(): void {
+    this.id = this.index = this.sort = this.source = ABSENT;
+    this.score = undefined;
+    this.scoreWrong = false;
+  }
+
+  /** Whether the fields read are what the hit schema of `shape` accepts (JSON.parse + the schema). */
+  fitShape(): boolean {
+    if (this.id < 0 || this.index < 0 || this.source < 0) return false;
+    if (this.scoreWrong || (this.score === undefined && this.shape === "v3Hit")) return false;
+    return this.shape === "hit" || this.sort >= 0;
+  }
 
   /** One hit's value: where it ends, with what was found noted. */
   readField(json: JsonBytes, field: number, i: number): number {
@@ -54,10 +72,12 @@ export class HitFields implements HitFieldReader {
         this.id = at;
         this.idEnd = i;
         this.idEscaped = json.escaped;
+        this.idWide = json.wide;
       } else {
         this.index = at;
         this.indexEnd = i;
         this.indexEscaped = json.escaped;
+        this.indexWide = json.wide;
       }
     } else if (field === FIELD_SCORE) {
       const isNumber = c === 0x2d || (c >= 0x30 && c <= 0x39);
@@ -65,7 +85,8 @@ export class HitFields implements HitFieldReader {
       this.score = isNumber && i > 0 ? json.numberValue(from, i) : c === 0x6e ? null : undefined;
       this.scoreWrong = this.score === undefined || !Number.isFinite(this.score ?? 0);
     } else if (field === FIELD_SOURCE) {
-      i = c === token.OPEN_OBJECT ? this.readSource(json, i) : json.value(i, 1);
+      if (c !== token.OPEN_OBJECT) i = json.value(i, 1);
+      else i = this.sourceReader === undefined ? this.readSource(json, i) : this.sourceReader(i);
       this.source = c === token.OPEN_OBJECT ? from : WRONG;
       this.sourceEnd = i;
     } else if (field === FIELD_SORT && this.shape === "v3Hit") {
@@ -99,13 +120,13 @@ export class HitFields implements HitFieldReader {
       if (i < 0) return i;
       if (keys !== undefined && (json.escaped || !keys.add(from + 1, i - 1))) return JSON_FAILURE.repeatedKey;
       const first = json.bytes[from + 1] as number;
-      if (json.escaped || (first >= 0x30 && first <= 0x39)) {
-        // Rare, so decoded: an escaped "_\u0069d" or "\u0031" counts as well.
-        const key = json.text(from + 1, i - 1, json.escaped, json.wide);
-        if (key === "_id" || key === "_index") this.sourceHasIdentityKey = true;
-        if (INDEX_KEY.test(key)) this.sourceHasIndexKey = true;
-      } else if (json.matches(from + 1, i - 1, ID) || json.matches(from + 1, i - 1, INDEX))
-        this.sourceHasIdentityKey = true;
+      // Rare, so decoded: an escaped "_\u0069d" or "\u0031" counts as well.
+      const key =
+        json.escaped || (first >= 0x30 && first <= 0x39)
+          ? json.text(from + 1, i - 1, json.escaped, json.wide)
+          : undefined;
+      if (isIdentityKey(json, from + 1, i - 1, key)) this.sourceHasIdentityKey = true;
+      if (key !== undefined && INDEX_KEY.test(key)) this.sourceHasIndexKey = true;
       i = json.space(i);
       if (json.at(i) !== token.COLON) return SYNTAX;
       i = json.value(json.space(i + 1), 2);

@@ -31,13 +31,6 @@ const refusal = (position: number): HitBytesFailure =>
           : "syntax",
   );
 
-/** Whether the fields read are what the hit schema of `shape` accepts (JSON.parse + the schema). */
-function fitsShape(fields: HitFields, shape: HitShape): boolean {
-  if (fields.id < 0 || fields.index < 0 || fields.source < 0) return false;
-  if (fields.scoreWrong || (fields.score === undefined && shape === "v3Hit")) return false;
-  return shape === "hit" || fields.sort >= 0;
-}
-
 /**
  * Reads the hit in bytes[start, end) (whitespace around it allowed, as JSON.parse allows it). With
  * `prefix`, the hit starts at `start` and may close anywhere before `end` (bytes of a page still
@@ -67,7 +60,7 @@ export function readHitBytes(
   i = walkHit(json, i, fields);
   if (i < 0) return refusal(i);
   if (!prefix && json.space(i) !== end) return refused("syntax");
-  if (!fitsShape(fields, shape)) return refused("shape");
+  if (!fields.fitShape()) return refused("shape");
   // Of `_source`, `_id` and `_index` (the bytes a splice copies), or of a `_source` given twice.
   if (keys !== undefined && json.loneSurrogate) return refused("surrogate");
   return {

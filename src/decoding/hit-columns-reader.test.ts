@@ -17,8 +17,7 @@ import type { HitLike } from "../kinds/row-json.js";
 import { fieldTree, unknownFields } from "../pipeline/run/report-unknown-fields.js";
 import type { ColumnValue as ParquetValue } from "../core/record-batch.js";
 import { createColumnReader } from "../formats/column-value.js";
-import { createHitColumnsReader } from "./hit-columns-reader.js";
-import type { HitColumnsReader } from "./hit-columns-reader.js";
+import { HitColumnsReader } from "./hit-columns-reader.js";
 import { parquetColumnCoercers, parquetCoercers } from "../formats/parquet/coercers.js";
 import { createRandom } from "../emulator/random.js";
 import { parseJson } from "./json-exact.js";
@@ -70,7 +69,7 @@ function readerFor(columns: readonly Column[], v3: boolean): HitColumnsReader {
   if (byVersion === undefined) readers.set(columns, (byVersion = new Map()));
   let reader = byVersion.get(v3);
   if (reader === undefined)
-    byVersion.set(v3, (reader = createHitColumnsReader(columns, { v3, coercers: parquetColumnCoercers })));
+    byVersion.set(v3, (reader = new HitColumnsReader(columns, v3, parquetColumnCoercers)));
   return reader;
 }
 
@@ -533,7 +532,7 @@ describe("refused bytes", () => {
   it("reads a hit nested as deep as it allows, from a plain Uint8Array", () => {
     const deep = `{"_index":"i","_id":"h","_source":{"s":"v","a":${"[".repeat(509)}${"]".repeat(509)}}}`;
     const into: ParquetValue[][] = [[]];
-    const read = createHitColumnsReader(columns, { v3: false, coercers: parquetColumnCoercers }).read(
+    const read = new HitColumnsReader(columns, false, parquetColumnCoercers).read(
       new Uint8Array(Buffer.from(deep)),
       0,
       deep.length,

@@ -6,22 +6,48 @@
 import type { Column } from "../core/contracts.js";
 import type { ColumnCoercers } from "../core/hit-reader.js";
 import type { ColumnValue } from "../core/record-batch.js";
-import type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
-
-export type { HitColumnsOptions, HitColumnsRead, HitColumnsReader } from "./hit-columns-read.js";
 import { childByBytes, childByKey, columnPaths } from "./column-paths.js";
 import type { PathNode } from "./column-paths.js";
-import { isIdentityKey, KEY_ID, KEY_INDEX, NONE, unknownFieldNames } from "./hit-fields-scanner.js";
+import { isIdentityKey, KEY_ID, KEY_INDEX } from "./hit-walk.js";
 import { COLON, MAX_JSON_DEPTH, QUOTE } from "./json-bytes.js";
 import { JSON_FAILURE } from "./json-failures.js";
 import { parseJson } from "./json-exact.js";
 import { HitColumnValues } from "./hit-column-values.js";
-import { HitSlotScanner } from "./hit-slot-scanner.js";
+import { HitSlotScanner, NONE, unknownFieldNames } from "./hit-slot-scanner.js";
+
+/**
+ * The outcome of one `read`, in one object the reader reuses: valid until its next `read`.
+ * `failure` is undefined when the hit was read; otherwise it names what the reader refused, nothing
+ * was written, and the caller parses the hit with JSON.parse, whose schema check names the problem.
+ */
+export interface HitColumnsRead {
+  failure: string | undefined;
+  id: string;
+  index: string;
+  /**
+   * The fields no column holds, as `unknownFields` names them; in the order met in the bytes (a field
+   * whose key repeats is named where it first appears), which may differ from `unknownFields`' order.
+   */
+  unknownFields: readonly string[];
+  /** The characters of the string values written to text columns (ColumnBuffers' size estimate). */
+  textLength: number;
+  /** Where the hit's bytes end: `end` itself, or, read as a prefix, wherever the hit closed. */
+  end: number;
+}
 
 /** Stands for a key of `_source` named `_id` or `_index`, whose value the hit's own replaces. */
 const IDENTITY = columnPaths([]).root;
 
-class HitColumnsParser extends HitSlotScanner {
+/**
+ * Reads the column values of hits; one per output file (it keeps per-read state). `v3`: v3 hits carry
+ * `_score` (a number or null) and `sort`; v2 hits may leave `_score` out. `coercers`: the format's
+ * (Format.takes), which make each value the column's.
+ * @example
+ * const reader = new HitColumnsReader(columns, true, coercers);
+ * const read = reader.read(element.bytes, element.start, element.end, values);
+ * if (read.failure !== undefined) fallBackToJsonParse(element);
+ */
+export class HitColumnsReader extends HitSlotScanner {
   private readonly columnValues: HitColumnValues;
   private readonly names: ReadonlySet<string>;
   /** The fields no column holds, undefined where a repeated key made them void. */
@@ -49,13 +75,16 @@ class HitColumnsParser extends HitSlotScanner {
     this.indexSlot = top.find((child) => child.key === KEY_INDEX)?.slot ?? -1;
   }
 
+  /**
+   * Reads the hit in `bytes[start, end)` and, when it is valid, pushes one value onto each column's
+   * array of `into` (in `columns` order). On failure nothing is pushed. With `prefix`, the hit starts
+   * at `start` and may close anywhere before `end`; the result's `end` says where.
+   */
   read(bytes: Uint8Array, start: number, end: number, into: ColumnValue[][], prefix = false): HitColumnsRead {
     const result = this.result;
     this.reset(bytes, end);
     result.unknownFields = NONE;
     result.textLength = 0;
-    this.id = "";
-    this.index = "";
     let at = this.readHit(this.space(start));
     if (at >= 0 && !prefix && this.space(at) !== end) at = this.fail("bytes follow the hit");
     result.failure = at < 0 ? this.failureAt(at) : undefined;
@@ -126,7 +155,7 @@ class HitColumnsParser extends HitSlotScanner {
         key = this.escaped ? this.text(keyFrom, keyTo, true, wide) : undefined;
         child = key === undefined ? childByBytes(node, this.bytes, keyFrom, keyTo) : childByKey(node, key);
         // A guess is never the hit's own `_id` or `_index`: those are not read as a column's member.
-        if (atTop && isIdentityKey(this.bytes, keyFrom, keyTo, key)) child = IDENTITY;
+        if (atTop && isIdentityKey(this, keyFrom, keyTo, key)) child = IDENTITY;
       }
       i = this.space(i);
       if (this.at(i) !== COLON) return JSON_FAILURE.noColon;
@@ -182,11 +211,4 @@ class HitColumnsParser extends HitSlotScanner {
     }
     return this.readScalar(at, byte, node.slot);
   }
-}
-
-export function createHitColumnsReader(
-  columns: readonly Column[],
-  options: HitColumnsOptions,
-): HitColumnsReader {
-  return new HitColumnsParser(columns, options.v3, options.coercers);
 }

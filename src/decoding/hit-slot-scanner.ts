@@ -1,17 +1,51 @@
-// The scalar values of a hit's column paths read from its bytes, one per slot: short ASCII text
-// through the text cache, a time under timestamp columns straight to epoch milliseconds, numbers exact
-// past 2^53. The subclass walks the objects and decides which slot a key is.
+// The hit as the hit columns reader walks it (hit-columns-reader.ts): its own fields read on the one
+// walk of a hit (hit-walk.ts) and checked as the hit check of the paging stream checks them
+// (HitFields), and the scalar values of its column paths read from its bytes, one per slot: short
+// ASCII text through the text cache, a time under timestamp columns straight to epoch milliseconds,
+// numbers exact past 2^53. The subclass walks `_source`'s objects and decides which slot a key is.
 import type { Column } from "../core/contracts.js";
-import { FALSE, NULL, QUOTE, TRUE } from "./json-bytes.js";
+import { FALSE, JsonBytes, NULL, QUOTE, TRUE } from "./json-bytes.js";
+import { jsonFailureMessage } from "./json-failures.js";
 import { columnPaths, timestampOnlySlots } from "./column-paths.js";
 import type { ColumnPaths } from "./column-paths.js";
-import { HitFieldsScanner } from "./hit-fields-scanner.js";
+import { HitFields } from "./hit-bytes-fields.js";
+import { KEY_ID, KEY_INDEX, walkHit } from "./hit-walk.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
-import { CACHED_TEXT_MAX, textHashStart, textHashStep } from "./text-cache.js";
+import { CACHED_TEXT_MAX, TextCache, textHashStart, textHashStep } from "./text-cache.js";
 
 const BACKSLASH = 0x5c;
+/** The position a refusal of the hit's own rules returns (JSON_FAILURE's are -1 to -15). */
+const REFUSED = -100;
 
-export abstract class HitSlotScanner extends HitFieldsScanner {
+/** Shared by every read that finds no unknown field. */
+export const NONE: readonly string[] = [];
+
+/**
+ * The fields no column holds, as the report names them: `unknown` as met (undefined where a repeated
+ * key made one void), each once, with `_id` and `_index` when no column takes them.
+ */
+export function unknownFieldNames(
+  unknown: readonly (string | undefined)[],
+  columnNames: ReadonlySet<string>,
+): readonly string[] {
+  // A key repeated outside the column paths is named twice; JSON.parse keeps it once.
+  const seen = new Set<string>();
+  for (const name of unknown) if (name !== undefined) seen.add(name);
+  if (!columnNames.has(KEY_ID)) seen.add(KEY_ID);
+  if (!columnNames.has(KEY_INDEX)) seen.add(KEY_INDEX);
+  return seen.size === 0 ? NONE : [...seen];
+}
+
+export abstract class HitSlotScanner extends JsonBytes {
+  /** The hit's `_id` and `_index`, once read. */
+  id = "";
+  index = "";
+  /** Why the hit was refused, set with REFUSED (a grammar failure is named from its position). */
+  private refusal = "";
+  /** Where the hit's own fields are; `_source` is read by `readSource`. */
+  private readonly fields: HitFields;
+  /** Short ASCII strings already made, by their bytes (index names and values). */
+  protected readonly texts = new TextCache();
   protected readonly paths: ColumnPaths;
   /** Per slot, the value read for the hit (undefined: missing). */
   protected readonly values: unknown[];
@@ -20,10 +54,55 @@ export abstract class HitSlotScanner extends HitFieldsScanner {
   private readonly timeSlots: Uint8Array;
 
   constructor(columns: readonly Column[], v3: boolean) {
-    super(v3);
+    super();
+    this.fields = new HitFields(v3 ? "v3Hit" : "hit", undefined, (at) => this.readSource(at));
     this.paths = columnPaths(columns);
     this.values = new Array<unknown>(this.paths.slotCount).fill(undefined);
     this.timeSlots = timestampOnlySlots(columns, this.paths);
+  }
+
+  /**
+   * Where the closing quote of a key at `from` is when the key is exactly `key` (bytes no JSON string
+   * holds unescaped, so an equal run of bytes followed by a quote is that key and nothing else); -1
+   * otherwise.
+   */
+  protected keyAt(from: number, key: Uint8Array): number {
+    const close = from + key.length;
+    if (close >= this.end || this.bytes[close] !== QUOTE) return -1;
+    const { bytes } = this;
+    for (let k = 0; k < key.length; k++) if (bytes[from + k] !== key[k]) return -1;
+    return close;
+  }
+
+  protected fail(reason: string): number {
+    this.refusal = reason;
+    return REFUSED;
+  }
+
+  /** What the failure position `at` (a step's negative return) means. */
+  protected failureAt(at: number): string {
+    return at === REFUSED ? this.refusal : jsonFailureMessage(at);
+  }
+
+  /** Reads the `_source` object at `at`, two containers deep; returns the position after it or -1. */
+  protected abstract readSource(at: number): number;
+
+  /** The hit at `at`; returns the position after it, or a failure position. */
+  protected readHit(at: number): number {
+    if (this.at(at) !== 0x7b) return this.fail("the hit is not an object");
+    const fields = this.fields;
+    fields.reset();
+    const end = walkHit(this, at, fields);
+    if (end < 0) return end;
+    if (!fields.fitShape()) return this.fail("the hit's own fields do not have the hit schema's shape");
+    this.id = this.text(fields.id + 1, fields.idEnd - 1, fields.idEscaped, fields.idWide);
+    // Index names repeat from hit to hit: kept as one string; ids are new each time.
+    const { index, indexEnd } = fields;
+    this.index =
+      !fields.indexEscaped && !fields.indexWide && indexEnd - index - 2 <= CACHED_TEXT_MAX
+        ? this.texts.text(this.bytes, index + 1, indexEnd - 1, -1)
+        : this.text(index + 1, indexEnd - 1, fields.indexEscaped, fields.indexWide);
+    return end;
   }
 
   /**

@@ -1,6 +1,6 @@
 // The one walk over a hit's own fields (`{"_index":…,"_id":…,"_score":…,"_source":{…},"sort":[…]}`)
 // that both bytes readers share: the identity and `_source` reader (hit-bytes.ts) and the column
-// readers (hit-fields-scanner.ts). It reads each key as JSON.parse does (escapes decoded, so
+// readers (hit-slot-scanner.ts), both through HitFields (hit-bytes-fields.ts). It reads each key as JSON.parse does (escapes decoded, so
 // `"_\u0069d"` is `_id`) and hands its value to the reader, which keeps what it needs; a key given
 // twice is handed over twice, so a reader that overwrites keeps the last, as JSON.parse does.
 import { JSON_FAILURE } from "./json-failures.js";
@@ -25,6 +25,25 @@ const FIELD_BYTES: readonly [number, Uint8Array][] = FIELD_KEYS.map(([field, key
   field,
   new TextEncoder().encode(key),
 ]);
+
+export const KEY_ID = "_id";
+export const KEY_INDEX = "_index";
+const ID_BYTES = new TextEncoder().encode(KEY_ID);
+const INDEX_BYTES = new TextEncoder().encode(KEY_INDEX);
+
+/**
+ * Whether a key of `_source` is `_id` or `_index`, which the hit's own replace in a row: its bytes
+ * `json.bytes[from, to)`, or `decoded` when it was written with escapes.
+ */
+export function isIdentityKey(
+  json: JsonBytes,
+  from: number,
+  to: number,
+  decoded: string | undefined,
+): boolean {
+  if (decoded !== undefined) return decoded === KEY_ID || decoded === KEY_INDEX;
+  return json.matches(from, to, ID_BYTES) || json.matches(from, to, INDEX_BYTES);
+}
 
 /** What a hit's fields are read into: the reader of one bytes reader. */
 export interface HitFieldReader {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Column } from "../core/contracts.js";
 import type { ColumnValue as ParquetValue } from "../core/record-batch.js";
 import { coercers } from "../formats/coerce-value.js";
-import { createHitColumnsReader } from "./hit-columns-reader.js";
+import { HitColumnsReader } from "./hit-columns-reader.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
 import { isoTextMillis } from "./iso-text.js";
 import { parquetColumnCoercers, timestampCoercer } from "../formats/parquet/coercers.js";
@@ -56,7 +56,7 @@ describe("a timestamp without an offset", () => {
 
   it("is read by the hit columns reader as the same instant", () => {
     const columns: Column[] = [{ name: "at", type: "timestamp" }];
-    const reader = createHitColumnsReader(columns, { v3: true, coercers: parquetColumnCoercers });
+    const reader = new HitColumnsReader(columns, true, parquetColumnCoercers);
     const hit = Buffer.from(
       `{"_id":"a","_index":"i","_score":null,"sort":[1],"_source":{"at":"2026-11-27T10:00:00"}}`,
     );
@@ -112,10 +112,7 @@ const isoText = fc
 describe("every accepted ISO form, in every zone", () => {
   it("gives the instant on the bytes fast path, the text fast path, the coercer and the columns reader", () => {
     const days = new DayStarts();
-    const reader = createHitColumnsReader([{ name: "at", type: "timestamp" }], {
-      v3: true,
-      coercers: parquetColumnCoercers,
-    });
+    const reader = new HitColumnsReader([{ name: "at", type: "timestamp" }], true, parquetColumnCoercers);
     for (const zone of ZONES)
       inZone(zone, () => {
         fc.assert(

@@ -7,16 +7,15 @@
 import type { Column } from "../core/contracts.js";
 import type { ColumnCoercers, HitBytesReader, ReadHit } from "../core/hit-reader.js";
 import type { ColumnChunk, TakenRecord } from "../core/record-batch.js";
-import { createHitColumnsReader } from "./hit-columns-reader.js";
-import type { HitColumnsReader } from "./hit-columns-reader.js";
+import { HitColumnsReader } from "./hit-columns-reader.js";
+import { NONE } from "./hit-slot-scanner.js";
 
 const CHUNK_ROWS = 1000;
-const NONE: readonly string[] = [];
 
 /**
  * A reader that takes each hit's values for `columns` (the encoder's, as named in the output) from its
  * bytes, each value made the column's by the format's `coercers`; it declines (the hit is then parsed)
- * whatever `createHitColumnsReader` refuses.
+ * whatever `HitColumnsReader` refuses.
  * @example
  * const reader = createTakenColumnsReader(sink.columns, parquetColumnCoercers);
  */
@@ -31,8 +30,8 @@ export function createTakenColumnsReader(
   return {
     read(bytes, start, end, v3, prefix = false) {
       const reader = v3
-        ? (readers.v3 ??= createHitColumnsReader(columns, { v3: true, coercers }))
-        : (readers.v2 ??= createHitColumnsReader(columns, { v3: false, coercers }));
+        ? (readers.v3 ??= new HitColumnsReader(columns, true, coercers))
+        : (readers.v2 ??= new HitColumnsReader(columns, false, coercers));
       if (at === CHUNK_ROWS) {
         chunk = newChunk(columns);
         at = 0;
