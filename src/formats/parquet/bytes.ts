@@ -42,11 +42,6 @@ export class PageBytes {
     this.buffer[this.length++] = value;
   }
 
-  uint32(value: number): void {
-    this.reserve(4);
-    this.length = this.buffer.writeUInt32LE(value, this.length);
-  }
-
   int32(value: number): void {
     this.reserve(4);
     this.length = this.buffer.writeInt32LE(value, this.length);

@@ -23,16 +23,22 @@ export interface WrittenPage {
 const compress = (codec: Codec, bytes: Uint8Array): Uint8Array =>
   codec === "SNAPPY" ? snappyCompress(bytes) : bytes;
 
-function writePage(out: ByteWriter, header: PageHeader, body: Uint8Array): WrittenPage {
+/** The page of `header`: `body` as it is written (compressed), and the size it had before. */
+function writePage(
+  out: ByteWriter,
+  header: Omit<PageHeader, "uncompressed_page_size" | "compressed_page_size">,
+  body: Uint8Array,
+  uncompressedSize: number,
+): WrittenPage {
   const offset = out.offset;
-  writePageHeader(out, header);
+  writePageHeader(out, {
+    ...header,
+    uncompressed_page_size: uncompressedSize,
+    compressed_page_size: body.length,
+  });
   const headerSize = out.offset - offset;
   out.appendBytes(body);
-  return {
-    offset,
-    compressedSize: out.offset - offset,
-    uncompressedSize: headerSize + header.uncompressed_page_size,
-  };
+  return { offset, compressedSize: out.offset - offset, uncompressedSize: headerSize + uncompressedSize };
 }
 
 /** A dictionary page: the distinct values, PLAIN, in `plain`. */
@@ -43,17 +49,15 @@ export function writeDictionaryPage(
   codec: Codec,
   version: PageVersion,
 ): WrittenPage {
-  const body = compress(codec, plain);
   return writePage(
     out,
     {
       type: "DICTIONARY_PAGE",
-      uncompressed_page_size: plain.length,
-      compressed_page_size: body.length,
       // Writers of version 1 files (parquet-mr among them) name it PLAIN_DICTIONARY; same bytes as PLAIN.
       dictionary_page_header: { num_values: count, encoding: version === 1 ? "PLAIN_DICTIONARY" : "PLAIN" },
     },
-    body,
+    compress(codec, plain),
+    plain.length,
   );
 }
 
@@ -91,8 +95,6 @@ export function writeDataPage(
       out,
       {
         type: "DATA_PAGE_V2",
-        uncompressed_page_size: levels.length + page.values.length,
-        compressed_page_size: levels.length + values.length,
         data_page_header_v2: {
           num_values: rows,
           num_nulls: page.nulls,
@@ -104,21 +106,18 @@ export function writeDataPage(
         },
       },
       bodyBytes.bytes(),
+      levels.length + page.values.length,
     );
   }
   // Version 1: the levels, prefixed by their length, and the values are compressed together.
   bodyBytes.reset();
-  bodyBytes.uint32(levels.length);
+  bodyBytes.int32(levels.length);
   bodyBytes.append(levels);
   bodyBytes.append(page.values);
-  const plain = bodyBytes.bytes();
-  const body = compress(codec, plain);
   return writePage(
     out,
     {
       type: "DATA_PAGE",
-      uncompressed_page_size: plain.length,
-      compressed_page_size: body.length,
       data_page_header: {
         num_values: rows,
         encoding: page.encoding,
@@ -126,6 +125,7 @@ export function writeDataPage(
         repetition_level_encoding: "RLE",
       },
     },
-    body,
+    compress(codec, bodyBytes.bytes()),
+    bodyBytes.length,
   );
 }
