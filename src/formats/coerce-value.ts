@@ -89,12 +89,17 @@ function toInt64(value: unknown): ParquetValue {
     throw notInt64(value);
   }
   if (typeof value === "string") {
-    const text = value.trim();
-    if (/^[-+]?\d+$/.test(text)) return toInt64(BigInt(text));
-    const number = text === "" ? Number.NaN : Number(text);
+    const number = numberOfText(value);
     return Number.isNaN(number) ? null : toInt64(number);
   }
   return null;
+}
+
+/** Integer text as a bigint of its digits (exact), other text as Number reads it (NaN for ""). */
+function numberOfText(value: string): number | bigint {
+  const text = value.trim();
+  if (/^[-+]?\d+$/.test(text)) return BigInt(text);
+  return text === "" ? Number.NaN : Number(text);
 }
 
 /** The refusal of a value an int64 column cannot hold exactly (see `toInt64`). */
@@ -122,9 +127,7 @@ function toInt32(value: unknown): ParquetValue {
     throw notInt32(value);
   }
   if (typeof value === "string") {
-    const text = value.trim();
-    if (/^[-+]?\d+$/.test(text)) return toInt32(BigInt(text));
-    const number = text === "" ? Number.NaN : Number(text);
+    const number = numberOfText(value);
     return Number.isNaN(number) ? null : toInt32(number);
   }
   return null;

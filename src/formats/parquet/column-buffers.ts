@@ -22,6 +22,9 @@ interface ColumnBuffer {
   isJson: boolean;
 }
 
+/** The coercers' refusals, which `append` names with the column (coerce-value.ts). */
+const REFUSALS = ["SINK_VALUE_NOT_INT64", "SINK_VALUE_NOT_INT32"] as const;
+
 /** Runs of taken rows shorter than this are copied value by value; longer ones are sliced whole. */
 const WHOLE_RUN = 32;
 /** Parts joined per `concat` call: an argument list bounded whatever the row group's length. */
@@ -80,11 +83,7 @@ export class ColumnBuffers {
 
   /** A coercer's refusal, named with the column being read when it came (`reading`). */
   private named(error: unknown): unknown {
-    const code = hasCode(error, "SINK_VALUE_NOT_INT64")
-      ? "SINK_VALUE_NOT_INT64"
-      : hasCode(error, "SINK_VALUE_NOT_INT32")
-        ? "SINK_VALUE_NOT_INT32"
-        : undefined;
+    const code = REFUSALS.find((refusal) => hasCode(error, refusal));
     if (code === undefined) return error;
     const name = this.names[this.reading] ?? "?";
     return new EtlError(code, `column ${JSON.stringify(name)}: ${(error as Error).message}`, {
