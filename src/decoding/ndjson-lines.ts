@@ -5,38 +5,21 @@
 /**
  * @example
  * const lines = new NdjsonLines(1 << 20, () => new Error("line too long"));
- * lines.push(Buffer.from('{"a":1}\n{"b"')); // ['{"a":1}']
- * lines.push(Buffer.from(':2}\n'));         // ['{"b":2}']
+ * lines.push(Buffer.from('{"a":1}\n{"b"')); // [bytes of '{"a":1}']
+ * lines.push(Buffer.from(':2}\n'));         // [bytes of '{"b":2}']
  * lines.end();                              // undefined (nothing left over)
  */
 export class NdjsonLines {
   private pieces: Uint8Array[] = [];
   private pending = 0;
-  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
 
   constructor(
     private readonly maxLineBytes: number,
     private readonly tooLong: () => Error,
   ) {}
 
-  /** The complete, non-blank lines this chunk finishes, as text. */
-  push(chunk: Uint8Array): string[] {
-    const lines: string[] = [];
-    for (const bytes of this.pushBytes(chunk)) {
-      const line = this.text(bytes);
-      if (line !== undefined) lines.push(line);
-    }
-    return lines;
-  }
-
-  /** The last line when the stream ends without a newline. */
-  end(): string | undefined {
-    const bytes = this.endBytes();
-    return bytes === undefined ? undefined : this.text(bytes);
-  }
-
   /** The non-empty lines this chunk finishes, as their bytes without the newline. */
-  pushBytes(chunk: Uint8Array): Uint8Array[] {
+  push(chunk: Uint8Array): Uint8Array[] {
     const lines: Uint8Array[] = [];
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
@@ -50,7 +33,7 @@ export class NdjsonLines {
   }
 
   /** The last line's bytes when the stream ends without a newline. */
-  endBytes(): Uint8Array | undefined {
+  end(): Uint8Array | undefined {
     return this.take();
   }
 
@@ -66,10 +49,5 @@ export class NdjsonLines {
     this.pieces = [];
     this.pending = 0;
     return bytes === undefined || bytes.length === 0 ? undefined : bytes;
-  }
-
-  private text(bytes: Uint8Array): string | undefined {
-    const text = this.decoder.decode(bytes);
-    return text.trim() === "" ? undefined : text;
   }
 }

@@ -131,6 +131,11 @@ export async function* decodePartition(
     }
     out.push(parseRecord(text));
   };
+  /** A line of NDJSON; a blank one is no record. */
+  const addLine = (bytes: Uint8Array): void => {
+    const text = decoder.decode(bytes);
+    if (text.trim() !== "") add(text);
+  };
   const take = (chunk: Uint8Array): void => {
     if (mode === "unknown") {
       // Leading white space (and a byte order mark) says nothing about the format: dropped.
@@ -145,7 +150,7 @@ export async function* decodePartition(
       for (const element of splitter.push(decoder.decode(chunk, { stream: true }))) add(element);
       return;
     }
-    for (const line of lines.push(chunk)) add(line);
+    for (const line of lines.push(chunk)) addLine(line);
   };
 
   for await (const chunk of withGunzipIfNeeded(body, bounds.maxDecompressionRatio)) {
@@ -160,7 +165,7 @@ export async function* decodePartition(
     splitter.end();
   } else {
     const last = lines.end();
-    if (last !== undefined) add(last);
+    if (last !== undefined) addLine(last);
   }
   for (let i = 0; i < out.length; i += batchSize) yield out.slice(i, i + batchSize);
 }

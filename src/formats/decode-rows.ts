@@ -75,12 +75,12 @@ async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): 
     return batch;
   };
   for await (const chunk of chunks) {
-    for (const line of lines.pushBytes(chunk)) {
+    for (const line of lines.push(chunk)) {
       take(line);
       if (rows.length >= size) yield flush();
     }
   }
-  const last = lines.endBytes();
+  const last = lines.end();
   if (last !== undefined) take(last);
   if (rows.length > 0) yield flush();
 }
