@@ -16,13 +16,23 @@ export interface ScannedElement {
 }
 
 export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
+const BACKSLASH = 0x5c;
 export const SOURCE_KEY = Buffer.from("_source");
 
 /** Whether the key bytes [from, to) hold an escape: a few bytes, the hit's own keys only. */
 export function hasEscape(bytes: Buffer, from: number, to: number): boolean {
   for (let k = from; k < to; k++) if (bytes[k] === BACKSLASH) return true;
   return false;
+}
+
+/** Where the string whose text starts at `from` closes (its quote), or `length` when it goes on past it. */
+export function closingQuote(bytes: Buffer, from: number, length: number): number {
+  let j = from;
+  for (;;) {
+    while (j < length && bytes[j] !== QUOTE && bytes[j] !== BACKSLASH) j++;
+    if (j >= length || bytes[j] === QUOTE) return j;
+    j += 2; // an escape: skip the escaped character
+  }
 }
 
 export function isSpace(c: number): boolean {

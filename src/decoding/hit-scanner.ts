@@ -3,7 +3,7 @@
 // array (the envelope: total, cursor, quota) is kept as bytes and parsed once at the end.
 import { Buffer } from "node:buffer";
 
-import { BACKSLASH, hasEscape, isSpace, QUOTE, SOURCE_KEY } from "./hit-scanner-bytes.js";
+import { closingQuote, hasEscape, isSpace, QUOTE, SOURCE_KEY } from "./hit-scanner-bytes.js";
 import type { ScannedElement } from "./hit-scanner-bytes.js";
 
 export type { ScannedElement } from "./hit-scanner-bytes.js";
@@ -103,13 +103,7 @@ export class HitScanner {
       }
       const c = bytes[i] as number;
       if (c === QUOTE) {
-        let j = i + 1;
-        for (;;) {
-          while (j < length && bytes[j] !== QUOTE && bytes[j] !== BACKSLASH) j++;
-          if (j >= length) break;
-          if (bytes[j] === QUOTE) break;
-          j += 2; // an escape: skip the escaped character
-        }
+        const j = closingQuote(bytes, i + 1, length);
         if (j >= length) break; // the string continues in the next chunk: read it again then
         if (this.expectKey[this.depth] === true) this.readKey(bytes, i + 1, j);
         i = j + 1;
@@ -154,12 +148,7 @@ export class HitScanner {
     while (i < length) {
       const c = bytes[i] as number;
       if (c === QUOTE) {
-        let j = i + 1;
-        for (;;) {
-          while (j < length && bytes[j] !== QUOTE && bytes[j] !== BACKSLASH) j++;
-          if (j >= length || bytes[j] === QUOTE) break;
-          j += 2; // an escape: skip the escaped character
-        }
+        const j = closingQuote(bytes, i + 1, length);
         if (j >= length) break; // the string continues in the next chunk: read it again then
         i = j + 1;
         continue;

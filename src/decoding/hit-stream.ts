@@ -49,17 +49,19 @@ export async function* decodeHits(
   let offset = 0;
   let index = 0;
   const reader = hitArray.reader;
+  const add = (hit: unknown, source: Uint8Array | undefined): void => {
+    hits.push(hit);
+    sources.push(source);
+    index += 1;
+  };
   /** A hit the reader takes where it starts, before the scan looks for its end (see HitScanner). */
   const takeAtStart =
     reader === undefined
       ? undefined
       : (bytes: Buffer, start: number, limit: number): number => {
           const read = reader.read(bytes, start, limit, hitArray.v3, true);
-          if (read === undefined) return -1;
-          hits.push(read.row);
-          sources.push(read.source);
-          index += 1;
-          return read.end;
+          if (read !== undefined) add(read.row, read.source);
+          return read === undefined ? -1 : read.end;
         };
   const scanner = new HitScanner(
     hitArray.path,
@@ -68,12 +70,7 @@ export async function* decodeHits(
       const read = element.offered
         ? undefined
         : reader?.read(element.bytes, element.start, element.end, hitArray.v3);
-      if (read !== undefined) {
-        hits.push(read.row);
-        sources.push(read.source);
-        index += 1;
-        return;
-      }
+      if (read !== undefined) return add(read.row, read.source);
       const text = element.bytes.toString("utf8", element.start, element.end);
       let hit: unknown;
       try {
@@ -91,9 +88,7 @@ export async function* decodeHits(
           { operation, retryable: false },
         );
       }
-      hits.push(hit);
-      sources.push(verbatimSource(element));
-      index += 1;
+      add(hit, verbatimSource(element));
     },
     takeAtStart,
   );
