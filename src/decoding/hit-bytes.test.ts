@@ -1,7 +1,7 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
 import { readHitBytes } from "./hit-bytes.js";
-import type { HitShape } from "./hit-bytes.js";
+import type { HitShape } from "./hit-walk.js";
 import { V3_HITS, v2HitArray } from "../api/hit-arrays.js";
 import { MAX_JSON_DEPTH } from "./json-bytes.js";
 

@@ -8,8 +8,7 @@ import { FALSE, JsonBytes, NULL, QUOTE, TRUE } from "./json-bytes.js";
 import { jsonFailureMessage } from "./json-failures.js";
 import { columnPaths, timestampOnlySlots } from "./column-paths.js";
 import type { ColumnPaths } from "./column-paths.js";
-import { HitFields } from "./hit-bytes-fields.js";
-import { KEY_ID, KEY_INDEX, walkHit } from "./hit-walk.js";
+import { HitFields, KEY_ID, KEY_INDEX } from "./hit-walk.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
 import { CACHED_TEXT_MAX, TextCache, textHashStart, textHashStep } from "./text-cache.js";
 
@@ -92,7 +91,7 @@ export abstract class HitSlotScanner extends JsonBytes {
     if (this.at(at) !== 0x7b) return this.fail("the hit is not an object");
     const fields = this.fields;
     fields.reset();
-    const end = walkHit(this, at, fields);
+    const end = fields.walk(this, at);
     if (end < 0) return end;
     if (!fields.fitShape()) return this.fail("the hit's own fields do not have the hit schema's shape");
     this.id = this.text(fields.id + 1, fields.idEnd - 1, fields.idEscaped, fields.idWide);
