@@ -1,7 +1,7 @@
 // Coerces a record value to a column type for Parquet: a sensible conversion, or null. The throws are
 // the integer columns': a number an int64 or int32 does not hold is never rounded into one (`toInt64`).
 import type { ColumnType } from "../core/contracts.js";
-import { stringifyExact, stringifyJson } from "../decoding/json-exact.js";
+import { stringifyExact, wellFormedJson } from "../decoding/json-exact.js";
 import { EtlError } from "../errors.js";
 import { isoTextMillis } from "../decoding/iso-text.js";
 import { MAX_EPOCH_MILLIS } from "../decoding/iso-millis.js";
@@ -35,29 +35,22 @@ function toText(value: unknown): ParquetValue {
   if (value === null || value === undefined) return null;
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
     return String(value);
-  return toJsonText(value);
-}
-
-function toJsonText(value: unknown): ParquetValue {
-  if (value === undefined) return null;
-  try {
-    // Bigints as their digits, as the service wrote them; lone surrogates as U+FFFD, as text columns.
-    return stringifyJson(value) ?? null;
-  } catch {
-    // A cycle cannot come from JSON input; if a transform made one, the value is unrepresentable.
-    return null;
-  }
+  // An object's JSON, its lone surrogates as U+FFFD, as text columns write them.
+  const json = toRawJsonText(value);
+  return typeof json === "string" ? wellFormedJson(json) : null;
 }
 
 /**
- * A `json` column's text, its lone surrogates still the `\ud800` escapes JSON.stringify writes: the
- * column buffers replace them with U+FFFD when a row group is taken, and count them (ColumnBuffers).
+ * A `json` column's text, bigints as their digits (as the service wrote them) and lone surrogates
+ * still the `\ud800` escapes JSON.stringify writes: the column buffers replace them with U+FFFD when a
+ * row group is taken, and count them (ColumnBuffers).
  */
 function toRawJsonText(value: unknown): ParquetValue {
   if (value === undefined) return null;
   try {
     return stringifyExact(value) ?? null;
   } catch {
+    // A cycle cannot come from JSON input; if a transform made one, the value is unrepresentable.
     return null;
   }
 }
