@@ -12,13 +12,37 @@ import type { RecordBatch, Column, Row, RowJson } from "../core/contracts.js";
  * NDJSON rows, streamed line by line.
  * @example for await (const batch of ndjsonRows(await store.openRead(path), true, 1000)) ...
  */
-export function ndjsonRows(
+export async function* ndjsonRows(
   chunks: AsyncIterable<Uint8Array>,
   gzip: boolean,
   batchRows = 1000,
 ): AsyncGenerator<RecordBatch> {
-  const bytes = gzip ? Readable.from(chunks).pipe(createGunzip()) : chunks;
-  return ndjsonBatches(bytes as AsyncIterable<Uint8Array>, batchRows);
+  const bytes = (gzip ? Readable.from(chunks).pipe(createGunzip()) : chunks) as AsyncIterable<Uint8Array>;
+  // The exporter's own files: their lines were bounded when the records came in.
+  const lines = new NdjsonLines(Number.MAX_SAFE_INTEGER, () => new Error("unreachable"));
+  let rows: Row[] = [];
+  let json: RowJson[] = [];
+  // Each batch carries the lines' own bytes as the rows' JSON (see RecordBatch), so an NDJSON file
+  // written from them copies the bytes instead of serialising every row again.
+  const take = (line: Uint8Array): void => {
+    rows.push(parseJson(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8")) as Row);
+    json.push({ head: "", tail: line });
+  };
+  const flush = (): RecordBatch => {
+    const batch: RecordBatch = { kind: "rows", rows, json };
+    rows = [];
+    json = [];
+    return batch;
+  };
+  for await (const chunk of bytes) {
+    for (const line of lines.push(chunk)) {
+      take(line);
+      if (rows.length >= batchRows) yield flush();
+    }
+  }
+  const last = lines.end();
+  if (last !== undefined) take(last);
+  if (rows.length > 0) yield flush();
 }
 
 /**
@@ -53,34 +77,4 @@ export async function* parquetRows(
       }
     yield { kind: "rows", rows: batch };
   }
-}
-
-/**
- * Lines parsed into rows, each batch carrying the lines' own bytes as the rows' JSON (see RecordBatch), so
- * an NDJSON file written from them copies the bytes instead of serialising every row again.
- */
-async function* ndjsonBatches(chunks: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<RecordBatch> {
-  // The exporter's own files: their lines were bounded when the records came in.
-  const lines = new NdjsonLines(Number.MAX_SAFE_INTEGER, () => new Error("unreachable"));
-  let rows: Row[] = [];
-  let json: RowJson[] = [];
-  const take = (line: Uint8Array): void => {
-    rows.push(parseJson(Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString("utf8")) as Row);
-    json.push({ head: "", tail: line });
-  };
-  const flush = (): RecordBatch => {
-    const batch: RecordBatch = { kind: "rows", rows, json };
-    rows = [];
-    json = [];
-    return batch;
-  };
-  for await (const chunk of chunks) {
-    for (const line of lines.push(chunk)) {
-      take(line);
-      if (rows.length >= size) yield flush();
-    }
-  }
-  const last = lines.end();
-  if (last !== undefined) take(last);
-  if (rows.length > 0) yield flush();
 }
