@@ -67,10 +67,7 @@ export abstract class HitSlotScanner extends JsonBytes {
    */
   protected keyAt(from: number, key: Uint8Array): number {
     const close = from + key.length;
-    if (close >= this.end || this.bytes[close] !== QUOTE) return -1;
-    const { bytes } = this;
-    for (let k = 0; k < key.length; k++) if (bytes[from + k] !== key[k]) return -1;
-    return close;
+    return this.at(close) === QUOTE && this.matches(from, close, key) ? close : -1;
   }
 
   protected fail(reason: string): number {

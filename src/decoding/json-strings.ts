@@ -103,9 +103,7 @@ export function decodeString(
     if (i > run) text += bytes.utf8Slice(run, i);
     const kind = bytes[i + 1] as number;
     if (kind === 0x75) {
-      let unit = 0;
-      for (let k = i + 2; k < i + 6; k++) unit = unit * 16 + hexDigit(bytes[k] as number);
-      text += String.fromCharCode(unit);
+      text += String.fromCharCode(escapedUnit(bytes, i));
       i += 6;
     } else {
       text += ESCAPED[kind] ?? "";
