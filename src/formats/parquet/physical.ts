@@ -154,22 +154,8 @@ function compareStrings(left: string, right: string): number {
   if (i === length) return left.length - right.length;
   const a = left.charCodeAt(i);
   const b = right.charCodeAt(i);
-  // Below the surrogates both sides order as code points do.
+  // Below the surrogates both sides order as code points do; from them on, their UTF-8 bytes tell
+  // (Buffer.from writes a lone surrogate as U+FFFD).
   if (a < 0xd800 && b < 0xd800) return a - b;
-  // Back up to the start of a pair split at i, then compare code points.
-  if (i > 0 && isHighSurrogate(left.charCodeAt(i - 1))) i--;
-  while (i < left.length && i < right.length) {
-    const x = codePointAt(left, i);
-    const y = codePointAt(right, i);
-    if (x !== y) return x - y;
-    i += x > 0xffff ? 2 : 1;
-  }
-  return left.length - right.length;
-}
-
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
-
-function codePointAt(text: string, at: number): number {
-  const code = text.codePointAt(at) ?? 0xfffd;
-  return code >= 0xd800 && code <= 0xdfff ? 0xfffd : code;
+  return Buffer.compare(Buffer.from(left), Buffer.from(right));
 }
