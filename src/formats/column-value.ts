@@ -23,32 +23,24 @@ export function createColumnReader(column: Column): ColumnReader {
   return (row) => {
     const flat = row[name];
     if (flat !== undefined) return flat;
-    const nested = walkPath(row, parts);
+    const nested = readPath(row, parts, false);
     return nested !== undefined && Object.hasOwn(row, name) ? undefined : nested;
   };
 }
 
 function ownKeyReader(name: string, parts: readonly string[]): ColumnReader {
   if (parts.length === 1) return (row) => (Object.hasOwn(row, name) ? row[name] : undefined);
-  return (row) => (Object.hasOwn(row, name) ? row[name] : readPath(row, parts));
+  return (row) => (Object.hasOwn(row, name) ? row[name] : readPath(row, parts, true));
 }
 
-function readPath(row: Row, parts: readonly string[]): unknown {
-  let current: unknown = row;
-  for (const part of parts) {
-    if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
-    if (!Object.hasOwn(current, part)) return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
-}
-
-/** `readPath` for parts no object inherits. */
-function walkPath(row: Row, parts: readonly string[]): unknown {
+/** The value at `parts` under `row`; `own`: only own keys count (a part some object inherits). */
+function readPath(row: Row, parts: readonly string[], own: boolean): unknown {
   let current: unknown = row;
   for (let i = 0; i < parts.length; i++) {
     if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[parts[i] as string];
+    const part = parts[i] as string;
+    if (own && !Object.hasOwn(current, part)) return undefined;
+    current = (current as Record<string, unknown>)[part];
   }
   return current;
 }
