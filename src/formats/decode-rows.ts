@@ -54,9 +54,7 @@ export async function* parquetRows(
   columns: readonly Column[],
   batchRows = 1000,
 ): AsyncGenerator<RecordBatch> {
-  const parts: Uint8Array[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
-  const bytes = Buffer.concat(parts);
+  const bytes = await wholeBytes(chunks);
   const rows = (await parquetReadObjects({
     file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
   })) as Record<string, unknown>[];
@@ -77,4 +75,11 @@ export async function* parquetRows(
       }
     yield { kind: "rows", rows: batch };
   }
+}
+
+/** A file's bytes at once (a Parquet file's footer, at its end, says where its row groups are). */
+export async function wholeBytes(chunks: AsyncIterable<Uint8Array>): Promise<Buffer<ArrayBuffer>> {
+  const parts: Uint8Array[] = [];
+  for await (const chunk of chunks) parts.push(chunk);
+  return Buffer.concat(parts);
 }

@@ -14,7 +14,7 @@ import type { RowGroupFile } from "./row-group.js";
 import { countParquetRows } from "./footer.js";
 import type { Codec, PageVersion } from "./pages.js";
 import { joinParquetFiles } from "./join.js";
-import { parquetRows } from "../decode-rows.js";
+import { parquetRows, wholeBytes } from "../decode-rows.js";
 
 const DEFAULT_ROW_GROUP_ROWS = 100_000;
 
@@ -142,11 +142,7 @@ function createParquetEncoder(columns: readonly Column[], options: ParquetSettin
   };
 }
 
-/** Each file's bytes at once: a Parquet file's footer, at its end, says where its row groups are. */
+/** Each file's bytes at once (`wholeBytes`). */
 async function* wholeFiles(files: AsyncIterable<AsyncIterable<Uint8Array>>): AsyncGenerator<Uint8Array> {
-  for await (const file of files) {
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of file) chunks.push(chunk);
-    yield Buffer.concat(chunks);
-  }
+  for await (const file of files) yield await wholeBytes(file);
 }
