@@ -15,47 +15,34 @@ import { boundHeapGrowth } from "./heap-growth.js";
 import { defaultComponents } from "../components/environment.js";
 
 /** Commands load their modules when called, so `--help` and small commands start fast. */
-const COMMANDS: Readonly<Record<string, { load: () => Promise<Command>; summary: string }>> = {
-  run: {
-    load: async () => (await import("./commands/run.js")).runCommand,
-    summary: "export a pipeline's window (resumes committed slices)",
-  },
-  plan: {
-    load: async () => (await import("./commands/plan.js")).planCommand,
-    summary: "show slices, strategies, expected records and requests; export nothing",
-  },
-  validate: {
-    load: async () => (await import("./commands/validate.js")).validateCommand,
-    summary: "check pipeline files offline, with line and column",
-  },
-  schema: {
-    load: async () => (await import("./commands/schema.js")).schemaCommand,
-    summary: "print each sink's output schema and its drift from the pinned one",
-  },
-  ddl: {
-    load: async () => (await import("./commands/ddl.js")).ddlCommand,
-    summary: "print the DuckDB, Athena or BigQuery statement that makes a sink's output a table",
-  },
-  fields: {
-    load: async () => (await import("./commands/fields.js")).fieldsCommand,
-    summary: "list a kind's mapped fields and their types",
-  },
-  verify: {
-    load: async () => (await import("./commands/verify.js")).verifyCommand,
-    summary: "re-read an export and check it against its manifest",
-  },
-  "merge-manifests": {
-    load: async () => (await import("./commands/merge-manifests.js")).mergeManifestsCommand,
-    summary: "combine the manifests of a sharded run",
-  },
-  quota: {
-    load: async () => (await import("./commands/quota.js")).quotaCommand,
-    summary: "show the quota ledger a fleet shares: the day, claims, reservations, spending",
-  },
-  emulator: {
-    load: async () => (await import("./commands/emulator.js")).runEmulatorCommand,
-    summary: "run the embedded Monitoring Data Query Service emulator",
-  },
+const COMMANDS = {
+  run: async () => (await import("./commands/run.js")).runCommand,
+  plan: async () => (await import("./commands/plan.js")).planCommand,
+  validate: async () => (await import("./commands/validate.js")).validateCommand,
+  schema: async () => (await import("./commands/schema.js")).schemaCommand,
+  ddl: async () => (await import("./commands/ddl.js")).ddlCommand,
+  fields: async () => (await import("./commands/fields.js")).fieldsCommand,
+  verify: async () => (await import("./commands/verify.js")).verifyCommand,
+  "merge-manifests": async () => (await import("./commands/merge-manifests.js")).mergeManifestsCommand,
+  quota: async () => (await import("./commands/quota.js")).quotaCommand,
+  emulator: async () => (await import("./commands/emulator.js")).runEmulatorCommand,
+} satisfies Record<string, () => Promise<Command>>;
+
+type CommandName = keyof typeof COMMANDS;
+const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
+
+/** What each command does, a line each in the usage, in this order. */
+const SUMMARIES: Readonly<Record<CommandName, string>> = {
+  run: "export a pipeline's window (resumes committed slices)",
+  plan: "show slices, strategies, expected records and requests; export nothing",
+  validate: "check pipeline files offline, with line and column",
+  schema: "print each sink's output schema and its drift from the pinned one",
+  ddl: "print the DuckDB, Athena or BigQuery statement that makes a sink's output a table",
+  fields: "list a kind's mapped fields and their types",
+  verify: "re-read an export and check it against its manifest",
+  "merge-manifests": "combine the manifests of a sharded run",
+  quota: "show the quota ledger a fleet shares: the day, claims, reservations, spending",
+  emulator: "run the embedded Monitoring Data Query Service emulator",
 };
 
 export const USAGE = `Usage: mdq-export COMMAND [options]
@@ -63,8 +50,8 @@ export const USAGE = `Usage: mdq-export COMMAND [options]
 Exports monitoring data from the Monitoring Data Query Service to Parquet or NDJSON.
 
 Commands:
-${Object.entries(COMMANDS)
-  .map(([name, { summary }]) => `  ${name.padEnd(16)}${summary}`)
+${Object.entries(SUMMARIES)
+  .map(([name, summary]) => `  ${name.padEnd(16)}${summary}`)
   .join("\n")}
 
 Run 'mdq-export COMMAND --help' for a command's options.
@@ -74,8 +61,7 @@ Exit codes: 0 done, 1 failed, 2 invalid pipeline or arguments, 75 stopped but re
 export async function main(argv: readonly string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
   // `help run` is `run --help`.
-  if (name === "help" && rest[0] !== undefined && Object.hasOwn(COMMANDS, rest[0]))
-    return main([rest[0], "--help"], io);
+  if (name === "help" && rest[0] !== undefined && isCommand(rest[0])) return main([rest[0], "--help"], io);
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     (name === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return name === undefined ? EXIT.invalid : EXIT.ok;
@@ -84,8 +70,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stdout.write("mdq-export 0.1.0\n");
     return EXIT.ok;
   }
-  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (entry === undefined) {
+  if (!isCommand(name)) {
     const names = Object.keys(COMMANDS);
     const suggestion = didYouMean(name, names);
     const list =
@@ -100,7 +85,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       ? undefined
       : io.routeDependencyMessages?.((message) => io.stderr.write(`${dependencyWarning(message)}\n`));
   try {
-    const command = await entry.load();
+    const command = await COMMANDS[name]();
     const code = await command(rest, io);
     return hasCode(io.signal.reason, ERROR_CODES.OUTPUT_CLOSED) ? outputClosedExit(name, code) : code;
   } catch (error) {
