@@ -5,7 +5,6 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseEmulatorArgs } from "../src/cli/commands/emulator.js";
-import { EMULATOR_AWKWARD_PARTS } from "../src/config/service-schema.js";
 import { parsePipeline } from "../src/config/load-pipeline.js";
 import { ConfigError } from "../src/errors.js";
 import { AWKWARD_PARTS, resolveAwkward } from "../src/emulator/awkward-data.js";
@@ -61,7 +60,11 @@ describe("asking for awkward data", () => {
   });
 
   it("the pipeline's part names are the emulator's", () => {
-    expect([...EMULATOR_AWKWARD_PARTS]).toEqual([...AWKWARD_PARTS]);
+    const every = `[${AWKWARD_PARTS.join(", ")}]`;
+    expect(
+      parsePipeline(embedded(every), "awkward.yaml", { components: defaultComponents(), env: {}, now: NOW })
+        .service,
+    ).toMatchObject({ mode: "embedded", awkward: [...AWKWARD_PARTS] });
   });
 
   it("service.awkward takes true or a list of parts; an unknown part is refused at its line and column", () => {

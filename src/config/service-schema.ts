@@ -2,7 +2,6 @@
 // only) or the embedded emulator started in-process.
 import { z } from "zod";
 import { AWKWARD_PARTS } from "../core/awkward-parts.js";
-import type { AwkwardPart } from "../core/awkward-parts.js";
 import { wholeNumber } from "../core/whole-number.js";
 
 const timeoutsSchema = z
@@ -49,36 +48,6 @@ const responseLimitsSchema = z
   })
   .describe("Bounds on what is read from the service and its download links.");
 
-export type ServiceLimits = z.output<typeof responseLimitsSchema>;
-
-export type ServiceConfig =
-  | {
-      mode: "remote";
-      base_url: string;
-      auth_url: string;
-      client_id: string;
-      client_secret: string;
-      timeouts: z.output<typeof timeoutsSchema>;
-      limits: ServiceLimits;
-      /** Hosts presigned partition links may name; any host when undefined. */
-      download_hosts: string[] | undefined;
-    }
-  | {
-      mode: "embedded";
-      seed: number;
-      density?: number | undefined;
-      /** The emulator's awkward data: every part, or those named; none when undefined. */
-      awkward?: true | EmulatorAwkwardPart[] | undefined;
-      timeouts: z.output<typeof timeoutsSchema>;
-      limits: ServiceLimits;
-      download_hosts?: undefined;
-    };
-
-/** The emulator's awkward-data parts (docs/emulator.md, "Awkward data"), as config names them. */
-export const EMULATOR_AWKWARD_PARTS = AWKWARD_PARTS;
-
-export type EmulatorAwkwardPart = AwkwardPart;
-
 const REMOTE_KEYS = ["base_url", "auth_url", "client_id", "client_secret"] as const;
 
 export const serviceSchema = z
@@ -94,10 +63,10 @@ export const serviceSchema = z
       .optional()
       .describe("Embedded only: records generated per hour per domain; the emulator's default when omitted."),
     awkward: z
-      .union([z.boolean(), z.array(z.enum(EMULATOR_AWKWARD_PARTS)).min(1)])
+      .union([z.boolean(), z.array(z.enum(AWKWARD_PARTS)).min(1)])
       .optional()
       .describe(
-        `Embedded only: records carry awkward values the spec allows (exact int64 digits, lone surrogates, dates with offsets or none, repeated keys, ...): true for every part, or a list of ${EMULATOR_AWKWARD_PARTS.join(", ")}. Default false.`,
+        `Embedded only: records carry awkward values the spec allows (exact int64 digits, lone surrogates, dates with offsets or none, repeated keys, ...): true for every part, or a list of ${AWKWARD_PARTS.join(", ")}. Default false.`,
       ),
     base_url: z
       .url({ protocol: /^https?$/ })
@@ -156,10 +125,10 @@ export const serviceSchema = z
       });
     }
   })
-  .transform((service): ServiceConfig =>
+  .transform((service) =>
     service.embedded === true
       ? {
-          mode: "embedded",
+          mode: "embedded" as const,
           seed: service.seed ?? 1,
           density: service.density,
           awkward: service.awkward === false ? undefined : service.awkward,
@@ -167,7 +136,7 @@ export const serviceSchema = z
           limits: service.limits,
         }
       : {
-          mode: "remote",
+          mode: "remote" as const,
           base_url: service.base_url ?? "",
           auth_url: service.auth_url ?? "",
           client_id: service.client_id ?? "",
@@ -180,3 +149,6 @@ export const serviceSchema = z
   .describe(
     "The service to export from: { base_url, auth_url, client_id, client_secret } or { embedded: true }.",
   );
+
+/** The real service (`remote`, its credentials) or the embedded emulator, as the schema resolved it. */
+export type ServiceConfig = z.output<typeof serviceSchema>;
