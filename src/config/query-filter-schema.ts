@@ -6,23 +6,6 @@ import { wholeNumber } from "../core/whole-number.js";
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-export interface QueryFilter {
-  term?: Record<string, unknown> | undefined;
-  terms?: Record<string, unknown[]> | undefined;
-  range?: Record<string, Record<string, unknown>> | undefined;
-  exists?: { field: string } | undefined;
-  bool?: BoolClauses | undefined;
-  match?: Record<string, unknown> | undefined;
-  match_phrase?: Record<string, unknown> | undefined;
-}
-
-interface BoolClauses {
-  must?: QueryFilter[] | undefined;
-  should?: QueryFilter[] | undefined;
-  must_not?: QueryFilter[] | undefined;
-  minimum_should_match?: number | undefined;
-}
-
 const FILTER_KINDS = ["term", "terms", "range", "exists", "bool", "match", "match_phrase"] as const;
 
 const single = <T extends z.ZodType>(value: T, what: string) =>
@@ -47,7 +30,7 @@ const rangeBounds = z
     }
   });
 
-export const queryFilterSchema: z.ZodType<QueryFilter> = z
+export const queryFilterSchema = z
   .strictObject({
     term: single(z.union([scalar, z.strictObject({ value: scalar })]), "term")
       .optional()
@@ -62,7 +45,7 @@ export const queryFilterSchema: z.ZodType<QueryFilter> = z
       .strictObject({ field: z.string().min(1) })
       .optional()
       .describe("The field is present: { exists: { field: user.id } }."),
-    get bool() {
+    get bool(): z.ZodOptional<z.ZodType<BoolClauses>> {
       return z
         .strictObject({
           must: z.array(queryFilterSchema).optional().describe("Every clause matches."),
@@ -96,6 +79,15 @@ export const queryFilterSchema: z.ZodType<QueryFilter> = z
     "One query-DSL filter object with exactly one kind: term, terms, range, exists, bool, match, match_phrase.",
   )
   .meta({ id: "query_filter" });
+
+export type QueryFilter = z.output<typeof queryFilterSchema>;
+
+interface BoolClauses {
+  must?: QueryFilter[] | undefined;
+  should?: QueryFilter[] | undefined;
+  must_not?: QueryFilter[] | undefined;
+  minimum_should_match?: number | undefined;
+}
 
 /** Every field a filter names, with the path to where it is named (for offline field checks). */
 export function filterFields(
