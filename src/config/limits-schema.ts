@@ -1,6 +1,7 @@
 // The `limits` schema: how hard a run may push the service and how long it keeps trying.
 import { z } from "zod";
 import { wholeNumber } from "../core/whole-number.js";
+import { parseDuration } from "./duration.js";
 
 /** A progress interval: seconds, minutes or hours, `0s` (or `0`, `off`) for none. */
 export const PROGRESS_INTERVAL_PATTERN = /^(0|[1-9][0-9]{0,4})(s|m|h)$/;
@@ -116,9 +117,6 @@ export type Limits = z.output<typeof limitsSchema>;
 
 /** Milliseconds between two progress lines, or undefined when they are off (`off`, `0`, `0s`). */
 export function progressIntervalMs(value: Limits["progress_interval"]): number | undefined {
-  if (typeof value === "number" || value === "off") return undefined;
-  const match = PROGRESS_INTERVAL_PATTERN.exec(value);
-  if (match === null) return undefined;
-  const ms = Number(match[1]) * (match[2] === "h" ? 3_600_000 : match[2] === "m" ? 60_000 : 1_000);
-  return ms === 0 ? undefined : ms;
+  // A zero (`0s`) is no duration, so it reads as off too.
+  return typeof value === "number" ? undefined : parseDuration(value);
 }

@@ -1,6 +1,7 @@
 // Rules of `source` that span fields, from the spec's request rules: application and app_type per
 // kind and version, scope (domains, or what the kind scopes by instead), the wildcard rule,
-// strategies per kind and page sizes, then the kind's own rules. They run offline, before any request.
+// strategies per kind (aggregations only with strategy aggs) and page sizes, then the kind's own
+// rules. They run offline, before any request.
 import type { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
 import { V3_MAX_SIZE } from "../api/wire/common.js";
@@ -9,7 +10,6 @@ import { appTypeList } from "../kinds/source-spec.js";
 import type { ApiVersion, AppType, SourceSection } from "../kinds/source-spec.js";
 import type { KindTable } from "../components/registry.js";
 import { checkSourceFields } from "./source-field-rules.js";
-import { checkStrategy } from "./source-strategy-rules.js";
 
 type Ctx = z.RefinementCtx;
 const SCOPES = ["domain", "log_group", "tenant", "stage"] as const;
@@ -113,5 +113,24 @@ function checkScope(source: SourceSection, kind: DataKindComponent, api: ApiVers
     list.forEach((name, index) => {
       if (list.indexOf(name) !== index) issue(ctx, [key, index], `"${name}" is listed twice`);
     });
+  }
+}
+
+function checkStrategy(source: SourceSection, kind: DataKindComponent, api: ApiVersion, ctx: Ctx): void {
+  const offered = kind.strategies(api);
+  if (!offered.includes(source.strategy)) {
+    issue(
+      ctx,
+      ["strategy"],
+      `"${source.strategy}" is not offered for ${api} ${source.kind}; allowed: ${offered.join(", ")}`,
+    );
+  }
+  if (source.strategy === "aggs" && source.aggs === undefined) {
+    issue(ctx, ["aggs"], "is required with strategy aggs: at least one aggregation");
+  } else if (source.aggs !== undefined && source.strategy !== "aggs") {
+    issue(ctx, ["aggs"], "applies only with strategy: aggs");
+  }
+  if (source.aggs !== undefined && Object.keys(source.aggs).length === 0) {
+    issue(ctx, ["aggs"], "must contain at least one aggregation");
   }
 }

@@ -36,11 +36,6 @@ const DEFAULT_SETTLE = "15m";
 /** A duration that may be zero (`0s`: the service is searchable at once). */
 const SETTLE_PATTERN = /^(0|[1-9][0-9]{0,5})(s|m|h|d|w)$/;
 
-/** Milliseconds of a `settle` the schema accepted: `0s` (any zero) is 0, otherwise a duration. */
-function settleMs(text: string): number {
-  return /^0[smhdw]$/.test(text) ? 0 : (parseDuration(text) ?? 0);
-}
-
 function pointSchema(now: Date, describe: string) {
   return z
     .string()
@@ -113,7 +108,8 @@ export function createWindowSchema(now: Date) {
         start: start.ok ? start.date : new Date(Number.NaN),
         end: end.ok ? end.date : new Date(Number.NaN),
         slice_ms: spec.slice === "auto" ? "auto" : (parseDuration(spec.slice) ?? "auto"),
-        settle_ms: settleMs(spec.settle),
+        // `0s` (any zero) is no duration: 0.
+        settle_ms: parseDuration(spec.settle) ?? 0,
         now,
         expression: { start: spec.start, end: spec.end, slice: spec.slice },
       };
