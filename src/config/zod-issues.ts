@@ -64,13 +64,8 @@ function describeIssue(issue: Issue, isSecret: IsSecret, base: PathSegment[]): P
     case "invalid_union":
       return describeUnion(issue, isSecret, path);
     case "too_small":
-      return at(
-        sizeMessage(issue.origin, Number(issue.minimum), issue.input, "small", issue.inclusive !== false),
-      );
     case "too_big":
-      return at(
-        sizeMessage(issue.origin, Number(issue.maximum), issue.input, "big", issue.inclusive !== false),
-      );
+      return at(sizeMessage(issue));
     case "invalid_format":
       return at(
         issue.message.startsWith("Invalid")
@@ -98,54 +93,34 @@ function describeUnion(
   isSecret: IsSecret,
   path: PathSegment[],
 ): PathIssue[] {
-  const score = (branch: readonly Issue[]) =>
-    Math.min(
-      ...branch.map((inner) =>
-        inner.path.length > 0
-          ? 2
-          : inner.code === "invalid_type"
-            ? 0
-            : inner.code === "invalid_value"
-              ? 1
-              : 2,
-      ),
-    );
-  const ranked = issue.errors.map((branch) => ({ branch, score: branch.length === 0 ? 0 : score(branch) }));
-  const best = ranked.reduce((a, b) => (b.score > a.score ? b : a), {
-    branch: [] as readonly Issue[],
-    score: 0,
-  });
+  // How far the input got into a branch: 0 not its type, 1 not its literal, 2 past its top level.
+  const reach = (inner: Issue) =>
+    inner.path.length > 0 ? 2 : inner.code === "invalid_type" ? 0 : inner.code === "invalid_value" ? 1 : 2;
+  let best: readonly Issue[] = [];
+  let furthest = 0;
+  for (const branch of issue.errors) {
+    const score = branch.length === 0 ? 0 : Math.min(...branch.map(reach));
+    if (score > furthest) [best, furthest] = [branch, score];
+  }
   const types = issue.errors.flatMap((branch) =>
     branch.flatMap((inner) =>
       inner.path.length === 0 && inner.code === "invalid_type" ? [article(inner.expected)] : [],
     ),
   );
-  const literal = best.branch[0];
-  // `auto` or a number: a word that is neither names both, not only the words allowed.
-  if (best.score === 1 && literal?.code === "invalid_value" && types.length > 0) {
-    const values = literal.values.map(String);
-    const input = issue.input;
-    const hint = typeof input === "string" ? didYouMean(input, values) : "";
-    return [
-      {
-        path,
-        message: `${show(input)} is neither one of ${values.join(", ")} nor ${[...new Set(types)].join(" nor ")}${hint}`,
-        atKey: false,
-      },
-    ];
-  }
-  if (best.score > 0) return describeIssues(best.branch, isSecret, path);
-  const expected = issue.errors.flatMap((branch) =>
-    branch.flatMap((inner) => (inner.code === "invalid_type" ? [article(inner.expected)] : [])),
-  );
+  const literal = best[0];
   const input = issue.input;
-  return [
-    {
-      path,
-      message: `expected ${[...new Set(expected)].join(" or ") || "another form"}, found ${isSecret(path) ? "a secret" : show(input)}`,
-      atKey: false,
-    },
-  ];
+  // `auto` or a number: a word that is neither names both, not only the words allowed.
+  if (furthest === 1 && literal?.code === "invalid_value" && types.length > 0) {
+    const values = literal.values.map(String);
+    const hint = typeof input === "string" ? didYouMean(input, values) : "";
+    const message = `${show(input)} is neither one of ${values.join(", ")} nor ${[...new Set(types)].join(" nor ")}${hint}`;
+    return [{ path, message, atKey: false }];
+  }
+  if (furthest > 0) return describeIssues(best, isSecret, path);
+  // No branch got past its type: each one's type is what was expected.
+  const found = isSecret(path) ? "a secret" : show(input);
+  const message = `expected ${[...new Set(types)].join(" or ") || "another form"}, found ${found}`;
+  return [{ path, message, atKey: false }];
 }
 
 const ALLOWED_PREFIX = "allowed keys: ";
@@ -170,24 +145,20 @@ function allowedKeys(issue: Extract<Issue, { code: "unrecognized_keys" }>): stri
     : [];
 }
 
-function sizeMessage(
-  origin: string,
-  limit: number,
-  input: unknown,
-  side: "small" | "big",
-  inclusive: boolean,
-): string {
-  if (origin === "array" || origin === "set") {
-    if (side === "small") return limit <= 1 ? "must not be empty" : `needs at least ${limit} entries`;
+function sizeMessage(issue: Extract<Issue, { code: "too_small" | "too_big" }>): string {
+  const small = issue.code === "too_small";
+  const limit = Number(small ? issue.minimum : issue.maximum);
+  if (issue.origin === "array" || issue.origin === "set") {
+    if (small) return limit <= 1 ? "must not be empty" : `needs at least ${limit} entries`;
     return `has more than ${limit} entries`;
   }
-  if (origin === "string") {
-    if (side === "small") return limit <= 1 ? "must not be empty" : `must be at least ${limit} characters`;
+  if (issue.origin === "string") {
+    if (small) return limit <= 1 ? "must not be empty" : `must be at least ${limit} characters`;
     return `must be at most ${limit} characters`;
   }
-  const bound =
-    side === "small" ? (inclusive ? "at least" : "greater than") : inclusive ? "at most" : "less than";
-  return `${show(input)} is out of range: must be ${bound} ${limit}`;
+  const inclusive = issue.inclusive !== false;
+  const bound = small ? (inclusive ? "at least" : "greater than") : inclusive ? "at most" : "less than";
+  return `${show(issue.input)} is out of range: must be ${bound} ${limit}`;
 }
 
 function article(expected: string): string {
