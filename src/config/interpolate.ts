@@ -36,43 +36,6 @@ export function pathKey(path: readonly PathSegment[]): string {
   return path.map(String).join("\u0000");
 }
 
-/** Substitutes variables in every scalar value of the document, in place. */
-export function interpolate(source: YamlSource, env: Env, options: InterpolateOptions = {}): Interpolation {
-  const result: Interpolation = {
-    interpolated: new Set(),
-    retypable: new Set(),
-    issues: [],
-    unset: { names: new Set(), paths: new Set() },
-  };
-  walk(source.document.contents, [], source, { env, allowUnset: options.allowUnset === true }, result);
-  return result;
-}
-
-interface Variables {
-  env: Env;
-  allowUnset: boolean;
-}
-
-function walk(
-  node: unknown,
-  path: PathSegment[],
-  source: YamlSource,
-  variables: Variables,
-  result: Interpolation,
-): void {
-  if (isMap(node)) {
-    for (const pair of node.items) {
-      // Keys are never interpolated: a variable cannot rename or add a setting.
-      if (isPair(pair) && isScalar(pair.key))
-        walk(pair.value, [...path, String(pair.key.value)], source, variables, result);
-    }
-  } else if (isSeq(node)) {
-    node.items.forEach((item, index) => walk(item, [...path, index], source, variables, result));
-  } else if (isScalar(node) && typeof node.value === "string" && node.value.includes("${")) {
-    substitute(node, path, source, variables, result);
-  }
-}
-
 /** Settings whose value is a secret: never given a default in the file, read from a file instead. */
 const SECRET_KEY = /secret|password|passwd|token|credential/i;
 
@@ -84,72 +47,80 @@ function unsetMessage(name: string, path: readonly PathSegment[]): string {
   return `environment variable ${name} is not set; set it, set ${name}_FILE to a file that holds the value, or write \${${name}:-default}`;
 }
 
-function substitute(
-  node: Scalar,
-  path: PathSegment[],
-  source: YamlSource,
-  variables: Variables,
-  result: Interpolation,
-): void {
-  const { env } = variables;
-  const text = node.value as string;
-  let references = 0;
-  let failed = false;
-  const output = text.replace(REFERENCE, (match: string, inner: string | undefined) => {
-    if (match === "$${") return "${";
-    references += 1;
-    const parsed = inner === undefined ? null : INNER.exec(inner);
-    if (parsed === null) {
-      failed = true;
-      const shown = inner === undefined ? "${" : match;
-      result.issues.push(
-        issueAt(
-          source,
-          node,
-          path,
-          shown,
-          `"${shown}" is not a variable reference: write \${NAME} or \${NAME:-default}`,
-        ),
-      );
-      return "";
+/** Substitutes variables in every scalar value of the document, in place. */
+export function interpolate(source: YamlSource, env: Env, options: InterpolateOptions = {}): Interpolation {
+  const result: Interpolation = {
+    interpolated: new Set(),
+    retypable: new Set(),
+    issues: [],
+    unset: { names: new Set(), paths: new Set() },
+  };
+
+  function walk(node: unknown, path: PathSegment[]): void {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        // Keys are never interpolated: a variable cannot rename or add a setting.
+        if (isPair(pair) && isScalar(pair.key)) walk(pair.value, [...path, String(pair.key.value)]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => walk(item, [...path, index]));
+    } else if (isScalar(node) && typeof node.value === "string" && node.value.includes("${")) {
+      substitute(node, path);
     }
-    const [, name = "", fallback] = parsed;
-    const value = env[name];
-    if (value !== undefined && value !== "") return value;
-    // A VAR_FILE that cannot be read is an error even with a default: the file was meant.
-    const fromFile = readVariableFile(name, env);
-    if (fromFile !== undefined && "error" in fromFile) {
+  }
+
+  function substitute(node: Scalar, path: PathSegment[]): void {
+    const text = node.value as string;
+    let references = 0;
+    let failed = false;
+    /** Records a problem at the reference `needle` inside the scalar; the reference becomes "". */
+    const refuse = (needle: string, message: string): string => {
       failed = true;
-      result.issues.push(issueAt(source, node, path, `\${${name}`, fromFile.error));
+      result.issues.push(issueAt(source, node, path, needle, message));
       return "";
-    }
-    if (fromFile !== undefined && fromFile.value !== "") return fromFile.value;
-    if (fallback !== undefined) return fallback;
-    if (fromFile !== undefined) {
+    };
+    const output = text.replace(REFERENCE, (match: string, inner: string | undefined) => {
+      if (match === "$${") return "${";
+      references += 1;
+      const parsed = inner === undefined ? null : INNER.exec(inner);
+      if (parsed === null) {
+        const shown = inner === undefined ? "${" : match;
+        return refuse(shown, `"${shown}" is not a variable reference: write \${NAME} or \${NAME:-default}`);
+      }
+      const [, name = "", fallback] = parsed;
+      const value = env[name];
+      if (value !== undefined && value !== "") return value;
+      // A VAR_FILE that cannot be read is an error even with a default: the file was meant.
+      const fromFile = readVariableFile(name, env);
+      if (fromFile !== undefined && "error" in fromFile) return refuse(`\${${name}`, fromFile.error);
+      if (fromFile !== undefined && fromFile.value !== "") return fromFile.value;
+      if (fallback !== undefined) return fallback;
+      if (fromFile !== undefined) {
+        const file = env[`${name}_FILE`] ?? "";
+        return refuse(
+          `\${${name}`,
+          `environment variable ${name} is not set and ${name}_FILE=${file} is empty`,
+        );
+      }
+      if (options.allowUnset !== true) return refuse(`\${${name}`, unsetMessage(name, path));
       failed = true;
-      const file = env[`${name}_FILE`] ?? "";
-      const message = `environment variable ${name} is not set and ${name}_FILE=${file} is empty`;
-      result.issues.push(issueAt(source, node, path, `\${${name}`, message));
-      return "";
-    }
-    failed = true;
-    if (variables.allowUnset) {
       result.unset.names.add(name);
       result.unset.paths.add(formatPath(path));
       return "";
+    });
+    if (references === 0) {
+      node.value = output;
+      return;
     }
-    result.issues.push(issueAt(source, node, path, `\${${name}`, unsetMessage(name, path)));
-    return "";
-  });
-  if (references === 0) {
+    if (failed) return;
     node.value = output;
-    return;
+    const key = pathKey(path);
+    result.interpolated.add(key);
+    if (node.type === Scalar.PLAIN && /^\$\{[^}]*\}$/.test(text)) result.retypable.add(key);
   }
-  if (failed) return;
-  node.value = output;
-  const key = pathKey(path);
-  result.interpolated.add(key);
-  if (node.type === Scalar.PLAIN && /^\$\{[^}]*\}$/.test(text)) result.retypable.add(key);
+
+  walk(source.document.contents, []);
+  return result;
 }
 
 /**
