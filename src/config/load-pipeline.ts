@@ -11,7 +11,7 @@ import type { Pipeline } from "./pipeline-schema.js";
 import { applyOverrides, overrideOf } from "./window-overrides.js";
 import type { WindowOverrides } from "./window-overrides.js";
 import { retype } from "./retype-variables.js";
-import { locate, MAX_PIPELINE_BYTES, parseYamlSource, refuse, toData } from "./yaml-source.js";
+import { checkPipelineSize, locate, parseYamlSource, refuse, toData, valueAt } from "./yaml-source.js";
 import type { PathSegment, YamlSource } from "./yaml-source.js";
 import { describeIssues, pipelineErrorMap } from "./zod-issues.js";
 
@@ -53,22 +53,15 @@ export async function loadPipeline(file: string, options: LoadOptions): Promise<
  * is not an error, and the value it would give is not checked; everything else is. Throws ConfigError.
  */
 export async function lintPipeline(file: string, options: LoadOptions): Promise<LintResult> {
-  const { pipeline, unset } = checkPipeline(await readPipelineFile(file), file, options, true);
-  return { pipeline, unset };
+  return checkPipeline(await readPipelineFile(file), file, options, true);
 }
 
 async function readPipelineFile(file: string): Promise<string> {
-  let text: string;
   try {
     const info = await stat(file);
     if (!info.isFile()) throw refuse(file, "is not a file");
-    if (info.size > MAX_PIPELINE_BYTES) {
-      throw refuse(
-        file,
-        `the pipeline file is ${info.size} bytes; the limit is ${MAX_PIPELINE_BYTES} (1 MiB)`,
-      );
-    }
-    text = await readFile(file, "utf8");
+    checkPipelineSize(file, info.size);
+    return await readFile(file, "utf8");
   } catch (error) {
     if (isConfigError(error)) throw error;
     const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
@@ -78,7 +71,6 @@ async function readPipelineFile(file: string): Promise<string> {
       { cause: error },
     );
   }
-  return text;
 }
 
 /** Validates pipeline text; `fileName` is used in messages only. */
@@ -94,7 +86,7 @@ function checkPipeline(
   fileName: string,
   options: LoadOptions,
   allowUnset: boolean,
-): { pipeline: Pipeline | undefined; unset: string[] } {
+): LintResult {
   const source = parseYamlSource(text, fileName);
   if (options.withoutService === true && source.document.has("service")) {
     source.document.set("service", source.document.createNode({ embedded: true }));
@@ -183,6 +175,7 @@ function configError(file: string, issues: ConfigIssue[]): ConfigError {
   return new ConfigError(`${file}: ${count} in the pipeline:\n${lines.join("\n")}`, sorted);
 }
 
+/** Where a secret is set: the service's client secret, and each redact step's salt. */
 function isSecretPath(path: readonly PathSegment[]): boolean {
   return (
     (path[0] === "service" && path[1] === "client_secret") ||
@@ -190,21 +183,12 @@ function isSecretPath(path: readonly PathSegment[]): boolean {
   );
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (value: unknown): value is Obj =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** Where secrets sit in the data as written. */
 function secretPaths(data: unknown): PathSegment[][] {
-  if (!isObj(data)) return [];
-  const paths: PathSegment[][] = [];
-  if (isObj(data.service) && typeof data.service.client_secret === "string")
-    paths.push(["service", "client_secret"]);
-  if (Array.isArray(data.transforms)) {
-    data.transforms.forEach((step: unknown, index) => {
-      if (isObj(step) && isObj(step.redact) && typeof step.redact.salt === "string")
-        paths.push(["transforms", index, "redact", "salt"]);
-    });
-  }
-  return paths;
+  const steps = valueAt(data, ["transforms"]);
+  const candidates: PathSegment[][] = [
+    ["service", "client_secret"],
+    ...(Array.isArray(steps) ? steps.map((_, index) => ["transforms", index, "redact", "salt"]) : []),
+  ];
+  return candidates.filter((path) => typeof valueAt(data, path) === "string");
 }

@@ -1,9 +1,8 @@
 // Reading a variable's text as a number or boolean where the schema wants one (`page_size: ${SIZE}`).
 import { pathKey } from "./interpolate.js";
+import { valueAt } from "./yaml-source.js";
 
-type Obj = Record<string, unknown>;
-const isObj = (value: unknown): value is Obj =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+type Obj = Record<string | number, unknown>;
 
 /**
  * An unquoted `${VAR}` standing alone reads like a YAML number or boolean (`page_size: ${SIZE}`).
@@ -20,14 +19,9 @@ export function retype(
       continue;
     const path = issue.path.filter((segment): segment is string | number => typeof segment !== "symbol");
     if (!retypable.has(pathKey(path))) continue;
-    const parent = path
-      .slice(0, -1)
-      .reduce<unknown>(
-        (node, segment) => (isObj(node) || Array.isArray(node) ? (node as Obj)[segment] : undefined),
-        data,
-      );
+    const parent = valueAt(data, path.slice(0, -1));
     const key = path.at(-1);
-    if (key === undefined || !(isObj(parent) || Array.isArray(parent))) continue;
+    if (key === undefined || typeof parent !== "object" || parent === null) continue;
     const text = (parent as Obj)[key];
     if (typeof text !== "string") continue;
     const value =

@@ -6,7 +6,7 @@ import { ConfigError } from "../errors.js";
 import type { ConfigIssue } from "../errors.js";
 
 /** Pipelines are small; anything past 1 MiB is a mistake or an attack. */
-export const MAX_PIPELINE_BYTES = 1024 * 1024;
+const MAX_PIPELINE_BYTES = 1024 * 1024;
 
 /** Alias expansions allowed when converting to data; a handful of anchors stays far below it. */
 const MAX_ALIAS_COUNT = 100;
@@ -27,12 +27,15 @@ export function refuse(file: string, message: string, at?: { line: number; colum
   return new ConfigError(`${where}: ${message}`, [issue]);
 }
 
+/** Refuses a pipeline file of more than MAX_PIPELINE_BYTES, before reading it or after. */
+export function checkPipelineSize(file: string, bytes: number): void {
+  if (bytes > MAX_PIPELINE_BYTES)
+    throw refuse(file, `the pipeline file is ${bytes} bytes; the limit is ${MAX_PIPELINE_BYTES} (1 MiB)`);
+}
+
 /** Parses the text into a YAML document whose top is a mapping; throws ConfigError otherwise. */
 export function parseYamlSource(text: string, file: string): YamlSource {
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes > MAX_PIPELINE_BYTES) {
-    throw refuse(file, `the pipeline file is ${bytes} bytes; the limit is ${MAX_PIPELINE_BYTES} (1 MiB)`);
-  }
+  checkPipelineSize(file, Buffer.byteLength(text, "utf8"));
   if (text.trim() === "") throw refuse(file, "the pipeline file is empty");
   const lineCounter = new LineCounter();
   const document = parseDocument(text, {
@@ -80,6 +83,15 @@ export function toData(source: YamlSource): unknown {
     }
     throw error;
   }
+}
+
+/** The value at `path` in the document's plain data, or undefined when the path leads nowhere. */
+export function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
+  return path.reduce<unknown>(
+    (node, segment) =>
+      typeof node === "object" && node !== null ? (node as Record<PathSegment, unknown>)[segment] : undefined,
+    data,
+  );
 }
 
 function positionOf(
