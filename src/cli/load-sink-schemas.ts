@@ -4,12 +4,13 @@ import { loadPipeline } from "../config/load-pipeline.js";
 import type { LoadOptions } from "../config/load-pipeline.js";
 import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import type { Logger } from "../logger.js";
+import { createLogger } from "../logger.js";
 import type { Column } from "../core/contracts.js";
 import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema, SchemaSink } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
+import { parseLogLevel } from "./command-options.js";
 import { sourceColumnsFromService } from "../pipeline/run/output-columns.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
 import { openSession } from "../pipeline/run/session.js";
@@ -21,13 +22,17 @@ interface LoadedSchemas {
   schemas: ResolvedSinkSchema[];
 }
 
-/** Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. */
+/**
+ * Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. Logs on
+ * stderr at `--log-level` (default warn).
+ */
 export async function loadSinkSchemas(
   file: string,
   io: CliIO,
-  log: Logger,
-  time: Pick<LoadOptions, "now" | "overrides"> = {},
+  logLevel: string | undefined,
+  time: Pick<LoadOptions, "now" | "overrides">,
 ): Promise<LoadedSchemas> {
+  const log = createLogger({ level: parseLogLevel(logLevel, "warn"), destination: io.stderr });
   const pipeline = await loadPipeline(file, { env: io.env, components: io.components, ...time });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {

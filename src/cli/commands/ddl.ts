@@ -8,7 +8,6 @@ import type { Components } from "../../components/environment.js";
 import { loadPipeline } from "../../config/load-pipeline.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { ConfigError } from "../../errors.js";
-import { createLogger } from "../../logger.js";
 import type { Format, TableFiles } from "../../formats/format.js";
 import { DIALECTS, generateDdl } from "../../warehouse/ddl/ddl.js";
 import { ddlLocation } from "../../warehouse/ddl/ddl-location.js";
@@ -27,7 +26,6 @@ import {
   NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
-  parseLogLevel,
   pipelineTime,
   requirePipelineFile,
   showedHelp,
@@ -100,8 +98,7 @@ async function sinkColumns(
   if (committed !== undefined) return { pipeline: offline, index, columns: committed.pin.columns };
   const written = await pinBesideOutput(offline, index, io, components);
   if (written !== undefined) return { pipeline: offline, index, columns: written.columns };
-  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
-  const { pipeline, schemas } = await loadSinkSchemas(file, io, log, time);
+  const { pipeline, schemas } = await loadSinkSchemas(file, io, values["log-level"], time);
   const schema = schemas[index];
   if (schema === undefined) throw invalid("--sink", `--sink: no sink ${index + 1}`);
   return { pipeline, index, columns: schema.columns };

@@ -1,6 +1,5 @@
 // `mdq-export schema PIPELINE`: each sink's output schema (column, type, nullability, source field)
 // as the next run would write it, with the drift from its pin; --json prints the pin document.
-import { createLogger } from "../../logger.js";
 import { formatPinnedSchema } from "../../warehouse/pinned-schema.js";
 import { driftLines } from "../../warehouse/schema-drift.js";
 import { escapedName } from "../../warehouse/show-name.js";
@@ -9,7 +8,6 @@ import {
   NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
-  parseLogLevel,
   pipelineTime,
   requirePipelineFile,
   showedHelp,
@@ -61,8 +59,7 @@ export const schemaCommand: Command = async (argv, io) => {
   );
   if (showedHelp(values, io, SCHEMA_USAGE)) return EXIT.ok;
   const file = requirePipelineFile(positionals, SCHEMA_USAGE);
-  const log = createLogger({ level: parseLogLevel(values["log-level"], "warn"), destination: io.stderr });
-  const { pipeline, schemas } = await loadSinkSchemas(file, io, log, pipelineTime(values));
+  const { pipeline, schemas } = await loadSinkSchemas(file, io, values["log-level"], pipelineTime(values));
   const only = sinkIndex(values.sink, pipeline);
   const chosen = only === undefined ? schemas : schemas.filter((_, index) => index === only);
   if (values.json === true) {
