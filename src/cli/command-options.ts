@@ -76,28 +76,18 @@ export function requirePipelineFile(positionals: readonly string[], usage: strin
   return positionals[0] as string;
 }
 
-/** `--start`/`--end` as the window overrides a pipeline load takes. */
-export function windowOverrides(values: { start?: string | undefined; end?: string | undefined }): {
-  start?: string;
-  end?: string;
-} {
-  return {
-    ...(values.start !== undefined ? { start: values.start } : {}),
-    ...(values.end !== undefined ? { end: values.end } : {}),
-  };
-}
-
 /**
- * When a command's pipeline is: `--now` and the window's `--start`/`--end`, for the commands that load
- * a pipeline without running it (plan, schema, ddl), so that one command line means the same window in
- * each and in `run`.
+ * When a command's pipeline is: `--now` and the window's `--start`/`--end`, for every command that
+ * loads a pipeline (run, plan, schema, ddl), so that one command line means the same window in each.
  */
 export function pipelineTime(values: {
   now?: string | undefined;
   start?: string | undefined;
   end?: string | undefined;
-}): { now: Date; overrides: ReturnType<typeof windowOverrides> } {
-  return { now: runNow(values.now), overrides: windowOverrides(values) };
+}): { now: Date; overrides: { start?: string; end?: string } } {
+  const { start, end } = values;
+  const overrides = { ...(start === undefined ? {} : { start }), ...(end === undefined ? {} : { end }) };
+  return { now: runNow(values.now), overrides };
 }
 
 /**

@@ -74,6 +74,8 @@ export const planCommand: Command = async (argv, io) => {
     alwaysProbe: true,
     components: io.components,
   });
+  // With --json, stdout carries the plan only: what is said about it goes to stderr.
+  const notes = values.json === true ? io.stderr : io.stdout;
   try {
     // What earlier runs committed, as the run would read it; a state the run would refuse stops here.
     let committed;
@@ -85,7 +87,7 @@ export const planCommand: Command = async (argv, io) => {
       const refused = isConfigError(error) || hasCode(error, ERROR_CODES.OUTPUT_OWNED);
       if (!refused || !(error instanceof Error)) throw error;
       io.stdout.write(formatPlan(prepared, values.json === true));
-      (values.json === true ? io.stderr : io.stdout).write(`A run would stop: ${error.message}\n`);
+      notes.write(`A run would stop: ${error.message}\n`);
       return EXIT.invalid;
     }
     io.stdout.write(formatPlan(prepared, values.json === true, committed));
@@ -98,15 +100,10 @@ export const planCommand: Command = async (argv, io) => {
       );
     } catch (error) {
       if (!hasCode(error, ERROR_CODES.SCHEMA_DRIFT) || !(error instanceof Error)) throw error;
-      (values.json === true ? io.stderr : io.stdout).write(
-        `Schema drift the policy refuses: ${error.message}\n`,
-      );
+      notes.write(`Schema drift the policy refuses: ${error.message}\n`);
       return EXIT.failed;
     }
-    if (drift.length > 0)
-      (values.json === true ? io.stderr : io.stdout).write(
-        `Schema drift:\n${drift.map((line) => `  ${line}`).join("\n")}\n`,
-      );
+    if (drift.length > 0) notes.write(`Schema drift:\n${drift.map((line) => `  ${line}`).join("\n")}\n`);
     const max = prepared.pipeline.limits.max_requests;
     const estimate = prepared.plan.estimatedRequests;
     return max !== undefined && estimate > max ? EXIT.invalid : EXIT.ok;

@@ -9,9 +9,8 @@ import {
   NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
-  runNow,
+  pipelineTime,
   requirePipelineFile,
-  windowOverrides,
   showedHelp,
 } from "../command-options.js";
 import { EXIT } from "../io.js";
@@ -51,7 +50,7 @@ export const runCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(argv, RUN_OPTIONS, RUN_USAGE);
   if (showedHelp(values, io, RUN_USAGE)) return EXIT.ok;
   const file = requirePipelineFile(positionals, RUN_USAGE);
-  const now = runNow(values.now);
+  const time = pipelineTime(values);
   const log = commandLogger(values, io, io.isTTY ? "warn" : "info");
   const shard = resolveShard(values.shard, values["shard-count"], io.env);
   const observability = createRunObservability(values, io.env, log, io.stdout, io.components);
@@ -61,8 +60,7 @@ export const runCommand: Command = async (argv, io) => {
     const pipeline = await loadPipeline(file, {
       env: io.env,
       components: io.components,
-      now,
-      overrides: windowOverrides(values),
+      ...time,
       onWarning: observability.loadWarning,
     });
     const progressMs = chooseProgressInterval(values["progress-interval"], pipeline.limits.progress_interval);
