@@ -1,7 +1,8 @@
 // Rules of `source` that span fields, from the spec's request rules: application and app_type per
 // kind and version, scope (domains, or what the kind scopes by instead), the wildcard rule,
-// strategies per kind (aggregations only with strategy aggs) and page sizes, then the kind's own
-// rules. They run offline, before any request.
+// strategies per kind (aggregations only with strategy aggs) and page sizes, the fields named in
+// `fields`, filters and aggregations (fields the kind has, from the spec's table, with close matches
+// for misspellings), then the kind's own rules. They run offline, before any request.
 import type { z } from "zod";
 import type { DataKind } from "../api/wire/fields.js";
 import { V3_MAX_SIZE } from "../api/wire/common.js";
@@ -9,7 +10,9 @@ import type { DataKindComponent, SourceScope } from "../kinds/data-kind.js";
 import { appTypeList } from "../kinds/source-spec.js";
 import type { ApiVersion, AppType, SourceSection } from "../kinds/source-spec.js";
 import type { KindTable } from "../components/registry.js";
-import { checkSourceFields } from "./source-field-rules.js";
+import { didYouMean } from "../core/close-matches.js";
+import { tableMappings } from "../kinds/hit-columns.js";
+import { filterFields } from "./query-filter-schema.js";
 
 type Ctx = z.RefinementCtx;
 const SCOPES = ["domain", "log_group", "tenant", "stage"] as const;
@@ -21,6 +24,13 @@ const apiKinds = (kinds: KindTable): DataKind[] =>
 
 function issue(ctx: Ctx, path: (string | number)[], message: string): void {
   ctx.addIssue({ code: "custom", path, message });
+}
+
+/** A name given twice in a list is refused at its second place. */
+function checkListedOnce(list: readonly string[] | undefined, key: string, ctx: Ctx): void {
+  list?.forEach((name, index) => {
+    if (list.indexOf(name) !== index) issue(ctx, [key, index], `"${name}" is listed twice`);
+  });
 }
 
 /** The rules of `source` with the environment's data kinds. */
@@ -110,9 +120,7 @@ function checkScope(source: SourceSection, kind: DataKindComponent, api: ApiVers
         `the wildcard "*" must be the only element of ${key}; remove it or the other names`,
       );
     }
-    list.forEach((name, index) => {
-      if (list.indexOf(name) !== index) issue(ctx, [key, index], `"${name}" is listed twice`);
-    });
+    checkListedOnce(list, key, ctx);
   }
 }
 
@@ -133,4 +141,39 @@ function checkStrategy(source: SourceSection, kind: DataKindComponent, api: ApiV
   if (source.aggs !== undefined && Object.keys(source.aggs).length === 0) {
     issue(ctx, ["aggs"], "must contain at least one aggregation");
   }
+}
+
+function checkSourceFields(source: SourceSection, kind: DataKindComponent, ctx: Ctx): void {
+  // Names usable in fields, filters and aggs: every field plus its multi-field companions.
+  const known = tableMappings(kind.fields).map((field) => field.name);
+  const check = (field: string, path: (string | number)[], where: string) => {
+    if (field === "_id" || field === "_index" || known.includes(field)) return;
+    issue(ctx, path, `${source.kind} have no field "${field}" (${where})${didYouMean(field, known)}`);
+  };
+  source.fields?.forEach((field, index) => check(field, ["fields", index], "in fields"));
+  checkListedOnce(source.fields, "fields", ctx);
+  if (source.fields !== undefined && source.strategy === "aggs") {
+    issue(ctx, ["fields"], "fields does not apply to aggregation exports (rows are buckets)");
+  }
+  source.filters?.forEach((filter, index) => {
+    for (const found of filterFields(filter, ["filters", index]))
+      check(found.field, found.path, "in filters");
+  });
+  if (source.aggs !== undefined) {
+    for (const found of aggregationFields(source.aggs, ["aggs"])) check(found.field, found.path, "in aggs");
+  }
+}
+
+/** Every `field: name` inside an aggregation definition, at any depth. */
+function aggregationFields(
+  value: unknown,
+  path: (string | number)[],
+): { field: string; path: (string | number)[] }[] {
+  if (Array.isArray(value)) return value.flatMap((item, index) => aggregationFields(item, [...path, index]));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === "field" && typeof inner === "string"
+      ? [{ field: inner, path: [...path, key] }]
+      : aggregationFields(inner, [...path, key]),
+  );
 }
