@@ -2,7 +2,8 @@ import { PassThrough, Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../logger.js";
 import { chooseProgressInterval, estimate, formatProgress, startProgress } from "./progress.js";
-import type { ProgressSnapshot, ProgressTimers } from "./progress.js";
+import type { ProgressTimers } from "./progress.js";
+import type { RunProgress } from "../pipeline/run/run-pipeline.js";
 
 /** Timers that fire only when the test says: the interval each was set with, and a tick. */
 function manualTimers(): ProgressTimers & { intervals: number[]; tick(): void; cleared: number } {
@@ -46,7 +47,7 @@ function logLines(): { log: ReturnType<typeof createLogger>; lines(): Record<str
   };
 }
 
-const midRun: ProgressSnapshot = {
+const midRun: RunProgress = {
   records: 1200,
   slicesDone: 2,
   slicesTotal: 4,

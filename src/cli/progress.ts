@@ -11,9 +11,6 @@ import {
 } from "../config/limits-schema.js";
 import type { Limits } from "../config/limits-schema.js";
 
-/** What the progress line shows: the run's counts as the pipeline reports them. */
-export type ProgressSnapshot = RunProgress;
-
 function formatDuration(ms: number): string {
   const seconds = Math.round(ms / 1000);
   if (seconds < 60) return `${seconds}s`;
@@ -23,7 +20,7 @@ function formatDuration(ms: number): string {
 }
 
 /** Records per second and the time left, from what is done so far (records if known, else slices). */
-export function estimate(snapshot: ProgressSnapshot): { rate: number; etaMs: number | undefined } {
+export function estimate(snapshot: RunProgress): { rate: number; etaMs: number | undefined } {
   const rate = snapshot.elapsedMs > 0 ? (snapshot.records * 1000) / snapshot.elapsedMs : 0;
   let fraction: number | undefined;
   if (snapshot.expectedRecords !== undefined && snapshot.expectedRecords > 0) {
@@ -43,7 +40,7 @@ function formatLedger(ledger: LedgerProgress): string {
   return `${fleet}${claim}, spent ${count(ledger.spent)} of ${count(ledger.reserved)} reserved`;
 }
 
-export function formatProgress(snapshot: ProgressSnapshot): string {
+export function formatProgress(snapshot: RunProgress): string {
   const { rate, etaMs } = estimate(snapshot);
   const parts = [
     `${snapshot.slicesDone}/${snapshot.slicesTotal} slices`,
@@ -76,10 +73,6 @@ export function chooseProgressInterval(
   return progressIntervalMs(value);
 }
 
-export interface ProgressReporter {
-  stop(): void;
-}
-
 /** The timers progress is reported by; tests inject their own so that nothing waits on the wall clock. */
 export interface ProgressTimers {
   setInterval(callback: () => void, ms: number): unknown;
@@ -94,7 +87,7 @@ const SYSTEM_TIMERS: ProgressTimers = {
 /** How often a terminal's line is redrawn: often enough to look alive, whatever the log interval. */
 const TTY_REDRAW_MS = 500;
 
-export interface ProgressOptions {
+interface ProgressOptions {
   tty: boolean;
   stream: Writable;
   log: Logger;
@@ -110,7 +103,7 @@ export interface ProgressOptions {
  * const progress = startProgress(run.progress, { tty: false, stream: process.stderr, log, intervalMs: 30_000 });
  * progress.stop();
  */
-export function startProgress(read: () => ProgressSnapshot, options: ProgressOptions): ProgressReporter {
+export function startProgress(read: () => RunProgress, options: ProgressOptions): { stop(): void } {
   if (options.intervalMs === undefined) return { stop: () => undefined };
   const timers = options.timers ?? SYSTEM_TIMERS;
   const handle = timers.setInterval(
