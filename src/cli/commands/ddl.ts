@@ -65,21 +65,19 @@ function invalid(path: string, message: string): ConfigError {
   return new ConfigError(message, [{ path, message }]);
 }
 
-interface SinkColumns {
-  pipeline: Pipeline;
-  index: number;
-  columns: readonly SchemaColumn[];
-}
-
 /** The sink's columns from a pin when there is one (offline), else as the next run would write them. */
 async function sinkColumns(
   file: string,
   values: { sink?: string; pin?: string; "log-level"?: string; now?: string; start?: string; end?: string },
   io: CliIO,
-  components: Components,
-): Promise<SinkColumns> {
+): Promise<{ pipeline: Pipeline; index: number; columns: readonly SchemaColumn[] }> {
   const time = pipelineTime(values);
-  const offline = await loadPipeline(file, { env: io.env, withoutService: true, components, ...time });
+  const offline = await loadPipeline(file, {
+    env: io.env,
+    withoutService: true,
+    components: io.components,
+    ...time,
+  });
   const index = sinkIndex(values.sink, offline) ?? 0;
   if (values.pin !== undefined) {
     let text: string;
@@ -96,7 +94,7 @@ async function sinkColumns(
   }
   const committed = await readCommittedPin(offline, index, file);
   if (committed !== undefined) return { pipeline: offline, index, columns: committed.pin.columns };
-  const written = await pinBesideOutput(offline, index, io, components);
+  const written = await pinBesideOutput(offline, index, io);
   if (written !== undefined) return { pipeline: offline, index, columns: written.columns };
   const { pipeline, schemas } = await loadSinkSchemas(file, io, values["log-level"], time);
   const schema = schemas[index];
@@ -109,14 +107,14 @@ async function pinBesideOutput(
   pipeline: Pipeline,
   index: number,
   io: CliIO,
-  components: Components,
 ): Promise<PinnedSchema | undefined> {
   const sink = pipeline.sinks[index];
-  if (sink === undefined || destinationOf(sink, components.destinations).stream === true) return undefined;
+  const { destinations } = io.components;
+  if (sink === undefined || destinationOf(sink, destinations).stream === true) return undefined;
   const store = await openOutputStore(
     sink,
     { run: newRunInfo(pipeline.name), stdout: io.stdout },
-    components.destinations,
+    destinations,
   );
   try {
     const bytes = await store.getObject(PINNED_SCHEMA_PATH);
@@ -180,7 +178,7 @@ export const ddlCommand: Command = async (argv, io) => {
   if (since !== undefined && Number.isNaN(since.getTime()))
     throw invalid("--since", `--since: "${values.since ?? ""}" is not a date (YYYY-MM-DD)`);
   const components = io.components;
-  const { pipeline, index, columns } = await sinkColumns(file, values, io, components);
+  const { pipeline, index, columns } = await sinkColumns(file, values, io);
   const sink = pipeline.sinks[index];
   if (sink === undefined) return EXIT.invalid;
   const destination = destinationOf(sink, components.destinations);
