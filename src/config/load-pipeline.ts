@@ -108,7 +108,8 @@ function checkPipeline(
     }
   }
   applyOverrides(data, options.overrides);
-  if (writesEncodeThreads(data)) {
+  // limits.encode_threads no longer changes anything (worker threads are gone); an empty value is null.
+  if (valueAt(data, ["limits", "encode_threads"]) !== undefined) {
     options.onWarning?.(
       issueAt(
         source,
@@ -143,12 +144,6 @@ function checkPipeline(
     );
   }
   return { pipeline, unset };
-}
-
-/** Whether the file names `limits.encode_threads`, which no longer changes anything (worker threads are gone). */
-function writesEncodeThreads(data: unknown): boolean {
-  const limits = (data as { limits?: unknown } | null)?.limits;
-  return typeof limits === "object" && limits !== null && Object.hasOwn(limits, "encode_threads");
 }
 
 const PARSE_OPTIONS = { reportInput: true, error: pipelineErrorMap } as const;
