@@ -42,15 +42,14 @@ function causeChain(error: unknown): string[] {
   return lines;
 }
 
-const EXIT_OF = { invalid: EXIT.invalid, resumable: EXIT.resumable, failed: EXIT.failed } as const;
-
 /** The exit code an error ends a command with: 2 invalid input, 75 resumable stop, else 1. */
 export function exitCodeOf(error: unknown): number {
   // A retryable ApiError that reaches here has spent its retry budget: the service stayed unreachable
   // or kept failing (even before the first slice, while planning), so the same command later resumes.
   if (isApiError(error) && error.retryable) return EXIT.resumable;
   const code = errorCode(error);
-  return code === undefined ? EXIT.failed : EXIT_OF[ERROR_CATALOG[code].exit];
+  // The catalog names each code's exit by its name in EXIT.
+  return code === undefined ? EXIT.failed : EXIT[ERROR_CATALOG[code].exit];
 }
 
 /** Writes the error and returns its exit code. */

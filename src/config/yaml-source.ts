@@ -52,11 +52,8 @@ export function parseYamlSource(text: string, file: string): YamlSource {
       const message = `not valid YAML: ${problem.message.split("\n")[0] ?? problem.code}`;
       return { path: "", message, file, line: pos.line, column: pos.col };
     });
-    const first = issues[0];
-    throw new ConfigError(
-      `${file}${first?.line === undefined ? "" : `:${first.line}:${first.column}`}: ${first?.message ?? "not valid YAML"}`,
-      issues,
-    );
+    const [first] = issues as [ConfigIssue, ...ConfigIssue[]];
+    throw new ConfigError(`${file}:${first.line}:${first.column}: ${first.message}`, issues);
   }
   if (document.contents === null) throw refuse(file, "the pipeline file is empty (only comments)");
   if (!isMap(document.contents)) {
