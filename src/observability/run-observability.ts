@@ -7,7 +7,7 @@
 import type { Writable } from "node:stream";
 import type { ConfigIssue } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { ConfigError, ERROR_CODES, errorCode } from "../errors.js";
+import { ConfigError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { RunInfo } from "../core/contracts.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
@@ -22,7 +22,8 @@ import type { RunMetrics } from "./run-metrics.js";
 import { combineObservers } from "../core/run-observer.js";
 import type { RunObserver } from "../core/run-observer.js";
 import { buildRunReport, writeRunReport } from "./run-report.js";
-import type { RunReportInput } from "./run-report.js";
+import type { ReportedRun } from "./run-report.js";
+import type { PipelineOutcome } from "../pipeline/run/run-outcome.js";
 import { createRunTally } from "./run-tally.js";
 import { checkReportTarget } from "./report-file.js";
 import type { Components } from "../components/environment.js";
@@ -50,14 +51,6 @@ interface RunObservability {
   finish(exitCode: number, error?: unknown): Promise<number>;
 }
 
-/** An error as the report gives it: its listed code and its message. */
-function errorSummary(error: unknown): { code: string; message: string } {
-  return {
-    code: errorCode(error) ?? ERROR_CODES.INTERNAL,
-    message: error instanceof Error ? error.message : String(error),
-  };
-}
-
 /** A metrics port that cannot be listened on, as an argument error naming the fix. */
 function metricsPortRefused(address: string, port: number, error: unknown): ConfigError {
   const code = (error as NodeJS.ErrnoException).code;
@@ -77,8 +70,6 @@ function metricsPortRefused(address: string, port: number, error: unknown): Conf
   return new ConfigError(message, [{ path: "--metrics-port", message }]);
 }
 
-type ReportDetails = Partial<Omit<RunReportInput, "exitCode" | "endedAt" | "tally">>;
-
 /**
  * Reads the settings from `flags`, else `env` (throws ConfigError for a bad one, before any request).
  * @example
@@ -97,7 +88,8 @@ export function createRunObservability(
   let metrics: RunMetrics | undefined;
   let server: MetricsServer | undefined;
   let pusher: MetricsPusher | undefined;
-  let details: ReportDetails = { startedAt };
+  let reported: ReportedRun | undefined;
+  let outcome: PipelineOutcome | undefined;
   const warnings: ConfigIssue[] = [];
   let finishLog = log;
   /** Set once the report's folder was found unusable before the run: nothing to write at the end. */
@@ -164,9 +156,8 @@ export function createRunObservability(
           deadlineMs: settings.pushDeadlineMs,
         });
       }
-      details = { ...details, pipeline: pipeline.name, runId: run.runId, ...(shard ? { shard } : {}) };
-      details.window = pipeline.source.window;
-      const sinks = pipeline.sinks.map((sink, index) => ({ index, to: sink.to, format: sink.format }));
+      const sinks = pipeline.sinks.map((sink) => ({ to: sink.to, format: sink.format }));
+      reported = { pipeline: pipeline.name, runId: run.runId, shard, window: pipeline.source.window, sinks };
       const events = (also?: PipelineEvents): PipelineEvents =>
         observePipeline(
           observer,
@@ -177,28 +168,10 @@ export function createRunObservability(
               also?.started?.(progressRun);
             },
           },
-          (outcome) => {
-            details.slices = outcome.slices.map((slice) => ({
-              id: slice.id,
-              start: slice.start,
-              end: slice.end,
-              records_read: slice.status === "pending" ? null : slice.read,
-              expected: slice.expected,
-              rows_written: slice.status === "pending" ? null : slice.rows,
-            }));
-            details.sinks = sinks.map((sink) => ({
-              ...sink,
-              manifest: outcome.destinations[sink.index]?.manifest ?? null,
-            }));
-            if (outcome.error !== undefined) details.error = errorSummary(outcome.error);
-            const decreased = outcome.decreased ?? [];
-            details.recheckDecreases = decreased.map((change) => ({
-              slice: change.slice.id,
-              committed: change.committed,
-              service: change.service,
-            }));
-            metrics?.recheckDecreased(decreased.length);
-            metrics?.setOpenSlices(outcome.slices.filter((slice) => slice.open).length);
+          (ended) => {
+            outcome = ended;
+            metrics?.recheckDecreased(ended.decreased?.length ?? 0);
+            metrics?.setOpenSlices(ended.slices.filter((slice) => slice.open).length);
           },
         );
       return { options: { run, log: runLog, observer }, events };
@@ -208,16 +181,8 @@ export function createRunObservability(
       await pusher?.finish();
       await server?.close();
       if (settings.report === undefined || reportRefused) return exitCode;
-      const report = buildRunReport({
-        slices: [],
-        sinks: [],
-        ...details,
-        startedAt,
-        exitCode,
-        endedAt: new Date(),
-        tally: tally.snapshot(),
-        ...(error === undefined ? {} : { error: errorSummary(error) }),
-      });
+      const ended = { exitCode, error, endedAt: new Date(), tally: tally.snapshot() };
+      const report = buildRunReport({ ...ended, startedAt, run: reported, outcome });
       await writeRunReport(settings.report, report, stdout).catch((failure: unknown) => {
         const code = (failure as NodeJS.ErrnoException).code;
         finishLog.error(

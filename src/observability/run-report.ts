@@ -1,6 +1,8 @@
 // `--report FILE|-`: one JSON document at the end of a run, with the same keys whatever the outcome
 // (done, failed, stopped with exit 75), for schedulers and pipelines that act on a run's result.
 // Its schema is documented in docs/operations.md ("Run report"); `report_version` changes with it.
+import { ERROR_CODES, errorCode } from "../errors.js";
+import type { PipelineOutcome } from "../pipeline/run/run-outcome.js";
 import { replaceReportFile } from "./report-file.js";
 import type { TallySnapshot } from "./run-tally.js";
 
@@ -80,20 +82,34 @@ export interface RecheckDecrease {
   service: number;
 }
 
+/** What the run knew of itself once its pipeline was loaded. */
+export interface ReportedRun {
+  pipeline: string;
+  runId: string;
+  shard: { index: number; count: number } | undefined;
+  window: { start: Date; end: Date };
+  sinks: readonly { to: string; format: string }[];
+}
+
 export interface RunReportInput {
-  pipeline?: string;
-  runId?: string;
-  shard?: { index: number; count: number };
   exitCode: number;
-  error?: { code: string; message: string };
+  /** What ended the run, if an error did; else the outcome's. */
+  error?: unknown;
   startedAt: Date;
   endedAt: Date;
-  window?: { start: Date; end: Date };
-  /** The slices of this process's plan, with what the state knows of the committed ones. */
-  slices: readonly Omit<SliceReport, "outcome" | "duration_seconds">[];
-  sinks: readonly Omit<SinkReport, "rows" | "bytes">[];
   tally: TallySnapshot;
-  recheckDecreases?: readonly RecheckDecrease[];
+  /** Unset when the run failed before its pipeline was loaded. */
+  run?: ReportedRun | undefined;
+  /** Unset when the run failed before it planned. */
+  outcome?: PipelineOutcome | undefined;
+}
+
+/** An error as the report gives it: its listed code and its message. */
+function errorSummary(error: unknown): { code: string; message: string } {
+  return {
+    code: errorCode(error) ?? ERROR_CODES.INTERNAL,
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 function outcomeOf(exitCode: number): ReportOutcome {
@@ -104,36 +120,50 @@ function outcomeOf(exitCode: number): ReportOutcome {
 }
 
 export function buildRunReport(input: RunReportInput): RunReport {
-  const { tally } = input;
-  const sliceResults: SliceReport[] = input.slices.map((slice) => {
+  const { tally, run, outcome } = input;
+  const sliceResults: SliceReport[] = (outcome?.slices ?? []).map((slice) => {
     const seen = tally.slices[slice.id];
+    const pending = slice.status === "pending";
     return {
-      ...slice,
+      id: slice.id,
+      start: slice.start,
+      end: slice.end,
+      records_read: pending ? null : slice.read,
+      expected: slice.expected,
+      rows_written: pending ? null : slice.rows,
       outcome: seen?.outcome ?? "pending",
       duration_seconds: seen?.duration_seconds ?? null,
     };
   });
   const count = (outcome: SliceReport["outcome"]): number =>
     sliceResults.filter((slice) => slice.outcome === outcome).length;
-  const sinks = input.sinks.map((sink) => {
-    const written = tally.written.find((entry) => entry.sink === sink.index);
-    return { ...sink, rows: written?.rows ?? 0, bytes: written?.bytes ?? 0 };
-  });
+  const sinks =
+    outcome === undefined || run === undefined
+      ? []
+      : run.sinks.map((sink, index) => {
+          const written = tally.written.find((entry) => entry.sink === index);
+          const manifest = outcome.destinations[index]?.manifest ?? null;
+          return { index, ...sink, manifest, rows: written?.rows ?? 0, bytes: written?.bytes ?? 0 };
+        });
+  const decreases: RecheckDecrease[] = (outcome?.decreased ?? []).map((change) => ({
+    slice: change.slice.id,
+    committed: change.committed,
+    service: change.service,
+  }));
+  const error = input.error ?? outcome?.error;
   return {
     report_version: REPORT_VERSION,
-    pipeline: input.pipeline ?? null,
-    run_id: input.runId ?? null,
-    shard: input.shard ?? null,
+    pipeline: run?.pipeline ?? null,
+    run_id: run?.runId ?? null,
+    shard: run?.shard ?? null,
     outcome: outcomeOf(input.exitCode),
     exit_code: input.exitCode,
-    error: input.error ?? null,
+    error: error === undefined ? null : errorSummary(error),
     started_at: input.startedAt.toISOString(),
     ended_at: input.endedAt.toISOString(),
     duration_seconds: (input.endedAt.getTime() - input.startedAt.getTime()) / 1000,
     window:
-      input.window === undefined
-        ? null
-        : { start: input.window.start.toISOString(), end: input.window.end.toISOString() },
+      run === undefined ? null : { start: run.window.start.toISOString(), end: run.window.end.toISOString() },
     slices: {
       planned: sliceResults.length,
       committed: count("committed"),
@@ -151,8 +181,8 @@ export function buildRunReport(input: RunReportInput): RunReport {
     concurrency: tally.concurrency,
     batch_wait_seconds: tally.batch_wait_seconds,
     manifests: sinks.flatMap((sink) => (sink.manifest === null ? [] : [sink.manifest])),
-    recheck_decreases: [...(input.recheckDecreases ?? [])],
-    warnings: (input.recheckDecreases ?? []).map(
+    recheck_decreases: decreases,
+    warnings: decreases.map(
       (decrease) =>
         `${decrease.slice}: the service now has fewer records than were exported (${decrease.committed} → ${decrease.service}); the files are kept`,
     ),
