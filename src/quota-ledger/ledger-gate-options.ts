@@ -70,13 +70,6 @@ export interface GateCounts {
   granted: number;
   answered: number;
   waitMs: number;
-  /**
-   * The ledger's round trips from this process: every statement it sent (opening, joining, claim,
-   * blocks, renewals, the end, each one statement) and each connection it opened.
-   */
-  roundTrips: number;
-  /** Of which the statements. */
-  statements: number;
   remaining: number | undefined;
   day: number | undefined;
 }

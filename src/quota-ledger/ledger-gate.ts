@@ -34,8 +34,6 @@ export class LedgerGate implements QuotaGate {
     granted: 0,
     answered: 0,
     waitMs: 0,
-    roundTrips: 0,
-    statements: 0,
     remaining: undefined,
     day: undefined,
   };
@@ -144,7 +142,11 @@ export class LedgerGate implements QuotaGate {
         "Could not tell the quota ledger that the run ended; its lease returns what it held.",
       );
     }
-    this.options.log.debug({ ...this.counts, claimed: this.runClaim.own }, "Left the quota ledger.");
+    const { roundTrips, statements } = this.options.ledger;
+    this.options.log.debug(
+      { ...this.counts, roundTrips, statements, claimed: this.runClaim.own },
+      "Left the quota ledger.",
+    );
   }
 
   private take(): void {
@@ -205,8 +207,6 @@ export class LedgerGate implements QuotaGate {
   }
 
   private reportNumbers(): void {
-    this.counts.roundTrips = this.options.ledger.roundTrips;
-    this.counts.statements = this.options.ledger.statements;
     this.options.report?.({
       remaining: this.counts.remaining,
       reserved: this.counts.granted,

@@ -3,8 +3,7 @@
 import { z } from "zod";
 import type { BlockRequest, Grant } from "./ledger-types.js";
 import { MIN_CAP } from "./ledger-block-size.js";
-import { jsonArgument } from "./ledger-statement.js";
-import type { LedgerSend } from "./ledger-statement.js";
+import type { LedgerSend } from "./ledger-types.js";
 
 /** The grant as the function returns it: JSON null where the exporter has undefined. */
 const GrantAnswer = z.strictObject({
@@ -25,19 +24,16 @@ const Row = z.object({ grant: GrantAnswer });
  */
 export async function takeBlock(send: LedgerSend, request: BlockRequest): Promise<Grant> {
   const result = await send(`SELECT mdq_quota_take_block($1::jsonb) AS grant`, [
-    jsonArgument({ ...request, minCap: MIN_CAP }),
+    JSON.stringify({ ...request, minCap: MIN_CAP }),
   ]);
   const parsed = Row.safeParse(result.rows[0]);
   if (!parsed.success)
     throw new Error(`the quota ledger answered a block with an unexpected shape: ${parsed.error.message}`);
-  const grant = parsed.data.grant;
+  const { yieldTo, slots, remaining, ...grant } = parsed.data.grant;
   return {
-    granted: grant.granted,
-    yieldTo: grant.yieldTo ?? undefined,
-    exhausted: grant.exhausted,
-    probe: grant.probe,
-    slots: grant.slots ?? undefined,
-    remaining: grant.remaining ?? undefined,
-    day: grant.day,
+    ...grant,
+    yieldTo: yieldTo ?? undefined,
+    slots: slots ?? undefined,
+    remaining: remaining ?? undefined,
   };
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { ACCOUNTS_FUNCTIONS } from "./ledger-sql-accounts.js";
 import { GRANT_FUNCTIONS } from "./ledger-sql-grant.js";
-import type { LedgerSend } from "./ledger-statement.js";
+import type { LedgerSend } from "./ledger-types.js";
 
 /** One step of the schema; the index + 1 is the version it brings the ledger to. */
 export const LEDGER_MIGRATIONS: readonly string[] = [

@@ -2,7 +2,7 @@
 // the runs of that day with their claims, reservations and spending; the standing claims.
 import { priorityName } from "./ledger-types.js";
 import type { QuotaPriority } from "./ledger-types.js";
-import type { LedgerSend } from "./ledger-statement.js";
+import type { LedgerSend } from "./ledger-types.js";
 
 export interface LedgerRun {
   runId: string;

@@ -1,4 +1,14 @@
-// The words the quota ledger speaks: priorities, a run's registration, a block asked for and granted.
+// The words the quota ledger speaks: priorities, a run's registration, a block asked for and granted,
+// and how each step reaches PostgreSQL: one statement (a function call, run in one implicit
+// transaction) on a connection of the pool, or, for a reading of several, on one connection inside a
+// transaction; both count every statement sent, for the ledger's cost.
+import type { QueryResult, QueryResultRow } from "pg";
+
+/** Sends one statement and counts it; its failure comes back as the ledger's error. */
+export type LedgerSend = <R extends QueryResultRow = QueryResultRow>(
+  sql: string,
+  values?: readonly unknown[],
+) => Promise<Pick<QueryResult<R>, "rows" | "rowCount">>;
 
 export const QUOTA_PRIORITIES = ["high", "normal", "low"] as const;
 export type QuotaPriority = (typeof QUOTA_PRIORITIES)[number];

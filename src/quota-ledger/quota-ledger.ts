@@ -6,12 +6,18 @@ import type { PoolClient, QueryResultRow } from "pg";
 import { EtlError, hasCode } from "../errors.js";
 import { LEDGER_SCHEMA_VERSION, migrateLedger } from "./ledger-schema.js";
 import { takeBlock } from "./ledger-grant.js";
-import { finishRun, registerRun, registerStanding, renewLease, setClaim } from "./ledger-runs.js";
 import { readSnapshot } from "./ledger-snapshot.js";
 import type { LedgerSnapshot } from "./ledger-snapshot.js";
-import type { BlockRequest, Grant, QuotaPriority, RunEnd, RunRegistration } from "./ledger-types.js";
+import { PRIORITY_RANK } from "./ledger-types.js";
+import type {
+  BlockRequest,
+  Grant,
+  LedgerSend,
+  QuotaPriority,
+  RunEnd,
+  RunRegistration,
+} from "./ledger-types.js";
 import { describeLedgerUrl, redactLedgerText } from "./ledger-url.js";
-import type { LedgerSend, StatementResult } from "./ledger-statement.js";
 
 /**
  * The ledger's steps, each one atomic statement.
@@ -70,20 +76,12 @@ function isStatementError(error: unknown): boolean {
 }
 
 /** The error a failure to reach the ledger becomes: the server named, its credentials not. */
-export function ledgerUnreachable(url: string, error: unknown, when: string): EtlError {
+function ledgerUnreachable(url: string, error: unknown, when: string): EtlError {
   const detail = redactLedgerText(error instanceof Error ? error.message : String(error), url);
-  if (isStatementError(error)) {
-    return new EtlError(
-      "INTERNAL",
-      `the quota ledger ${describeLedgerUrl(url)} refused a statement ${when}: ${detail}`,
-      {
-        cause: new Error(detail),
-      },
-    );
-  }
+  const refused = isStatementError(error);
   return new EtlError(
-    "QUOTA_LEDGER_UNREACHABLE",
-    `the quota ledger ${describeLedgerUrl(url)} is unreachable ${when}: ${detail}`,
+    refused ? "INTERNAL" : "QUOTA_LEDGER_UNREACHABLE",
+    `the quota ledger ${describeLedgerUrl(url)} ${refused ? "refused a statement" : "is unreachable"} ${when}: ${detail}`,
     { cause: new Error(detail) },
   );
 }
@@ -110,13 +108,9 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
   /** Counts each statement sent on `db`, before it goes (a statement that fails cost a trip too). */
   const counted =
     (db: pg.Pool | PoolClient): LedgerSend =>
-    async <R extends QueryResultRow>(sql: string, values?: readonly unknown[]) => {
+    <R extends QueryResultRow>(sql: string, values?: readonly unknown[]) => {
       statements += 1;
-      const result: StatementResult<R> = await db.query<R>(
-        sql,
-        values === undefined ? undefined : [...values],
-      );
-      return result;
+      return db.query<R>(sql, values && [...values]);
     };
   const step =
     <A extends unknown[], T>(work: (send: LedgerSend, ...args: A) => Promise<T>, when: string) =>
@@ -127,6 +121,9 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
         throw ledgerUnreachable(url, error, when);
       }
     };
+  /** A step that is one call of a function of the ledger's schema, its answer unused. */
+  const call = <A extends unknown[]>(sql: string, when: string, values: (...args: A) => unknown[]) =>
+    step(async (send, ...args: A) => void (await send(sql, values(...args))), when);
   // A reading of several statements (the snapshot) holds one connection in one transaction.
   const inTransaction = async <T>(work: (send: LedgerSend) => Promise<T>, when: string): Promise<T> => {
     let tx: PoolClient;
@@ -171,12 +168,43 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
     get statements() {
       return statements;
     },
-    register: step(registerRun, "when the run joined it"),
-    setClaim: step(setClaim, "when the run claimed its plan"),
+    // Joins the ledger: the run's row under a fresh lease, and its claim (new unless a shard holds it).
+    register: call(
+      `SELECT mdq_quota_register($1::jsonb)`,
+      "when the run joined it",
+      (run: RunRegistration) => [
+        JSON.stringify({ ...run, rank: PRIORITY_RANK[run.priority], standing: run.standing ?? null }),
+      ],
+    ),
+    // The requests the run's plan needs: the claim, the largest any shard of it planned.
+    setClaim: call(
+      `SELECT mdq_quota_set_claim($1, $2, $3)`,
+      "when the run claimed its plan",
+      (clientId: string, claimKey: string, requests: number) => [clientId, claimKey, requests],
+    ),
     takeBlock: step(takeBlock, "when reserving requests"),
-    renewLease: step(renewLease, "when renewing the lease"),
-    finish: step(finishRun, "when the run ended"),
-    registerStanding: step(registerStanding, "when writing the standing claim"),
+    renewLease: step(async (send, runId: string) => {
+      const renewed = await send(
+        `UPDATE mdq_quota_runs SET lease_until = now() + make_interval(secs => lease_ms / 1000.0)
+     WHERE run_id = $1 AND finished_at IS NULL AND lease_until >= now()`,
+        [runId],
+      );
+      return (renewed.rowCount ?? 0) > 0;
+    }, "when renewing the lease"),
+    finish: call(`SELECT mdq_quota_finish($1::jsonb)`, "when the run ended", (end: RunEnd) => [
+      JSON.stringify(end),
+    ]),
+    // A pipeline's standing claim written (or changed); undefined, as JSON null, removes it.
+    registerStanding: call(
+      `SELECT mdq_quota_write_standing($1, $2, $3::smallint, $4::jsonb)`,
+      "when writing the standing claim",
+      (
+        clientId: string,
+        pipeline: string,
+        priority: QuotaPriority,
+        standing: RunRegistration["standing"],
+      ) => [clientId, pipeline, PRIORITY_RANK[priority], JSON.stringify(standing ?? null)],
+    ),
     snapshot: (clientId) => inTransaction((send) => readSnapshot(send, clientId), "when reading it"),
     close: () => pool.end(),
   };
