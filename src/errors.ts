@@ -9,15 +9,11 @@ import type { ErrorCode } from "./error-codes.js";
 export { ERROR_CODES } from "./error-codes.js";
 export type { ErrorCode } from "./error-codes.js";
 
-interface EtlErrorOptions {
-  cause?: unknown;
-}
-
 /** Base of every error the product raises on purpose. */
 export class EtlError extends Error {
   readonly code: ErrorCode;
 
-  constructor(code: ErrorCode, message: string, options: EtlErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
@@ -38,7 +34,7 @@ export interface ConfigIssue {
 export class ConfigError extends EtlError {
   readonly issues: readonly ConfigIssue[];
 
-  constructor(message: string, issues: readonly ConfigIssue[] = [], options: EtlErrorOptions = {}) {
+  constructor(message: string, issues: readonly ConfigIssue[] = [], options: ErrorOptions = {}) {
     super("CONFIG_INVALID", message, options);
     this.issues = issues;
   }
@@ -85,7 +81,7 @@ export class AuthError extends ApiError {
 
 /** 403: the token is valid but lacks permission for the operation. */
 export class PermissionError extends ApiError {
-  constructor(operation: string, options: EtlErrorOptions = {}) {
+  constructor(operation: string, options: ErrorOptions = {}) {
     super(
       `the client is not permitted to call ${operation} (HTTP 403); ask for the permission or drop this operation`,
       { operation, status: 403, retryable: false, cause: options.cause },
@@ -99,12 +95,7 @@ export class QuotaExhaustedError extends EtlError {
   readonly remaining: number | undefined;
   readonly reserve: number;
 
-  constructor(
-    message: string,
-    remaining: number | undefined,
-    reserve: number,
-    options: EtlErrorOptions = {},
-  ) {
+  constructor(message: string, remaining: number | undefined, reserve: number, options: ErrorOptions = {}) {
     super("QUOTA_EXHAUSTED", message, options);
     this.remaining = remaining;
     this.reserve = reserve;
@@ -145,7 +136,7 @@ export function isRetriesSpent(error: unknown): error is RetriesSpentError {
 
 /** A scroll or point-in-time context is gone; the caller restarts its slice from the start. */
 export class PagingContextLostError extends ApiError {
-  constructor(operation: string, options: EtlErrorOptions & { status?: number } = {}) {
+  constructor(operation: string, options: ErrorOptions & { status?: number } = {}) {
     super(
       `the paging context of ${operation} was lost (expired or released by the service); the slice must restart`,
       { operation, status: options.status, retryable: true, cause: options.cause },
@@ -166,20 +157,20 @@ export type SinkCode = Extract<ErrorCode, `SINK_${string}` | `S3_${string}`> | "
 
 /** Writing output failed: disk, S3, or a format encoder. */
 export class SinkError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions & { code?: SinkCode } = {}) {
+  constructor(message: string, options: ErrorOptions & { code?: SinkCode } = {}) {
     super(options.code ?? "SINK_FAILED", message, options);
   }
 }
 
 /** The counts the service reported and the records written disagree. */
 export class ReconciliationError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions = {}) {
+  constructor(message: string, options: ErrorOptions = {}) {
     super("RECONCILIATION_FAILED", message, options);
   }
 }
 
 /** The codes a `StoppedError` carries: the run stopped and can be resumed. */
-export const STOP_CODES = [
+const STOP_CODES = [
   "STOPPED",
   "OUTPUT_CLOSED",
   "OUTPUT_FULL",
@@ -189,7 +180,7 @@ export const STOP_CODES = [
 
 /** The run was stopped (signal); it can be resumed. */
 export class StoppedError extends EtlError {
-  constructor(message: string, options: EtlErrorOptions & { code?: (typeof STOP_CODES)[number] } = {}) {
+  constructor(message: string, options: ErrorOptions & { code?: (typeof STOP_CODES)[number] } = {}) {
     super(options.code ?? "STOPPED", message, options);
   }
 }
@@ -243,7 +234,7 @@ export function hasCode(error: unknown, ...codes: readonly ErrorCode[]): boolean
 
 /** Another run holds the output's lock; this one stopped before touching it and can run later. */
 export class OutputLockedError extends StoppedError {
-  constructor(message: string, options: EtlErrorOptions = {}) {
+  constructor(message: string, options: ErrorOptions = {}) {
     super(message, { ...options, code: "OUTPUT_LOCKED" });
   }
 }
