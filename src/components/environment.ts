@@ -3,12 +3,11 @@
 // its own with `withComponents`, and passes the result to loadPipeline and runPipeline, so adding a
 // component never means replacing a module.
 import type { TransformComponent } from "../core/contracts.js";
-import { ConfigError } from "../errors.js";
 import type { Format } from "../formats/format.js";
 import type { DataKindComponent } from "../kinds/data-kind.js";
 import type { Destination } from "../sinks/destination.js";
 import type { SinkConfig } from "../sinks/sink-config.js";
-import { DESTINATIONS, FORMATS, KINDS, TRANSFORMS } from "./registry.js";
+import { componentNamed, DESTINATIONS, FORMATS, KINDS, TRANSFORMS } from "./registry.js";
 
 export interface Components {
   /** By their YAML key (`- rename: {...}`). */
@@ -59,28 +58,12 @@ export function withComponents(base: Components, extra: ComponentAdditions): Com
   });
 }
 
-/**
- * The format a validated sink names; the schema refused any other, so a miss means the pipeline was
- * loaded with another environment than the one it runs with.
- */
+/** The format a validated sink names (see componentNamed). */
 export function formatOf(components: Components, sink: Pick<SinkConfig, "format">): Format {
-  const format = components.formats[sink.format];
-  if (format === undefined) {
-    const message = `format "${sink.format}" is not one of this environment's (${Object.keys(components.formats).join(", ")}); load and run the pipeline with the same components`;
-    throw new ConfigError(message, [{ path: "sinks.format", message }]);
-  }
-  return format;
+  return componentNamed(components.formats, sink.format, "format", "sinks.format");
 }
 
-/**
- * The data kind a validated source names; the schema refused any other, so a miss means the pipeline
- * was loaded with another environment than the one it runs with.
- */
+/** The data kind a validated source names (see componentNamed). */
 export function kindOf(components: Pick<Components, "kinds">, kind: string): DataKindComponent {
-  const found = components.kinds[kind];
-  if (found === undefined) {
-    const message = `kind "${kind}" is not one of this environment's (${Object.keys(components.kinds).join(", ")}); load and run the pipeline with the same components`;
-    throw new ConfigError(message, [{ path: "source.kind", message }]);
-  }
-  return found;
+  return componentNamed(components.kinds, kind, "kind", "source.kind");
 }

@@ -117,14 +117,26 @@ export function createSource(
   return create(source, deps);
 }
 
-function componentOf(transforms: TransformTable, type: string): TransformComponent {
-  const component = transforms[type];
-  if (component === undefined) {
-    const message = `transform "${type}" is not one of this environment's (${Object.keys(transforms).join(", ")}); load and run the pipeline with the same components`;
-    throw new ConfigError(message, [{ path: "transforms", message }]);
+/**
+ * The entry of an environment's table that a validated pipeline names; the schema refused any other,
+ * so a miss means the pipeline was loaded with another environment than the one it runs with.
+ */
+export function componentNamed<T>(
+  table: Readonly<Record<string, T>>,
+  name: string,
+  what: string,
+  path: string,
+): T {
+  const found = table[name];
+  if (found === undefined) {
+    const message = `${what} "${name}" is not one of this environment's (${Object.keys(table).join(", ")}); load and run the pipeline with the same components`;
+    throw new ConfigError(message, [{ path, message }]);
   }
-  return component;
+  return found;
 }
+
+const componentOf = (transforms: TransformTable, type: string): TransformComponent =>
+  componentNamed(transforms, type, "transform", "transforms");
 
 /**
  * The transforms of a pipeline as one stage; no steps give the identity.
