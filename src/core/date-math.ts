@@ -94,57 +94,38 @@ function applyOperations(anchor: Date, rest: string): DateMathResult {
   return { ok: true, date };
 }
 
+/** The UTC field a unit adds to; a week adds seven days. */
+const UNIT_FIELD = {
+  y: "FullYear",
+  M: "Month",
+  w: "Date",
+  d: "Date",
+  h: "Hours",
+  H: "Hours",
+  m: "Minutes",
+  s: "Seconds",
+} as const;
+
 function addTime(date: Date, amount: number, unit: MathUnit): Date {
   const next = new Date(date.getTime());
-  switch (unit) {
-    case "y":
-      next.setUTCFullYear(next.getUTCFullYear() + amount);
-      break;
-    case "M":
-      next.setUTCMonth(next.getUTCMonth() + amount);
-      break;
-    case "w":
-      next.setUTCDate(next.getUTCDate() + 7 * amount);
-      break;
-    case "d":
-      next.setUTCDate(next.getUTCDate() + amount);
-      break;
-    case "h":
-    case "H":
-      next.setUTCHours(next.getUTCHours() + amount);
-      break;
-    case "m":
-      next.setUTCMinutes(next.getUTCMinutes() + amount);
-      break;
-    case "s":
-      next.setUTCSeconds(next.getUTCSeconds() + amount);
-      break;
-  }
+  const field = UNIT_FIELD[unit];
+  next[`setUTC${field}`](next[`getUTC${field}`]() + (unit === "w" ? 7 * amount : amount));
   return next;
 }
 
+/** The units a rounding keeps, largest first: rounding to one keeps the fields up to it. */
+const ROUNDED: readonly MathUnit[] = ["y", "M", "d", "h", "m", "s"];
+
 function roundDown(date: Date, unit: MathUnit): Date {
-  const y = date.getUTCFullYear();
-  const mo = date.getUTCMonth();
-  const d = date.getUTCDate();
-  switch (unit) {
-    case "y":
-      return new Date(Date.UTC(y, 0, 1));
-    case "M":
-      return new Date(Date.UTC(y, mo, 1));
-    case "w": {
-      // getUTCDay is 0 on Sunday; weeks start on Monday.
-      const sinceMonday = (date.getUTCDay() + 6) % 7;
-      return new Date(Date.UTC(y, mo, d - sinceMonday));
-    }
-    case "d":
-      return new Date(Date.UTC(y, mo, d));
-    case "h":
-    case "H":
-      return new Date(Date.UTC(y, mo, d, date.getUTCHours()));
-    case "m":
-      return new Date(Date.UTC(y, mo, d, date.getUTCHours(), date.getUTCMinutes()));
-    case "s":
-      return new Date(Date.UTC(y, mo, d, date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()));
+  if (unit === "w") {
+    // getUTCDay is 0 on Sunday; weeks start on Monday.
+    const day = roundDown(date, "d");
+    day.setUTCDate(day.getUTCDate() - ((date.getUTCDay() + 6) % 7));
+    return day;
   }
+  const kept = ROUNDED.slice(0, ROUNDED.indexOf(unit === "H" ? "h" : unit) + 1);
+  const [y = 0, mo = 0, d = 1, h = 0, mi = 0, s = 0] = kept.map((part) =>
+    date[`getUTC${UNIT_FIELD[part]}`](),
+  );
+  return new Date(Date.UTC(y, mo, d, h, mi, s));
 }
