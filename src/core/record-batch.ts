@@ -126,16 +126,8 @@ export function pickRecords(batch: RecordBatch, indexes: readonly number[]): Rec
 
 /** Records `start` to `end` of a batch, with what it holds beside them: a file rolls mid-batch. */
 export function sliceRecords(batch: RecordBatch, start: number, end: number): RecordBatch {
-  switch (batch.kind) {
-    case "rows": {
-      const rows = batch.rows.slice(start, end);
-      return batch.json === undefined
-        ? { kind: "rows", rows }
-        : { kind: "rows", rows, json: batch.json.slice(start, end) };
-    }
-    case "lines":
-      return { kind: "lines", ids: batch.ids.slice(start, end), lines: batch.lines.slice(start, end) };
-    case "columns":
-      return { kind: "columns", records: batch.records.slice(start, end) };
-  }
+  return pickRecords(
+    batch,
+    Array.from({ length: end - start }, (_, index) => start + index),
+  );
 }
