@@ -7,11 +7,6 @@ import type { Column, RecordBatch } from "./record-batch.js";
 
 export type { Column, ColumnType, RecordBatch, RecordId, Row, RowJson, RowsBatch } from "./record-batch.js";
 
-interface StageContext {
-  signal: AbortSignal;
-  log: Logger;
-}
-
 /**
  * A slice is the unit of work, retry and commit: `[start, end)` of the window.
  * `id` is deterministic (`20261121T000000Z`), so a redone slice writes the same names.
@@ -38,7 +33,9 @@ export interface SliceStats {
   duplicates: number;
 }
 
-export interface SliceContext extends StageContext {
+export interface SliceContext {
+  signal: AbortSignal;
+  log: Logger;
   slice: Slice;
   run: RunInfo;
   stats: SliceStats;
