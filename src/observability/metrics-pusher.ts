@@ -13,12 +13,11 @@ interface MetricsPusherOptions {
   registry: Registry;
   /** The grouping key after `job`: pipeline, and shard when sharded. */
   groupings: Record<string, string>;
-  job?: string;
   log: Logger;
   /** Between pushes while the run lasts; 0 pushes only at the end. */
-  intervalMs?: number;
+  intervalMs: number;
   /** One push's whole attempt, the last one included (MDQ_PUSH_TIMEOUT_SECONDS). */
-  deadlineMs?: number;
+  deadlineMs: number;
 }
 
 export interface MetricsPusher {
@@ -27,8 +26,6 @@ export interface MetricsPusher {
 }
 
 export function startMetricsPusher(options: MetricsPusherOptions): MetricsPusher {
-  const job = options.job ?? "mdq-export";
-  const deadlineMs = options.deadlineMs ?? 10_000;
   let warnedWhileRunning = false;
   let inFlight: { done: Promise<void>; stop: AbortController } | undefined;
 
@@ -41,11 +38,11 @@ export function startMetricsPusher(options: MetricsPusherOptions): MetricsPusher
       .then((body) =>
         pushToGateway({
           url: options.url,
-          job,
+          job: "mdq-export",
           groupings: options.groupings,
           body,
           contentType: options.registry.contentType,
-          deadlineMs,
+          deadlineMs: options.deadlineMs,
           signal: stop.signal,
         }),
       )
@@ -72,7 +69,7 @@ export function startMetricsPusher(options: MetricsPusherOptions): MetricsPusher
     return done;
   };
 
-  const intervalMs = options.intervalMs ?? 15_000;
+  const { intervalMs } = options;
   // A gateway slower than the interval gets one push at a time, not a queue of them.
   const tick = (): void => void (inFlight === undefined ? push(false) : undefined);
   const timer = intervalMs > 0 ? setInterval(tick, intervalMs) : undefined;

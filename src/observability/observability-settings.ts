@@ -22,12 +22,7 @@ export const OBSERVABILITY_USAGE = `  --log-format F      json or pretty (defaul
   --report FILE       write a JSON report of the run at its end, whatever the outcome; - for stdout
                       (MDQ_REPORT)`;
 
-export interface ObservabilityFlags {
-  "metrics-port"?: string | undefined;
-  "metrics-address"?: string | undefined;
-  pushgateway?: string | undefined;
-  report?: string | undefined;
-}
+export type ObservabilityFlags = { [Flag in keyof typeof OBSERVABILITY_OPTIONS]?: string | undefined };
 
 interface ObservabilitySettings {
   metricsPort: number | undefined;

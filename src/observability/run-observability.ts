@@ -121,7 +121,9 @@ export function createRunObservability(
       // The load's warnings, delayed until the run id is known, carry it too.
       for (const { message, ...where } of warnings)
         runLog.warn({ path: where.path, line: where.line }, message);
-      const shardLabel = shard === undefined ? undefined : `${shard.index}-of-${shard.count}`;
+      // `i-of-n` when the run is one shard of a backfill, on every series and in the push's grouping.
+      const shardLabel: Record<string, string> =
+        shard === undefined ? {} : { shard: `${shard.index}-of-${shard.count}` };
       let observer: RunObserver = tally;
       if (settings.metricsPort !== undefined || settings.pushgateway !== undefined) {
         // Loaded only when metrics are asked for: prom-client is about 10 MB of a run's memory.
@@ -129,7 +131,7 @@ export function createRunObservability(
         metrics = createRunMetrics({
           pipeline: pipeline.name,
           kind: pipeline.source.kind,
-          ...(shardLabel === undefined ? {} : { shard: shardLabel }),
+          ...shardLabel,
         });
         observer = combineObservers(tally, metrics.observer);
       }
@@ -150,7 +152,7 @@ export function createRunObservability(
         pusher = startMetricsPusher({
           url: settings.pushgateway,
           registry: metrics.registry,
-          groupings: { pipeline: pipeline.name, ...(shardLabel === undefined ? {} : { shard: shardLabel }) },
+          groupings: { pipeline: pipeline.name, ...shardLabel },
           log: runLog,
           intervalMs: settings.pushIntervalMs,
           deadlineMs: settings.pushDeadlineMs,
