@@ -28,60 +28,6 @@ export interface SliceReport {
   rows_written: number | null;
 }
 
-export interface SinkReport {
-  index: number;
-  to: string;
-  format: string;
-  /** Rows and bytes this run committed. */
-  rows: number;
-  bytes: number;
-  /** Where this run wrote the sink's manifest; null for stdout or when none was written. */
-  manifest: string | null;
-}
-
-export interface RunReport {
-  report_version: number;
-  pipeline: string | null;
-  run_id: string | null;
-  shard: { index: number; count: number } | null;
-  outcome: ReportOutcome;
-  exit_code: number;
-  error: { code: string; message: string } | null;
-  started_at: string;
-  ended_at: string;
-  duration_seconds: number;
-  window: { start: string; end: string } | null;
-  slices: {
-    planned: number;
-    committed: number;
-    skipped: number;
-    failed: number;
-    stopped: number;
-    pending: number;
-  };
-  slice_results: SliceReport[];
-  records: { read: number; written: number };
-  sinks: SinkReport[];
-  requests: TallySnapshot["requests"];
-  retries: TallySnapshot["retries"];
-  quota: TallySnapshot["quota"];
-  concurrency: TallySnapshot["concurrency"];
-  batch_wait_seconds: number;
-  manifests: string[];
-  /** Committed slices a re-check found the service now has fewer records in; their files were kept. */
-  recheck_decreases: RecheckDecrease[];
-  /** Things that did not stop the run but need a person, one sentence each. */
-  warnings: string[];
-}
-
-export interface RecheckDecrease {
-  slice: string;
-  /** Records the slice held when it was committed. */
-  committed: number;
-  /** Records the service counted at the re-check. */
-  service: number;
-}
-
 /** What the run knew of itself once its pipeline was loaded. */
 export interface ReportedRun {
   pipeline: string;
@@ -119,7 +65,11 @@ function outcomeOf(exitCode: number): ReportOutcome {
   return "failed";
 }
 
-export function buildRunReport(input: RunReportInput): RunReport {
+/** The report as written; docs/operations.md ("Run report") documents every key. */
+export type RunReport = ReturnType<typeof buildRunReport>;
+
+// Its type is what the literal below builds: the report's keys are stated once.
+export function buildRunReport(input: RunReportInput) {
   const { tally, run, outcome } = input;
   const sliceResults: SliceReport[] = (outcome?.slices ?? []).map((slice) => {
     const seen = tally.slices[slice.id];
@@ -145,7 +95,7 @@ export function buildRunReport(input: RunReportInput): RunReport {
           const manifest = outcome.destinations[index]?.manifest ?? null;
           return { index, ...sink, manifest, rows: written?.rows ?? 0, bytes: written?.bytes ?? 0 };
         });
-  const decreases: RecheckDecrease[] = (outcome?.decreased ?? []).map((change) => ({
+  const decreases = (outcome?.decreased ?? []).map((change) => ({
     slice: change.slice.id,
     committed: change.committed,
     service: change.service,
