@@ -4,13 +4,15 @@
 // pipeline/ and sinks/ depend on it as they depend on the logger.
 
 /** Why a request or a slice was sent again. */
-export type RetryReason = "429" | "5xx" | "network" | "token" | "context_lost" | "reconciliation";
+export const RETRY_REASONS = ["429", "5xx", "network", "token", "context_lost", "reconciliation"] as const;
+export type RetryReason = (typeof RETRY_REASONS)[number];
 
 /**
  * How a slice of this run ended. `failed`: it gave up; `stopped`: the run's stop (a signal, a lost
  * lock, the quota) cut it short, and the next run redoes it.
  */
-export type SliceOutcome = "committed" | "skipped" | "failed" | "stopped";
+export const SLICE_OUTCOMES = ["committed", "skipped", "failed", "stopped"] as const;
+export type SliceOutcome = (typeof SLICE_OUTCOMES)[number];
 
 /** What a run sharing the quota through the ledger knows of it, each value since the run started. */
 export interface QuotaLedgerNumbers {
@@ -66,16 +68,21 @@ export const NO_OBSERVER: RunObserver = {
 
 /** Sends every report to each observer (the metrics and the run report's tally). */
 export function combineObservers(...observers: readonly RunObserver[]): RunObserver {
+  const each =
+    <Key extends keyof RunObserver>(key: Key) =>
+    (...args: Parameters<Required<RunObserver>[Key]>): void => {
+      for (const observer of observers)
+        (observer[key] as ((...args: unknown[]) => void) | undefined)?.(...args);
+    };
   return {
-    requestSent: (operation, status) => observers.forEach((o) => o.requestSent(operation, status)),
-    retried: (reason) => observers.forEach((o) => o.retried(reason)),
-    quotaReported: (remaining) => observers.forEach((o) => o.quotaReported(remaining)),
-    concurrencyChanged: (limit) => observers.forEach((o) => o.concurrencyChanged(limit)),
-    sliceFinished: (slice, outcome, seconds) =>
-      observers.forEach((o) => o.sliceFinished(slice, outcome, seconds)),
-    batchWaited: (seconds) => observers.forEach((o) => o.batchWaited(seconds)),
-    recordsRead: (count) => observers.forEach((o) => o.recordsRead(count)),
-    recordsWritten: (sink, rows, bytes) => observers.forEach((o) => o.recordsWritten(sink, rows, bytes)),
-    quotaLedger: (numbers) => observers.forEach((o) => o.quotaLedger?.(numbers)),
+    requestSent: each("requestSent"),
+    retried: each("retried"),
+    quotaReported: each("quotaReported"),
+    concurrencyChanged: each("concurrencyChanged"),
+    sliceFinished: each("sliceFinished"),
+    batchWaited: each("batchWaited"),
+    recordsRead: each("recordsRead"),
+    recordsWritten: each("recordsWritten"),
+    quotaLedger: each("quotaLedger"),
   };
 }

@@ -2,17 +2,9 @@
 // `shard` when sharded). Served on --metrics-port and pushed to a Pushgateway; dashboards and alerts
 // in deploy/ are written against these names.
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { QuotaLedgerNumbers, RetryReason, RunObserver, SliceOutcome } from "../core/run-observer.js";
+import { RETRY_REASONS, SLICE_OUTCOMES } from "../core/run-observer.js";
+import type { QuotaLedgerNumbers, RunObserver } from "../core/run-observer.js";
 
-const RETRY_REASONS: readonly RetryReason[] = [
-  "429",
-  "5xx",
-  "network",
-  "token",
-  "context_lost",
-  "reconciliation",
-];
-const SLICE_OUTCOMES: readonly SliceOutcome[] = ["committed", "skipped", "failed", "stopped"];
 /**
  * The quota ledger's series of a run, by the number of QuotaLedgerNumbers each shows: cumulative
  * values, set after each round trip to the ledger. Each carries the run's `priority` beside its
