@@ -11,21 +11,18 @@ export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" |
 /** `json`: one JSON object a line, for collectors; `pretty`: a readable line, for a terminal. */
 export type LogFormat = "json" | "pretty";
 
-/** Paths that may carry a credential; pino replaces their values before a line is written. */
+/**
+ * Paths that may carry a credential, at the top of a line's object and one level down; pino replaces
+ * their values before a line is written.
+ */
 const REDACTED_PATHS = [
   "client_secret",
-  "*.client_secret",
   "access_token",
-  "*.access_token",
   "token",
-  "*.token",
   "authorization",
-  "*.authorization",
   "headers.authorization",
-  "*.headers.authorization",
   "presigned_url",
-  "*.presigned_url",
-];
+].flatMap((path) => [path, `*.${path}`]);
 
 interface LoggerOptions {
   level?: LogLevel;
