@@ -7,27 +7,11 @@ export interface SliceTally {
   duration_seconds: number | null;
 }
 
-interface RunTally extends RunObserver {
-  snapshot(): TallySnapshot;
-}
+/** What the report reads of the tally; its keys are the ones `snapshot` builds. */
+export type TallySnapshot = ReturnType<ReturnType<typeof createRunTally>["snapshot"]>;
 
-export interface TallySnapshot {
-  records_read: number;
-  /** Per sink index: rows and bytes committed by this run. */
-  written: { sink: number; rows: number; bytes: number }[];
-  requests: { total: number; by_operation: Record<string, Record<string, number>> };
-  retries: { total: number; by_reason: Partial<Record<RetryReason, number>> };
-  quota: { before: number | null; after: number | null };
-  /**
-   * The requests let wait for an answer at once (adaptive concurrency): at the start (the pipeline's
-   * limits.concurrency), the lowest it went, at the end, and how often it moved.
-   */
-  concurrency: { start: number | null; lowest: number | null; end: number | null; changes: number };
-  batch_wait_seconds: number;
-  slices: Record<string, SliceTally>;
-}
-
-export function createRunTally(): RunTally {
+// Its type is what `snapshot` builds: the tally's keys are stated once.
+export function createRunTally() {
   let recordsRead = 0;
   const written = new Map<number, { rows: number; bytes: number }>();
   const requests: Record<string, Record<string, number>> = {};
@@ -35,11 +19,18 @@ export function createRunTally(): RunTally {
   let quotaBefore: number | null = null;
   let quotaAfter: number | null = null;
   let batchWait = 0;
-  const concurrency: TallySnapshot["concurrency"] = { start: null, lowest: null, end: null, changes: 0 };
+  // The requests let wait for an answer at once (adaptive concurrency): at the start (the pipeline's
+  // limits.concurrency), the lowest it went, at the end, and how often it moved.
+  const concurrency: { start: number | null; lowest: number | null; end: number | null; changes: number } = {
+    start: null,
+    lowest: null,
+    end: null,
+    changes: 0,
+  };
   const slices: Record<string, SliceTally> = {};
   const sum = (values: Iterable<number>): number => [...values].reduce((a, b) => a + b, 0);
 
-  return {
+  const observer: RunObserver = {
     requestSent(operation, status) {
       const byStatus = (requests[operation] ??= {});
       byStatus[status] = (byStatus[status] ?? 0) + 1;
@@ -64,6 +55,9 @@ export function createRunTally(): RunTally {
       const entry = written.get(sink) ?? { rows: 0, bytes: 0 };
       written.set(sink, { rows: entry.rows + rows, bytes: entry.bytes + bytes });
     },
+  };
+  return {
+    ...observer,
     snapshot: () => ({
       records_read: recordsRead,
       written: [...written.entries()].sort(([a], [b]) => a - b).map(([sink, entry]) => ({ sink, ...entry })),
