@@ -4,7 +4,8 @@
 // its lease alive (ledger-lease.ts), and says when the run must stop starting slices (a higher-priority claim) or stop at once.
 import type { EtlError } from "../errors.js";
 import type { QuotaGate } from "../core/quota-gate.js";
-import type { BlockRequest, Grant, RunEnd } from "./ledger-types.js";
+import type { BlockRequest, RunEnd } from "./ledger-types.js";
+import type { Grant } from "./ledger-grant.js";
 import { asLedgerError, ledgerExhausted, yieldedError } from "./ledger-gate-options.js";
 import { askAhead, DAY_SHARE, RunClaim } from "./ledger-block-size.js";
 import type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
@@ -104,8 +105,7 @@ export class LedgerGate implements QuotaGate {
 
   /** Set once a higher-priority claim took what is left: the run starts no more slices. */
   yieldError(): EtlError | undefined {
-    if (this.yieldTo === undefined) return undefined;
-    return yieldedError(this.yieldTo);
+    return this.yieldTo === undefined ? undefined : yieldedError(this.yieldTo);
   }
 
   /**

@@ -1,20 +1,32 @@
 // The ledger's one busy step: a run reports what it spent and saw, and asks for its next block, in one
 // statement (mdq_quota_take_block, ledger-sql-grant.ts), whose JSON answer is checked before use.
 import { z } from "zod";
-import type { BlockRequest, Grant } from "./ledger-types.js";
+import type { BlockRequest, LedgerSend } from "./ledger-types.js";
 import { MIN_CAP } from "./ledger-block-size.js";
-import type { LedgerSend } from "./ledger-types.js";
 
-/** The grant as the function returns it: JSON null where the exporter has undefined. */
+/** JSON null, as the function returns it, where the exporter has undefined. */
+const orUndefined = <T extends z.ZodType>(schema: T) =>
+  schema.nullable().transform((value) => value ?? undefined);
+
+/** The grant as the function returns it. */
 const GrantAnswer = z.strictObject({
   granted: z.number().int().nonnegative(),
-  yieldTo: z.string().nullable(),
+  /** Requests this run may have in flight at once (toward `max_in_flight`); undefined: unbounded. */
+  slots: orUndefined(z.number().int().nonnegative()),
+  /** The pipeline of higher priority this run yields to, when it must. */
+  yieldTo: orUndefined(z.string()),
+  /** Nothing granted because the day's quota (less this run's reserve) is spent. */
   exhausted: z.boolean(),
+  /**
+   * The one request granted is the fleet's probe of a count that may be yesterday's: its answer, not
+   * the ledger, says whether a new quota day began.
+   */
   probe: z.boolean(),
-  slots: z.number().int().nonnegative().nullable(),
-  remaining: z.number().int().nullable(),
+  remaining: orUndefined(z.number().int()),
   day: z.number().int().positive(),
 });
+
+export type Grant = z.output<typeof GrantAnswer>;
 
 const Row = z.object({ grant: GrantAnswer });
 
@@ -29,11 +41,5 @@ export async function takeBlock(send: LedgerSend, request: BlockRequest): Promis
   const parsed = Row.safeParse(result.rows[0]);
   if (!parsed.success)
     throw new Error(`the quota ledger answered a block with an unexpected shape: ${parsed.error.message}`);
-  const { yieldTo, slots, remaining, ...grant } = parsed.data.grant;
-  return {
-    ...grant,
-    yieldTo: yieldTo ?? undefined,
-    slots: slots ?? undefined,
-    remaining: remaining ?? undefined,
-  };
+  return parsed.data.grant;
 }

@@ -61,23 +61,6 @@ export interface BlockRequest {
   claim?: { claimKey: string; requests: number } | undefined;
 }
 
-export interface Grant {
-  granted: number;
-  /** Requests this run may have in flight at once (toward `max_in_flight`); undefined: unbounded. */
-  slots: number | undefined;
-  /** The pipeline of higher priority this run yields to, when it must. */
-  yieldTo: string | undefined;
-  /** Nothing granted because the day's quota (less this run's reserve) is spent. */
-  exhausted: boolean;
-  /**
-   * The one request granted is the fleet's probe of a count that may be yesterday's: its answer, not
-   * the ledger, says whether a new quota day began.
-   */
-  probe: boolean;
-  remaining: number | undefined;
-  day: number;
-}
-
 /** How a run ends, for the ledger. */
 export interface RunEnd {
   runId: string;

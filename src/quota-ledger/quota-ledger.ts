@@ -6,17 +6,11 @@ import type { PoolClient, QueryResultRow } from "pg";
 import { EtlError, hasCode } from "../errors.js";
 import { LEDGER_SCHEMA_VERSION, migrateLedger } from "./ledger-schema.js";
 import { takeBlock } from "./ledger-grant.js";
+import type { Grant } from "./ledger-grant.js";
 import { readSnapshot } from "./ledger-snapshot.js";
 import type { LedgerSnapshot } from "./ledger-snapshot.js";
 import { PRIORITY_RANK } from "./ledger-types.js";
-import type {
-  BlockRequest,
-  Grant,
-  LedgerSend,
-  QuotaPriority,
-  RunEnd,
-  RunRegistration,
-} from "./ledger-types.js";
+import type { BlockRequest, LedgerSend, QuotaPriority, RunEnd, RunRegistration } from "./ledger-types.js";
 import { describeLedgerUrl, redactLedgerText } from "./ledger-url.js";
 
 /**
