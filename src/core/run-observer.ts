@@ -68,21 +68,16 @@ export const NO_OBSERVER: RunObserver = {
 
 /** Sends every report to each observer (the metrics and the run report's tally). */
 export function combineObservers(...observers: readonly RunObserver[]): RunObserver {
-  const each =
-    <Key extends keyof RunObserver>(key: Key) =>
-    (...args: Parameters<Required<RunObserver>[Key]>): void => {
-      for (const observer of observers)
-        (observer[key] as ((...args: unknown[]) => void) | undefined)?.(...args);
-    };
   return {
-    requestSent: each("requestSent"),
-    retried: each("retried"),
-    quotaReported: each("quotaReported"),
-    concurrencyChanged: each("concurrencyChanged"),
-    sliceFinished: each("sliceFinished"),
-    batchWaited: each("batchWaited"),
-    recordsRead: each("recordsRead"),
-    recordsWritten: each("recordsWritten"),
-    quotaLedger: each("quotaLedger"),
+    requestSent: (operation, status) => observers.forEach((o) => o.requestSent(operation, status)),
+    retried: (reason) => observers.forEach((o) => o.retried(reason)),
+    quotaReported: (remaining) => observers.forEach((o) => o.quotaReported(remaining)),
+    concurrencyChanged: (limit) => observers.forEach((o) => o.concurrencyChanged(limit)),
+    sliceFinished: (slice, outcome, seconds) =>
+      observers.forEach((o) => o.sliceFinished(slice, outcome, seconds)),
+    batchWaited: (seconds) => observers.forEach((o) => o.batchWaited(seconds)),
+    recordsRead: (count) => observers.forEach((o) => o.recordsRead(count)),
+    recordsWritten: (sink, rows, bytes) => observers.forEach((o) => o.recordsWritten(sink, rows, bytes)),
+    quotaLedger: (numbers) => observers.forEach((o) => o.quotaLedger?.(numbers)),
   };
 }
