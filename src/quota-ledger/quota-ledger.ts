@@ -6,43 +6,19 @@ import type { PoolClient, QueryResultRow } from "pg";
 import { EtlError, hasCode } from "../errors.js";
 import { LEDGER_SCHEMA_VERSION, migrateLedger } from "./ledger-schema.js";
 import { takeBlock } from "./ledger-grant.js";
-import type { Grant } from "./ledger-grant.js";
 import { readSnapshot } from "./ledger-snapshot.js";
 import type { LedgerSnapshot } from "./ledger-snapshot.js";
 import { PRIORITY_RANK } from "./ledger-types.js";
-import type { BlockRequest, LedgerSend, QuotaPriority, RunEnd, RunRegistration } from "./ledger-types.js";
+import type { LedgerSend, QuotaPriority, RunEnd, RunRegistration } from "./ledger-types.js";
 import { describeLedgerUrl, redactLedgerText } from "./ledger-url.js";
 
 /**
- * The ledger's steps, each one atomic statement.
+ * The ledger's steps, each one atomic statement: what openQuotaLedger returns.
  * @example
  * const ledger = await openQuotaLedger("postgres://mdq@db:5432/quota");
  * await ledger.register(run); const grant = await ledger.takeBlock(request); await ledger.close();
  */
-export interface QuotaLedger {
-  /** The ledger's URL without credentials, for messages. */
-  readonly describe: string;
-  /**
-   * What the ledger cost this process so far, beside its requests to the service: every statement sent
-   * (each a round trip to PostgreSQL), and each connection opened.
-   */
-  readonly roundTrips: number;
-  /** Of `roundTrips`, the statements sent (the rest are connections opened). */
-  readonly statements: number;
-  register(run: RunRegistration): Promise<void>;
-  setClaim(clientId: string, claimKey: string, requests: number): Promise<void>;
-  takeBlock(request: BlockRequest): Promise<Grant>;
-  renewLease(runId: string): Promise<boolean>;
-  finish(end: RunEnd): Promise<void>;
-  registerStanding(
-    clientId: string,
-    pipeline: string,
-    priority: QuotaPriority,
-    standing: RunRegistration["standing"],
-  ): Promise<void>;
-  snapshot(clientId: string | undefined): Promise<LedgerSnapshot>;
-  close(): Promise<void>;
-}
+export type QuotaLedger = Awaited<ReturnType<typeof openQuotaLedger>>;
 
 export interface OpenLedgerOptions {
   /** How long to wait for a connection. Default 5000. */
@@ -81,7 +57,8 @@ function ledgerUnreachable(url: string, error: unknown, when: string): EtlError 
 }
 
 /** Connects, migrates the schema, and returns the ledger; throws QUOTA_LEDGER_UNREACHABLE. */
-export async function openQuotaLedger(url: string, options: OpenLedgerOptions = {}): Promise<QuotaLedger> {
+// Its type is what it returns (QuotaLedger): the steps are stated once.
+export async function openQuotaLedger(url: string, options: OpenLedgerOptions = {}) {
   const pool = new pg.Pool({
     connectionString: url,
     max: 2,
@@ -155,11 +132,17 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
     throw ledgerUnreachable(url, error, "at the start");
   }
   return {
+    /** The ledger's URL without credentials, for messages. */
     describe: describeLedgerUrl(url),
-    get roundTrips() {
+    /**
+     * What the ledger cost this process so far, beside its requests to the service: every statement
+     * sent (each a round trip to PostgreSQL), and each connection opened.
+     */
+    get roundTrips(): number {
       return statements + connections;
     },
-    get statements() {
+    /** Of `roundTrips`, the statements sent (the rest are connections opened). */
+    get statements(): number {
       return statements;
     },
     // Joins the ledger: the run's row under a fresh lease, and its claim (new unless a shard holds it).
@@ -199,7 +182,8 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
         standing: RunRegistration["standing"],
       ) => [clientId, pipeline, PRIORITY_RANK[priority], JSON.stringify(standing ?? null)],
     ),
-    snapshot: (clientId) => inTransaction((send) => readSnapshot(send, clientId), "when reading it"),
-    close: () => pool.end(),
+    snapshot: (clientId: string | undefined): Promise<LedgerSnapshot> =>
+      inTransaction((send) => readSnapshot(send, clientId), "when reading it"),
+    close: (): Promise<void> => pool.end(),
   };
 }
