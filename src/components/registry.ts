@@ -29,6 +29,7 @@ import type {
   Source,
   RecordBatch,
   Column,
+  ColumnsResult,
   SliceContext,
   Transform,
   TransformComponent,
@@ -153,16 +154,8 @@ export function createTransformChain(
     stages.reduce<AsyncIterable<RecordBatch>>((batches, stage) => stage(batches, ctx), input);
 }
 
-export interface StepProblem {
-  /** Index of the step in `transforms`. */
-  step: number;
-  type: string;
-  /** Path inside the step's config, such as `fields.0` or a rename key. */
-  path: string;
-  message: string;
-  /** The step would write over a field the rows carry. */
-  overwrites?: boolean;
-}
+/** A problem of one step (its index in `transforms`, and its type), at a path inside the step's config. */
+export type StepProblem = ColumnsResult["problems"][number] & { step: number; type: string };
 
 /** The output columns of the chain given the source's columns, and every reference to a missing field. */
 export function transformColumns(
