@@ -110,14 +110,11 @@ export function createRunObservability(
       const run = newRunInfo(pipeline.name, startedAt);
       const runLog = log.child({ run_id: run.runId, pipeline: pipeline.name });
       finishLog = runLog;
-      if (settings.report !== undefined && settings.report !== "-") {
-        try {
-          await checkReportTarget(settings.report);
-        } catch (error) {
+      if (settings.report !== undefined && settings.report !== "-")
+        await checkReportTarget(settings.report).catch((error: unknown) => {
           reportRefused = true;
           throw error;
-        }
-      }
+        });
       // The load's warnings, delayed until the run id is known, carry it too.
       for (const { message, ...where } of warnings)
         runLog.warn({ path: where.path, line: where.line }, message);
