@@ -54,15 +54,13 @@ export interface LedgerGateOptions {
   report?: (numbers: QuotaLedgerNumbers) => void;
 }
 
-/** What the progress line shows of the ledger. */
-export interface LedgerProgress {
-  /** The fleet's remaining count as the ledger last told it. */
-  remaining: number | undefined;
-  /** This run's claim: its part of the plan, planning included; undefined before the plan. */
+/**
+ * What the progress line shows of the ledger: the numbers the metrics show, and this run's claim (its
+ * part of the plan, planning included; undefined before the plan).
+ */
+export type LedgerProgress = Pick<QuotaLedgerNumbers, "remaining" | "reserved" | "spent"> & {
   claim: number | undefined;
-  reserved: number;
-  spent: number;
-}
+};
 
 /** The ledger's numbers as this run sees them, for metrics and the run's end. */
 export interface GateCounts {
