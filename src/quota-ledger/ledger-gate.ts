@@ -9,7 +9,7 @@ import type { Grant } from "./ledger-grant.js";
 import { asLedgerError, ledgerExhausted, yieldedError } from "./ledger-gate-options.js";
 import { askAhead, DAY_SHARE, RunClaim } from "./ledger-block-size.js";
 import type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
-import { LeaseKeeper } from "./ledger-lease.js";
+import { keepLease, type LeaseKeeper } from "./ledger-lease.js";
 
 export type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
 
@@ -41,7 +41,7 @@ export class LedgerGate implements QuotaGate {
 
   constructor(private readonly options: LedgerGateOptions) {
     this.runClaim = new RunClaim(options.blockSize, options.claimKey);
-    this.lease = new LeaseKeeper({
+    this.lease = keepLease({
       ...options,
       wanted: () => this.refusal === undefined,
       // The lease ran out and the ledger took the block back: what is left here is no longer ours.

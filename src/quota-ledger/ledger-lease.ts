@@ -4,7 +4,7 @@
 import type { Clock } from "../api/clock.js";
 import type { QuotaLedger } from "./quota-ledger.js";
 
-export interface LeaseKeeperOptions {
+interface LeaseKeeperOptions {
   ledger: Pick<QuotaLedger, "renewLease">;
   runId: string;
   leaseMs: number;
@@ -16,34 +16,25 @@ export interface LeaseKeeperOptions {
   failed: (error: unknown) => void;
 }
 
-export class LeaseKeeper {
-  private movedAt: number;
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(private readonly options: LeaseKeeperOptions) {
-    this.movedAt = options.clock.now();
-    this.timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(options.leaseMs / 3)));
-    this.timer.unref();
-  }
-
+export interface LeaseKeeper {
   /** A statement of the run moved its lease on (a block). */
-  moved(): void {
-    this.movedAt = this.options.clock.now();
-  }
+  moved(): void;
+  stop(): void;
+}
 
-  stop(): void {
-    clearInterval(this.timer);
-  }
-
-  private async renew(): Promise<void> {
-    const { options } = this;
+export function keepLease(options: LeaseKeeperOptions): LeaseKeeper {
+  let movedAt = options.clock.now();
+  const renew = async (): Promise<void> => {
     if (!options.wanted()) return;
-    if (options.clock.now() - this.movedAt < options.leaseMs / 3) return;
-    this.movedAt = options.clock.now();
+    if (options.clock.now() - movedAt < options.leaseMs / 3) return;
+    movedAt = options.clock.now();
     try {
       if (!(await options.ledger.renewLease(options.runId))) options.lost();
     } catch (error) {
       options.failed(error);
     }
-  }
+  };
+  const timer = setInterval(() => void renew(), Math.max(100, Math.floor(options.leaseMs / 3)));
+  timer.unref();
+  return { moved: () => void (movedAt = options.clock.now()), stop: () => clearInterval(timer) };
 }
