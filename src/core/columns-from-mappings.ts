@@ -69,12 +69,6 @@ export interface WidenedField {
   column: ColumnType;
 }
 
-/** The columns of the combined mappings, and the fields whose column had to hold several types. */
-interface MappedColumns {
-  columns: Column[];
-  widened: WidenedField[];
-}
-
 const COMPANION = /^(.+)\.(keyword|text)$/;
 
 /**
@@ -82,9 +76,13 @@ const COMPANION = /^(.+)\.(keyword|text)$/;
  * once in `_source`; the companion is dropped when its parent field is mapped. A field listed more
  * than once is one column, in the place of its first entry: `alias` (another name of a field, whose
  * type the mappings do not say) takes the type of the field's other entries, and the rest widen
- * (`widerColumnType`). A field listed only as `alias` is text.
+ * (`widerColumnType`). A field listed only as `alias` is text. Returns the columns, and the fields
+ * whose column had to hold several types.
  */
-export function readMappings(fields: readonly MappingField[]): MappedColumns {
+export function readMappings(fields: readonly MappingField[]): {
+  columns: Column[];
+  widened: WidenedField[];
+} {
   const names = new Set(fields.map((field) => field.name));
   const typesByName = new Map<string, string[]>();
   for (const field of fields) {
