@@ -64,24 +64,22 @@ export function observabilitySettings(
     const shown = escapeControl(redactText(pushgateway).replace(/^[^/@]*@/, "[redacted]@"));
     throw invalid("--pushgateway", `--pushgateway "${shown}" is not an http:// or https:// URL`);
   }
-  const intervalText = env.MDQ_PUSH_INTERVAL_SECONDS ?? "15";
-  if (!/^\d+$/.test(intervalText))
-    throw invalid(
-      "MDQ_PUSH_INTERVAL_SECONDS",
-      `MDQ_PUSH_INTERVAL_SECONDS "${intervalText}" is not whole seconds`,
-    );
-  const deadlineText = env.MDQ_PUSH_TIMEOUT_SECONDS ?? "10";
-  if (!/^\d+$/.test(deadlineText) || Number(deadlineText) < 1 || Number(deadlineText) > 60)
-    throw invalid(
-      "MDQ_PUSH_TIMEOUT_SECONDS",
-      `MDQ_PUSH_TIMEOUT_SECONDS "${deadlineText}" is not whole seconds from 1 to 60`,
-    );
+  // Whole seconds, from `min` to `max`, in milliseconds.
+  const seconds = (name: string, fallback: string, min: number, max: number): number => {
+    const text = env[name] ?? fallback;
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+      throw invalid(
+        name,
+        `${name} "${text}" is not whole seconds${max < Infinity ? ` from ${min} to ${max}` : ""}`,
+      );
+    return Number(text) * 1000;
+  };
   return {
     metricsPort,
     metricsAddress,
     pushgateway,
     report: flags.report ?? (env.MDQ_REPORT || undefined),
-    pushIntervalMs: Number(intervalText) * 1000,
-    pushDeadlineMs: Number(deadlineText) * 1000,
+    pushIntervalMs: seconds("MDQ_PUSH_INTERVAL_SECONDS", "15", 0, Infinity),
+    pushDeadlineMs: seconds("MDQ_PUSH_TIMEOUT_SECONDS", "10", 1, 60),
   };
 }
