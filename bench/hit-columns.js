@@ -1,6 +1,6 @@
 // The CPU and garbage of reading a page's Parquet column values two ways: the JSON.parse path (each
 // hit parsed, checked, made a row with hitAsRow, its fields named by unknownFields, the rows appended
-// to ColumnBuffers) and the hit columns reader (formats/hit-columns-reader.ts: the values read from
+// to ColumnBuffers) and the hit columns reader (decoding/hit-columns-reader.ts: the values read from
 // the hit's bytes). Not part of `npm run bench`.
 //
 // Run after `npm run build`: node bench/hit-columns.js [--rounds 20] [--warmup 5] [--only hit|JSON]
@@ -35,7 +35,8 @@ const { mappingFields } = await import("../dist/emulator/mappings.js");
 const { columnsFromMappings } = await import("../dist/core/columns-from-mappings.js");
 const { ColumnBuffers } = await import("../dist/formats/parquet/column-buffers.js");
 const { fieldTree, unknownFields } = await import("../dist/pipeline/run/report-unknown-fields.js");
-const { createHitColumnsReader } = await import("../dist/formats/hit-columns-reader.js");
+const { HitColumnsReader } = await import("../dist/decoding/hit-columns-reader.js");
+const { parquetColumnCoercers } = await import("../dist/formats/parquet/coercers.js");
 
 async function fetchPage() {
   const emulator = await startEmulator({ port: 0, seed: 7, density: 3300 });
@@ -98,11 +99,11 @@ function parsePath() {
     for (const name of unknownFields(row, names, tree)) unknown.add(name);
     rows[h] = row;
   }
-  buffers.append(rows, 0, hits);
+  buffers.append({ kind: "rows", rows }, 0, hits);
   return buffers.take();
 }
 
-const reader = createHitColumnsReader(columns, { v3: true });
+const reader = new HitColumnsReader(columns, true, parquetColumnCoercers);
 /** The same page read by the hit columns reader. */
 function readerPath() {
   const values = columns.map(() => []);

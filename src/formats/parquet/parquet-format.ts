@@ -26,7 +26,7 @@ const DEFAULT_ROW_GROUP_ROWS = 100_000;
  * 296 to 264 MB at the same CPU (485,050 jobs, 4 slices at once; docs/performance.md). Checked after
  * each batch, so a row group ends at most one batch past it.
  */
-const DEFAULT_ROW_GROUP_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_ROW_GROUP_BYTES = 2 * 1024 * 1024;
 
 const parquetOptions = {
   compression: z.enum(["snappy", "uncompressed"]).default("snappy").describe("Parquet page compression."),
