@@ -4,13 +4,13 @@
 // started with --control, so a pipeline can be tried against a service that changes between runs.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
+import type { MappingType } from "../api/wire/fields.js";
 import type { FieldChanges } from "./field-changes.js";
 import { readBody, sendJson } from "./http-io.js";
 import { resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
 import type { LateRecords } from "./late-records.js";
 import type { GeneratedKind } from "./generated-kind.js";
-import { kindsTaking } from "./kind-data.js";
-import type { DataChange } from "./kind-data.js";
+import { GENERATED_KINDS } from "./kind-data.js";
 import type { ResolvedOptions } from "./options.js";
 
 export interface EmulatorControl {
@@ -26,27 +26,35 @@ export interface EmulatorControl {
 
 export const CONTROL_PREFIX = "/_emulator/";
 
-/** The kinds a change applies to, as the table says. */
-const kindSchema = (change: DataChange) => z.enum(kindsTaking(change));
-const typeSchema = z.enum(["keyword", "text", "date", "float", "boolean", "long", "integer", "alias"]);
+/** The mapping types a changed field may take (the emulator command's flags take the same). */
+export const MAPPING_TYPES = [
+  "keyword",
+  "text",
+  "date",
+  "float",
+  "boolean",
+  "long",
+  "integer",
+  "alias",
+] as const satisfies readonly MappingType[];
+
+const kindSchema = z.enum(GENERATED_KINDS as [GeneratedKind, ...GeneratedKind[]]);
+const typeSchema = z.enum(MAPPING_TYPES);
 
 const fieldsBody = z.strictObject({
-  kind: kindSchema("fields"),
+  kind: kindSchema,
   add: z.record(z.string().min(1), typeSchema).optional(),
   remove: z.array(z.string().min(1)).optional(),
   retype: z.record(z.string().min(1), typeSchema).optional(),
   mappings: z.array(z.strictObject({ name: z.string(), type: z.string() })).optional(),
 });
 
-const rangeBody = (change: DataChange) =>
-  z.strictObject({
-    kind: kindSchema(change),
-    start: z.union([z.string(), z.number()]),
-    end: z.union([z.string(), z.number()]),
-    count: z.number().int().min(1),
-  });
-const lateBody = rangeBody("late-records");
-const lostBody = rangeBody("lost-records");
+const rangeBody = z.strictObject({
+  kind: kindSchema,
+  start: z.union([z.string(), z.number()]),
+  end: z.union([z.string(), z.number()]),
+  count: z.number().int().min(1),
+});
 
 export function createControl(options: ResolvedOptions): EmulatorControl {
   return {
@@ -67,6 +75,23 @@ export function createControl(options: ResolvedOptions): EmulatorControl {
 
 const indexedBody = z.strictObject({ until: z.union([z.string(), z.number(), z.null()]) });
 
+/** Each action's body and what it changes. */
+const ACTIONS: Record<string, (control: EmulatorControl, body: unknown) => z.ZodError | undefined> = {
+  fields: (control, body) =>
+    apply(fieldsBody, body, ({ kind, ...changes }) => control.changeFields(kind, changes)),
+  "late-records": (control, body) => apply(rangeBody, body, control.addLateRecords),
+  "lost-records": (control, body) => apply(rangeBody, body, control.loseRecords),
+  "indexed-until": (control, body) =>
+    apply(indexedBody, body, ({ until }) => control.setIndexedUntil(until ?? undefined)),
+};
+
+function apply<T>(schema: z.ZodType<T>, body: unknown, change: (parsed: T) => void): z.ZodError | undefined {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) return parsed.error;
+  change(parsed.data);
+  return undefined;
+}
+
 /** `POST /_emulator/` fields, late-records, lost-records, indexed-until; JSON bodies as in docs/emulator.md. */
 export async function handleControl(
   control: EmulatorControl,
@@ -80,38 +105,21 @@ export async function handleControl(
   } catch {
     return sendJson(res, 400, { error: "bad_request", details: "the body is not JSON" });
   }
-  const action = pathname.slice(CONTROL_PREFIX.length);
-  const invalid = (error: z.ZodError): void => {
-    const issue = error.issues[0];
-    sendJson(res, 400, {
-      error: "bad_request",
-      details: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? ""}`,
+  const name = pathname.slice(CONTROL_PREFIX.length);
+  const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+  if (action === undefined)
+    return sendJson(res, 404, {
+      error: "not_found",
+      details: `no control ${pathname}; fields, late-records, lost-records or indexed-until`,
     });
-  };
   try {
-    if (action === "fields") {
-      const parsed = fieldsBody.safeParse(body);
-      if (!parsed.success) return invalid(parsed.error);
-      const { kind, ...changes } = parsed.data;
-      control.changeFields(kind, changes);
-    } else if (action === "late-records") {
-      const parsed = lateBody.safeParse(body);
-      if (!parsed.success) return invalid(parsed.error);
-      control.addLateRecords(parsed.data);
-    } else if (action === "lost-records") {
-      const parsed = lostBody.safeParse(body);
-      if (!parsed.success) return invalid(parsed.error);
-      control.loseRecords(parsed.data);
-    } else if (action === "indexed-until") {
-      const parsed = indexedBody.safeParse(body);
-      if (!parsed.success) return invalid(parsed.error);
-      control.setIndexedUntil(parsed.data.until ?? undefined);
-    } else {
-      return sendJson(res, 404, {
-        error: "not_found",
-        details: `no control ${pathname}; fields, late-records, lost-records or indexed-until`,
+    const invalid = action(control, body);
+    const issue = invalid?.issues[0];
+    if (invalid !== undefined)
+      return sendJson(res, 400, {
+        error: "bad_request",
+        details: `${issue?.path.join(".") ?? ""}: ${issue?.message ?? ""}`,
       });
-    }
   } catch (error) {
     return sendJson(res, 400, { error: "bad_request", details: (error as Error).message });
   }

@@ -1,8 +1,8 @@
 // The emulator's data per kind, one entry for each kind of the wire's DataKind list: how a record is
-// generated and which fields the mappings list, the operations that serve the kind, and which of the
-// changes to the data (the emulator command's --add-field, --late-records … flags and the control
-// interface) apply to it. A new kind adds its entry here; the generator, the mappings, the option
-// defaults, the limited client, expectedHits, the control interface and the command's flags read it.
+// generated and which fields the mappings list, and the operations that serve the kind. A new kind adds
+// its entry here; the generator, the mappings, the option defaults, the limited client, expectedHits,
+// the control interface and the command's flags read it (every generated kind takes the changes to the
+// data: the command's --add-field, --late-records … flags and the control interface).
 import type { DataKind, FieldSpec } from "../api/wire/fields.js";
 import type { OperationPath } from "../api/wire/operations.js";
 import type { GeneratedKind } from "./generated-kind.js";
@@ -11,11 +11,6 @@ import type { SummaryInput } from "./records-billing.js";
 import { jobSource, ticketSource, workloadSource } from "./records.js";
 import type { RecordInput, Source } from "./records.js";
 import { logFieldMapped, logSource, metricFieldMapped, metricSource } from "./records-logs.js";
-
-/** The changes a kind's data can be given: its fields, records ingested late, records lost. */
-export type DataChange = "fields" | "late-records" | "lost-records";
-
-const EVERY_CHANGE: readonly DataChange[] = ["fields", "late-records", "lost-records"];
 
 /** A kind whose records are generated per stream and hour. */
 interface RecordKindData {
@@ -27,7 +22,6 @@ interface RecordKindData {
   mappings: OperationPath;
   /** The paged operation `expectedHits(kind, …)` reads. */
   query: OperationPath;
-  changes: readonly DataChange[];
 }
 
 /** A kind answered with one summary per request, counting the records of a generated kind. */
@@ -49,35 +43,30 @@ export const KIND_DATA: KindData = {
     mapped: logFieldMapped,
     mappings: "/v3/logs/mappings",
     query: "/v2/logs/scroll",
-    changes: EVERY_CHANGE,
   },
   workloads: {
     generate: workloadSource,
     mapped: everywhere,
     mappings: "/v3/workloads/mappings",
     query: "/v2/workloads/scroll",
-    changes: EVERY_CHANGE,
   },
   jobs: {
     generate: jobSource,
     mapped: everywhere,
     mappings: "/v3/jobs/mappings",
     query: "/v3/jobs/query",
-    changes: EVERY_CHANGE,
   },
   tickets: {
     generate: ticketSource,
     mapped: everywhere,
     mappings: "/v3/tickets/mappings",
     query: "/v3/tickets/query",
-    changes: EVERY_CHANGE,
   },
   metrics: {
     generate: metricSource,
     mapped: metricFieldMapped,
     mappings: "/v3/metrics/mappings",
     query: "/v3/metrics/query",
-    changes: EVERY_CHANGE,
   },
   // Billing has no records of its own: a domain's summary counts its tickets in the window.
   billing: { summarize: billingSummary, query: "/v1/query", counts: "tickets" },
@@ -92,8 +81,3 @@ export const DATA_KINDS = Object.keys(KIND_DATA) as DataKind[];
 
 /** The kinds whose records are generated, in the table's order. */
 export const GENERATED_KINDS: readonly GeneratedKind[] = DATA_KINDS.filter(isGenerated);
-
-/** The kinds a change applies to, in the table's order (what the flags and the control accept). */
-export function kindsTaking(change: DataChange): GeneratedKind[] {
-  return GENERATED_KINDS.filter((kind) => KIND_DATA[kind].changes.includes(change));
-}

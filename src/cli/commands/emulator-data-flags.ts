@@ -1,89 +1,65 @@
 // The emulator command's flags that change the data it serves: fields added, removed or retyped per
-// kind, records ingested late or lost, and how far the service has indexed. Each names the flag, the
-// value and what is allowed when wrong; the kinds a flag takes are those the emulator's table of kind
-// data says the change applies to; and the awkward values the records carry.
+// kind, records ingested late or lost, how far the service has indexed, and the awkward values the
+// records carry. Each names the flag, the value and what is allowed when wrong; the kinds a flag takes
+// are the emulator's generated kinds, the types those its control interface takes.
 import type { MappingType } from "../../api/wire/fields.js";
 import { parseAwkward } from "../../emulator/awkward-data.js";
-import type { AwkwardProfile } from "../../emulator/awkward-data.js";
+import { MAPPING_TYPES } from "../../emulator/control.js";
 import type { FieldChanges } from "../../emulator/field-changes.js";
 import type { GeneratedKind } from "../../emulator/generated-kind.js";
-import { kindsTaking } from "../../emulator/kind-data.js";
-import type { DataChange } from "../../emulator/kind-data.js";
+import { GENERATED_KINDS } from "../../emulator/kind-data.js";
 import { resolveLateRecords } from "../../emulator/late-records.js";
 import type { LateRecords } from "../../emulator/late-records.js";
 import type { EmulatorOptions } from "../../emulator/options.js";
 
-/** The change each flag makes. */
-const CHANGE_OF_FLAG = {
-  "add-field": "fields",
-  "remove-field": "fields",
-  "retype-field": "fields",
-  "late-records": "late-records",
-  "lost-records": "lost-records",
-} as const satisfies Record<string, DataChange>;
+/** The flags as `parseArgs` declares them; the field and record flags repeat. */
+export const DATA_FLAGS = {
+  "add-field": { type: "string", multiple: true },
+  "remove-field": { type: "string", multiple: true },
+  "retype-field": { type: "string", multiple: true },
+  "late-records": { type: "string", multiple: true },
+  "lost-records": { type: "string", multiple: true },
+  "indexed-until": { type: "string" },
+  awkward: { type: "string" },
+} as const;
 
-type DataFlag = keyof typeof CHANGE_OF_FLAG;
-const TYPES: readonly MappingType[] = [
-  "keyword",
-  "text",
-  "date",
-  "float",
-  "boolean",
-  "long",
-  "integer",
-  "alias",
-];
+type DataFlagValues = {
+  [F in keyof typeof DATA_FLAGS]?: (typeof DATA_FLAGS)[F] extends { multiple: true }
+    ? readonly string[]
+    : string;
+};
 
-interface DataChangeFlags {
-  addField?: readonly string[] | undefined;
-  removeField?: readonly string[] | undefined;
-  retypeField?: readonly string[] | undefined;
-  lateRecords?: readonly string[] | undefined;
-  lostRecords?: readonly string[] | undefined;
-  indexedUntil?: string | undefined;
-}
-
-function kindOf(flag: DataFlag, value: string, kind: string | undefined): GeneratedKind {
-  const kinds = kindsTaking(CHANGE_OF_FLAG[flag]);
-  const found = kinds.find((candidate) => candidate === kind);
+function kindOf(flag: string, value: string, kind: string | undefined): GeneratedKind {
+  const found = GENERATED_KINDS.find((candidate) => candidate === kind);
   if (found !== undefined) return found;
-  throw new Error(`--${flag}: "${value}" does not start with a kind (${kinds.join(", ")})`);
-}
-
-function typeOf(flag: string, value: string, type: string | undefined): MappingType {
-  if (TYPES.includes(type as MappingType)) return type as MappingType;
-  throw new Error(`--${flag}: "${value}" does not end with a type (${TYPES.join(", ")})`);
+  throw new Error(`--${flag}: "${value}" does not start with a kind (${GENERATED_KINDS.join(", ")})`);
 }
 
 /** `jobs:job.priority:keyword` → kind, field, type. Field names hold no `:`. */
 function fieldFlag(
-  flag: DataFlag,
+  flag: "add-field" | "remove-field" | "retype-field",
   value: string,
-  withType: boolean,
-): { kind: GeneratedKind; name: string; type?: MappingType } {
+): { kind: GeneratedKind; name: string; type: MappingType } {
+  const withType = flag !== "remove-field";
   const parts = value.split(":");
   const [kind, name, type] = parts;
   if (parts.length !== (withType ? 3 : 2) || name === undefined || name === "")
     throw new Error(`--${flag}: "${value}" is not ${withType ? "KIND:FIELD:TYPE" : "KIND:FIELD"}`);
-  return withType
-    ? { kind: kindOf(flag, value, kind), name, type: typeOf(flag, value, type) }
-    : { kind: kindOf(flag, value, kind), name };
+  const found = kindOf(flag, value, kind);
+  if (withType && !(MAPPING_TYPES as readonly (string | undefined)[]).includes(type))
+    throw new Error(`--${flag}: "${value}" does not end with a type (${MAPPING_TYPES.join(", ")})`);
+  return { kind: found, name, type: type as MappingType };
 }
 
 /** `jobs:2026-11-20T10:00:00Z/2026-11-20T11:00:00Z:25`: the times hold `:`, so kind and count are split off the ends. */
-function lateFlag(value: string, flag: DataFlag = "late-records"): LateRecords {
+function lateFlag(value: string, flag: "late-records" | "lost-records"): LateRecords {
   const first = value.indexOf(":");
   const last = value.lastIndexOf(":");
   const range = value.slice(first + 1, last).split("/");
-  const count = Number(value.slice(last + 1));
   if (first < 0 || last === first || range.length !== 2)
     throw new Error(`--${flag}: "${value}" is not KIND:START/END:COUNT`);
-  const late = {
-    kind: kindOf(flag, value, value.slice(0, first)),
-    start: range[0] ?? "",
-    end: range[1] ?? "",
-    count,
-  };
+  const kind = kindOf(flag, value, value.slice(0, first));
+  const late = { kind, start: range[0] ?? "", end: range[1] ?? "", count: Number(value.slice(last + 1)) };
   try {
     resolveLateRecords(late);
   } catch (error) {
@@ -92,10 +68,13 @@ function lateFlag(value: string, flag: DataFlag = "late-records"): LateRecords {
   return late;
 }
 
+type DataOptions = Pick<
+  EmulatorOptions,
+  "fieldChanges" | "lateRecords" | "lostRecords" | "indexedUntil" | "awkward"
+>;
+
 /** The options the flags ask for; none when no flag is given. */
-export function parseDataChanges(
-  flags: DataChangeFlags,
-): Pick<EmulatorOptions, "fieldChanges" | "lateRecords" | "lostRecords" | "indexedUntil"> {
+export function parseDataChanges(flags: DataFlagValues): DataOptions {
   const changes: Partial<
     Record<
       GeneratedKind,
@@ -103,35 +82,26 @@ export function parseDataChanges(
     >
   > = {};
   const of = (kind: GeneratedKind) => (changes[kind] ??= { add: {}, remove: [], retype: {} });
-  for (const value of flags.addField ?? []) {
-    const { kind, name, type } = fieldFlag("add-field", value, true);
-    of(kind).add[name] = type as MappingType;
-  }
-  for (const value of flags.removeField ?? []) {
-    const { kind, name } = fieldFlag("remove-field", value, false);
-    of(kind).remove.push(name);
-  }
-  for (const value of flags.retypeField ?? []) {
-    const { kind, name, type } = fieldFlag("retype-field", value, true);
-    of(kind).retype[name] = type as MappingType;
-  }
+  for (const flag of ["add-field", "remove-field", "retype-field"] as const)
+    for (const value of flags[flag] ?? []) {
+      const { kind, name, type } = fieldFlag(flag, value);
+      const change = of(kind);
+      if (flag === "remove-field") change.remove.push(name);
+      else change[flag === "add-field" ? "add" : "retype"][name] = type;
+    }
   const fieldChanges: Partial<Record<GeneratedKind, FieldChanges>> = changes;
-  const lateRecords = (flags.lateRecords ?? []).map((value) => lateFlag(value));
-  const lostRecords = (flags.lostRecords ?? []).map((value) => lateFlag(value, "lost-records"));
-  const until = flags.indexedUntil;
+  const lateRecords = (flags["late-records"] ?? []).map((value) => lateFlag(value, "late-records"));
+  const lostRecords = (flags["lost-records"] ?? []).map((value) => lateFlag(value, "lost-records"));
+  const until = flags["indexed-until"];
   if (until !== undefined && !Number.isFinite(Date.parse(until)))
     throw new Error(`--indexed-until: "${until}" is not a time (ISO 8601, such as 2026-11-20T10:43:57Z)`);
+  const awkward = flags.awkward === undefined ? undefined : parseAwkward(flags.awkward);
+  if (typeof awkward === "string") throw new Error(awkward);
   return {
     ...(Object.keys(fieldChanges).length > 0 ? { fieldChanges } : {}),
     ...(lateRecords.length > 0 ? { lateRecords } : {}),
     ...(lostRecords.length > 0 ? { lostRecords } : {}),
     ...(until === undefined ? {} : { indexedUntil: until }),
+    ...(awkward === undefined ? {} : { awkward }),
   };
-}
-
-/** `--awkward=int64,dates` (or `all`): the awkward parts; throws naming the parts that are not ones. */
-export function parseAwkwardFlag(value: string): AwkwardProfile {
-  const profile = parseAwkward(value);
-  if (typeof profile === "string") throw new Error(profile);
-  return profile;
 }

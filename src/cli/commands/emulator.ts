@@ -5,8 +5,8 @@ import { parseArgs } from "node:util";
 import type { Command } from "../io.js";
 import { EXIT } from "../io.js";
 import { startEmulator } from "../../emulator/server.js";
-import type { EmulatorOptions, PartitionFormat } from "../../emulator/server.js";
-import { parseAwkwardFlag, parseDataChanges } from "./emulator-data-flags.js";
+import type { EmulatorOptions, FaultOptions, PartitionFormat } from "../../emulator/server.js";
+import { DATA_FLAGS, parseDataChanges } from "./emulator-data-flags.js";
 import { emulatorCredentials, exposureWarning } from "../emulator-credentials.js";
 import { listenFailure } from "../listen-failure.js";
 
@@ -59,61 +59,70 @@ Options:
 
 const FORMATS: readonly PartitionFormat[] = ["ndjson", "ndjson-gzip", "json-array"];
 
-function numberOption(values: Record<string, unknown>, name: string, max = Infinity): number | undefined {
-  const raw = values[name];
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > max)
-    throw new Error(`--${name}: "${String(raw)}" is not a number between 0 and ${max}`);
-  return value;
-}
+/** The numeric flags: the option each sets and the largest value it takes (a rate is a share, 0..1). */
+const NUMBER_FLAGS = {
+  port: ["port", 65_535],
+  seed: ["seed"],
+  density: ["density"],
+  "max-buckets": ["maxBuckets"],
+  quota: ["quota"],
+  "quota-day-ms": ["quotaDayMs"],
+  "payload-limit": ["payloadLimitBytes"],
+  "partition-seconds": ["batchPartitionSeconds"],
+  "ready-after-polls": ["batchReadyAfterPolls"],
+} as const satisfies Record<string, readonly [keyof EmulatorOptions, number?]>;
 
-const STRING_OPTIONS = [
-  "port",
+const FAULT_FLAGS = {
+  "error-rate": ["errorRate", 1],
+  "rate-limit-rate": ["rateLimitRate", 1],
+  "retry-after": ["retryAfterSeconds"],
+  "reset-rate": ["resetRate", 1],
+  "truncate-rate": ["truncateRate", 1],
+  "context-loss-rate": ["contextLossRate", 1],
+  "revocation-rate": ["tokenRevocationRate", 1],
+  "latency-ms": ["latencyMs"],
+  "jitter-ms": ["jitterMs"],
+} as const satisfies Record<string, readonly [keyof FaultOptions, number?]>;
+
+const TEXT_FLAGS = [
   "host",
-  "seed",
-  "density",
   "domains",
   "client-id",
   "client-secret",
   "client-secret-file",
-  "max-buckets",
-  "quota",
-  "quota-day-ms",
-  "payload-limit",
-  "partition-seconds",
-  "ready-after-polls",
   "failing-partitions",
   "partition-format",
-  "error-rate",
-  "rate-limit-rate",
-  "retry-after",
-  "reset-rate",
-  "truncate-rate",
-  "context-loss-rate",
-  "revocation-rate",
-  "latency-ms",
-  "jitter-ms",
 ] as const;
+
+/** The options a table's flags set, each checked to be a number from 0 to its largest. */
+function numbers(
+  table: Record<string, readonly [string, number?]>,
+  values: Record<string, unknown>,
+): Record<string, number> {
+  const options: Record<string, number> = {};
+  for (const [name, [option, max = Infinity]] of Object.entries(table)) {
+    const raw = values[name];
+    if (raw === undefined) continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0 || value > max)
+      throw new Error(`--${name}: "${String(raw)}" is not a number between 0 and ${max}`);
+    options[option] = value;
+  }
+  return options;
+}
 
 /** Turns the command line into emulator options; throws with the flag, the value and what is allowed. */
 export function parseEmulatorArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): EmulatorOptions | "help" {
-  const flags = Object.fromEntries(STRING_OPTIONS.map((name) => [name, { type: "string" as const }]));
+  const strings = [...Object.keys(NUMBER_FLAGS), ...Object.keys(FAULT_FLAGS), ...TEXT_FLAGS];
   const { values } = parseArgs({
     // `--awkward` alone means every part: parseArgs has no optional values, so it is spelled out.
     args: argv.map((arg) => (arg === "--awkward" ? "--awkward=all" : arg)),
     options: {
-      ...flags,
-      "add-field": { type: "string", multiple: true },
-      "remove-field": { type: "string", multiple: true },
-      "retype-field": { type: "string", multiple: true },
-      "late-records": { type: "string", multiple: true },
-      "lost-records": { type: "string", multiple: true },
-      "indexed-until": { type: "string" },
-      awkward: { type: "string" },
+      ...Object.fromEntries(strings.map((name) => [name, { type: "string" as const }])),
+      ...DATA_FLAGS,
       control: { type: "boolean" },
       "report-requests": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -122,60 +131,32 @@ export function parseEmulatorArgs(
   });
   if (values.help) return "help";
   const v = values as Record<string, unknown>;
-  const format = v["partition-format"];
+  const text = (name: (typeof TEXT_FLAGS)[number]) => (typeof v[name] === "string" ? v[name] : undefined);
+  const format = text("partition-format");
   if (format !== undefined && !FORMATS.includes(format as PartitionFormat)) {
-    throw new Error(`--partition-format: "${String(format)}" is not one of ${FORMATS.join(", ")}`);
+    throw new Error(`--partition-format: "${format}" is not one of ${FORMATS.join(", ")}`);
   }
-  const list = (name: string) =>
-    typeof v[name] === "string"
-      ? String(v[name])
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined;
-  const rate = (name: string) => numberOption(v, name, 1);
-  const faults = {
-    errorRate: rate("error-rate"),
-    rateLimitRate: rate("rate-limit-rate"),
-    retryAfterSeconds: numberOption(v, "retry-after"),
-    resetRate: rate("reset-rate"),
-    truncateRate: rate("truncate-rate"),
-    contextLossRate: rate("context-loss-rate"),
-    tokenRevocationRate: rate("revocation-rate"),
-    latencyMs: numberOption(v, "latency-ms"),
-    jitterMs: numberOption(v, "jitter-ms"),
-  };
-  const text = (name: string) => (typeof v[name] === "string" ? v[name] : undefined);
+  const list = (name: "domains" | "failing-partitions") =>
+    text(name)
+      ?.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const faults = numbers(FAULT_FLAGS, v);
   const credentials = emulatorCredentials(
     { id: text("client-id"), secret: text("client-secret"), secretFile: text("client-secret-file") },
     env,
   );
   const options: EmulatorOptions = {
-    port: numberOption(v, "port", 65_535) ?? 8787,
-    host: typeof v["host"] === "string" ? v["host"] : undefined,
-    seed: numberOption(v, "seed"),
-    density: numberOption(v, "density"),
+    port: 8787,
+    ...numbers(NUMBER_FLAGS, v),
+    host: text("host"),
     domains: list("domains"),
     clientId: credentials.clientId,
     clientSecret: credentials.clientSecret,
-    maxBuckets: numberOption(v, "max-buckets"),
-    quota: numberOption(v, "quota"),
-    quotaDayMs: numberOption(v, "quota-day-ms"),
-    payloadLimitBytes: numberOption(v, "payload-limit"),
-    batchPartitionSeconds: numberOption(v, "partition-seconds"),
-    batchReadyAfterPolls: numberOption(v, "ready-after-polls"),
     failingPartitions: list("failing-partitions")?.map(Number),
     partitionFormat: format as PartitionFormat | undefined,
-    faults: Object.fromEntries(Object.entries(faults).filter(([, value]) => value !== undefined)),
-    ...parseDataChanges({
-      addField: values["add-field"],
-      removeField: values["remove-field"],
-      retypeField: values["retype-field"],
-      lateRecords: values["late-records"],
-      lostRecords: values["lost-records"],
-      indexedUntil: values["indexed-until"],
-    }),
-    awkward: values.awkward === undefined ? undefined : parseAwkwardFlag(values.awkward),
+    faults,
+    ...parseDataChanges(values),
     control: values.control === true ? true : undefined,
   };
   return Object.fromEntries(
