@@ -3,8 +3,7 @@
 import type { OperationPath } from "../api/wire/operations.js";
 import type { GeneratedKind } from "./generated-kind.js";
 import { KIND_DATA } from "./kind-data.js";
-import { resolveOptions } from "./options.js";
-import type { EmulatorOptions } from "./options.js";
+import type { ResolvedOptions } from "./options.js";
 import { planQuery } from "./plan.js";
 import type { Body } from "./plan.js";
 import { countPlan, readPage } from "./scan.js";
@@ -16,16 +15,15 @@ function operationOf(target: OperationPath | GeneratedKind): OperationPath {
 
 /**
  * The hits of an initial request body, in the order the service pages them (page size from the body).
- * `target` is a kind (its query/scroll operation) or an operation path; options as given to startEmulator.
- * @example
- * for await (const hit of expectedHits("jobs", body, { seed: 7 })) ids.push(hit._id);
+ * `target` is a kind (its query/scroll operation) or an operation path; options are the running
+ * service's, so its field changes, late and lost records and indexing horizon count.
  */
 export async function* expectedHits(
   target: OperationPath | GeneratedKind,
   body: Body,
-  options: EmulatorOptions = {},
+  options: ResolvedOptions,
 ): AsyncIterable<EmulatedHit> {
-  const plan = planQuery(operationOf(target), body, resolveOptions(options));
+  const plan = planQuery(operationOf(target), body, options);
   const { lastPosition } = countPlan(plan);
   let after = -1;
   const size = Math.max(1, Math.min(plan.size, 10_000));
@@ -41,7 +39,7 @@ export async function* expectedHits(
 export function expectedCount(
   target: OperationPath | GeneratedKind,
   body: Body,
-  options: EmulatorOptions = {},
+  options: ResolvedOptions,
 ): number {
-  return countPlan(planQuery(operationOf(target), body, resolveOptions(options))).total;
+  return countPlan(planQuery(operationOf(target), body, options)).total;
 }

@@ -32,62 +32,47 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
   const { state, issuer, quota, faults, routes } = deps;
   const { options } = state;
   return async (path, req, res) => {
+    /** Answers with the family's error body. */
+    const fail = (status: number, error: string, details: string, headers = {}, extra = {}) =>
+      sendJson(res, status, errorBody(path, status, error, details, extra), headers);
     const drawn = faults.draw();
     if (drawn.delayMs > 0) await sleep(drawn.delayMs);
     const bearer = await issuer.check(req.headers.authorization);
     if (!bearer.ok || drawn.revoked) {
       const reason = bearer.ok ? "revoked" : bearer.reason;
-      const headers = { "www-authenticate": `Bearer error="invalid_token"` };
-      return sendJson(res, 401, errorBody(path, 401, "unauthorized", `access token ${reason}`), headers);
+      return fail(401, "unauthorized", `access token ${reason}`, {
+        "www-authenticate": `Bearer error="invalid_token"`,
+      });
     }
-    if (!issuer.isAllowed(bearer.client, path)) {
-      return sendJson(
-        res,
-        403,
-        errorBody(path, 403, "forbidden", `this client is not permitted to call ${path}`),
-      );
-    }
-    if (drawn.status !== undefined) {
-      if (drawn.status === 429) {
-        const seconds = String(options.faults.retryAfterSeconds);
-        return sendJson(res, 429, errorBody(path, 429, "too_many_requests", "rate limited; retry later"), {
-          "retry-after": seconds,
-        });
-      }
-      return sendJson(
-        res,
-        drawn.status,
-        errorBody(path, drawn.status, "service_error", `upstream failure (${drawn.status})`),
-      );
-    }
+    if (!issuer.isAllowed(bearer.client, path))
+      return fail(403, "forbidden", `this client is not permitted to call ${path}`);
+    if (drawn.status === 429)
+      return fail(429, "too_many_requests", "rate limited; retry later", {
+        "retry-after": String(options.faults.retryAfterSeconds),
+      });
+    if (drawn.status !== undefined)
+      return fail(drawn.status, "service_error", `upstream failure (${drawn.status})`);
     const remaining = quota.take(bearer.client.clientId);
     if (remaining === undefined) {
       const details = `daily request quota of ${options.quota} exhausted; it resets in ${quota.secondsToReset()} s`;
-      return sendJson(res, 429, errorBody(path, 429, "quota_exceeded", details), {
-        "retry-after": String(quota.secondsToReset()),
-      });
+      return fail(429, "quota_exceeded", details, { "retry-after": String(quota.secondsToReset()) });
     }
     const text = await readBody(req);
     let parsed: unknown;
     try {
       parsed = text === undefined ? null : text.trim() === "" ? undefined : JSON.parse(text);
     } catch {
-      return sendJson(res, 400, errorBody(path, 400, "bad_request", "the body is not valid JSON"));
+      return fail(400, "bad_request", "the body is not valid JSON");
     }
-    if (parsed === null)
-      return sendJson(res, 413, errorBody(path, 413, "payload_too_large", "request body too large"));
+    if (parsed === null) return fail(413, "payload_too_large", "request body too large");
     // The spec answers a missing batch token like an invalid one: 401, not a validation 400.
     if (path === "/v1/logs/batch/urls" && !hasBatchToken(parsed))
-      return sendJson(res, 401, errorBody(path, 401, "unauthorized", "missing batch token"));
+      return fail(401, "unauthorized", "missing batch token");
     const problems = validateRequest(path, parsed);
     if (problems.length > 0) {
-      const details = problems.map(formatProblem).join("; ");
       const list = problems.map(({ field, message }) => ({ field, message }));
-      return sendJson(
-        res,
-        400,
-        errorBody(path, 400, "bad_request", details, path.startsWith("/v1/") ? {} : { problems: list }),
-      );
+      const details = problems.map(formatProblem).join("; ");
+      return fail(400, "bad_request", details, {}, path.startsWith("/v1/") ? {} : { problems: list });
     }
     const body = (parsed ?? {}) as Body;
     let result;
@@ -103,7 +88,7 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
       });
     } catch (error) {
       if (!(error instanceof TooManyBucketsError)) throw error;
-      return sendJson(res, 400, errorBody(path, 400, "too_many_buckets_exception", error.message));
+      return fail(400, "too_many_buckets_exception", error.message);
     }
     // Encoded once: the same bytes serve the payload-limit check and the response.
     // Awkward data holds exact digits, escapes and repeated keys that only jsonText writes.
@@ -111,7 +96,7 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
     const bytes = Buffer.from(answer, "utf8");
     if (result.payloadLimited && bytes.length > options.payloadLimitBytes) {
       const details = `response over the safe payload limit of ${options.payloadLimitBytes} bytes; reduce size, use fields, or use a batch endpoint`;
-      return sendJson(res, 413, errorBody(path, 413, "payload_too_large", details));
+      return fail(413, "payload_too_large", details);
     }
     result.commit?.();
     const bodyFaults = result.status === 200 ? drawn : undefined;

@@ -113,29 +113,22 @@ export interface EmulatorOptions {
   awkward?: boolean | AwkwardData;
 }
 
-export interface ResolvedOptions {
-  seed: number;
+/** The options with their defaults; those given in another shape than the service uses are resolved. */
+export interface ResolvedOptions extends Required<
+  Omit<
+    EmulatorOptions,
+    | "density"
+    | "clientId"
+    | "clientSecret"
+    | "faults"
+    | "lateRecords"
+    | "lostRecords"
+    | "indexedUntil"
+    | "awkward"
+  >
+> {
   density: Record<GeneratedKind, number>;
-  domains: readonly string[];
-  logGroups: readonly string[];
-  tenants: readonly string[];
-  stages: readonly string[];
-  host: string;
-  port: number;
   clients: readonly ClientCredentials[];
-  quota: number;
-  quotaDayMs: number;
-  tokenTtlSeconds: number;
-  batchTokenTtlSeconds: number;
-  contextIdleSeconds: number;
-  payloadLimitBytes: number;
-  batchPartitionSeconds: number;
-  batchReadyAfterPolls: number;
-  failingPartitions: readonly number[];
-  partitionFormat: PartitionFormat;
-  downloadUrlTtlSeconds: number;
-  maxBuckets: number;
-  onInternalError: (error: unknown, reference: string) => void;
   faults: Required<FaultOptions>;
   /** Changed at run time by `changeFields` (and the control interface). */
   fieldChanges: Partial<Record<GeneratedKind, FieldChanges>>;
@@ -145,9 +138,6 @@ export interface ResolvedOptions {
   lostRecords: LateRange[];
   /** Moved at run time by `setIndexedUntil` (and the control interface); undefined: everything. */
   indexedUntil: number | undefined;
-  control: boolean;
-  clock: Clock;
-  recordIds: RecordIds;
   awkward: AwkwardProfile;
 }
 

@@ -1,13 +1,10 @@
 // v3 operations: mappings, jobs/tickets point-in-time query, metrics scroll query, aggregations.
 import { V3_DEFAULT_SIZE } from "../api/wire/common.js";
 import type { GeneratedKind } from "./generated-kind.js";
-import { planQuery } from "./plan.js";
-import { countPlan, readPage } from "./scan.js";
-import { compileProjection } from "./projection.js";
 import { mappingFields } from "./mappings.js";
 import { aggregate } from "./routes-v2.js";
-import { contextLost, errorBody, v3Meta } from "./route-context.js";
-import { nextScrollPage } from "./scroll-context.js";
+import { errorBody, v3Meta } from "./route-context.js";
+import { nextPage, nextScrollPage, openOrResume } from "./scroll-context.js";
 import type { Route } from "./route-context.js";
 
 function mappings(kind: GeneratedKind): Route {
@@ -23,44 +20,27 @@ const sizeOf = (value: unknown) => (typeof value === "number" ? value : V3_DEFAU
 
 /** Jobs and tickets: the position to resume from is the last sort value of `search_after`. */
 const pitQuery: Route = (ctx) => {
-  const { state, body, path } = ctx;
+  const { body, path } = ctx;
   const pitId = typeof body["pit_id"] === "string" ? body["pit_id"] : undefined;
-  let context;
-  let after = -1;
-  if (pitId !== undefined) {
-    if (ctx.faults.contextLoss) state.contexts.release(pitId);
-    context = state.contexts.get(pitId);
-    if (!context) return contextLost(path, "point in time");
-    const position = (body["search_after"] as unknown[])[1];
-    if (typeof position !== "number" || !Number.isInteger(position) || position < -1) {
-      const details = "search_after must be the sort array of the last hit of the previous page";
-      return { status: 400, body: errorBody(path, 400, "bad_request", details) };
-    }
-    after = position;
-  } else {
-    const plan = planQuery(path, body, state.options);
-    context = state.contexts.open(plan, countPlan(plan), "pit_");
+  const context = openOrResume(ctx, pitId, "pit_", "point in time");
+  if ("status" in context) return context;
+  const after = pitId === undefined ? -1 : (body["search_after"] as unknown[])[1];
+  if (typeof after !== "number" || !Number.isInteger(after) || after < -1) {
+    const details = "search_after must be the sort array of the last hit of the previous page";
+    return { status: 400, body: errorBody(path, 400, "bad_request", details) };
   }
-  const plan = Array.isArray(body["fields"])
-    ? { ...context.plan, projection: compileProjection(body["fields"] as string[]) }
-    : context.plan;
-  const page = readPage(plan, after, sizeOf(body["size"]));
-  const last = page.hits[page.hits.length - 1];
-  const more = last !== undefined && page.lastPosition < context.count.lastPosition;
-  const live = context;
+  const { page, more, commit } = nextPage(ctx, context, after, sizeOf(body["size"]));
   const pagination = more
-    ? { pit_id: live.id, search_after: last.sort }
+    ? { pit_id: context.id, search_after: page.hits.at(-1)?.sort }
     : { pit_id: null, search_after: null };
   return {
     status: 200,
     body: {
-      data: { hits: page.hits, total: live.count.total, count: page.hits.length },
+      data: { hits: page.hits, total: context.count.total, count: page.hits.length },
       meta: v3Meta(ctx, { pagination }),
     },
     payloadLimited: true,
-    commit: () => {
-      if (!more) state.contexts.release(live.id);
-    },
+    commit,
   };
 };
 

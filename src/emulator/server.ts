@@ -131,15 +131,6 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const address = server.address() as AddressInfo;
   baseUrl = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`;
   const main = options.clients[0];
-  // What the service holds now, field changes and late records included.
-  const currentOptions = (): EmulatorOptions => ({
-    ...input,
-    fieldChanges: options.fieldChanges,
-    lateRecords: options.lateRecords.map((range) => ({ ...range, start: range.startMs, end: range.endMs })),
-    lostRecords: options.lostRecords.map((range) => ({ ...range, start: range.startMs, end: range.endMs })),
-    indexedUntil: options.indexedUntil,
-    clock: options.clock,
-  });
   return {
     url: baseUrl,
     clientId: main?.clientId ?? "",
@@ -160,7 +151,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     addLateRecords: control.addLateRecords,
     loseRecords: control.loseRecords,
     setIndexedUntil: control.setIndexedUntil,
-    expectedHits: (target, body) => expectedHits(target, body, currentOptions()),
-    expectedCount: (target, body) => expectedCount(target, body, currentOptions()),
+    expectedHits: (target, body) => expectedHits(target, body, options),
+    expectedCount: (target, body) => expectedCount(target, body, options),
   };
 }
