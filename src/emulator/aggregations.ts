@@ -14,9 +14,6 @@ interface Accumulator {
 
 type Factory = () => Accumulator;
 
-/** The engine's default `search.max_buckets`: a response past it is refused, not built. */
-const DEFAULT_MAX_BUCKETS = 65_535;
-
 /** Too many buckets in one response (a 1ms histogram over hours): the engine answers 400. */
 export class TooManyBucketsError extends Error {
   constructor(readonly limit: number) {
@@ -26,20 +23,8 @@ export class TooManyBucketsError extends Error {
   }
 }
 
-/** Counts the buckets a response emits, across every (nested) aggregation. */
-interface BucketBudget {
-  take(count: number): void;
-}
-
-function bucketBudget(limit: number): BucketBudget {
-  let used = 0;
-  return {
-    take(count) {
-      used += count;
-      if (used > limit) throw new TooManyBucketsError(limit);
-    },
-  };
-}
+/** Counts the buckets a response emits, across every (nested) aggregation; throws past the limit. */
+type BucketBudget = (count: number) => void;
 
 function compileAll(aggs: Aggregations | undefined, now: number, budget: BucketBudget): [string, Factory][] {
   return Object.entries(aggs ?? {}).map(([name, agg]) => [name, compileAggregation(agg, now, budget)]);
@@ -125,7 +110,7 @@ function compileAggregation(agg: Aggregation, now: number, budget: BucketBudget)
             (a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
           );
           const shown = sorted.slice(0, size);
-          budget.take(shown.length);
+          budget(shown.length);
           const other = sorted.slice(size).reduce((sum, b) => sum + b.count, 0);
           return {
             doc_count_error_upper_bound: 0,
@@ -158,7 +143,7 @@ function compileAggregation(agg: Aggregation, now: number, budget: BucketBudget)
             const bucket = buckets.get(key);
             if (!bucket && minDocCount > 0) continue;
             // Counted before it is built: the empty buckets between keys are what explodes.
-            budget.take(1);
+            budget(1);
             const count = bucket?.count ?? 0;
             const nested = bucket ? subResults(bucket.subs) : subResults(instantiate(subs));
             out.push({ key_as_string: new Date(key).toISOString(), key, doc_count: count, ...nested });
@@ -190,13 +175,14 @@ function compileAggregation(agg: Aggregation, now: number, budget: BucketBudget)
   return () => ({ add() {}, result: () => ({}) });
 }
 
-/** Accumulates a whole request's `aggs` over a stream of sources. */
-export function createAggregator(
-  aggs: Aggregations,
-  now: number,
-  maxBuckets = DEFAULT_MAX_BUCKETS,
-): Accumulator {
-  const accs = instantiate(compileAll(aggs, now, bucketBudget(maxBuckets)));
+/** Accumulates a whole request's `aggs` over a stream of sources, within `maxBuckets` (`search.max_buckets`). */
+export function createAggregator(aggs: Aggregations, now: number, maxBuckets: number): Accumulator {
+  let used = 0;
+  const budget: BucketBudget = (count) => {
+    used += count;
+    if (used > maxBuckets) throw new TooManyBucketsError(maxBuckets);
+  };
+  const accs = instantiate(compileAll(aggs, now, budget));
   return {
     add(source) {
       for (const [, acc] of accs) acc.add(source);

@@ -26,7 +26,6 @@ export interface FaultInjector {
   draw(): RequestFaults;
   counts(): FaultCounts;
   set(faults: FaultOptions): void;
-  current(): Required<FaultOptions>;
 }
 
 export function createFaultInjector(seed: number, initial: Required<FaultOptions>): FaultInjector {
@@ -43,10 +42,8 @@ export function createFaultInjector(seed: number, initial: Required<FaultOptions
   const count = (drawn: RequestFaults): RequestFaults => {
     if (drawn.status === 429) counts.rateLimit++;
     else if (drawn.status !== undefined) counts.serverError++;
-    if (drawn.revoked) counts.revoked++;
-    if (drawn.reset) counts.reset++;
-    if (drawn.truncate) counts.truncate++;
-    if (drawn.contextLoss) counts.contextLoss++;
+    for (const fault of ["revoked", "reset", "truncate", "contextLoss"] as const)
+      if (drawn[fault]) counts[fault]++;
     return drawn;
   };
   return {
@@ -72,6 +69,5 @@ export function createFaultInjector(seed: number, initial: Required<FaultOptions
     set(next) {
       faults = { ...faults, ...next };
     },
-    current: () => ({ ...faults }),
   };
 }

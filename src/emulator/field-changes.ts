@@ -39,18 +39,13 @@ export function changeMappings(
   const names = new Set(kept.map((field) => field.name));
   for (const [name, type] of Object.entries(changes.add ?? {}))
     if (!names.has(name)) kept.push({ name, type });
-  return withRawMappings(kept, changes.mappings).sort(byName);
+  // The raw entries go after the kind's own: a stable sort keeps a field's own entry first.
+  for (const { name, type } of changes.mappings ?? []) kept.push({ name, type });
+  return kept.sort(byName);
 }
 
 function byName(a: MappingField, b: MappingField): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-}
-
-/** The raw entries after the kind's own (a stable sort keeps a field's own entry first). */
-function withRawMappings(fields: MappingField[], raw: readonly MappingField[] | undefined): MappingField[] {
-  if (raw === undefined || raw.length === 0) return fields;
-  for (const entry of raw) fields.push({ name: entry.name, type: entry.type });
-  return fields;
 }
 
 /** Sets a field of a record as JSON.parse would: an own property even when it is named `__proto__`. */
@@ -98,7 +93,10 @@ function convert(value: unknown, type: MappingType, name: string, id: string, ts
   }
 }
 
-function parentOf(source: Source, parts: readonly string[], create: boolean): Source | undefined {
+/** The object a dotted name's last part lives in (created on the way when asked), and that part. */
+function parentOf(source: Source, name: string, create: boolean): [Source | undefined, string] {
+  const parts = name.split(".");
+  const key = parts.at(-1) ?? name;
   let current: Source = source;
   for (const part of parts.slice(0, -1)) {
     const next = Object.hasOwn(current, part) ? current[part] : undefined;
@@ -107,9 +105,9 @@ function parentOf(source: Source, parts: readonly string[], create: boolean): So
       const created: Source = {};
       setField(current, part, created);
       current = created;
-    } else return undefined;
+    } else return [undefined, key];
   }
-  return current;
+  return [current, key];
 }
 
 /** Applies the changes to one generated `_source` (in place; it was built for this read). */
@@ -121,21 +119,17 @@ export function changeRecord(
 ): Source {
   if (changes === undefined) return source;
   for (const name of changes.remove ?? []) {
-    const parts = name.split(".");
-    const parent = parentOf(source, parts, false);
-    if (parent !== undefined) delete parent[parts.at(-1) ?? name];
+    const [parent, key] = parentOf(source, name, false);
+    if (parent !== undefined) delete parent[key];
   }
   for (const [name, type] of Object.entries(changes.retype ?? {})) {
-    const parts = name.split(".");
-    const parent = parentOf(source, parts, false);
-    const key = parts.at(-1) ?? name;
+    const [parent, key] = parentOf(source, name, false);
     if (parent !== undefined && Object.hasOwn(parent, key))
       setField(parent, key, convert(parent[key], type, name, id, ts));
   }
   for (const [name, type] of Object.entries(changes.add ?? {})) {
-    const parts = name.split(".");
-    const parent = parentOf(source, parts, true);
-    if (parent !== undefined) setField(parent, parts.at(-1) ?? name, valueOf(type, name, id, ts));
+    const [parent, key] = parentOf(source, name, true);
+    if (parent !== undefined) setField(parent, key, valueOf(type, name, id, ts));
   }
   return source;
 }

@@ -46,12 +46,6 @@ export function sendText(
   res.end(bytes);
 }
 
-export function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-  faults: BodyFaults = NO_BODY_FAULTS,
-): void {
-  sendText(res, status, JSON.stringify(body), headers, faults);
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers = {}): void {
+  sendText(res, status, JSON.stringify(body), headers);
 }

@@ -1,53 +1,44 @@
 // Date-histogram bucket keys for fixed intervals (`90m`, `1h`, `1d`) and calendar intervals (`month`).
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-const CALENDAR: Record<string, string> = {
-  minute: "m",
-  "1m": "m",
-  hour: "h",
-  "1h": "h",
-  day: "d",
-  "1d": "d",
-  week: "w",
-  "1w": "w",
-  month: "M",
-  "1M": "M",
-  quarter: "q",
-  "1q": "q",
-  year: "y",
-  "1y": "y",
-};
+const DAY_MS = 86_400_000;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS };
+/** Calendar intervals by name, each also written as one of its unit (`1M`). */
+const CALENDAR_UNITS = { minute: "m", hour: "h", day: "d", week: "w", month: "M", quarter: "q", year: "y" };
+const CALENDAR: Record<string, string> = Object.fromEntries(
+  Object.entries(CALENDAR_UNITS).flatMap(([name, unit]) => [
+    [name, unit],
+    [`1${unit}`, unit],
+  ]),
+);
 
-function fixedMs(interval: string): number {
+/** An interval's length in ms, or its calendar unit when its length varies (week, month, quarter, year). */
+function stepOf(interval: string, calendar: boolean): number | string {
+  const unit = calendar && Object.hasOwn(CALENDAR, interval) ? CALENDAR[interval] : undefined;
+  if (unit !== undefined) return UNIT_MS[unit] ?? unit;
   const match = /^(\d+)(ms|s|m|h|d)$/.exec(interval);
-  if (!match) return 86_400_000;
-  return Number(match[1]) * (UNIT_MS[match[2] ?? "d"] ?? 86_400_000);
+  if (!match) return DAY_MS;
+  return Number(match[1]) * (UNIT_MS[match[2] ?? "d"] ?? DAY_MS);
 }
 
 export function intervalKey(ms: number, interval: string, calendar: boolean): number {
-  const unit = calendar ? CALENDAR[interval] : undefined;
-  if (!unit || unit === "m" || unit === "h" || unit === "d") {
-    const size = unit ? (UNIT_MS[unit] ?? 86_400_000) : fixedMs(interval);
-    return ms - (((ms % size) + size) % size);
-  }
+  const step = stepOf(interval, calendar);
+  if (typeof step === "number") return ms - (((ms % step) + step) % step);
   const date = new Date(ms);
   const year = date.getUTCFullYear();
-  if (unit === "w") {
+  if (step === "w") {
     const day = Date.UTC(year, date.getUTCMonth(), date.getUTCDate());
-    return day - ((date.getUTCDay() + 6) % 7) * 86_400_000;
+    return day - ((date.getUTCDay() + 6) % 7) * DAY_MS;
   }
-  if (unit === "M") return Date.UTC(year, date.getUTCMonth(), 1);
-  if (unit === "q") return Date.UTC(year, Math.floor(date.getUTCMonth() / 3) * 3, 1);
+  if (step === "M") return Date.UTC(year, date.getUTCMonth(), 1);
+  if (step === "q") return Date.UTC(year, Math.floor(date.getUTCMonth() / 3) * 3, 1);
   return Date.UTC(year, 0, 1);
 }
 
 export function nextIntervalKey(key: number, interval: string, calendar: boolean): number {
-  const unit = calendar ? CALENDAR[interval] : undefined;
-  if (!unit || unit === "m" || unit === "h" || unit === "d") {
-    return key + (unit ? (UNIT_MS[unit] ?? 86_400_000) : fixedMs(interval));
-  }
-  if (unit === "w") return key + 7 * 86_400_000;
+  const step = stepOf(interval, calendar);
+  if (typeof step === "number") return key + step;
+  if (step === "w") return key + 7 * DAY_MS;
   const date = new Date(key);
-  const months = unit === "M" ? 1 : unit === "q" ? 3 : 12;
+  const months = step === "M" ? 1 : step === "q" ? 3 : 12;
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + months, 1);
 }

@@ -67,18 +67,18 @@ function kindOf(path: OperationPath): GeneratedKind {
   return path.split("/")[2] as GeneratedKind;
 }
 
+/** The app types a v1 `app_type` reads; none named reads both. */
+const V1_APP_TYPES = new Map<unknown, string[]>([
+  ["ec2", ["ec2"]],
+  ["caas", ["kubernetes"]],
+]);
+
+/** v1 `filters` (field → value or values) as the query DSL's term and terms. */
 function v1Filters(filters: unknown): DslQuery[] {
   if (!filters || typeof filters !== "object") return [];
-  return Object.entries(filters as Record<string, unknown>).map(([field, value]) =>
-    Array.isArray(value)
-      ? {
-          terms: {
-            [field]: value.map((v) => (typeof v === "number" || typeof v === "boolean" ? v : String(v))),
-          },
-        }
-      : {
-          term: { [field]: typeof value === "number" || typeof value === "boolean" ? value : String(value) },
-        },
+  const scalar = (v: unknown) => (typeof v === "number" || typeof v === "boolean" ? v : String(v));
+  return Object.entries(filters).map(([field, value]) =>
+    Array.isArray(value) ? { terms: { [field]: value.map(scalar) } } : { term: { [field]: scalar(value) } },
   );
 }
 
@@ -94,15 +94,8 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
   let filters: DslQuery[] | undefined;
   if (version === "v1") {
     ({ startMs, endMs } = timeRangeWindow(String(body["time_range"]), now));
-    const appType = body["app_type"];
-    appTypes =
-      application === "eventops"
-        ? ["serverless"]
-        : appType === "ec2"
-          ? ["ec2"]
-          : appType === "caas"
-            ? ["kubernetes"]
-            : ["ec2", "kubernetes"];
+    const named = V1_APP_TYPES.get(body["app_type"]);
+    appTypes = application === "eventops" ? ["serverless"] : (named ?? ["ec2", "kubernetes"]);
     filters = v1Filters(body["filters"]);
   } else {
     startMs = Date.parse(String(body["start_time"]));

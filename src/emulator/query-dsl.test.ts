@@ -71,6 +71,7 @@ describe("aggregations", () => {
         distinct: { cardinality: { field: "job.state" } },
       },
       0,
+      65_535,
     );
     for (const doc of docs) aggregator.add(doc);
     expect(aggregator.result()).toEqual({

@@ -92,23 +92,25 @@ function single<T>(record: Record<string, T>): [string, T] {
   return entry;
 }
 
+/** A predicate on the values at a field (a record's array: any of them). */
+function onField(field: string, test: (value: unknown) => boolean): Predicate {
+  const read = compilePath(field);
+  return (source) => anyOf(read(source), test);
+}
+
 export function compileQuery(query: DslQuery, now: number): Predicate {
   if ("term" in query) {
     const [field, spec] = single(query.term);
     const expected = typeof spec === "object" ? spec.value : spec;
-    const read = compilePath(field);
-    return (source) => anyOf(read(source), (v) => sameValue(v, expected));
+    return onField(field, (v) => sameValue(v, expected));
   }
   if ("terms" in query) {
     const [field, values] = single(query.terms);
-    const read = compilePath(field);
-    return (source) => anyOf(read(source), (v) => values.some((expected) => sameValue(v, expected)));
+    return onField(field, (v) => values.some((expected) => sameValue(v, expected)));
   }
   if ("range" in query) {
     const [field, bounds] = single(query.range);
-    const read = compilePath(field);
-    const test = inRange(bounds, now);
-    return (source) => anyOf(read(source), test);
+    return onField(field, inRange(bounds, now));
   }
   if ("exists" in query) {
     const read = compilePath(query.exists.field);
@@ -120,19 +122,16 @@ export function compileQuery(query: DslQuery, now: number): Predicate {
   if ("match" in query || "match_phrase" in query) {
     const isPhrase = "match_phrase" in query;
     const [field, spec] = single<unknown>("match" in query ? query.match : query.match_phrase);
-    const text = typeof spec === "object" && spec !== null ? (spec as { query: unknown }).query : spec;
-    const operator =
-      typeof spec === "object" && spec !== null ? (spec as { operator?: string }).operator : undefined;
-    const wanted = words(text);
-    const read = compilePath(field);
-    return (source) =>
-      anyOf(read(source), (value) => {
-        const have = words(value);
-        if (isPhrase) return ` ${have.join(" ")} `.includes(` ${wanted.join(" ")} `);
-        return operator === "and"
-          ? wanted.every((w) => have.includes(w))
-          : wanted.some((w) => have.includes(w));
-      });
+    const options =
+      typeof spec === "object" && spec !== null ? (spec as { query: unknown; operator?: string }) : undefined;
+    const wanted = words(options === undefined ? spec : options.query);
+    return onField(field, (value) => {
+      const have = words(value);
+      if (isPhrase) return ` ${have.join(" ")} `.includes(` ${wanted.join(" ")} `);
+      return options?.operator === "and"
+        ? wanted.every((w) => have.includes(w))
+        : wanted.some((w) => have.includes(w));
+    });
   }
   if ("bool" in query) {
     const must = [...toList(query.bool.must), ...toList(query.bool.filter)].map((q) => compileQuery(q, now));

@@ -39,23 +39,34 @@ function planBucketCount(plan: QueryPlan, stream: Stream, hour: number): number 
   return Math.max(0, Math.min(MAX_PER_BUCKET - 1, count));
 }
 
-export function scan(plan: QueryPlan, after: number, visit: Visit): void {
+/**
+ * Each bucket from index `first` on with records in the window, in paging order: its index, stream,
+ * hour, record count and the window's positions [lo, hi) in it. Return false to stop.
+ */
+function eachBucket(
+  plan: QueryPlan,
+  first: number,
+  visit: (b: number, stream: Stream, hour: number, count: number, lo: number, hi: number) => boolean,
+): void {
   const n = plan.streams.length;
-  if (n === 0) return;
+  for (let b = first; b < plan.hours * n; b++) {
+    const stream = plan.streams[b % n];
+    if (!stream) continue;
+    const hour = plan.firstHour + Math.floor(b / n);
+    const count = planBucketCount(plan, stream, hour);
+    if (count === 0) continue;
+    const lo = hour * HOUR_MS < plan.startMs ? firstIndexAtOrAfter(hour, count, plan.startMs) : 0;
+    const hi = (hour + 1) * HOUR_MS > plan.endMs ? firstIndexAtOrAfter(hour, count, plan.endMs) : count;
+    if (lo < hi && !visit(b, stream, hour, count, lo, hi)) return;
+  }
+}
+
+export function scan(plan: QueryPlan, after: number, visit: Visit): void {
   const awkward = isAwkward(plan.awkward);
   const first = after + 1;
   const startBucket = Math.floor(first / MAX_PER_BUCKET);
-  for (let b = startBucket; b < plan.hours * n; b++) {
-    const hourOffset = Math.floor(b / n);
-    const stream = plan.streams[b % n];
-    if (!stream) continue;
-    const hour = plan.firstHour + hourOffset;
-    const count = planBucketCount(plan, stream, hour);
-    if (count === 0) continue;
-    let lo = hour * HOUR_MS < plan.startMs ? firstIndexAtOrAfter(hour, count, plan.startMs) : 0;
-    const hi = (hour + 1) * HOUR_MS > plan.endMs ? firstIndexAtOrAfter(hour, count, plan.endMs) : count;
-    if (b === startBucket) lo = Math.max(lo, first - b * MAX_PER_BUCKET);
-    if (lo >= hi) continue;
+  eachBucket(plan, startBucket, (b, stream, hour, count, windowLo, hi) => {
+    const lo = b === startBucket ? Math.max(windowLo, first - b * MAX_PER_BUCKET) : windowLo;
     const index = indexName(stream, hour);
     const base = b * MAX_PER_BUCKET;
     for (let i = lo; i < hi; i++) {
@@ -64,9 +75,10 @@ export function scan(plan: QueryPlan, after: number, visit: Visit): void {
       const source = changeRecord(generateSource(stream, hour, i, ts, id), plan.fieldChanges, id, ts);
       if (awkward) addAwkwardFields(source, stream.kind, stream.appType, id, ts, plan.awkward);
       if (plan.filter && !plan.filter(source)) continue;
-      if (!visit(source, ts, base + i, index, id)) return;
+      if (!visit(source, ts, base + i, index, id)) return false;
     }
-  }
+    return true;
+  });
 }
 
 export interface PlanCount {
@@ -79,27 +91,14 @@ export interface PlanCount {
 export function countPlan(plan: QueryPlan): PlanCount {
   let total = 0;
   let lastPosition = -1;
-  if (plan.filter) {
-    scan(plan, -1, (_source, _ts, position) => {
-      total++;
-      lastPosition = position;
-      return true;
-    });
-    return { total, lastPosition };
-  }
-  const n = plan.streams.length;
-  for (let b = 0; b < plan.hours * n; b++) {
-    const stream = plan.streams[b % n];
-    if (!stream) continue;
-    const hour = plan.firstHour + Math.floor(b / n);
-    const count = planBucketCount(plan, stream, hour);
-    if (count === 0) continue;
-    const lo = hour * HOUR_MS < plan.startMs ? firstIndexAtOrAfter(hour, count, plan.startMs) : 0;
-    const hi = (hour + 1) * HOUR_MS > plan.endMs ? firstIndexAtOrAfter(hour, count, plan.endMs) : count;
-    if (hi <= lo) continue;
-    total += hi - lo;
-    lastPosition = b * MAX_PER_BUCKET + hi - 1;
-  }
+  const counted = (count: number, position: number) => {
+    total += count;
+    lastPosition = position;
+    return true;
+  };
+  if (plan.filter) scan(plan, -1, (_source, _ts, position) => counted(1, position));
+  else
+    eachBucket(plan, 0, (b, _stream, _hour, _count, lo, hi) => counted(hi - lo, b * MAX_PER_BUCKET + hi - 1));
   return { total, lastPosition };
 }
 

@@ -38,17 +38,13 @@ export function createStreams(
   appTypes: readonly string[],
   scopes: readonly (readonly string[])[],
 ): Stream[] {
-  const streams: Stream[] = [];
-  const seen = new Set<string>();
-  for (const application of applications) {
-    for (const appType of appTypes) {
+  // One stream per key: the same dimensions make the same stream.
+  const streams = new Map<string, Stream>();
+  for (const application of applications)
+    for (const appType of appTypes)
       for (const scope of scopes) {
         const stream = createStream(seed, kind, application, appType, scope);
-        if (seen.has(stream.key)) continue;
-        seen.add(stream.key);
-        streams.push(stream);
+        streams.set(stream.key, stream);
       }
-    }
-  }
-  return streams.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return [...streams.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
