@@ -30,12 +30,19 @@ function compileAll(aggs: Aggregations | undefined, now: number, budget: BucketB
   return Object.entries(aggs ?? {}).map(([name, agg]) => [name, compileAggregation(agg, now, budget)]);
 }
 
-function subResults(subs: [string, Accumulator][]): Record<string, unknown> {
-  return Object.fromEntries(subs.map(([name, acc]) => [name, acc.result()]));
+/** The named aggregations of one level, fed together; the result names each one's. */
+interface Group extends Accumulator {
+  result(): Record<string, unknown>;
 }
 
-function instantiate(factories: [string, Factory][]): [string, Accumulator][] {
-  return factories.map(([name, create]) => [name, create()]);
+function group(factories: [string, Factory][]): Group {
+  const accs = factories.map(([name, create]) => [name, create()] as const);
+  return {
+    add(source) {
+      for (const [, acc] of accs) acc.add(source);
+    },
+    result: () => Object.fromEntries(accs.map(([name, acc]) => [name, acc.result()])),
+  };
 }
 
 function numeric(value: unknown): number | undefined {
@@ -77,15 +84,12 @@ function metric(kind: string, field: string): Factory {
 }
 
 function bucketsOf(factories: [string, Factory][]) {
-  const buckets = new Map<
-    string | number,
-    { key: string | number; count: number; subs: [string, Accumulator][] }
-  >();
+  const buckets = new Map<string | number, { key: string | number; count: number; subs: Group }>();
   const add = (key: string | number, source: Source) => {
     let bucket = buckets.get(key);
-    if (!bucket) buckets.set(key, (bucket = { key, count: 0, subs: instantiate(factories) }));
+    if (!bucket) buckets.set(key, (bucket = { key, count: 0, subs: group(factories) }));
     bucket.count++;
-    for (const [, acc] of bucket.subs) acc.add(source);
+    bucket.subs.add(source);
   };
   return { buckets, add };
 }
@@ -115,7 +119,7 @@ function compileAggregation(agg: Aggregation, now: number, budget: BucketBudget)
           return {
             doc_count_error_upper_bound: 0,
             sum_other_doc_count: other,
-            buckets: shown.map((b) => ({ key: b.key, doc_count: b.count, ...subResults(b.subs) })),
+            buckets: shown.map((b) => ({ key: b.key, doc_count: b.count, ...b.subs.result() })),
           };
         },
       };
@@ -145,7 +149,7 @@ function compileAggregation(agg: Aggregation, now: number, budget: BucketBudget)
             // Counted before it is built: the empty buckets between keys are what explodes.
             budget(1);
             const count = bucket?.count ?? 0;
-            const nested = bucket ? subResults(bucket.subs) : subResults(instantiate(subs));
+            const nested = (bucket?.subs ?? group(subs)).result();
             out.push({ key_as_string: new Date(key).toISOString(), key, doc_count: count, ...nested });
           }
           return { buckets: out };
@@ -157,14 +161,14 @@ function compileAggregation(agg: Aggregation, now: number, budget: BucketBudget)
     const predicate: Predicate = compileQuery(agg.filter, now);
     return () => {
       let count = 0;
-      const accs = instantiate(subs);
+      const inner = group(subs);
       return {
         add(source) {
           if (!predicate(source)) return;
           count++;
-          for (const [, acc] of accs) acc.add(source);
+          inner.add(source);
         },
-        result: () => ({ doc_count: count, ...subResults(accs) }),
+        result: () => ({ doc_count: count, ...inner.result() }),
       };
     };
   }
@@ -182,11 +186,5 @@ export function createAggregator(aggs: Aggregations, now: number, maxBuckets: nu
     used += count;
     if (used > maxBuckets) throw new TooManyBucketsError(maxBuckets);
   };
-  const accs = instantiate(compileAll(aggs, now, budget));
-  return {
-    add(source) {
-      for (const [, acc] of accs) acc.add(source);
-    },
-    result: () => subResults(accs),
-  };
+  return group(compileAll(aggs, now, budget));
 }

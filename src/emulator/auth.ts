@@ -22,6 +22,11 @@ export interface TokenIssuer {
   isAllowed(client: ClientCredentials, path: OperationPath): boolean;
 }
 
+/** An OAuth error answer to a token request. */
+function refuse(status: number, error: string, description: string): TokenGrant {
+  return { status, body: { error, error_description: description } };
+}
+
 export function createTokenIssuer(
   clients: readonly ClientCredentials[],
   ttlSeconds: number,
@@ -34,23 +39,12 @@ export function createTokenIssuer(
   let serial = 0;
   return {
     async grant(form) {
-      if (form.get("grant_type") !== "client_credentials") {
-        return {
-          status: 400,
-          body: {
-            error: "unsupported_grant_type",
-            error_description: "grant_type must be client_credentials",
-          },
-        };
-      }
+      if (form.get("grant_type") !== "client_credentials")
+        return refuse(400, "unsupported_grant_type", "grant_type must be client_credentials");
       const client = clients.find(
         (c) => c.clientId === form.get("client_id") && c.clientSecret === form.get("client_secret"),
       );
-      if (!client)
-        return {
-          status: 401,
-          body: { error: "invalid_client", error_description: "unknown client or wrong secret" },
-        };
+      if (!client) return refuse(401, "invalid_client", "unknown client or wrong secret");
       const now = clock();
       const expiresMs = now + ttlSeconds * 1000;
       const token = await new SignJWT({ scope: "mdq/read", client_id: client.clientId })

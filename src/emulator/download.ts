@@ -6,7 +6,7 @@ import type { Writable } from "node:stream";
 import { once } from "node:events";
 import type { PartitionFormat } from "./options.js";
 import type { Partition } from "./batch-store.js";
-import { readPage } from "./scan.js";
+import { pages } from "./scan.js";
 import { isAwkward } from "./awkward-data.js";
 import { jsonText } from "./raw-json.js";
 
@@ -42,19 +42,15 @@ export async function sendPartition(
   const isArray = format === "json-array";
   const toText = isAwkward(partition.plan.awkward) ? jsonText : JSON.stringify;
   if (isArray) await write(target, "[", gone.signal);
-  let after = -1;
   let first = true;
-  for (;;) {
-    const page = readPage(partition.plan, after, CHUNK);
-    if (page.hits.length === 0) break;
+  for (const hits of pages(partition.plan, CHUNK)) {
     let text = "";
-    for (const hit of page.hits) {
+    for (const hit of hits) {
       const line = toText(hit);
       text += isArray ? (first ? line : `,${line}`) : `${line}\n`;
       first = false;
     }
     await write(target, text, gone.signal);
-    after = page.lastPosition;
     if (gone.signal.aborted) return;
   }
   if (isArray) await write(target, "]", gone.signal);

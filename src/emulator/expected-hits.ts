@@ -6,7 +6,7 @@ import { KIND_DATA } from "./kind-data.js";
 import type { ResolvedOptions } from "./options.js";
 import { planQuery } from "./plan.js";
 import type { Body } from "./plan.js";
-import { countPlan, readPage } from "./scan.js";
+import { countPlan, pages } from "./scan.js";
 import type { EmulatedHit } from "./scan.js";
 
 function operationOf(target: OperationPath | GeneratedKind): OperationPath {
@@ -24,15 +24,7 @@ export async function* expectedHits(
   options: ResolvedOptions,
 ): AsyncIterable<EmulatedHit> {
   const plan = planQuery(operationOf(target), body, options);
-  const { lastPosition } = countPlan(plan);
-  let after = -1;
-  const size = Math.max(1, Math.min(plan.size, 10_000));
-  while (after < lastPosition) {
-    const page = readPage(plan, after, size);
-    if (page.hits.length === 0) return;
-    yield* page.hits;
-    after = page.lastPosition;
-  }
+  for (const hits of pages(plan, Math.max(1, Math.min(plan.size, 10_000)))) yield* hits;
 }
 
 /** Number of hits of an initial request body (what `data.total` reports). */

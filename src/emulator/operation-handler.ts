@@ -2,7 +2,7 @@
 // validation (400 with field-level problems), the route, and the 413 payload limit on v3 queries.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { formatProblem } from "../api/wire/common.js";
+import { formatProblem, isPresentString } from "../api/wire/common.js";
 import { validateRequest } from "../api/wire/operations.js";
 import { TooManyBucketsError } from "./aggregations.js";
 import type { OperationPath } from "../api/wire/operations.js";
@@ -66,7 +66,7 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
     }
     if (parsed === null) return fail(413, "payload_too_large", "request body too large");
     // The spec answers a missing batch token like an invalid one: 401, not a validation 400.
-    if (path === "/v1/logs/batch/urls" && !hasBatchToken(parsed))
+    if (path === "/v1/logs/batch/urls" && !isPresentString((parsed as Body | undefined)?.["token"]))
       return fail(401, "unauthorized", "missing batch token");
     const problems = validateRequest(path, parsed);
     if (problems.length > 0) {
@@ -102,9 +102,4 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
     const bodyFaults = result.status === 200 ? drawn : undefined;
     sendText(res, result.status, bytes, {}, bodyFaults);
   };
-}
-
-function hasBatchToken(body: unknown): boolean {
-  const token = (body as { token?: unknown } | null | undefined)?.token;
-  return typeof token === "string" && token.trim() !== "";
 }

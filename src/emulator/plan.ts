@@ -12,7 +12,7 @@ import type { Projection } from "./projection.js";
 import { createStreams } from "./streams.js";
 import type { Stream } from "./streams.js";
 import { HOUR_MS } from "./generator.js";
-import { timeRangeWindow } from "./time-range.js";
+import { resolveDateMath } from "../core/date-math.js";
 import type { FieldChanges } from "./field-changes.js";
 import type { LateRange } from "./late-records.js";
 import type { AwkwardProfile } from "./awkward-data.js";
@@ -80,6 +80,12 @@ function v1Filters(filters: unknown): DslQuery[] {
   return Object.entries(filters).map(([field, value]) =>
     Array.isArray(value) ? { terms: { [field]: value.map(scalar) } } : { term: { [field]: scalar(value) } },
   );
+}
+
+/** The v1 `time_range` window: from its date-math start (`now-<n><unit>/<unit>`, which the wire schema checked) to now. */
+export function timeRangeWindow(expression: string, now: number): { startMs: number; endMs: number } {
+  const start = resolveDateMath(expression, new Date(now));
+  return { startMs: start.ok ? start.date.getTime() : now, endMs: now };
 }
 
 export function planQuery(path: OperationPath, body: Body, options: ResolvedOptions): QueryPlan {

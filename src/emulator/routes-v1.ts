@@ -1,7 +1,6 @@
 // v1 operations (logs deprecated; billing query): flat bodies with `daily_requests_remaining`.
-import { planQuery } from "./plan.js";
+import { planQuery, timeRangeWindow } from "./plan.js";
 import { countPlan } from "./scan.js";
-import { timeRangeWindow } from "./time-range.js";
 import { KIND_DATA } from "./kind-data.js";
 import { errorBody } from "./route-context.js";
 import { nextScrollPage } from "./scroll-context.js";

@@ -125,3 +125,13 @@ export function readPage(plan: QueryPlan, after: number, size: number): Page {
   });
   return { hits, lastPosition };
 }
+
+/** The plan's hits from the first, a page of up to `size` at a time. */
+export function* pages(plan: QueryPlan, size: number): Generator<EmulatedHit[]> {
+  for (let after = -1; ;) {
+    const page = readPage(plan, after, size);
+    if (page.hits.length === 0) return;
+    yield page.hits;
+    after = page.lastPosition;
+  }
+}

@@ -132,6 +132,7 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   baseUrl = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${address.port}`;
   const main = options.clients[0];
   return {
+    ...control,
     url: baseUrl,
     clientId: main?.clientId ?? "",
     clientSecret: main?.clientSecret ?? "",
@@ -147,10 +148,6 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     revokeTokens: () => issuer.revokeAll(),
     setFaults: (next) => faults.set(next),
     faultCounts: () => faults.counts(),
-    changeFields: control.changeFields,
-    addLateRecords: control.addLateRecords,
-    loseRecords: control.loseRecords,
-    setIndexedUntil: control.setIndexedUntil,
     expectedHits: (target, body) => expectedHits(target, body, options),
     expectedCount: (target, body) => expectedCount(target, body, options),
   };
