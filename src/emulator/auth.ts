@@ -81,7 +81,7 @@ export function createTokenIssuer(
       issued.clear();
     },
     isAllowed(client, path) {
-      return client.allowed === undefined || client.allowed === "all" || client.allowed.includes(path);
+      return client.allowed === "all" || client.allowed.includes(path);
     },
   };
 }

@@ -2,7 +2,7 @@
 // status polls (some workloads partitions fail on request), download URLs with expiring HMAC signatures.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ResolvedOptions } from "./options.js";
-import { HOUR_MS } from "./generator.js";
+import { planWindow } from "./plan.js";
 import type { QueryPlan } from "./plan.js";
 import { countPlan } from "./scan.js";
 
@@ -31,12 +31,6 @@ export interface PartitionView {
   /** Records in the partition file; 0 until completed. */
   count: number;
   url: string | undefined;
-}
-
-/** A copy of a plan restricted to [startMs, endMs). */
-function narrowPlan(plan: QueryPlan, startMs: number, endMs: number): QueryPlan {
-  const firstHour = Math.floor(startMs / HOUR_MS);
-  return { ...plan, startMs, endMs, firstHour, hours: Math.max(0, Math.ceil(endMs / HOUR_MS) - firstHour) };
 }
 
 export interface BatchStore {
@@ -70,7 +64,13 @@ export function createBatchStore(options: ResolvedOptions): BatchStore {
       const partitions: Partition[] = [];
       for (let start = plan.startMs, index = 0; start < plan.endMs; start += step, index++) {
         const end = Math.min(plan.endMs, start + step);
-        partitions.push({ index, plan: narrowPlan(plan, start, end), startMs: start, endMs: end, polls: 0 });
+        partitions.push({
+          index,
+          plan: { ...plan, ...planWindow(start, end) },
+          startMs: start,
+          endMs: end,
+          polls: 0,
+        });
       }
       const job = { token, kind, plan, createdMs: options.clock(), partitions };
       jobs.set(token, job);

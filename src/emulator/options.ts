@@ -41,8 +41,8 @@ export type FaultOptions = Partial<typeof NO_FAULTS>;
 export interface ClientCredentials {
   clientId: string;
   clientSecret: string;
-  /** Operations this client may call; others give 403. Default: all. */
-  allowed?: "all" | readonly OperationPath[];
+  /** Operations this client may call; others give 403. */
+  allowed: "all" | readonly OperationPath[];
 }
 
 /** The options the service uses as they are given, with their defaults. */

@@ -88,6 +88,15 @@ export function timeRangeWindow(expression: string, now: number): { startMs: num
   return { startMs: start.ok ? start.date.getTime() : now, endMs: now };
 }
 
+/** A plan's window [startMs, endMs) and the hour buckets it touches. */
+export function planWindow(
+  startMs: number,
+  endMs: number,
+): Pick<QueryPlan, "startMs" | "endMs" | "firstHour" | "hours"> {
+  const firstHour = Math.floor(startMs / HOUR_MS);
+  return { startMs, endMs, firstHour, hours: Math.max(0, Math.ceil(endMs / HOUR_MS) - firstHour) };
+}
+
 export function planQuery(path: OperationPath, body: Body, options: ResolvedOptions): QueryPlan {
   const kind = kindOf(path);
   const now = options.clock();
@@ -119,16 +128,11 @@ export function planQuery(path: OperationPath, body: Body, options: ResolvedOpti
   }
   // Records the service has not indexed yet are left out by every operation.
   if (options.indexedUntil !== undefined) endMs = Math.max(startMs, Math.min(endMs, options.indexedUntil));
-  const firstHour = Math.floor(startMs / HOUR_MS);
-  const lastHour = Math.ceil(endMs / HOUR_MS);
   return {
     kind,
     hitStyle: version === "v3" ? "v3" : "v2",
     streams: createStreams(options.seed, kind, [application], [...new Set(appTypes)], scopes),
-    startMs,
-    endMs,
-    firstHour,
-    hours: Math.max(0, lastHour - firstHour),
+    ...planWindow(startMs, endMs),
     density: options.density[kind],
     fieldChanges: options.fieldChanges[kind],
     recordIds: options.recordIds,

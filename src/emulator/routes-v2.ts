@@ -22,23 +22,16 @@ function scroll(kind: "logs" | "workloads"): Route {
     if ("lost" in next) return next.lost;
     const { context, page, more, commit } = next;
     const { plan } = context;
-    const window = { startMs: plan.startMs, endMs: plan.endMs };
     const scrollMeta = more ? { scroll_id: context.id } : {};
     if (kind === "logs") {
-      return {
-        status: 200,
-        body: {
-          data: { logs: page.hits, count: context.count.total },
-          meta: v2Meta(ctx, window, scrollMeta),
-        },
-        commit,
-      };
+      const data = { logs: page.hits, count: context.count.total };
+      return { status: 200, body: { data, meta: v2Meta(ctx, plan, scrollMeta) }, commit };
     }
     const echo = {
       app_type: plan.streams[0]?.appType ?? ctx.body["app_type"],
       domain: [...new Set(plan.streams.map((s) => s.scope))],
     };
-    const meta = v2Meta(ctx, window, { ...echo, ...scrollMeta, workloads_available: context.count.total });
+    const meta = v2Meta(ctx, plan, { ...echo, ...scrollMeta, workloads_available: context.count.total });
     return { status: 200, body: { data: { workloads: page.hits, count: page.hits.length }, meta }, commit };
   };
 }
