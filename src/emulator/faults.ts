@@ -12,15 +12,10 @@ export interface RequestFaults {
   delayMs: number;
 }
 
+const NO_COUNTS = { serverError: 0, rateLimit: 0, revoked: 0, reset: 0, truncate: 0, contextLoss: 0 };
+
 /** How many requests drew each fault, for tests that must show the faults really happened. */
-export interface FaultCounts {
-  serverError: number;
-  rateLimit: number;
-  revoked: number;
-  reset: number;
-  truncate: number;
-  contextLoss: number;
-}
+export type FaultCounts = typeof NO_COUNTS;
 
 export interface FaultInjector {
   draw(): RequestFaults;
@@ -31,14 +26,7 @@ export interface FaultInjector {
 export function createFaultInjector(seed: number, initial: Required<FaultOptions>): FaultInjector {
   const random = createRandom(hash32(seed, 0xfa17));
   let faults = { ...initial };
-  const counts: FaultCounts = {
-    serverError: 0,
-    rateLimit: 0,
-    revoked: 0,
-    reset: 0,
-    truncate: 0,
-    contextLoss: 0,
-  };
+  const counts = { ...NO_COUNTS };
   const count = (drawn: RequestFaults): RequestFaults => {
     if (drawn.status === 429) counts.rateLimit++;
     else if (drawn.status !== undefined) counts.serverError++;

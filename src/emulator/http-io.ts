@@ -1,5 +1,6 @@
 // Reading request bodies and writing responses, including the body-level faults (reset, truncation).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RequestFaults } from "./faults.js";
 
 const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 
@@ -14,10 +15,7 @@ export async function readBody(req: IncomingMessage): Promise<string | undefined
   return Buffer.concat(chunks).toString("utf8");
 }
 
-interface BodyFaults {
-  reset: boolean;
-  truncate: boolean;
-}
+type BodyFaults = Pick<RequestFaults, "reset" | "truncate">;
 
 const NO_BODY_FAULTS: BodyFaults = { reset: false, truncate: false };
 

@@ -15,12 +15,7 @@ export interface LateRecords {
 }
 
 /** A late-record range with its bounds in milliseconds. */
-export interface LateRange {
-  kind: GeneratedKind;
-  startMs: number;
-  endMs: number;
-  count: number;
-}
+export type LateRange = Omit<LateRecords, "start" | "end"> & { startMs: number; endMs: number };
 
 function instant(value: string | number, name: string): number {
   const ms = typeof value === "number" ? value : Date.parse(value);
