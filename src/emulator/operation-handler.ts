@@ -6,31 +6,23 @@ import { formatProblem, isPresentString } from "../api/wire/common.js";
 import { validateRequest } from "../api/wire/operations.js";
 import { TooManyBucketsError } from "./aggregations.js";
 import type { OperationPath } from "../api/wire/operations.js";
-import type { TokenIssuer } from "./auth.js";
-import type { Quota } from "./quota.js";
-import type { FaultInjector } from "./faults.js";
 import { readBody, sendJson, sendText } from "./http-io.js";
 import { isAwkward } from "./awkward-data.js";
 import { jsonText } from "./raw-json.js";
 import { errorBody } from "./route-context.js";
 import type { EmulatorState, Route } from "./route-context.js";
 import type { Body } from "./plan.js";
+import { V1_ROUTES } from "./routes-v1.js";
+import { V2_ROUTES } from "./routes-v2.js";
+import { V3_ROUTES } from "./routes-v3.js";
 
-interface OperationDeps {
-  state: EmulatorState;
-  issuer: TokenIssuer;
-  quota: Quota;
-  faults: FaultInjector;
-  routes: Record<OperationPath, Route>;
-  /** The server's base URL, known once it listens. */
-  baseUrl: () => string;
-}
+const ROUTES: Record<OperationPath, Route> = { ...V1_ROUTES, ...V2_ROUTES, ...V3_ROUTES };
 
 type OperationHandler = (path: OperationPath, req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-export function createOperationHandler(deps: OperationDeps): OperationHandler {
-  const { state, issuer, quota, faults, routes } = deps;
-  const { options } = state;
+/** `baseUrl` gives the server's base URL, known once it listens. */
+export function createOperationHandler(state: EmulatorState, baseUrl: () => string): OperationHandler {
+  const { options, issuer, quota, faults } = state;
   return async (path, req, res) => {
     /** Answers with the family's error body. */
     const fail = (status: number, error: string, details: string, headers = {}, extra = {}) =>
@@ -77,13 +69,13 @@ export function createOperationHandler(deps: OperationDeps): OperationHandler {
     const body = (parsed ?? {}) as Body;
     let result;
     try {
-      result = routes[path]({
+      result = ROUTES[path]({
         path,
         body,
         client: bearer.client,
         remaining,
         state,
-        baseUrl: deps.baseUrl(),
+        baseUrl: baseUrl(),
         faults: drawn,
       });
     } catch (error) {

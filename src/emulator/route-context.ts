@@ -3,13 +3,19 @@
 import { randomUUID } from "node:crypto";
 import type { OperationPath } from "../api/wire/operations.js";
 import type { ClientCredentials, ResolvedOptions } from "./options.js";
+import type { TokenIssuer } from "./auth.js";
 import type { ContextStore } from "./contexts.js";
+import type { FaultInjector } from "./faults.js";
+import type { Quota } from "./quota.js";
 import type { BatchStore } from "./batch-store.js";
 import type { Body } from "./plan.js";
 import type { RequestFaults } from "./faults.js";
 
 export interface EmulatorState {
   options: ResolvedOptions;
+  issuer: TokenIssuer;
+  quota: Quota;
+  faults: FaultInjector;
   contexts: ContextStore;
   batches: BatchStore;
 }

@@ -17,11 +17,8 @@ import { createContextStore } from "./contexts.js";
 import { createBatchStore } from "./batch-store.js";
 import { sendPartition } from "./download.js";
 import { readBody, sendJson, sendText } from "./http-io.js";
-import type { EmulatorState, Route } from "./route-context.js";
+import type { EmulatorState } from "./route-context.js";
 import { createOperationHandler } from "./operation-handler.js";
-import { V1_ROUTES } from "./routes-v1.js";
-import { V2_ROUTES } from "./routes-v2.js";
-import { V3_ROUTES } from "./routes-v3.js";
 import { expectedCount, expectedHits } from "./expected-hits.js";
 import type { EmulatedHit } from "./scan.js";
 import type { Body } from "./plan.js";
@@ -30,8 +27,6 @@ import type { EmulatorControl } from "./control.js";
 
 export type { EmulatorOptions, FaultOptions, PartitionFormat } from "./options.js";
 export type { EmulatedHit } from "./scan.js";
-
-const ROUTES: Record<OperationPath, Route> = { ...V1_ROUTES, ...V2_ROUTES, ...V3_ROUTES };
 
 export interface RunningEmulator extends EmulatorControl {
   /** Base URL of the service and of the token issuer: `http://127.0.0.1:PORT`. */
@@ -61,11 +56,11 @@ export interface RunningEmulator extends EmulatorControl {
  */
 export async function startEmulator(input: EmulatorOptions = {}): Promise<RunningEmulator> {
   const options = resolveOptions(input);
-  const issuer = createTokenIssuer(options.clients, options.tokenTtlSeconds, options.clock);
-  const quota = createQuota(options.quota, options.clock, options.quotaDayMs);
-  const faults = createFaultInjector(options.seed, options.faults);
   const state: EmulatorState = {
     options,
+    issuer: createTokenIssuer(options.clients, options.tokenTtlSeconds, options.clock),
+    quota: createQuota(options.quota, options.clock, options.quotaDayMs),
+    faults: createFaultInjector(options.seed, options.faults),
     contexts: createContextStore(options.contextIdleSeconds, options.clock),
     batches: createBatchStore(options),
   };
@@ -73,14 +68,8 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
   const counts = new Map<string, number>();
   let baseUrl = "";
 
-  const handleOperation = createOperationHandler({
-    state,
-    issuer,
-    quota,
-    faults,
-    routes: ROUTES,
-    baseUrl: () => baseUrl,
-  });
+  const { issuer, faults } = state;
+  const handleOperation = createOperationHandler(state, () => baseUrl);
 
   async function handleDownload(url: URL, res: ServerResponse): Promise<void> {
     const partition = state.batches.resolveDownload(url);
