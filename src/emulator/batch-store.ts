@@ -10,9 +10,8 @@ type PartitionStatus = "completed" | "processing" | "pending" | "failed";
 
 export interface Partition {
   index: number;
+  /** The job's plan narrowed to the partition's time slice. */
   plan: QueryPlan;
-  startMs: number;
-  endMs: number;
   polls: number;
   count?: number;
 }
@@ -64,13 +63,7 @@ export function createBatchStore(options: ResolvedOptions): BatchStore {
       const partitions: Partition[] = [];
       for (let start = plan.startMs, index = 0; start < plan.endMs; start += step, index++) {
         const end = Math.min(plan.endMs, start + step);
-        partitions.push({
-          index,
-          plan: { ...plan, ...planWindow(start, end) },
-          startMs: start,
-          endMs: end,
-          polls: 0,
-        });
+        partitions.push({ index, plan: { ...plan, ...planWindow(start, end) }, polls: 0 });
       }
       const job = { token, kind, plan, createdMs: options.clock(), partitions };
       jobs.set(token, job);

@@ -31,7 +31,7 @@ function batchLinks(status: 401 | 404, error: string, details: string): Route {
     if (!job) return { status, body: errorBody(ctx.path, status, error, details) };
     const links = ctx.state.batches.poll(job, ctx.baseUrl).map((view) => ({
       presigned_url: view.url ?? "null",
-      time_range: `${new Date(view.partition.startMs).toISOString()}/${new Date(view.partition.endMs).toISOString()}`,
+      time_range: `${new Date(view.partition.plan.startMs).toISOString()}/${new Date(view.partition.plan.endMs).toISOString()}`,
       ready: view.status === "completed",
       status: view.status,
       log_count: view.count,

@@ -55,8 +55,8 @@ function batchStatus(kind: "logs" | "workloads"): Route {
     }
     const countKey = kind === "logs" ? "log_count" : "workload_count";
     const partitions = ctx.state.batches.poll(job, ctx.baseUrl).map((view) => ({
-      start_time: new Date(view.partition.startMs).toISOString(),
-      end_time: new Date(view.partition.endMs).toISOString(),
+      start_time: new Date(view.partition.plan.startMs).toISOString(),
+      end_time: new Date(view.partition.plan.endMs).toISOString(),
       [countKey]: view.count,
       presigned_url: view.url ?? "null",
       completed: view.status === "completed",
