@@ -16,8 +16,6 @@ export type Retrieval = "scroll" | "pit" | "batch" | "aggs" | "billing";
 export interface SourceDeps {
   client: ServiceClient;
   batch?: BatchSourceOptions;
-  /** Pages are read whole and the next one asked for ahead (`pageThrough`'s `prefetch`); off by default. */
-  prefetchPages?: boolean | undefined;
 }
 
 /** The retrievals a kind reads records with, besides aggregations. */

@@ -6,7 +6,7 @@ import { pageThrough } from "../api/paging/pager.js";
 import { v1Scroll } from "../api/paging/v1-scroll.js";
 import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
 import { createBatchSource } from "./batch-source.js";
-import { createPagedSource, slicePaging } from "./paged-source.js";
+import { createPagedSource } from "./paged-source.js";
 import type { KindSources } from "./data-kind.js";
 import { oneOf } from "./source-spec.js";
 import type { SourceSpec } from "./source-spec.js";
@@ -26,10 +26,13 @@ function v1Body(operation: string, source: SourceSpec) {
 }
 
 export const v1LogsSources: KindSources = {
-  scroll: (source, { client, prefetchPages }) =>
+  scroll: (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = { ...v1Body("/v1/logs/scroll", source), size: source.page_size };
-      yield pageThrough(client, v1Scroll(body), v1HitArray("logs"), slicePaging(ctx, prefetchPages));
+      yield pageThrough(client, v1Scroll(body), v1HitArray("logs"), {
+        signal: ctx.signal,
+        reader: ctx.records?.reader,
+      });
     }),
   batch: (source, { client, batch }) =>
     createBatchSource(

@@ -1,7 +1,7 @@
 // The paged source: reads one or more paged queries of a slice in turn (v2 kinds scroll one per
 // app_type) and yields each batch of hits as it streams in, in the shape the slice's sinks take. When
 // every query reported its total (on its first page's end), their sum is the slice's expected count.
-import type { PagePart, PagingOptions } from "../api/paging/page.js";
+import type { PagePart } from "../api/paging/page.js";
 import type { RecordBatch, RecordId, RowJson, SliceContext, Source } from "../core/contracts.js";
 import type { RecordRequest } from "../core/hit-reader.js";
 import { rowsCarryJson } from "../core/hit-reader.js";
@@ -35,11 +35,6 @@ export function createPagedSource(open: (ctx: SliceContext) => Iterable<AsyncIte
     }
     if (expected !== undefined) ctx.stats.expected = expected;
   };
-}
-
-/** How a slice's queries page: under its signal, with its hit reader, read ahead when `prefetch`. */
-export function slicePaging(ctx: SliceContext, prefetch: boolean | undefined): PagingOptions {
-  return { signal: ctx.signal, reader: ctx.records?.reader, prefetch: prefetch === true };
 }
 
 /**

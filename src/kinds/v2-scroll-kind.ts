@@ -11,7 +11,7 @@ import type { Aggregations } from "../api/wire/aggs.js";
 import type { BatchExport } from "../api/paging/batch-status.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
 import { createBatchSource } from "./batch-source.js";
-import { createPagedSource, slicePaging } from "./paged-source.js";
+import { createPagedSource } from "./paged-source.js";
 import type { AppType, Application, Strategy } from "./source-spec.js";
 import type { DataKindComponent, KindAggregation, KindSources } from "./data-kind.js";
 import { hitColumns } from "./hit-columns.js";
@@ -54,13 +54,13 @@ const V2_STRATEGIES: readonly Strategy[] = ["auto", "scroll", "batch", "aggs"];
 function v2Sources<A extends Application, T extends AppType>(spec: V2KindSpec<A, T>): KindSources {
   const { allowed } = spec;
   return {
-    scroll: (source, { client, prefetchPages }) =>
+    scroll: (source, { client }) =>
       createPagedSource(function* (ctx) {
         const operation = `/v2/${spec.type}/scroll`;
         for (const appType of source.app_type) {
           const query = v2QueryBody(operation, allowed, source, appType, ctx.slice);
           const body = { ...query, size: source.page_size };
-          const options = slicePaging(ctx, prefetchPages);
+          const options = { signal: ctx.signal, reader: ctx.records?.reader };
           yield pageThrough(client, spec.scroll(body), v2HitArray(spec.type), options);
         }
       }),

@@ -9,7 +9,7 @@ import type { PagingStrategy } from "../api/paging/pager.js";
 import type { OperationPath } from "../api/wire/operations.js";
 import { DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { KIND_FIELDS } from "../api/wire/fields.js";
-import { createPagedSource, slicePaging } from "./paged-source.js";
+import { createPagedSource } from "./paged-source.js";
 import type { DataKindComponent, SourceFactory } from "./data-kind.js";
 import { hitColumns } from "./hit-columns.js";
 import type { Application } from "./source-spec.js";
@@ -42,10 +42,13 @@ interface V3KindSpec<A extends Application> {
 export function v3Kind<const A extends Application>(spec: V3KindSpec<A>): DataKindComponent {
   const query = `/v3/${spec.type}/query`;
   const aggs = `/v3/${spec.type}/aggs`;
-  const paged: SourceFactory = (source, { client, prefetchPages }) =>
+  const paged: SourceFactory = (source, { client }) =>
     createPagedSource(function* (ctx) {
       const body = v3QueryBody(query, spec.applications, source, ctx.slice);
-      yield pageThrough(client, spec.strategy(body), V3_HITS, slicePaging(ctx, prefetchPages));
+      yield pageThrough(client, spec.strategy(body), V3_HITS, {
+        signal: ctx.signal,
+        reader: ctx.records?.reader,
+      });
     });
   return {
     type: spec.type,

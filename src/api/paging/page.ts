@@ -42,9 +42,6 @@ export interface PagingOptions {
   signal?: AbortSignal;
   /** Takes hits from their bytes where the slice's outputs allow (the reader of SliceContext.records). */
   reader?: HitBytesReader | undefined;
-  /**
-   * Read each page whole and send the next request as soon as its answer names it, while the consumer
-   * still works on the page (at most one page ahead). Off by default; see docs/performance.md.
-   */
-  prefetch?: boolean;
+  /** Where the paging halves `size` on 413 (v3 queries): the smallest to fall back to. Default 1. */
+  minSize?: number;
 }

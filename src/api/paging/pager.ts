@@ -8,7 +8,7 @@ import type { OperationPath } from "../wire/operations.js";
 import type { Hit, V3Hit } from "../wire/hits.js";
 import type { HitArray } from "../../decoding/hit-array.js";
 import { withReader } from "../../decoding/hit-array.js";
-import type { PageEnd, PagePart, PagingOptions } from "./page.js";
+import type { PagePart, PagingOptions } from "./page.js";
 import { streamPage } from "./page-request.js";
 import { PagingGuard } from "./paging-guard.js";
 
@@ -43,18 +43,10 @@ export interface PagingStrategy<P extends OperationPath> {
   next(response: ResponseOf<P>, size: number | undefined): NextPage<P> | undefined;
 }
 
-/** A page as the loop reads it: streams its hits on, then returns its end and its answer. */
-type OnePage<P extends OperationPath> = (
-  body: PageBody<P>,
-  pageNumber: number,
-  signal: AbortSignal | undefined,
-) => AsyncGenerator<PagePart<HitOf<P>>, { end: PageEnd; next: NextPage<P> | undefined }>;
-
 /**
  * Pages `strategy` to its end, yielding each page as batches of its hits, then its end. `hits` says
  * where the answers keep their hits. Throws PagingContextLostError when a cursor is gone, and
- * PAGING_RUNAWAY when the pages cannot belong to a paging that ends. With `options.prefetch`, each
- * page is read whole ahead of the consumer (see pageAhead).
+ * PAGING_RUNAWAY when the pages cannot belong to a paging that ends.
  * @example
  * for await (const part of pageThrough(client, pointInTime("/v3/jobs/query", body), V3_HITS)) if (part.type === "hits") write(part.hits);
  */
@@ -65,11 +57,17 @@ export async function* pageThrough<P extends OperationPath>(
   options: PagingOptions = {},
 ): AsyncGenerator<PagePart<HitOf<P>>> {
   const guard = new PagingGuard(strategy.path);
-  const halving = strategy.halves ? { minSize: 1 } : undefined;
+  const halving = strategy.halves ? { minSize: options.minSize ?? 1 } : undefined;
   const hitArray = withReader(hits, options.reader);
-  const movesCursor = strategy.movesCursor;
-  const onePage: OnePage<P> = async function* (body, pageNumber, signal) {
-    const pageOptions = { signal, isContinuation: pageNumber > 1, movesCursor, halving };
+  let body = strategy.first;
+  let isContinuation = false;
+  for (let pageNumber = 1; ; pageNumber += 1) {
+    const pageOptions = {
+      signal: options.signal,
+      isContinuation,
+      movesCursor: strategy.movesCursor,
+      halving,
+    };
     const page = yield* streamPage<P, HitOf<P>>(
       client,
       strategy.path,
@@ -82,67 +80,12 @@ export async function* pageThrough<P extends OperationPath>(
     const total = strategy.total(response);
     // The page size asked for bounds the requests only where the requests carry one.
     guard.page({ count, first, last, total, size: strategy.halves ? size : undefined });
-    const end: PageEnd = { type: "end", pageNumber, count, total };
+    yield { type: "end", pageNumber, count, total };
     // An empty page ends the paging even if a cursor comes with it, so a stale cursor cannot loop.
     const next = count === 0 ? undefined : strategy.next(response, size);
-    if (next?.cursor !== undefined) guard.cursor(next.cursor);
-    return { end, next };
-  };
-  if (options.prefetch === true) return yield* pageAhead(onePage, strategy.first, options.signal);
-  let body = strategy.first;
-  for (let pageNumber = 1; ; pageNumber += 1) {
-    const { end, next } = yield* onePage(body, pageNumber, options.signal);
-    yield end;
     if (next === undefined) return;
+    if (next.cursor !== undefined) guard.cursor(next.cursor);
     body = next.body;
-  }
-}
-
-/** A page read whole: its parts, the request after it, and the error that ended it early, if one did. */
-interface PageRead<P extends OperationPath> {
-  parts: PagePart<HitOf<P>>[];
-  next: NextPage<P> | undefined;
-  failure?: unknown;
-}
-
-/**
- * The paging with the next request sent as soon as an answer names it: each page is read whole (its
- * hits held, up to a page of them) and the next one asked for before the consumer is handed this
- * one's hits, so the round trip overlaps the consumer's work. At most one page is read ahead; no
- * request is sent that the paging would not send; one still in flight when the consumer stops is
- * aborted. The consumer sees the same parts, and an error at the same place, as without it.
- */
-async function* pageAhead<P extends OperationPath>(
-  onePage: OnePage<P>,
-  first: PageBody<P>,
-  outer: AbortSignal | undefined,
-): AsyncGenerator<PagePart<HitOf<P>>> {
-  const abort = new AbortController();
-  const signal = outer === undefined ? abort.signal : AbortSignal.any([outer, abort.signal]);
-  const read = async (body: PageBody<P>, pageNumber: number): Promise<PageRead<P>> => {
-    const parts: PagePart<HitOf<P>>[] = [];
-    const page = onePage(body, pageNumber, signal);
-    try {
-      for (let step = await page.next(); ; step = await page.next()) {
-        if (step.done !== true) parts.push(step.value);
-        else return { parts: [...parts, step.value.end], next: step.value.next };
-      }
-    } catch (failure) {
-      return { parts, next: undefined, failure };
-    }
-  };
-  let ahead: Promise<PageRead<P>> | undefined = read(first, 1);
-  try {
-    for (let pageNumber = 1; ahead !== undefined; pageNumber += 1) {
-      const page: PageRead<P> = await ahead;
-      ahead = page.next === undefined ? undefined : read(page.next.body, pageNumber + 1);
-      yield* page.parts;
-      if ("failure" in page) throw page.failure;
-    }
-  } finally {
-    if (ahead !== undefined) {
-      abort.abort();
-      await ahead;
-    }
+    isContinuation = true;
   }
 }
