@@ -2,78 +2,48 @@
 // path (more only when the rolling limits ask). Partitions still commit one by one, so a stopped run
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
-import type { RecordBatch, Sink, Slice, SliceContext, SliceOutput } from "../../core/contracts.js";
-import type { Format } from "../../formats/format.js";
+import type { RecordBatch, SliceContext, SliceOutput } from "../../core/contracts.js";
 import type { FileJoin } from "../../sinks/file-join.js";
 import { commitOutputs } from "../output-state/commit-outputs.js";
-import type { RecordIntent } from "../output-state/commit-outputs.js";
-import type { CommittedFile } from "../output-state/state.js";
+import type { CommittedFile, StateStore } from "../output-state/state.js";
+import { fileKey } from "../output-state/state-files.js";
 import { recordedFileRemover, sinkOf } from "./sink-runtime.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 import { ERROR_CODES, hasCode, SinkError } from "../../errors.js";
 
-/**
- * One sink of the merge: fresh, writing under the slice's own names, and its join when it has one. Its
- * rows are the partition files' rows, already under the output's column names (a `snake_case` sink's
- * `workload_state`), so it writes them as they are and its path template reads the names the paged
- * path's rows carry: a merged slice lands in the files a paged one would.
- */
-export interface MergeSink {
-  /** The sink's position in the pipeline, as its committed files name it. */
-  index: number;
-  write: Sink;
-  /** The sink's files joined as bytes into the slice's file, when its format and paths allow. */
-  join: FileJoin | undefined;
-}
-
-/** What the composition gives the merge: reading a committed file back, and fresh sinks. */
-export interface PartMerge {
-  /** The rows of a committed file of a sink, in the order they were written. */
-  readFile(file: CommittedFile, signal: AbortSignal): AsyncIterable<RecordBatch>;
-  /** The bytes of a committed file of a sink. */
-  openFile(file: CommittedFile): Promise<AsyncIterable<Uint8Array>>;
-  /** Fresh sinks, one per pipeline sink. */
-  sinks(): readonly MergeSink[];
-  deleteFile(file: CommittedFile): Promise<void>;
-}
-
-/** Reads committed files back through their format, writes through fresh sinks, deletes from their store. */
-export function createPartMerge(sinks: readonly SinkRuntime[]): PartMerge {
-  return {
-    sinks: () => sinks.map((sink) => ({ index: sink.index, write: sink.createMergeSink(), join: sink.join })),
-    async *readFile(file) {
-      const sink = sinkOf(sinks, file.sink);
-      if (sink === undefined) return;
-      const format: Format = sink.format;
-      yield* format.decodeRows(
-        await sink.store.openRead(file.path),
-        sink.columns,
-        format.settings(sink.config),
-      );
-    },
-    async openFile(file) {
-      const sink = sinkOf(sinks, file.sink);
-      if (sink === undefined)
-        throw new SinkError(`sink ${file.sink + 1} has no store to read ${file.path} from`);
-      return sink.store.openRead(file.path);
-    },
-    deleteFile: recordedFileRemover(sinks),
-  };
-}
-
+/** The bytes of a committed file, from the store of the sink that wrote it. */
 async function* fileBytes(
   files: readonly CommittedFile[],
-  merge: PartMerge,
+  sinks: readonly SinkRuntime[],
 ): AsyncGenerator<AsyncIterable<Uint8Array>> {
-  for (const file of files) yield await merge.openFile(file);
+  for (const file of files) {
+    const sink = sinkOf(sinks, file.sink);
+    if (sink === undefined)
+      throw new SinkError(`sink ${file.sink + 1} has no store to read ${file.path} from`);
+    yield await sink.store.openRead(file.path);
+  }
 }
 
+/**
+ * The rows of committed files, read back through their sink's format in the order they were written.
+ * They are already under the output's column names (a `snake_case` sink's `workload_state`), so the
+ * merge sink writes them as they are and its path template reads the names the paged path's rows
+ * carry: a merged slice lands in the files a paged one would.
+ */
 async function* concatenate(
   files: readonly CommittedFile[],
-  merge: PartMerge,
-  signal: AbortSignal,
+  sinks: readonly SinkRuntime[],
 ): AsyncGenerator<RecordBatch> {
-  for (const file of files) yield* merge.readFile(file, signal);
+  for (const file of files) {
+    const sink = sinkOf(sinks, file.sink);
+    if (sink === undefined) continue;
+    const { format } = sink;
+    yield* format.decodeRows(
+      await sink.store.openRead(file.path),
+      sink.columns,
+      format.settings(sink.config),
+    );
+  }
 }
 
 /** Whether any sink has more than one partition file to fold. */
@@ -91,13 +61,13 @@ async function joinFiles(
   join: FileJoin | undefined,
   files: readonly CommittedFile[],
   rows: number,
-  merge: PartMerge,
+  sinks: readonly SinkRuntime[],
   ctx: SliceContext,
 ): Promise<SliceOutput | undefined> {
   const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
   if (join === undefined || !join.fits(rows, bytes)) return undefined;
   try {
-    return await join.join(fileBytes(files, merge), rows, ctx);
+    return await join.join(fileBytes(files, sinks), rows, ctx);
   } catch (error) {
     if (hasCode(error, ERROR_CODES.SINK_JOIN_MISMATCH) && error instanceof Error) {
       ctx.log.info({ slice: ctx.slice.id, reason: error.message }, "Partition files are merged row by row.");
@@ -107,23 +77,22 @@ async function joinFiles(
   }
 }
 
-/** Writes and commits the merged files of every sink; returns them as the state records them. */
-export async function mergePartFiles(
-  slice: Slice,
+/** Writes and commits the merged files of every sink, through fresh sinks; returns them as the state records them. */
+async function writeMerged(
   files: readonly CommittedFile[],
-  merge: PartMerge,
+  sinks: readonly SinkRuntime[],
   ctx: SliceContext,
-  recordIntent: RecordIntent,
-  fence?: () => Promise<void>,
+  state: StateStore,
+  fence: (() => Promise<void>) | undefined,
 ): Promise<CommittedFile[]> {
-  const sinks = merge.sinks();
+  const { slice } = ctx;
   const outputs = [];
   try {
     for (const sink of sinks) {
       const own = files.filter((file) => file.sink === sink.index);
       const expected = own.reduce((sum, file) => sum + file.rows, 0);
-      const joined = await joinFiles(sink.join, own, expected, merge, { ...ctx, slice });
-      const output = joined ?? (await sink.write(concatenate(own, merge, ctx.signal), { ...ctx, slice }));
+      const joined = await joinFiles(sink.join, own, expected, sinks, ctx);
+      const output = joined ?? (await sink.createMergeSink()(concatenate(own, sinks), ctx));
       outputs.push(output);
       if (output.rows !== expected)
         throw new SinkError(
@@ -134,5 +103,31 @@ export async function mergePartFiles(
     await Promise.allSettled(outputs.map((output) => output.discard()));
     throw error;
   }
-  return commitOutputs(outputs, recordIntent, fence);
+  return commitOutputs(outputs, (intended) => state.recordIntent(slice.id, intended), fence);
+}
+
+/**
+ * Folds a slice's partition files into its own files. The merge is recorded in the state before a
+ * partition file is removed: a crash before that leaves the partitions (the merge is redone, over the
+ * same names), a crash after leaves the record (the remaining partition files are removed on the next run).
+ */
+export async function mergeSlice(
+  files: readonly CommittedFile[],
+  sinks: readonly SinkRuntime[],
+  ctx: SliceContext,
+  state: StateStore,
+  fence: (() => Promise<void>) | undefined,
+): Promise<CommittedFile[]> {
+  const { slice } = ctx;
+  let merged = state.mergedFiles(slice.id);
+  if (merged === undefined) {
+    const written = await writeMerged(files, sinks, ctx, state, fence);
+    await state.recordMerge(slice.id, written);
+    merged = written;
+    ctx.log.info({ parts: files.length, files: written.length }, "Merged the partition files of the slice.");
+  }
+  const kept = new Set(merged.map(fileKey));
+  const remove = recordedFileRemover(sinks);
+  for (const file of files) if (!kept.has(fileKey(file))) await remove(file);
+  return [...merged];
 }

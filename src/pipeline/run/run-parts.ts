@@ -4,25 +4,17 @@
 // parts whose time range overlaps a pending part's are read again (not written) first, so a record
 // they hold is not written a second time; disjoint partitions, the usual case, are not downloaded again.
 import { createHash } from "node:crypto";
-import pLimit from "p-limit";
 import type { Logger } from "../../logger.js";
 import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "../../core/contracts.js";
 import { commitOutputs } from "../output-state/commit-outputs.js";
 import type { SliceTotals } from "../output-state/commit-outputs.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
-import type { CommittedFile, StateStore } from "../output-state/state.js";
-import { mergePartFiles, needsMerge } from "./merge-parts.js";
-import type { PartMerge } from "./merge-parts.js";
+import type { StateStore } from "../output-state/state.js";
+import { mergeSlice, needsMerge } from "./merge-parts.js";
+import type { SinkRuntime } from "./sink-runtime.js";
 import { SeenRecords } from "./deduplicate.js";
 import { recordCount, recordIdOf } from "../../core/record-batch.js";
-
-/**
- * Partitions of one slice downloaded and written at once. One: slices already run in parallel, and
- * every open Parquet file buffers a row group — two at once took 1M logs over batch into Parquet from
- * 294 MB to 481 MB peak at the same speed (bench/run.js, logs-batch/parquet).
- */
-const PART_CONCURRENCY = 1;
 
 interface RunPartsOptions {
   signal: AbortSignal;
@@ -31,8 +23,8 @@ interface RunPartsOptions {
   state: StateStore;
   /** Fresh transforms and sinks for one part. */
   buildStages(): Omit<SliceWork, "source">;
-  /** Folds the partitions' files into one per partition path once all are committed. */
-  merge?: PartMerge | undefined;
+  /** The sinks the partitions' files are folded through, one file per partition path, once all are committed. */
+  merge?: readonly SinkRuntime[] | undefined;
   /** Awaited right before each part's commit; throws once the run may no longer write. */
   fence?: (() => Promise<void>) | undefined;
 }
@@ -63,14 +55,17 @@ async function collectIds(part: SourcePart, ctx: SliceContext, seen: SeenRecords
   }
 }
 
+/**
+ * Runs the slice's pending parts one at a time: slices already run in parallel, and every open Parquet
+ * file buffers a row group — two parts at once took 1M logs over batch into Parquet from 294 MB to
+ * 481 MB peak at the same speed (bench/run.js, logs-batch/parquet). A failing part ends the slice.
+ */
 export async function runParts(
   slice: Slice,
   source: PartitionedSource,
   options: RunPartsOptions,
 ): Promise<SliceTotals> {
-  // A failing part stops its siblings rather than leaving them to download for nothing.
-  const controller = new AbortController();
-  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const { signal, state } = options;
   const ctx: SliceContext = {
     signal,
     log: options.log.child({ slice: slice.id }),
@@ -79,7 +74,7 @@ export async function runParts(
     stats: { duplicates: 0 },
   };
   const parts = await source.parts(ctx);
-  const done = options.state.committedParts(slice.id);
+  const done = state.committedParts(slice.id);
   const pending = parts.filter((part) => done[part.id] === undefined);
   if (pending.length < parts.length) {
     ctx.log.info(
@@ -93,44 +88,27 @@ export async function runParts(
       await collectIds(part, ctx, seen);
     }
   }
-  const limit = pLimit(PART_CONCURRENCY);
-  const settled = await Promise.allSettled(
-    pending.map((part) =>
-      limit(async () => {
-        if (signal.aborted) throw signal.reason;
-        try {
-          const result = await runSlice(
-            partSlice(slice, part.id),
-            { source: part.source, ...options.buildStages() },
-            {
-              signal,
-              log: options.log,
-              run: options.run,
-              seen,
-            },
-          );
-          const files = await commitOutputs(
-            result.outputs,
-            (intended) => options.state.recordIntent(slice.id, intended),
-            options.fence,
-          );
-          await options.state.commitPart(slice.id, part.id, {
-            read: result.read,
-            expected: result.expected ?? null,
-            duplicates: result.duplicates,
-            files,
-          });
-        } catch (error) {
-          controller.abort(error);
-          throw error;
-        }
-      }),
-    ),
-  );
-  const failure = settled.find((result) => result.status === "rejected");
-  if (failure !== undefined) throw failure.reason;
+  for (const part of pending) {
+    if (signal.aborted) throw signal.reason;
+    const result = await runSlice(
+      partSlice(slice, part.id),
+      { source: part.source, ...options.buildStages() },
+      { signal, log: options.log, run: options.run, seen },
+    );
+    const files = await commitOutputs(
+      result.outputs,
+      (intended) => state.recordIntent(slice.id, intended),
+      options.fence,
+    );
+    await state.commitPart(slice.id, part.id, {
+      read: result.read,
+      expected: result.expected ?? null,
+      duplicates: result.duplicates,
+      files,
+    });
+  }
 
-  const committed = options.state.committedParts(slice.id);
+  const committed = state.committedParts(slice.id);
   const result: SliceTotals = { read: 0, expected: 0, duplicates: 0, files: [] };
   for (const part of parts) {
     const entry = committed[part.id];
@@ -142,38 +120,6 @@ export async function runParts(
     result.files.push(...entry.files);
   }
   if (options.merge !== undefined && needsMerge(result.files))
-    result.files = await mergeSlice(slice, result.files, options.merge, options.state, ctx, options.fence);
+    result.files = await mergeSlice(result.files, options.merge, ctx, state, options.fence);
   return result;
-}
-
-/**
- * The merge is recorded in the state before a partition file is removed: a crash before that leaves
- * the partitions (the merge is redone, over the same names), a crash after leaves the record (the
- * remaining partition files are removed on the next run).
- */
-async function mergeSlice(
-  slice: Slice,
-  files: readonly CommittedFile[],
-  merge: PartMerge,
-  state: StateStore,
-  ctx: SliceContext,
-  fence: (() => Promise<void>) | undefined,
-): Promise<CommittedFile[]> {
-  let merged = state.mergedFiles(slice.id);
-  if (merged === undefined) {
-    const written = await mergePartFiles(
-      slice,
-      files,
-      merge,
-      ctx,
-      (intended) => state.recordIntent(slice.id, intended),
-      fence,
-    );
-    await state.recordMerge(slice.id, written);
-    merged = written;
-    ctx.log.info({ parts: files.length, files: written.length }, "Merged the partition files of the slice.");
-  }
-  const kept = new Set(merged.map((file) => `${file.sink}\u0000${file.path}`));
-  for (const file of files) if (!kept.has(`${file.sink}\u0000${file.path}`)) await merge.deleteFile(file);
-  return [...merged];
 }

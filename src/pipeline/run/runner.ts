@@ -19,9 +19,8 @@ import type { SliceTotals } from "../output-state/commit-outputs.js";
 import { runParts } from "./run-parts.js";
 import { runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
-import type { PartMerge } from "./merge-parts.js";
 import type { StateStore } from "../output-state/state.js";
-import type { RemoveRecordedFile } from "./sink-runtime.js";
+import type { RemoveRecordedFile, SinkRuntime } from "./sink-runtime.js";
 
 /** What one attempt at a slice needs; a partitioned source (batch export) commits part by part. */
 export interface SliceStages extends Omit<SliceWork, "source"> {
@@ -36,8 +35,8 @@ export interface SliceTask {
   redo?: boolean;
   /** The slice ends after `now − settle`: it is committed as open, to be redone by the next run. */
   open?: boolean;
-  /** How a batch export's partition files are merged into the slice's; without it they stay as written. */
-  merge?(): PartMerge;
+  /** The sinks a batch export's partition files are merged through; without them they stay as written. */
+  merge?: readonly SinkRuntime[];
 }
 
 export interface RunnerEvents {
@@ -144,7 +143,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         ...runOptions,
         state,
         fence: options.fence,
-        merge: task.merge?.(),
+        merge: task.merge,
         buildStages: () => {
           const { source: _unused, ...fresh } = task.build();
           return fresh;

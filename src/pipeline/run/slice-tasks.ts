@@ -2,7 +2,6 @@
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
 import type { Column, RunInfo, Sink } from "../../core/contracts.js";
-import { createPartMerge } from "./merge-parts.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain } from "../../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
@@ -31,12 +30,11 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
   const createSinks = (): Sink[] => sinks.map((sink) => sink.createSink());
   const records = recordRequest(sinks, pipeline.transforms.length, deps.columns);
-  const merge = createPartMerge(sinks);
   return deps.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
     redo: deps.redo.has(slicePlan.slice.id),
     open: slicePlan.open,
-    merge: () => merge,
+    merge: sinks,
     build: () => ({
       source: createSource(
         pipeline.source,
