@@ -11,18 +11,14 @@ import { isLedgerUrl, openQuotaLedger } from "../../quota-ledger/quota-ledger.js
 import type { QuotaLedger } from "../../quota-ledger/quota-ledger.js";
 import { LedgerGate } from "../../quota-ledger/ledger-gate.js";
 import { minimumBlock } from "../../quota-ledger/ledger-block-size.js";
-import type { GateCounts } from "../../quota-ledger/ledger-gate.js";
 import { describeLedgerUrl } from "../../quota-ledger/ledger-url.js";
 
 export interface RunLedger {
   readonly gate: LedgerGate;
-  /** The ledger's URL without credentials. */
-  readonly describe: string;
   /** Sets the claim: the requests the plan needs; `own`, this shard's part (blocks are sized from it). */
   claim(requests: number, own?: number): Promise<void>;
   /** The error to stop with before starting another slice, once a higher-priority claim asks it. */
   stopStarting(): EtlError | undefined;
-  counts(): GateCounts;
   /** Ends the run in the ledger (once; later calls do nothing) and closes the connection. */
   end(status: "complete" | "stopped" | "failed"): Promise<void>;
 }
@@ -97,14 +93,13 @@ function startRunLedger(
   options: JoinLedgerOptions,
 ): RunLedger {
   const settings = pipeline.limits.quota;
-  const claimKey = claimKeyOf(pipeline);
   const gate = new LedgerGate({
     ledger,
     runId: options.run.runId,
     clientId,
     pipeline: pipeline.name,
     priority: settings.priority,
-    claimKey,
+    claimKey: claimKeyOf(pipeline),
     blockSize: minimumBlock(options.concurrency),
     slotsWanted: options.concurrency,
     maxInFlight: settings.max_in_flight,
@@ -124,11 +119,9 @@ function startRunLedger(
   let ended: Promise<void> | undefined;
   return {
     gate,
-    describe: ledger.describe,
     // The plan's requests, and those the run already sent to plan (mappings, the probe).
     claim: (requests, own = requests) => gate.claim(requests + gate.sent, own + gate.sent),
     stopStarting: () => gate.yieldError(),
-    counts: () => gate.counts,
     end(status) {
       ended ??= gate.close(status).finally(() => ledger.close().catch(() => undefined));
       return ended;

@@ -1,6 +1,6 @@
 // The service a command talks to: the remote service named in the pipeline, or the embedded emulator
 // started in-process; and the one client every request goes through.
-import type { ServiceClient } from "../../api/client.js";
+import type { ServiceClient, ServiceClientOptions } from "../../api/client.js";
 import { createServiceClient } from "../../api/client.js";
 import { describeUrl } from "../../api/redact.js";
 import type { ServiceConfig } from "../../config/service-schema.js";
@@ -27,8 +27,56 @@ interface OpenSessionOptions {
   joinLedger?: (clientId: string) => Promise<RunLedger | undefined>;
 }
 
+/** The service's endpoint and credentials: the remote service's, or an emulator's started here. */
+type Endpoint = Pick<
+  ServiceClientOptions,
+  "baseUrl" | "authUrl" | "clientId" | "clientSecret" | "downloadHosts"
+> & {
+  describe: string;
+  close?: () => Promise<void>;
+};
+
+async function endpointOf(service: ServiceConfig): Promise<Endpoint> {
+  if (service.mode === "remote")
+    return {
+      baseUrl: service.base_url,
+      authUrl: service.auth_url,
+      clientId: service.client_id,
+      clientSecret: service.client_secret,
+      downloadHosts: service.download_hosts,
+      // Never the userinfo a base_url may carry.
+      describe: describeUrl(service.base_url),
+    };
+  // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.
+  const { startEmulator } = await import("../../emulator/server.js");
+  const { parseAwkward } = await import("../../emulator/awkward-data.js");
+  // The schema checked the part names; parseAwkward turns them into the emulator's profile.
+  const awkward =
+    service.awkward === undefined
+      ? undefined
+      : parseAwkward(service.awkward === true ? "all" : service.awkward.join(","));
+  if (typeof awkward === "string") throw new Error(`service.awkward: ${awkward}`);
+  const emulator = await startEmulator({
+    seed: service.seed,
+    ...(service.density !== undefined ? { density: service.density } : {}),
+    ...(awkward !== undefined ? { awkward } : {}),
+  });
+  const { url, clientId, clientSecret } = emulator;
+  const describe = `embedded emulator (seed ${service.seed})`;
+  return { baseUrl: url, authUrl: url, clientId, clientSecret, describe, close: () => emulator.close() };
+}
+
 export async function openSession(service: ServiceConfig, options: OpenSessionOptions): Promise<Session> {
-  const bounds = {
+  const endpoint = await endpointOf(service);
+  const ledger = await options.joinLedger?.(endpoint.clientId).catch(async (error: unknown) => {
+    await endpoint.close?.();
+    throw error;
+  });
+  const { describe, close, ...where } = endpoint;
+  const client = createServiceClient({
+    ...where,
+    logger: options.log,
+    quotaReserve: options.quotaReserve,
     timeouts: { connectMs: service.timeouts.connect_ms, requestMs: service.timeouts.request_ms },
     maxResponseBytes: service.limits.max_response_bytes,
     download: { maxBytes: service.limits.max_partition_bytes, deadlineMs: service.timeouts.download_ms },
@@ -38,69 +86,18 @@ export async function openSession(service: ServiceConfig, options: OpenSessionOp
     },
     ...(options.observer === undefined ? {} : { observer: options.observer }),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-  };
-  if (service.mode === "embedded") {
-    // Loaded only when asked for: runs against the real service do not pay for the emulator's modules.
-    const { startEmulator } = await import("../../emulator/server.js");
-    const { parseAwkward } = await import("../../emulator/awkward-data.js");
-    // The schema checked the part names; parseAwkward turns them into the emulator's profile.
-    const awkward =
-      service.awkward === undefined
-        ? undefined
-        : parseAwkward(service.awkward === true ? "all" : service.awkward.join(","));
-    if (typeof awkward === "string") throw new Error(`service.awkward: ${awkward}`);
-    const emulator = await startEmulator({
-      seed: service.seed,
-      ...(service.density !== undefined ? { density: service.density } : {}),
-      ...(awkward !== undefined ? { awkward } : {}),
-    });
-    const ledger = await options.joinLedger?.(emulator.clientId).catch(async (error: unknown) => {
-      await emulator.close();
-      throw error;
-    });
-    const client = createServiceClient({
-      baseUrl: emulator.url,
-      authUrl: emulator.url,
-      clientId: emulator.clientId,
-      clientSecret: emulator.clientSecret,
-      logger: options.log,
-      quotaReserve: options.quotaReserve,
-      ...bounds,
-      ...(ledger === undefined ? {} : { quotaGate: ledger.gate }),
-    });
-    options.log.info({ url: emulator.url }, "Embedded emulator started.");
-    return {
-      client,
-      describe: `embedded emulator (seed ${service.seed})`,
-      ledger,
-      async close() {
-        await ledger?.end("failed");
-        await client.close();
-        await emulator.close();
-      },
-    };
-  }
-  const ledger = await options.joinLedger?.(service.client_id);
-  const client = createServiceClient({
-    baseUrl: service.base_url,
-    authUrl: service.auth_url,
-    clientId: service.client_id,
-    clientSecret: service.client_secret,
-    logger: options.log,
-    quotaReserve: options.quotaReserve,
-    ...bounds,
-    downloadHosts: service.download_hosts,
     ...(ledger === undefined ? {} : { quotaGate: ledger.gate }),
   });
-  // Never the userinfo a base_url may carry.
+  if (service.mode === "embedded") options.log.info({ url: endpoint.baseUrl }, "Embedded emulator started.");
   return {
     client,
-    describe: describeUrl(service.base_url),
+    describe,
     ledger,
     async close() {
       // A run that ended told the ledger how; one that did not ends there as failed.
       await ledger?.end("failed");
       await client.close();
+      await close?.();
     },
   };
 }
