@@ -45,13 +45,16 @@ function manifestFile(file: CommittedFile, id: string): ManifestFile {
 
 /** The manifest of one sink, from the state: every committed slice, in time order. */
 export function buildManifest(options: BuildManifestOptions): Manifest {
-  const entries = Object.entries(options.state.slices).sort(([, a], [, b]) => a.start.localeCompare(b.start));
+  const { state, sinkIndex } = options;
+  const entries = Object.entries(state.slices).sort(([, a], [, b]) => a.start.localeCompare(b.start));
   const slices: ManifestSlice[] = [];
   const files: ManifestFile[] = [];
+  const list = (id: string, of: readonly CommittedFile[]): void => {
+    for (const file of of) if (file.sink === sinkIndex) files.push(manifestFile(file, id));
+  };
   let expectedTotal: number | null = 0;
   for (const [id, slice] of entries) {
-    const own = slice.files.filter((file) => file.sink === options.sinkIndex);
-    const written = own.reduce((sum, file) => sum + file.rows, 0);
+    const own = slice.files.filter((file) => file.sink === sinkIndex);
     slices.push({
       id,
       start: slice.start,
@@ -59,40 +62,28 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
       expected: slice.expected,
       read: slice.read,
       duplicates: slice.duplicates,
-      written,
+      written: own.reduce((sum, file) => sum + file.rows, 0),
       files: own.length,
       ...(slice.open === true ? { open: true as const } : {}),
-      ...(options.state.rechecks[id] === undefined ? {} : { rechecks: options.state.rechecks[id] }),
+      ...(state.rechecks[id] === undefined ? {} : { rechecks: state.rechecks[id] }),
     });
-    for (const file of own) {
-      files.push(manifestFile(file, id));
-    }
+    list(id, own);
     expectedTotal = slice.expected === null || expectedTotal === null ? null : expectedTotal + slice.expected;
   }
   // Partitions of a batch slice that a stopped run committed are present too; list them, so the
   // manifest names every file there is (the slice's expected count is not known until it completes).
-  for (const [id, batch] of Object.entries(options.state.batches)) {
-    if (options.state.slices[id] !== undefined) continue;
-    // Once merged, the partition files are on their way out and the merged files are the slice's.
-    const pending = batch.merged ?? Object.values(batch.parts).flatMap((part) => part.files);
-    for (const file of pending) {
-      if (file.sink !== options.sinkIndex) continue;
-      files.push(manifestFile(file, id));
-    }
-  }
+  // Once merged, the partition files are on their way out and the merged files are the slice's.
+  for (const [id, batch] of Object.entries(state.batches))
+    if (state.slices[id] === undefined)
+      list(id, batch.merged ?? Object.values(batch.parts).flatMap((part) => part.files));
   // Files of the pipeline before a --force whose slices are not redone yet are still there: listed
   // (under their slice, which is not committed), so the manifest names exactly the files present.
-  for (const [id, superseded] of Object.entries(options.state.superseded)) {
-    if (options.state.slices[id] !== undefined) continue;
-    for (const file of superseded) {
-      if (file.sink !== options.sinkIndex) continue;
-      files.push(manifestFile(file, id));
-    }
-  }
+  for (const [id, superseded] of Object.entries(state.superseded))
+    if (state.slices[id] === undefined) list(id, superseded);
   return {
     version: 1,
-    pipeline: options.state.pipeline,
-    fingerprint: options.state.fingerprint,
+    pipeline: state.pipeline,
+    fingerprint: state.fingerprint,
     run_id: options.runId,
     generated_at: options.now.toISOString(),
     destination: options.destination,

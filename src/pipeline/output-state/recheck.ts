@@ -41,14 +41,6 @@ export function describeChangedSlice(change: ChangedSlice): string {
   return `${change.slice.id}: ${change.committed} → ${change.service} (${difference > 0 ? "+" : ""}${difference})`;
 }
 
-interface RecheckPlanInput<P extends { slice: Slice; expected: number | undefined }> {
-  /** The plan's slices, from `windowStart` less the re-checked days to the window's end. */
-  slices: readonly P[];
-  /** The window's own start: earlier slices are only there to be re-checked. */
-  windowStart: Date;
-  committedRead(sliceId: string): number | undefined;
-}
-
 interface RecheckPlan<P> {
   /** What the run does: the window's slices, and the earlier ones exported again. */
   slices: P[];
@@ -56,31 +48,12 @@ interface RecheckPlan<P> {
   changed: ChangedSlice[];
   /** Committed slices the service now counts fewer records in, whose files are kept. */
   decreased: ChangedSlice[];
-  /** Committed slices the histogram counted. */
-  checked: number;
-}
-
-/** Chooses the slices of a re-checking run from a plan that counted every slice. */
-function planRecheck<P extends { slice: Slice; expected: number | undefined }>(
-  input: RecheckPlanInput<P> & { onDecrease: RecheckConfig["on_decrease"] },
-): RecheckPlan<P> {
-  const differing = findChangedSlices(input.slices, input.committedRead);
-  const isKept = (change: ChangedSlice): boolean =>
-    change.service < change.committed && input.onDecrease === "keep";
-  const changed = differing.filter((change) => !isKept(change));
-  const changedIds = new Set(changed.map((change) => change.slice.id));
-  const slices = input.slices.filter(
-    (plan) => plan.slice.start.getTime() >= input.windowStart.getTime() || changedIds.has(plan.slice.id),
-  );
-  const checked = input.slices.filter(
-    (plan) => plan.expected !== undefined && input.committedRead(plan.slice.id) !== undefined,
-  ).length;
-  return { slices, changed, decreased: differing.filter(isKept), checked };
 }
 
 interface RecheckRunInput<P extends { slice: Slice; expected: number | undefined }> {
   /** The plan's slices, counted, from the re-checked days before the window to its end. */
   slices: readonly P[];
+  /** The window's own start: earlier slices are only there to be re-checked. */
   windowStart: Date;
   state: StateStore;
   runId: string;
@@ -91,23 +64,30 @@ interface RecheckRunInput<P extends { slice: Slice; expected: number | undefined
 }
 
 /**
- * Decides a re-checking run's slices and records each change in the state (the history of
- * re-checks) before the slice is redone. A decrease kept is recorded once, not on every run that
- * finds it again, and warned about on every run.
+ * Decides a re-checking run's slices from a plan that counted every slice, and records each change in
+ * the state (the history of re-checks) before the slice is redone. A decrease kept is recorded once,
+ * not on every run that finds it again, and warned about on every run.
  */
 export async function recheckCommitted<P extends { slice: Slice; expected: number | undefined }>(
   input: RecheckRunInput<P>,
 ): Promise<RecheckPlan<P>> {
   const { state, log } = input;
-  const recheck = planRecheck({
-    slices: input.slices,
-    windowStart: input.windowStart,
-    onDecrease: input.onDecrease,
-    committedRead: (id) => {
-      const committed = state.state.slices[id];
-      return input.force || committed?.open === true ? undefined : committed?.read;
-    },
-  });
+  const committedRead = (id: string): number | undefined => {
+    const committed = state.state.slices[id];
+    return input.force || committed?.open === true ? undefined : committed?.read;
+  };
+  const differing = findChangedSlices(input.slices, committedRead);
+  const isKept = (change: ChangedSlice): boolean =>
+    change.service < change.committed && input.onDecrease === "keep";
+  const changed = differing.filter((change) => !isKept(change));
+  const decreased = differing.filter(isKept);
+  const changedIds = new Set(changed.map((change) => change.slice.id));
+  const slices = input.slices.filter(
+    (plan) => plan.slice.start.getTime() >= input.windowStart.getTime() || changedIds.has(plan.slice.id),
+  );
+  const checked = input.slices.filter(
+    (plan) => plan.expected !== undefined && committedRead(plan.slice.id) !== undefined,
+  ).length;
   const record = (change: ChangedSlice, action: "exported" | "kept") =>
     state.recordRecheck(change.slice.id, {
       checked_at: new Date().toISOString(),
@@ -116,14 +96,14 @@ export async function recheckCommitted<P extends { slice: Slice; expected: numbe
       service: change.service,
       action,
     });
-  for (const change of recheck.changed) {
+  for (const change of changed) {
     await record(change, "exported");
     log.info(
       { slice: change.slice.id, committed: change.committed, service: change.service },
       "Re-check: the service's count changed; the slice is exported again.",
     );
   }
-  for (const change of recheck.decreased) {
+  for (const change of decreased) {
     const last = state.state.rechecks[change.slice.id]?.at(-1);
     const known =
       last?.action === "kept" && last.committed === change.committed && last.service === change.service;
@@ -134,10 +114,10 @@ export async function recheckCommitted<P extends { slice: Slice; expected: numbe
     );
   }
   log.info(
-    { checked: recheck.checked, changed: recheck.changed.length, decreased: recheck.decreased.length },
+    { checked, changed: changed.length, decreased: decreased.length },
     "Re-checked the committed slices.",
   );
-  return recheck;
+  return { slices, changed, decreased };
 }
 
 /** The summary lines of a re-checking run. */

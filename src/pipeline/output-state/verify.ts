@@ -92,60 +92,42 @@ export async function verifyExport(
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
   const problems: VerifyProblem[] = [];
+  const report = (kind: VerifyProblemKind, path: string, message: string): void => {
+    problems.push({ kind, path, message });
+  };
   const listed = new Map((await store.list()).map((object) => [object.path, object.bytes]));
   let rows = 0;
   for (const file of manifest.files) {
     const size = listed.get(file.path);
     if (size === undefined) {
-      problems.push({
-        kind: "missing",
-        path: file.path,
-        message: `${file.path} is in the manifest but not in ${store.location}`,
-      });
+      report("missing", file.path, `${file.path} is in the manifest but not in ${store.location}`);
       continue;
     }
     if (size < file.bytes) {
-      problems.push({
-        kind: "truncated",
-        path: file.path,
-        message: `${file.path} has ${size} bytes; the manifest says ${file.bytes}`,
-      });
+      report("truncated", file.path, `${file.path} has ${size} bytes; the manifest says ${file.bytes}`);
       continue;
     }
     try {
       const { sha256, counted } = await readFile(store, file.path, countRows);
-      if (sha256 !== file.sha256) {
-        problems.push({
-          kind: "checksum",
-          path: file.path,
-          message: `${file.path} does not have the checksum the manifest holds`,
-        });
-      }
+      if (sha256 !== file.sha256)
+        report("checksum", file.path, `${file.path} does not have the checksum the manifest holds`);
       if (counted instanceof Error) throw counted;
       rows += counted;
-      if (counted !== file.rows) {
-        problems.push({
-          kind: "rows",
-          path: file.path,
-          message: `${file.path} holds ${counted} rows; the manifest says ${file.rows}`,
-        });
-      }
+      if (counted !== file.rows)
+        report("rows", file.path, `${file.path} holds ${counted} rows; the manifest says ${file.rows}`);
     } catch (error) {
-      problems.push({
-        kind: "unreadable",
-        path: file.path,
-        message: `${file.path} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      const why = error instanceof Error ? error.message : String(error);
+      report("unreadable", file.path, `${file.path} cannot be read: ${why}`);
     }
   }
   const known = new Set(manifest.files.map((file) => file.path));
   for (const path of listed.keys()) {
     if (known.has(path) || options.listedElsewhere?.has(path) === true || isControlObject(path)) continue;
-    problems.push({
-      kind: "extra",
+    report(
+      "extra",
       path,
-      message: `${path} is in ${store.location} but not in ${options.manifestName ?? "the manifest"}`,
-    });
+      `${path} is in ${store.location} but not in ${options.manifestName ?? "the manifest"}`,
+    );
   }
   return { files: manifest.files.length, rows, problems };
 }
