@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceClient } from "../../api/client.js";
 import type { ServiceClient } from "../../api/client.js";
-import { sliceWindow } from "../../config/window.js";
 import { startEmulator } from "../../emulator/server.js";
 import type { RunningEmulator } from "../../emulator/server.js";
 import { autoSliceLengths, chooseSliceMs, planRun } from "./plan.js";
@@ -85,7 +84,6 @@ describe("planRun against the emulator", () => {
       kinds: defaultComponents().kinds,
       query: query({}),
       window: { ...window, slice_ms: "auto" },
-      sliceWindow,
     });
     expect(emulator.requestCount("/v2/logs/aggs") - before).toBe(1);
     expect(plan.probeRequests).toBe(1);
@@ -124,7 +122,6 @@ describe("planRun against the emulator", () => {
         end: new Date("2026-11-20T01:20:00Z"),
         slice_ms: 15 * 60_000,
       },
-      sliceWindow,
     });
     expect(plan.slices.map((slice) => slice.slice.id)).toEqual([
       "20261120T001000Z",
@@ -158,7 +155,6 @@ describe("planRun against the emulator", () => {
         now: new Date("2026-11-20T02:43:57.692Z"),
         slice_ms: 15 * 60_000,
       },
-      sliceWindow,
     });
     const open = plan.slices.filter((slice) => slice.open).map((slice) => slice.slice.id);
     // 02:15–02:30 ends after 02:28:57.692; 02:00–02:15 does not.
@@ -178,7 +174,6 @@ describe("planRun against the emulator", () => {
         settle_ms: 0,
         slice_ms: 15 * 60_000,
       },
-      sliceWindow,
       wallClock: () => new Date("2026-11-20T02:40:00Z"),
     });
     const open = plan.slices.filter((slice) => slice.open).map((slice) => slice.slice.id);
@@ -192,7 +187,6 @@ describe("planRun against the emulator", () => {
       kinds: defaultComponents().kinds,
       query: query({ kind: "jobs", api: "v3", app_type: ["ec2", "kubernetes"], strategy: "pit" }),
       window: { ...window, slice_ms: HOUR },
-      sliceWindow,
     });
     expect(emulator.requestCount() - before).toBe(0);
     expect(plan.slices.every((slice) => slice.retrieval === "pit" && slice.expected === undefined)).toBe(

@@ -5,6 +5,7 @@ import type { ServiceClient } from "../../api/client.js";
 import type { Slice } from "../../core/contracts.js";
 import type { Retrieval } from "../../kinds/data-kind.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
+import { sliceWindow } from "../../config/window.js";
 import { probeCounts } from "./probe-counts.js";
 import type { ProbedCounts } from "./probe-counts.js";
 import type { KindTable } from "../../components/registry.js";
@@ -133,8 +134,6 @@ interface PlanOptions {
     /** The unit no slice may cross (the paths' `{hour}` or `{date}`); `slice: auto` keeps to it. */
     partition_ms?: number | undefined;
   };
-  /** Cuts `[start, end)` into slices of `sliceMs` (config/ owns the naming). */
-  sliceWindow(start: Date, end: Date, sliceMs: number): Slice[];
   /** Probe even when strategy and slice are fixed (`plan` shows the counts). */
   alwaysProbe?: boolean;
   /**
@@ -190,8 +189,8 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
       {
         index: 0,
         id:
-          options.sliceWindow(window.start, window.end, window.end.getTime() - window.start.getTime())[0]
-            ?.id ?? "window",
+          sliceWindow(window.start, window.end, window.end.getTime() - window.start.getTime())[0]?.id ??
+          "window",
         start: window.start,
         end: window.end,
       },
@@ -203,7 +202,7 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
         : probe !== undefined
           ? chooseSliceMs(probe, window.start, window.end, kind.pagingLimit, window.partition_ms)
           : (autoSliceLengths(window.partition_ms)[0] ?? HOUR_MS);
-    slices = options.sliceWindow(window.start, window.end, sliceMs);
+    slices = sliceWindow(window.start, window.end, sliceMs);
   }
   // A v1 time_range is resolved by the service against its own clock, so its last minutes cannot be
   // held back: settle does not apply. Its end moves with every run, so every run redoes it anyway.

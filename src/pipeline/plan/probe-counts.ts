@@ -41,11 +41,6 @@ export function fixedInterval(sliceMs: number): string {
   return `${sliceMs}ms`;
 }
 
-/** Whether a source can be probed with an aggregation (v1 logs and billing cannot). */
-function canProbe(source: SourceSpec, kind: DataKindComponent): boolean {
-  return kind.aggregation !== undefined && kind.strategies(source.api).includes("aggs");
-}
-
 type Obj = Record<string, unknown>;
 const isObj = (value: unknown): value is Obj =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -107,7 +102,8 @@ export async function probeCounts(
   signal?: AbortSignal,
 ): Promise<ProbedCounts | undefined> {
   const aggregation = kind.aggregation;
-  if (aggregation === undefined || !canProbe(query, kind)) return undefined;
+  // A source without aggregations (v1 logs and billing) cannot be probed.
+  if (aggregation === undefined || !kind.strategies(query.api).includes("aggs")) return undefined;
   const { intervalMs } = window;
   const interval = fixedInterval(intervalMs);
   const aggs = { [AGGREGATION_NAME]: { date_histogram: { field: "@timestamp", fixed_interval: interval } } };
@@ -126,10 +122,7 @@ export async function probeCounts(
         if (!Number.isSafeInteger(sum))
           throw new ApiError(
             `${operation}: the counts of ${new Date(key).toISOString()} add up past a safe integer`,
-            {
-              operation,
-              retryable: false,
-            },
+            { operation, retryable: false },
           );
         counts.set(key, sum);
       }

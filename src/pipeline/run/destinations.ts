@@ -16,7 +16,7 @@ import { windowSlices } from "./slices-to-run.js";
 import { StateStore } from "../output-state/state.js";
 import { stateObjectPath } from "../output-state/state-files.js";
 import { checkOutputOwner } from "../output-state/state-owner.js";
-import type { StateOptionsBeforePlan, StateStoreOptions } from "../output-state/state-open.js";
+import type { StateOptionsBeforePlan } from "../output-state/state-open.js";
 import type { Shard } from "../plan/shard.js";
 import { isSnapshotWindow } from "../plan/plan.js";
 
@@ -98,9 +98,10 @@ export async function committedInOutput(
   if (sink === undefined) return undefined;
   const store = await openOutputStore(sink, { run: newRunInfo(pipeline.name) }, components.destinations);
   try {
-    const isCommitted = await StateStore.peekCommitted(
-      runStateOptions(prepared, store, { shard: prepared.shard, force: false }),
-    );
+    const isCommitted = await StateStore.peekCommitted({
+      ...stateOptionsBeforePlan(prepared, store, { shard: prepared.shard, force: false }),
+      planned: windowSlices(prepared).map((plan) => plan.slice),
+    });
     return { location: store.location, isCommitted };
   } finally {
     await store.close();
@@ -109,23 +110,9 @@ export async function committedInOutput(
 
 /**
  * How a run opens (or peeks at) its state in `store`: the state's path for the shard, the pipeline's
- * fingerprint (and those earlier versions wrote), and the window's slices, which a --force redoes
- * (what is committed outside stays) and a rolling snapshot's one slice replaces.
- */
-export function runStateOptions(
-  planned: Pick<PreparedRun, "pipeline" | "components" | "shardPlan">,
-  store: OutputStore,
-  run: { shard: Shard | undefined; force: boolean },
-): Omit<StateStoreOptions, "fence"> {
-  return {
-    ...stateOptionsBeforePlan(planned, store, run),
-    planned: windowSlices(planned).map((plan) => plan.slice),
-  };
-}
-
-/**
- * `runStateOptions` without the planned slices: all of it comes from the parsed pipeline, so a run
- * checks its state with it before it asks the service anything (`checkStateBeforePlan`).
+ * fingerprint (and those earlier versions wrote), and the window a --force redoes (what is committed
+ * outside stays). All of it comes from the parsed pipeline, so a run checks its state with it before it
+ * asks the service anything (`checkStateBeforePlan`); the window's planned slices are added to open it.
  */
 export function stateOptionsBeforePlan(
   parsed: Pick<PreparedRun, "pipeline" | "components">,

@@ -8,32 +8,31 @@
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import { EtlError } from "../../errors.js";
 import type { RunInfo } from "../../core/contracts.js";
-import type { Components } from "../../components/environment.js";
 import { kindOf } from "../../components/environment.js";
 import { unlockedOutputs } from "../../sinks/open-output-store.js";
 import { sparingWriters } from "../../core/writer-tag.js";
 import { readPins, resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import type { SinkPin } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
-import { checkOwnedOutputs, runStateOptions, stateOptionsBeforePlan } from "./destinations.js";
+import { checkOwnedOutputs, stateOptionsBeforePlan } from "./destinations.js";
 import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../output-state/output-lock.js";
 import type { OutputLock } from "../output-state/output-lock.js";
 import { leaseFromEnv } from "../output-state/lock-lease.js";
 import { checkRequestBudget } from "./request-budget.js";
 import { newRunInfo, prepareRun } from "./prepare-run.js";
-import type { PlannedRun, PreparedRun } from "./prepare-run.js";
+import type { PreparedRun } from "./prepare-run.js";
 import type { RunPipelineOptions } from "./run-options.js";
 import { unbound } from "./run-log.js";
 import type { SliceTask } from "./runner.js";
 import { createSinkRuntimes, openSinks, recordedFileRemover } from "./sink-runtime.js";
 import type { OpenedSink, RemoveRecordedFile, SinkRuntime } from "./sink-runtime.js";
 import { buildSliceTasks } from "./slice-tasks.js";
-import { slicesToRun } from "./slices-to-run.js";
+import { slicesToRun, windowSlices } from "./slices-to-run.js";
 import type { SlicesToRun } from "./slices-to-run.js";
 import { StateStore } from "../output-state/state.js";
 import { checkStateBeforePlan, readStoredState } from "../output-state/state-open.js";
-import type { StateStoreOptions, StoredState } from "../output-state/state-open.js";
+import type { StateOptionsBeforePlan, StoredState } from "../output-state/state-open.js";
 import { kindColumnNames } from "../../kinds/data-kind.js";
 
 /** A run between its opening and its end, with everything it holds. */
@@ -54,8 +53,8 @@ export interface OpenRun {
 interface Held {
   sinks: OpenedSink[];
   lock?: OutputLock;
-  /** The state as read under the lock: checked before any request, then peeked at and opened. */
-  stored?: StoredState;
+  /** The state as read under the lock, with how it is opened: checked before any request, then opened. */
+  state?: { options: StateOptionsBeforePlan; stored: StoredState | undefined };
   /** Each sink's pinned schema, read under the lock before any request. */
   pins?: (SinkPin | undefined)[];
 }
@@ -72,21 +71,16 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
     for (const { store } of held.sinks) await store.close().catch(() => undefined);
   };
   const run = options.run ?? newRunInfo(pipeline.name);
-  const { components } = options;
   let prepared: PreparedRun;
   try {
-    await takeHold(pipeline, { run, components }, options, held);
+    await takeHold(pipeline, run, options, held);
     prepared = await prepareRun(pipeline, {
-      log: options.log,
-      signal: options.signal,
+      ...options,
       shard: options.shard,
       recheck: { requested: options.recheck === true },
-      components,
       // The request budget is checked while the mappings are on their way.
       whileMappingsPending: async (planned) => checkRequestBudget(planned, options.log),
       run,
-      ...(options.observer === undefined ? {} : { observer: options.observer }),
-      ...(options.quotaLedger === undefined ? {} : { quotaLedger: options.quotaLedger }),
     });
   } catch (error) {
     await release();
@@ -110,10 +104,11 @@ export async function openRun(pipeline: Pipeline, options: RunPipelineOptions): 
  */
 async function takeHold(
   pipeline: Pipeline,
-  { run, components }: { run: RunInfo; components: Components },
+  run: RunInfo,
   options: RunPipelineOptions,
   held: Held,
 ): Promise<void> {
+  const { components } = options;
   const leaseMs = leaseFromEnv();
   await openSinks(pipeline.sinks, { run, stdout: options.stdout, components }, held.sinks);
   held.lock = await lockOutputs({
@@ -131,34 +126,16 @@ async function takeHold(
   held.pins = await readPins(pipeline, options.pipelineFile, held.sinks);
   // A changed pipeline, or a --force over part of a changed output, is refused from the state and the
   // pipeline alone: here, so a run that ends 2 on it has asked the service nothing.
-  const stateSink = stateSinkOf(held.sinks);
+  // State lives beside the first sink that keeps files; a stdout-only pipeline keeps none and always redoes.
+  const stateSink = held.sinks.find((sink) => sink.keepsFiles) ?? held.sinks[0];
   if (stateSink === undefined) return;
-  const stateOptions = stateOptionsBeforePlan({ pipeline, components }, stateSink.store, {
+  const state = stateOptionsBeforePlan({ pipeline, components }, stateSink.store, {
     shard: options.shard,
     force: options.force === true,
   });
-  held.stored = await readStoredState(stateSink.store, stateOptions.path);
-  checkStateBeforePlan(held.stored, stateOptions);
-}
-
-/** Where the run's state lives: beside the first sink that keeps files; a stdout-only pipeline keeps none there. */
-function stateSinkOf(sinks: readonly OpenedSink[]): OpenedSink | undefined {
-  return sinks.find((sink) => sink.keepsFiles) ?? sinks[0];
-}
-
-/** How the run's state is opened (and peeked at): as read under the lock, beside its sink. */
-function stateOptions(
-  planned: PlannedRun,
-  options: RunPipelineOptions,
-  held: Held,
-): Omit<StateStoreOptions, "fence"> {
-  const stateSink = stateSinkOf(held.sinks);
-  if (stateSink === undefined)
-    throw new EtlError("INTERNAL", "the pipeline has no sink to keep its state in");
-  return {
-    ...runStateOptions(planned, stateSink.store, { shard: options.shard, force: options.force === true }),
-    ...(held.stored === undefined ? {} : { stored: held.stored }),
-  };
+  const stored = await readStoredState(stateSink.store, state.path);
+  held.state = { options: state, stored };
+  checkStateBeforePlan(stored, state);
 }
 
 async function acquire(
@@ -182,14 +159,17 @@ async function acquire(
     pins: held.pins,
   });
   for (const schema of schemas) logDrift(log, schema.where, schema.changes);
-  // State lives beside the first sink's output; a stdout-only pipeline keeps none and always redoes.
+  if (held.state === undefined)
+    throw new EtlError("INTERNAL", "the pipeline has no sink to keep its state in");
   const state = await StateStore.open({
-    ...stateOptions(prepared, options, held),
+    ...held.state.options,
+    stored: held.state.stored,
+    planned: windowSlices(prepared).map((plan) => plan.slice),
     // Every commit, state and manifest write goes through the lock's fence.
     fence: lock.fence,
   });
   // Folded into the state now: the run does not keep the read.
-  held.stored = undefined;
+  held.state.stored = undefined;
   const toRun = await slicesToRun({ prepared, state, log, force: options.force === true });
   const removeFile = recordedFileRemover(opened);
   await removeLeftovers({

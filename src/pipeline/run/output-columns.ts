@@ -1,13 +1,12 @@
-// The columns of a pipeline's output: the kind's fields from the service's mappings (or the
-// aggregation's buckets), narrowed to the projected `fields`, then reshaped by the transforms.
+// The columns rows carry as they leave a pipeline's source: the kind's fields from the service's
+// mappings (or the aggregation's buckets), narrowed to the projected `fields`.
 import type { ServiceClient } from "../../api/client.js";
 import { readMappings } from "../../core/columns-from-mappings.js";
 import type { WidenedField } from "../../core/columns-from-mappings.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../../kinds/aggregation-source.js";
 import type { Column } from "../../core/contracts.js";
-import { transformColumns } from "../../components/registry.js";
-import type { KindTable, TransformStep, TransformTable } from "../../components/registry.js";
+import type { KindTable } from "../../components/registry.js";
 import type { Logger } from "../../logger.js";
 
 /**
@@ -42,13 +41,4 @@ function widenedMessage(field: WidenedField): string {
     ? " (an alias takes the type of the field's other entries)"
     : "";
   return `The service maps the field as ${field.types.join(" and ")} across app types or indexes; its column is ${field.column}, which holds them all${alias}.`;
-}
-
-/** Columns after the transforms: what the sinks write. */
-export function outputColumns(
-  transforms: TransformTable,
-  steps: readonly TransformStep[],
-  sourceColumns: readonly Column[],
-): readonly Column[] {
-  return transformColumns(transforms, steps, sourceColumns).columns;
 }

@@ -3,10 +3,10 @@
 import { randomBytes } from "node:crypto";
 import type { Pipeline } from "../../config/pipeline-schema.js";
 import type { Components } from "../../components/environment.js";
-import { sliceWindow } from "../../config/window.js";
 import type { Logger } from "../../logger.js";
 import type { RunObserver } from "../../core/run-observer.js";
-import { outputColumns, sourceColumnsFromService } from "./output-columns.js";
+import { sourceColumnsFromService } from "./output-columns.js";
+import { transformColumns } from "../../components/registry.js";
 import type { Column, RunInfo } from "../../core/contracts.js";
 import { planRun } from "../plan/plan.js";
 import type { Plan } from "../plan/plan.js";
@@ -131,7 +131,6 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
         ...pipeline.source.window,
         start: new Date(pipeline.source.window.start.getTime() - recheckMs),
       },
-      sliceWindow: (start, end, sliceMs) => sliceWindow(start, end, sliceMs),
       alwaysProbe: options.alwaysProbe === true || rechecking,
       signal,
     });
@@ -144,7 +143,8 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
     const planned: PlannedRun = { pipeline, components, session, run, plan, shardPlan, rechecking };
     await options.whileMappingsPending?.(planned);
     const sourceColumns = await mappings;
-    const columns = outputColumns(components.transforms, pipeline.transforms, sourceColumns);
+    // What the sinks write: the source's columns as the transforms reshape them.
+    const { columns } = transformColumns(components.transforms, pipeline.transforms, sourceColumns);
     return { ...planned, sourceColumns, columns, shard: options.shard };
   } catch (error) {
     inFlight.abort(error);

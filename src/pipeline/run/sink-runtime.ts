@@ -95,18 +95,14 @@ export function createSinkRuntimes(opened: readonly OpenedSink[], deps: SinkRunt
     // resolvePipelineSchemas gives one schema per sink; a missing one is a defect, not a user's error.
     if (schema === undefined) throw new EtlError("INTERNAL", `sink ${sink.index + 1} has no resolved schema`);
     const columns = schema.encoderColumns;
+    const writes = { format: sink.format, store: sink.store, columns, run, log };
     return {
       ...sink,
       schema,
       columns,
-      join: createFileJoin(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
-      createSink: () =>
-        conformSink(
-          createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
-          schema,
-        ),
-      createMergeSink: () =>
-        createSink(sink.config, { format: sink.format, store: sink.store, columns, run, log }),
+      join: createFileJoin(sink.config, writes),
+      createSink: () => conformSink(createSink(sink.config, writes), schema),
+      createMergeSink: () => createSink(sink.config, writes),
     };
   });
 }
