@@ -6,7 +6,7 @@ import { pinSchemas } from "../../warehouse/pipeline-schemas.js";
 import type { ExecutedRun } from "./execute-run.js";
 import { removeInterruptedCommits } from "./leftovers.js";
 import { buildManifest, manifestObjectPath, writeManifest } from "../output-state/manifest.js";
-import { hasOpenSlice } from "./open-slices.js";
+import { hasOpenSlice } from "./slices-to-run.js";
 import type { OpenRun } from "./open-run.js";
 import { logEnd } from "./run-log.js";
 import type { RunPipelineOptions } from "./run-options.js";

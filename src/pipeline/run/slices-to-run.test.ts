@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultComponents, kindOf } from "../../components/environment.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
-import { committedToRedo, hasOpenSlice, strayOpenSlices } from "./open-slices.js";
+import { committedToRedo, hasOpenSlice, strayOpenSlices } from "./slices-to-run.js";
 import type { SlicePlan } from "../plan/plan.js";
 import type { CommittedSlice, RunState } from "../output-state/state.js";
 
