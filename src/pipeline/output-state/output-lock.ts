@@ -123,13 +123,9 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
     throw error;
   }
 
-  let lost = false;
+  // Aborted once, with the first loss: a later one does not replace its reason.
   const loss = new AbortController();
-  const lose = (error: StoppedError): void => {
-    if (lost) return;
-    lost = true;
-    loss.abort(error);
-  };
+  const lose = (error: StoppedError): void => loss.abort(error);
   const expired = (): boolean => monotonic() - renewedAt >= leaseMs;
   const loseToExpiry = (): void =>
     lose(leaseRanOut(options.log, options.path, monotonic() - renewedAt, leaseMs));
@@ -149,7 +145,7 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
 
   const renewOnce = async (): Promise<boolean> => {
     if (held.length === 0) return true;
-    if (lost) return false;
+    if (loss.signal.aborted) return false;
     if (expired()) {
       loseToExpiry();
       return false;
@@ -172,7 +168,9 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   // Callers at once share one renewal.
   let renewing: Promise<boolean> | undefined;
   const renew = (): Promise<boolean> =>
-    (renewing ??= serially(renewOnce).finally(() => (renewing = undefined))).then((ok) => ok && !lost);
+    (renewing ??= serially(renewOnce).finally(() => (renewing = undefined))).then(
+      (ok) => ok && !loss.signal.aborted,
+    );
 
   /**
    * Whether each lock object is still the version this run last wrote, read back from its store: a
@@ -183,18 +181,17 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   const confirmHeld = (): Promise<void> =>
     (confirming ??= serially(async () => {
       for (const lock of held) {
-        if (lost) return;
+        if (loss.signal.aborted) return;
         if ((await lock.objects.read(options.path))?.version !== lock.version) await loseTo(lock);
       }
     }).finally(() => (confirming = undefined)));
 
+  const warnOf = (message: string) => (error: unknown) => {
+    options.log.warn({ error: error instanceof Error ? error.message : String(error) }, message);
+    return false;
+  };
   const timer = setInterval(() => {
-    renew().catch((error: unknown) =>
-      options.log.warn(
-        { error: error instanceof Error ? error.message : String(error) },
-        "Renewing the output lock failed; retrying.",
-      ),
-    );
+    renew().catch(warnOf("Renewing the output lock failed; retrying."));
   }, leaseMs / 3);
   timer.unref();
   return {
@@ -204,24 +201,20 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
       if (held.length === 0) return;
       // A renewal that went through swapped the lock at its version: that is the read back too.
       let renewed = false;
-      if (!lost && !expired() && monotonic() - renewedAt > leaseMs / 2)
-        renewed = await renew().catch((error: unknown) => {
-          options.log.warn(
-            { error: error instanceof Error ? error.message : String(error) },
-            "Renewing the output lock before a commit failed; the lease still runs.",
-          );
-          return false;
-        });
-      if (!lost && !renewed) await confirmHeld();
-      if (!lost && expired()) loseToExpiry();
-      if (lost) throw loss.signal.reason;
+      if (!loss.signal.aborted && !expired() && monotonic() - renewedAt > leaseMs / 2)
+        renewed = await renew().catch(
+          warnOf("Renewing the output lock before a commit failed; the lease still runs."),
+        );
+      if (!loss.signal.aborted && !renewed) await confirmHeld();
+      if (!loss.signal.aborted && expired()) loseToExpiry();
+      if (loss.signal.aborted) throw loss.signal.reason;
     },
     lost: loss.signal,
     spared,
     async release() {
       clearInterval(timer);
       await renewing?.catch(() => undefined);
-      if (lost) return;
+      if (loss.signal.aborted) return;
       await Promise.all(held.map((lock) => lock.objects.remove(options.path, lock.version)));
     },
   };

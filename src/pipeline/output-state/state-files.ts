@@ -14,6 +14,12 @@ export function fileKey(file: IntendedFile): string {
   return `${file.sink}\u0000${file.path}`;
 }
 
+/** The files with each (sink, path) once, where it first appears. */
+export function distinctFiles<F extends IntendedFile>(files: readonly F[]): F[] {
+  const seen = new Set<string>();
+  return files.filter((file) => !seen.has(fileKey(file)) && seen.add(fileKey(file)));
+}
+
 /** The state object from its bytes; `where` names it in the error. */
 export function readStateObject(bytes: Uint8Array, where: string): RunState {
   try {
@@ -57,13 +63,6 @@ export function filesOfInterruptedCommit(state: Readonly<RunState>, sliceId: str
     ...(state.slices[sliceId]?.files ?? []),
     ...(state.superseded[sliceId] ?? []),
   ];
-  const seen = new Set<string>();
-  const orphans: IntendedFile[] = [];
-  for (const file of candidates) {
-    const key = fileKey(file);
-    if (kept.has(key) || seen.has(key)) continue;
-    seen.add(key);
-    orphans.push({ sink: file.sink, path: file.path });
-  }
-  return orphans;
+  const orphans = distinctFiles(candidates.filter((file) => !kept.has(fileKey(file))));
+  return orphans.map(({ sink, path }) => ({ sink, path }));
 }

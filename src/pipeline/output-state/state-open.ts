@@ -101,8 +101,14 @@ function foldState(
   return { state, migrated };
 }
 
-function refuseChanged(state: RunState, location: string, fingerprint: string): void {
-  if (state.fingerprint === fingerprint) return;
+/**
+ * A --force redoes the forced window (refused over part of a changed output); without one, a changed
+ * pipeline is refused.
+ */
+function checkForceOrChange(state: RunState, options: StateOptionsBeforePlan): void {
+  const { location } = options.store;
+  if (options.force) return applyForce(state, options.fingerprint, options.forceWindow, location);
+  if (state.fingerprint === options.fingerprint) return;
   throw new ConfigError(
     `the pipeline changed since the output in ${location} was written (fields, filters, transforms or sinks); ` +
       "rerun with --force to rewrite every slice, or write to a new destination",
@@ -118,9 +124,7 @@ function refuseChanged(state: RunState, location: string, fingerprint: string): 
  */
 export function checkStateBeforePlan(stored: StoredState, options: StateOptionsBeforePlan): void {
   const { state } = foldState(stored, options);
-  const { location } = options.store;
-  if (!options.force) refuseChanged(state, location, options.fingerprint);
-  else if (options.snapshot !== true) applyForce(state, options.fingerprint, options.forceWindow, location);
+  if (!options.force || options.snapshot !== true) checkForceOrChange(state, options);
 }
 
 /** Reads and checks the state a run goes on from; throws a ConfigError when the pipeline changed. */
@@ -133,11 +137,7 @@ export async function readRunState(options: StateStoreOptions): Promise<OpenedSt
       ? replaceSnapshot(state, snapshot.id)
       : false;
   checkSliceGrid(state, options.planned ?? [], options.store.location, options.force);
-  if (options.force) {
-    applyForce(state, options.fingerprint, options.forceWindow, options.store.location);
-  } else {
-    refuseChanged(state, options.store.location, options.fingerprint);
-  }
+  checkForceOrChange(state, options);
   state.fingerprint = options.fingerprint;
   return {
     state,

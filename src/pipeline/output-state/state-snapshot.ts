@@ -6,7 +6,7 @@
 // place (and in the manifest) until the new snapshot commits, then removes those it did not rewrite —
 // as a --force does. The service's answer alone never removes the old snapshot: a run that stops
 // before its commit leaves it whole, and the next run replaces it.
-import { fileKey } from "./state-files.js";
+import { distinctFiles } from "./state-files.js";
 import { filesOf } from "./state-force.js";
 import type { CommittedFile, RunState } from "./state-schema.js";
 
@@ -23,15 +23,9 @@ export function replaceSnapshot(state: RunState, snapshotId: string): boolean {
     ),
   );
   if (others.size === 0 && state.slices[snapshotId] === undefined) return false;
-  const taken: CommittedFile[] = [...(state.superseded[snapshotId] ?? [])];
-  const known = new Set(taken.map(fileKey));
+  const found: CommittedFile[] = [...(state.superseded[snapshotId] ?? [])];
   for (const id of [snapshotId, ...others]) {
-    const files = id === snapshotId ? (state.slices[id]?.files ?? []) : filesOf(state, id);
-    for (const file of files) {
-      if (known.has(fileKey(file))) continue;
-      known.add(fileKey(file));
-      taken.push(file);
-    }
+    found.push(...(id === snapshotId ? (state.slices[id]?.files ?? []) : filesOf(state, id)));
     delete state.slices[id];
     delete state.rechecks[id];
     if (id !== snapshotId) {
@@ -39,6 +33,7 @@ export function replaceSnapshot(state: RunState, snapshotId: string): boolean {
       delete state.batches[id];
     }
   }
+  const taken = distinctFiles(found);
   if (taken.length > 0) state.superseded[snapshotId] = taken;
   else delete state.superseded[snapshotId];
   return true;
