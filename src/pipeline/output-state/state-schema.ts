@@ -67,7 +67,7 @@ export const recheckSchema = z.object({
 
 /**
  * Everything the state holds about one slice, map by map; an absent key is absent from that map. A
- * new per-slice map of the state goes here (and in `stateSchema`), so journal entries carry it.
+ * new per-slice map of the state goes here (and in the state's header), so journal entries carry it.
  */
 const sliceEntriesShape = {
   slices: sliceSchema,
@@ -89,30 +89,29 @@ const sliceEntriesShape = {
 type PerSliceKey = keyof typeof sliceEntriesShape;
 export const PER_SLICE_KEYS = Object.keys(sliceEntriesShape) as PerSliceKey[];
 
-export const stateSchema = z.object({
+const uncheckedRecords = z.record(z.string(), z.unknown());
+
+/** The state object with its per-slice maps unchecked: each record is checked on its own below. */
+const stateHeaderSchema = z.object({
   version: z.literal(1),
   pipeline: z.string(),
   fingerprint: z.string(),
   /** The last journal entry folded into this object: entries up to it are not replayed again. */
   journal_seq: z.number().int().nonnegative().default(0),
-  slices: z.record(z.string(), sliceEntriesShape.slices),
-  batches: z.record(z.string(), sliceEntriesShape.batches).default({}),
-  superseded: z.record(z.string(), sliceEntriesShape.superseded).default({}),
-  rechecks: z.record(z.string(), sliceEntriesShape.rechecks).default({}),
-  pending: z.record(z.string(), sliceEntriesShape.pending).default({}),
+  slices: uncheckedRecords,
+  batches: uncheckedRecords.default({}),
+  superseded: uncheckedRecords.default({}),
+  rechecks: uncheckedRecords.default({}),
+  pending: uncheckedRecords.default({}),
 });
 
-/** The state object with its per-slice maps unchecked: each record is checked on its own below. */
-const stateHeaderSchema = stateSchema.extend({
-  slices: z.record(z.string(), z.unknown()),
-  batches: z.record(z.string(), z.unknown()).default({}),
-  superseded: z.record(z.string(), z.unknown()).default({}),
-  rechecks: z.record(z.string(), z.unknown()).default({}),
-  pending: z.record(z.string(), z.unknown()).default({}),
-});
+/** The state: its header, and each per-slice map of `sliceEntriesShape` by slice id. */
+export type RunState = Omit<z.infer<typeof stateHeaderSchema>, PerSliceKey> & {
+  [Key in PerSliceKey]: Record<string, z.infer<(typeof sliceEntriesShape)[Key]>>;
+};
 
 /**
- * Checks a parsed state object against `stateSchema` one slice record at a time, dropping each raw
+ * Checks a parsed state object one slice record at a time, dropping each raw
  * record once checked: a state of 100,000 slices is never held twice over.
  */
 export function parseState(raw: unknown): RunState {
@@ -137,7 +136,6 @@ export const journalEntrySchema = z.object({
   values: z.object(sliceEntriesShape).partial(),
 });
 
-export type RunState = z.infer<typeof stateSchema>;
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 export type CommittedSlice = z.infer<typeof sliceSchema>;
 export type CommittedFile = z.infer<typeof fileSchema>;

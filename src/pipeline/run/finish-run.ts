@@ -75,14 +75,8 @@ export async function finishRun(
     expectedRecords: prepared.plan.expectedRecords,
     estimatedRequests: prepared.plan.estimatedRequests,
     quotaRemaining: session.client.quota.snapshot().remaining,
-    ...describeOutcome({
-      pipeline,
-      outcome,
-      slices: toRun.slices,
-      state: state.state,
-      committedNow: executed.committedNow,
-      timings: executed.timings,
-      sinks,
+    ...describeOutcome(toRun.slices, sinks, state.state, {
+      ...executed,
       manifestPath: manifestObjectPath(shard),
     }),
     manifests,

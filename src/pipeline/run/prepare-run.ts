@@ -67,17 +67,11 @@ interface PrepareOptions {
   quotaLedger?: { envUrl: string | undefined };
 }
 
-function newRunId(name: string, now: Date): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d+Z$/, "Z");
-  return `${name}-${stamp}-${randomBytes(3).toString("hex")}`;
-}
-
 /** The identity of one run of a pipeline: its name, a fresh run id, and when it started. */
 export function newRunInfo(pipelineName: string, startedAt = new Date()): RunInfo {
-  return { pipelineName, runId: newRunId(pipelineName, startedAt), startedAt };
+  // 2026-11-21T00:00:00.000Z → 20261121T000000Z
+  const stamp = startedAt.toISOString().replace(/[-:]|\.\d+(?=Z$)/g, "");
+  return { pipelineName, runId: `${pipelineName}-${stamp}-${randomBytes(3).toString("hex")}`, startedAt };
 }
 
 /** Opens the service and plans; the caller closes `session`. Makes requests (mappings, probe). */
@@ -108,8 +102,6 @@ export async function prepareRun(pipeline: Pipeline, options: PrepareOptions): P
               log,
               run,
               envUrl: ledgerJoin.envUrl,
-              concurrency: pipeline.limits.concurrency,
-              reserve: pipeline.limits.quota_reserve,
               observer: options.observer,
             }),
         }),

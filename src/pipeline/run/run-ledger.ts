@@ -28,9 +28,6 @@ interface JoinLedgerOptions {
   run: RunInfo;
   /** MDQ_QUOTA_LEDGER, read by the CLI: used when the pipeline names no ledger. */
   envUrl: string | undefined;
-  /** Requests this run sends at once. */
-  concurrency: number;
-  reserve: number;
   /** Told the ledger's numbers (the run's metrics). */
   observer?: RunObserver | undefined;
 }
@@ -68,7 +65,7 @@ export async function joinQuotaLedger(
       pipeline: pipeline.name,
       claimKey: claimKeyOf(pipeline),
       priority: settings.priority,
-      reserve: options.reserve,
+      reserve: pipeline.limits.quota_reserve,
       leaseMs: settings.lease_ms,
       standing: settings.standing,
     });
@@ -100,12 +97,13 @@ function startRunLedger(
     pipeline: pipeline.name,
     priority: settings.priority,
     claimKey: claimKeyOf(pipeline),
-    blockSize: minimumBlock(options.concurrency),
-    slotsWanted: options.concurrency,
+    // Requests this run sends at once.
+    blockSize: minimumBlock(pipeline.limits.concurrency),
+    slotsWanted: pipeline.limits.concurrency,
     maxInFlight: settings.max_in_flight,
     recheckAfterMs: settings.recheck_after_ms,
     leaseMs: settings.lease_ms,
-    reserve: options.reserve,
+    reserve: pipeline.limits.quota_reserve,
     log: options.log.child({ component: "quota-ledger" }),
     clock: systemClock,
     ...(options.observer?.quotaLedger === undefined

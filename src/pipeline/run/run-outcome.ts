@@ -2,7 +2,6 @@
 // (or shard), what each destination holds, and the manifests written. The CLI prints it and maps it
 // to an exit code; observers (metrics, run reports) read the same record.
 import type { ChangedSlice } from "../output-state/recheck.js";
-import type { Pipeline } from "../../config/pipeline-schema.js";
 import type { OpenedSink } from "./sink-runtime.js";
 import type { Plan } from "../plan/plan.js";
 import type { RunOutcome } from "./runner.js";
@@ -80,29 +79,22 @@ export interface SliceTiming {
   durationMs?: number;
 }
 
-interface OutcomeInput {
-  pipeline: Pipeline;
-  outcome: RunOutcome;
-  slices: Plan["slices"];
-  state: Readonly<RunState>;
-  /** Slices committed by this run, by id. */
-  committedNow: ReadonlySet<string>;
-  timings: ReadonlyMap<string, SliceTiming>;
-  sinks: readonly OpenedSink[];
-  manifestPath: string;
-}
-
-function sliceResult(input: OutcomeInput, slicePlan: Plan["slices"][number]): SliceResult {
+/** What the state the run left says of one slice of the run (or shard). */
+function sliceResult(
+  slicePlan: Plan["slices"][number],
+  state: Readonly<RunState>,
+  run: { committedNow: ReadonlySet<string>; timings: ReadonlyMap<string, SliceTiming> },
+): SliceResult {
   const { slice, retrieval } = slicePlan;
-  const committed = input.state.slices[slice.id];
-  const timing = input.timings.get(slice.id);
+  const committed = state.slices[slice.id];
+  const timing = run.timings.get(slice.id);
   const files = committed?.files ?? [];
   return {
     id: slice.id,
     start: slice.start.toISOString(),
     end: slice.end.toISOString(),
     retrieval,
-    status: committed === undefined ? "pending" : input.committedNow.has(slice.id) ? "committed" : "skipped",
+    status: committed === undefined ? "pending" : run.committedNow.has(slice.id) ? "committed" : "skipped",
     open: committed?.open === true,
     read: committed?.read ?? 0,
     expected: committed?.expected ?? slicePlan.expected ?? null,
@@ -115,12 +107,17 @@ function sliceResult(input: OutcomeInput, slicePlan: Plan["slices"][number]): Sl
   };
 }
 
-function destinationResult(input: OutcomeInput, sink: OpenedSink): DestinationResult {
+/** What a sink's destination holds now, by the state the run left; `manifestPath` is its manifest's. */
+function destinationResult(
+  sink: OpenedSink,
+  state: Readonly<RunState>,
+  manifestPath: string,
+): DestinationResult {
   const { index, config, store } = sink;
   const stream = !sink.keepsFiles;
   const files = stream
     ? []
-    : Object.values(input.state.slices).flatMap((slice) => slice.files.filter((file) => file.sink === index));
+    : Object.values(state.slices).flatMap((slice) => slice.files.filter((file) => file.sink === index));
   return {
     sink: index,
     location: store.location,
@@ -131,14 +128,19 @@ function destinationResult(input: OutcomeInput, sink: OpenedSink): DestinationRe
     bytes: files.reduce((sum, file) => sum + file.bytes, 0),
     replacedSurrogates: files.reduce((sum, file) => sum + (file.replaced_surrogates ?? 0), 0),
     stream,
-    manifest: stream ? undefined : `${store.location}/${input.manifestPath}`,
+    manifest: stream ? undefined : `${store.location}/${manifestPath}`,
   };
 }
 
 /** Slices and destinations of the outcome, from the state the run left. */
-export function describeOutcome(input: OutcomeInput): Pick<PipelineOutcome, "slices" | "destinations"> {
+export function describeOutcome(
+  slices: Plan["slices"],
+  sinks: readonly OpenedSink[],
+  state: Readonly<RunState>,
+  run: { committedNow: ReadonlySet<string>; timings: ReadonlyMap<string, SliceTiming>; manifestPath: string },
+): Pick<PipelineOutcome, "slices" | "destinations"> {
   return {
-    slices: input.slices.map((slicePlan) => sliceResult(input, slicePlan)),
-    destinations: input.sinks.map((sink) => destinationResult(input, sink)),
+    slices: slices.map((slicePlan) => sliceResult(slicePlan, state, run)),
+    destinations: sinks.map((sink) => destinationResult(sink, state, run.manifestPath)),
   };
 }

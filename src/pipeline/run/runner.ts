@@ -68,10 +68,8 @@ interface RunnerOptions {
   stopStarting?: () => unknown;
 }
 
-export type RunStatus = "complete" | "stopped" | "failed";
-
 export interface RunOutcome {
-  status: RunStatus;
+  status: "complete" | "stopped" | "failed";
   committed: number;
   skipped: number;
   remaining: number;
