@@ -1,7 +1,6 @@
 // Re-reads an export and checks it against its manifest: every file present, with the rows and the
 // SHA-256 the manifest holds, and no data file that the manifest does not list.
 import { createHash } from "node:crypto";
-import type { Hash } from "node:crypto";
 import type { OutputStore } from "../../core/contracts.js";
 import type { Manifest } from "./manifest.js";
 import { SUCCESS_MARKER } from "./manifest.js";
@@ -34,22 +33,6 @@ function isControlObject(path: string): boolean {
   );
 }
 
-/** Passes the chunks on while hashing them; `done` tells whether the counter read to the end. */
-function hashing(
-  chunks: AsyncIterable<Uint8Array>,
-  hash: Hash,
-): { chunks: AsyncIterable<Uint8Array>; done: () => boolean } {
-  let done = false;
-  async function* pass(): AsyncIterable<Uint8Array> {
-    for await (const chunk of chunks) {
-      hash.update(chunk);
-      yield chunk;
-    }
-    done = true;
-  }
-  return { chunks: pass(), done: () => done };
-}
-
 /** The rows and SHA-256 of a file, read once; a counter that fails early leaves the hash to a second read. */
 async function readFile(
   store: OutputStore,
@@ -57,14 +40,22 @@ async function readFile(
   countRows: RowCounter,
 ): Promise<{ sha256: string; counted: number | Error }> {
   const hash = createHash("sha256");
-  const read = hashing(await store.openRead(path), hash);
+  let hashedAll = false;
+  const chunks = await store.openRead(path);
+  async function* hashing(): AsyncIterable<Uint8Array> {
+    for await (const chunk of chunks) {
+      hash.update(chunk);
+      yield chunk;
+    }
+    hashedAll = true;
+  }
   let counted: number | Error;
   try {
-    counted = await countRows(read.chunks);
+    counted = await countRows(hashing());
   } catch (error) {
     counted = error instanceof Error ? error : new Error(String(error));
   }
-  if (!read.done()) {
+  if (!hashedAll) {
     const rest = createHash("sha256");
     for await (const chunk of await store.openRead(path)) rest.update(chunk);
     return { sha256: rest.digest("hex"), counted };

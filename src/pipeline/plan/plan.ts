@@ -48,17 +48,13 @@ function retrievalFor(source: SourceSpec, kind: DataKindComponent, expected: num
   return kind.paging;
 }
 
-function requestSets(source: SourceSpec, kind: DataKindComponent): number {
-  return kind.aggregation?.sets(source).length ?? 1;
-}
-
 function requestsFor(
   query: SourceSpec,
   kind: DataKindComponent,
   retrieval: Retrieval,
   expected: number | undefined,
 ): number {
-  const sets = Math.max(1, requestSets(query, kind));
+  const sets = Math.max(1, kind.aggregation?.sets(query).length ?? 1);
   switch (retrieval) {
     case "billing":
       return query.domain?.length ?? 1;

@@ -9,6 +9,7 @@ import { EtlError, hasCode } from "../../errors.js";
 import { systemClock } from "../../api/clock.js";
 import { isLedgerUrl, openQuotaLedger } from "../../quota-ledger/quota-ledger.js";
 import type { QuotaLedger } from "../../quota-ledger/quota-ledger.js";
+import type { RunRegistration } from "../../quota-ledger/ledger-types.js";
 import { LedgerGate } from "../../quota-ledger/ledger-gate.js";
 import { minimumBlock } from "../../quota-ledger/ledger-block-size.js";
 import { describeLedgerUrl } from "../../quota-ledger/ledger-url.js";
@@ -56,19 +57,20 @@ export async function joinQuotaLedger(
       `the quota ledger ${describeLedgerUrl(url)} (MDQ_QUOTA_LEDGER) is not a postgres:// or postgresql:// URL`,
     );
   }
+  const registration: RunRegistration = {
+    runId: options.run.runId,
+    clientId,
+    pipeline: pipeline.name,
+    claimKey: claimKeyOf(pipeline),
+    priority: settings.priority,
+    reserve: pipeline.limits.quota_reserve,
+    leaseMs: settings.lease_ms,
+    standing: settings.standing,
+  };
   let ledger: QuotaLedger | undefined;
   try {
     ledger = await openQuotaLedger(url);
-    await ledger.register({
-      runId: options.run.runId,
-      clientId,
-      pipeline: pipeline.name,
-      claimKey: claimKeyOf(pipeline),
-      priority: settings.priority,
-      reserve: pipeline.limits.quota_reserve,
-      leaseMs: settings.lease_ms,
-      standing: settings.standing,
-    });
+    await ledger.register(registration);
   } catch (error) {
     await ledger?.close().catch(() => undefined);
     if (settings.alone_when_unreachable && hasCode(error, "QUOTA_LEDGER_UNREACHABLE")) {
@@ -80,30 +82,24 @@ export async function joinQuotaLedger(
     }
     throw error;
   }
-  return startRunLedger(ledger, pipeline, clientId, options);
+  return startRunLedger(ledger, pipeline, registration, options);
 }
 
 function startRunLedger(
   ledger: QuotaLedger,
   pipeline: Pipeline,
-  clientId: string,
+  registration: RunRegistration,
   options: JoinLedgerOptions,
 ): RunLedger {
   const settings = pipeline.limits.quota;
   const gate = new LedgerGate({
+    ...registration,
     ledger,
-    runId: options.run.runId,
-    clientId,
-    pipeline: pipeline.name,
-    priority: settings.priority,
-    claimKey: claimKeyOf(pipeline),
     // Requests this run sends at once.
     blockSize: minimumBlock(pipeline.limits.concurrency),
     slotsWanted: pipeline.limits.concurrency,
     maxInFlight: settings.max_in_flight,
     recheckAfterMs: settings.recheck_after_ms,
-    leaseMs: settings.lease_ms,
-    reserve: pipeline.limits.quota_reserve,
     log: options.log.child({ component: "quota-ledger" }),
     clock: systemClock,
     ...(options.observer?.quotaLedger === undefined

@@ -6,9 +6,8 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../../logger.js";
 import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "../../core/contracts.js";
-import { commitOutputs } from "../output-state/commit-outputs.js";
 import type { SliceTotals } from "../output-state/commit-outputs.js";
-import { runSlice } from "./run-slice.js";
+import { commitSliceOutput, runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
 import type { StateStore } from "../output-state/state.js";
 import { mergeSlice, needsMerge } from "./merge-parts.js";
@@ -95,17 +94,12 @@ export async function runParts(
       { source: part.source, ...options.buildStages() },
       { signal, log: options.log, run: options.run, seen },
     );
-    const files = await commitOutputs(
-      result.outputs,
+    const totals = await commitSliceOutput(
+      result,
       (intended) => state.recordIntent(slice.id, intended),
       options.fence,
     );
-    await state.commitPart(slice.id, part.id, {
-      read: result.read,
-      expected: result.expected ?? null,
-      duplicates: result.duplicates,
-      files,
-    });
+    await state.commitPart(slice.id, part.id, { ...totals, expected: totals.expected ?? null });
   }
 
   const committed = state.committedParts(slice.id);

@@ -18,6 +18,8 @@ import { deduplicateById } from "./deduplicate.js";
 import type { SeenRecords } from "./deduplicate.js";
 import { fanOut } from "./fan-out.js";
 import { prefetch } from "./prefetch.js";
+import { commitOutputs } from "../output-state/commit-outputs.js";
+import type { RecordIntent, SliceTotals } from "../output-state/commit-outputs.js";
 
 export interface SliceWork {
   source: Source;
@@ -28,7 +30,6 @@ export interface SliceWork {
 }
 
 interface SliceResult {
-  slice: Slice;
   /** Distinct records the source yielded. */
   read: number;
   /** What the service said the slice holds, when it said. */
@@ -110,8 +111,18 @@ export async function runSlice(
           (ctx.stats.duplicates > 0 ? ` (${ctx.stats.duplicates} duplicates dropped)` : ""),
       );
     }
-    return { slice, read, expected, duplicates: ctx.stats.duplicates, outputs };
+    return { read, expected, duplicates: ctx.stats.duplicates, outputs };
   } finally {
     options.signal.removeEventListener("abort", onOuterAbort);
   }
+}
+
+/** Commits a slice's (or part's) staged output, its final names recorded first; its counts with its files. */
+export async function commitSliceOutput(
+  result: SliceResult,
+  recordIntent: RecordIntent,
+  fence: (() => Promise<void>) | undefined,
+): Promise<SliceTotals> {
+  const { outputs, ...counts } = result;
+  return { ...counts, files: await commitOutputs(outputs, recordIntent, fence) };
 }

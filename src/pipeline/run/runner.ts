@@ -14,10 +14,9 @@ import {
 import type { Logger } from "../../logger.js";
 import { isPartitionedSource } from "../../core/contracts.js";
 import type { PartitionedSource, RunInfo, Slice, Source } from "../../core/contracts.js";
-import { commitOutputs } from "../output-state/commit-outputs.js";
 import type { SliceTotals } from "../output-state/commit-outputs.js";
 import { runParts } from "./run-parts.js";
-import { runSlice } from "./run-slice.js";
+import { commitSliceOutput, runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
 import type { StateStore } from "../output-state/state.js";
 import type { RemoveRecordedFile, SinkRuntime } from "./sink-runtime.js";
@@ -148,17 +147,11 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         },
       });
     }
-    const result = await runSlice(task.slice, { source, ...stages }, runOptions);
-    return {
-      read: result.read,
-      expected: result.expected,
-      duplicates: result.duplicates,
-      files: await commitOutputs(
-        result.outputs,
-        (files) => state.recordIntent(task.slice.id, files),
-        options.fence,
-      ),
-    };
+    return commitSliceOutput(
+      await runSlice(task.slice, { source, ...stages }, runOptions),
+      (files) => state.recordIntent(task.slice.id, files),
+      options.fence,
+    );
   };
 
   const attemptSlice = async (task: SliceTask): Promise<void> => {
