@@ -179,27 +179,18 @@ export async function planRun(options: PlanOptions): Promise<Plan> {
         options.signal,
       )
     : undefined;
-  let slices: Slice[];
-  if (single) {
-    slices = [
-      {
-        index: 0,
-        id:
-          sliceWindow(window.start, window.end, window.end.getTime() - window.start.getTime())[0]?.id ??
-          "window",
-        start: window.start,
-        end: window.end,
-      },
-    ];
-  } else {
-    const sliceMs =
-      window.slice_ms !== "auto"
-        ? window.slice_ms
-        : probe !== undefined
-          ? chooseSliceMs(probe, window.start, window.end, kind.pagingLimit, window.partition_ms)
-          : (autoSliceLengths(window.partition_ms)[0] ?? HOUR_MS);
-    slices = sliceWindow(window.start, window.end, sliceMs);
-  }
+  const sliceMs = single
+    ? window.end.getTime() - window.start.getTime()
+    : window.slice_ms !== "auto"
+      ? window.slice_ms
+      : probe !== undefined
+        ? chooseSliceMs(probe, window.start, window.end, kind.pagingLimit, window.partition_ms)
+        : (autoSliceLengths(window.partition_ms)[0] ?? HOUR_MS);
+  const cut = sliceWindow(window.start, window.end, sliceMs);
+  // A snapshot is one slice over the whole window, under the id its cut gives.
+  const slices: Slice[] = single
+    ? [{ index: 0, id: cut[0]?.id ?? "window", start: window.start, end: window.end }]
+    : cut;
   // A v1 time_range is resolved by the service against its own clock, so its last minutes cannot be
   // held back: settle does not apply. Its end moves with every run, so every run redoes it anyway.
   const settledBefore = single

@@ -54,19 +54,9 @@ export async function readManifest(store: OutputStore, path: string): Promise<Ma
 }
 
 /**
- * Throws OUTPUT_OWNED when a sink's destination holds another pipeline's output (its state or its
- * manifest names another pipeline), --force or not: every destination that keeps files is looked at,
- * not only the one holding the state, since a run writes files and a manifest into each.
+ * Throws OUTPUT_OWNED when a sink's destination holds another pipeline's output, for a command that
+ * holds no stores (`plan`): each destination that keeps files opened in turn.
  */
-export async function checkOwnedOutputs(
-  sinks: readonly { store: OutputStore; keepsFiles: boolean }[],
-  pipeline: string,
-  shard: Shard | undefined,
-): Promise<void> {
-  for (const sink of sinks) if (sink.keepsFiles) await checkOutputOwner(sink.store, pipeline, shard);
-}
-
-/** `checkOwnedOutputs` for a command that holds no stores (`plan`): each destination opened in turn. */
 export async function checkOwnedDestinations(
   prepared: Pick<PreparedRun, "pipeline" | "components" | "shard">,
 ): Promise<void> {

@@ -2,7 +2,7 @@
 // timings the outcome and the observers read.
 import type { OpenRun } from "./open-run.js";
 import type { SliceTiming } from "./run-outcome.js";
-import type { PipelineEvents, RunPipelineOptions } from "./run-options.js";
+import type { RunPipelineOptions } from "./run-options.js";
 import { runSlices } from "./runner.js";
 import type { RunOutcome } from "./runner.js";
 
@@ -21,8 +21,7 @@ export interface ExecutedRun {
 export async function executeRun(open: OpenRun, options: RunPipelineOptions): Promise<ExecutedRun> {
   const { prepared, tasks, state, lock } = open;
   const { pipeline, run, session } = prepared;
-  const { log } = options;
-  const events: PipelineEvents | undefined = options.events;
+  const { log, events } = options;
   const timings = new Map<string, SliceTiming>();
   const committedNow = new Set<string>();
   let records = 0;

@@ -14,7 +14,8 @@ import { sparingWriters } from "../../core/writer-tag.js";
 import { readPins, resolvePipelineSchemas } from "../../warehouse/pipeline-schemas.js";
 import type { SinkPin } from "../../warehouse/pipeline-schemas.js";
 import { logDrift } from "../../warehouse/schema-drift.js";
-import { checkOwnedOutputs, stateOptionsBeforePlan } from "./destinations.js";
+import { stateOptionsBeforePlan } from "./destinations.js";
+import { checkOutputOwner } from "../output-state/state-owner.js";
 import { removeLeftovers } from "./leftovers.js";
 import { lockObjectPath, lockOutputs } from "../output-state/output-lock.js";
 import type { OutputLock } from "../output-state/output-lock.js";
@@ -120,8 +121,12 @@ async function takeHold(
     breakLock: options.breakLock === true,
     unlocked: unlockedOutputs(pipeline.sinks, components.destinations),
   });
-  // Read under the lock, before anything at the output is read for this run or written.
-  await checkOwnedOutputs(held.sinks, pipeline.name, options.shard);
+  // Read under the lock, before anything at the output is read for this run or written: OUTPUT_OWNED
+  // when a destination holds another pipeline's output (its state or its manifest names another
+  // pipeline), --force or not. Every destination that keeps files is looked at, not only the one
+  // holding the state, since a run writes files and a manifest into each.
+  for (const sink of held.sinks)
+    if (sink.keepsFiles) await checkOutputOwner(sink.store, pipeline.name, options.shard);
   // A pin that is missing or broken is the pipeline's own error: it ends the run before any request.
   held.pins = await readPins(pipeline, options.pipelineFile, held.sinks);
   // A changed pipeline, or a --force over part of a changed output, is refused from the state and the
@@ -192,14 +197,6 @@ async function acquire(
     "Run started.",
   );
   const sinks = createSinkRuntimes(opened, { schemas, run, log });
-  const tasks = buildSliceTasks({
-    prepared,
-    sinks,
-    state,
-    columns: prepared.columns,
-    run,
-    slices: toRun.slices,
-    redo: toRun.redo,
-  });
+  const tasks = buildSliceTasks({ prepared, sinks, state, toRun });
   return { prepared, sinks, lock, state, toRun, tasks, removeFile };
 }
