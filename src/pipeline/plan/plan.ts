@@ -6,6 +6,7 @@ import type { Slice } from "../../core/contracts.js";
 import type { Retrieval } from "../../kinds/data-kind.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { sliceWindow } from "../../config/window.js";
+import type { Window } from "../../config/window-schema.js";
 import { probeCounts } from "./probe-counts.js";
 import type { ProbedCounts } from "./probe-counts.js";
 import type { KindTable } from "../../components/registry.js";
@@ -121,15 +122,8 @@ interface PlanOptions {
   query: SourceSpec;
   /** The environment's data kinds: the query's kind says how it is retrieved and probed. */
   kinds: KindTable;
-  window: {
-    start: Date;
-    end: Date;
-    slice_ms: number | "auto";
-    settle_ms: number;
-    now: Date;
-    /** The unit no slice may cross (the paths' `{hour}` or `{date}`); `slice: auto` keeps to it. */
-    partition_ms?: number | undefined;
-  };
+  /** The window to plan; `slice: auto` keeps to its `partition_ms` (the paths' `{hour}` or `{date}`). */
+  window: Omit<Window, "expression">;
   /** Probe even when strategy and slice are fixed (`plan` shows the counts). */
   alwaysProbe?: boolean;
   /**
