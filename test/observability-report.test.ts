@@ -9,7 +9,7 @@ import type { RunningEmulator } from "../src/emulator/server.js";
 import type { Manifest } from "../src/pipeline/output-state/manifest.js";
 import type { RunReport } from "../src/observability/run-report.js";
 import { jobsPipelineYaml } from "./support/jobs-pipeline.js";
-import { createWorkspace, emulatorEnv, runCli } from "./support/cli-harness.js";
+import { createWorkspace, emulatorEnv, runCli, waitFor } from "./support/cli-harness.js";
 import type { Workspace } from "./support/cli-harness.js";
 
 let workspace: Workspace;
@@ -153,6 +153,24 @@ describe("--report", () => {
       expect(Object.keys(failed.report).sort()).toEqual(Object.keys(complete.report).sort());
     } finally {
       await scarce.close();
+      await emulator.close();
+    }
+  });
+
+  it("counts a slice that gave up as failed, not stopped (regression: the run's events lost sliceGaveUp)", async () => {
+    const emulator = await startEmulator({ seed: 8, density: 30, faults: { latencyMs: 40 } });
+    try {
+      // Once the first page has been asked for, every body arrives cut in half, so the slices give up.
+      const running = runWithReport(emulator, "report-gave-up");
+      await waitFor(() => emulator.requestCount("/v3/jobs/query") > 0, "the first page");
+      emulator.setFaults({ truncateRate: 1, latencyMs: 40 });
+      const gaveUp = await running;
+      expect(gaveUp.stderr).toMatch(/gave up after \d+ attempts?/);
+      expect(gaveUp.report.slices.failed).toBeGreaterThan(0);
+      expect(gaveUp.report.slice_results.filter((slice) => slice.outcome === "failed")).toHaveLength(
+        gaveUp.report.slices.failed,
+      );
+    } finally {
       await emulator.close();
     }
   });

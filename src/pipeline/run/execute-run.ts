@@ -69,6 +69,7 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
         events?.sliceCommitted?.(slice, result);
       },
       sliceRetried: (slice, error) => events?.sliceRetried?.(slice, error),
+      sliceGaveUp: (slice, error) => events?.sliceGaveUp?.(slice, error),
     },
   });
   return { sliced, records, committedNow, timings, startedAt };
