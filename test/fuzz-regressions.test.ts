@@ -213,3 +213,75 @@ describe("the warehouse's view of generated pipelines (issue 29 fuzz findings, s
     );
   });
 });
+
+describe("the warehouse's view of generated pipelines (fuzz findings after issue 31)", () => {
+  // Found by seed 20261129: one workload in the window, without a ticket, partitioned by ticket.type
+  // (flattened, so the column is the field's dotted name). The run rightly wrote it under the null
+  // partition; the fuzz took a column that every row leaves null for one the sink does not write.
+  it("a partition by a column the sink writes that every row leaves null is written, not refused", async () => {
+    const found: FuzzCase = {
+      source: {
+        kind: "workloads",
+        api: "v2",
+        application: "atr",
+        appType: ["ec2"],
+        scope: {
+          domain: ["alpha.example", "bravo.example"],
+        },
+        strategy: "batch",
+        filter: {
+          term: {
+            "workload.state": "DONE",
+          },
+        },
+        fields: [
+          "workload.state",
+          "atr.domain_name",
+          "ticket.type",
+          "workload.trigger",
+          "workflow.name",
+          "workload.execution_time.elapsed",
+          "@timestamp",
+        ],
+      },
+      window: {
+        word: "last-hour",
+        startMinute: 0,
+        minutes: 20,
+        slice: "auto",
+      },
+      transforms: [
+        {
+          flatten: {
+            separator: ".",
+          },
+        },
+      ],
+      sinks: [
+        {
+          format: "parquet",
+          gzip: false,
+          columnNames: "as_is",
+          path: "dt={date}/type={ticket.type}/part-{slice}-{seq}.{ext}",
+          partitionField: "ticket.type",
+          maxRowsPerFile: undefined,
+        },
+      ],
+      zone: "UTC",
+      data: {
+        awkward: {
+          int64: false,
+          unicode: false,
+          nesting: false,
+          dates: false,
+          repeatedKeys: false,
+          hitKeys: false,
+          conflicts: false,
+        },
+        recordIds: "unique",
+        density: 2,
+      },
+    };
+    await expectRightView(found);
+  });
+});
