@@ -218,6 +218,30 @@ describe("the warehouse's view of generated pipelines (fuzz findings after issue
   // Found by seed 20261129: one workload in the window, without a ticket, partitioned by ticket.type
   // (flattened, so the column is the field's dotted name). The run rightly wrote it under the null
   // partition; the fuzz took a column that every row leaves null for one the sink does not write.
+  // Found by seed 20261129: a second flatten with "_" renamed the column workload.execution_time.elapsed
+  // (a dotted path) but left the row's dotted key as it was, so Parquet held the column null, exit 0.
+  it("flatten with '.' and then '_' gives the rows the columns the schema names", async () => {
+    const workloads: SourceCase = {
+      ...JOBS,
+      kind: "workloads",
+      api: "v2",
+      appType: ["ec2", "kubernetes"],
+      strategy: "batch",
+    };
+    await expectRightView(
+      fuzzCase({
+        source: workloads,
+        window: { startMinute: 0, minutes: 20, slice: "auto" },
+        transforms: [
+          { flatten: { separator: "." } },
+          { select: { fields: ["_id", "_index", "workload.execution_time.elapsed"] } },
+          { flatten: { separator: "_" } },
+        ],
+        data: { ...PLAIN, density: 2 },
+      }),
+    );
+  });
+
   it("a partition by a column the sink writes that every row leaves null is written, not refused", async () => {
     const found: FuzzCase = {
       source: {

@@ -20,7 +20,10 @@ export const flattenSchema = z
 
 function flattenInto(out: Record<string, unknown>, prefix: string, value: Row, separator: string): void {
   for (const [key, inner] of Object.entries(value)) {
-    const name = prefix === "" ? key : `${prefix}${separator}${key}`;
+    // A key holding dots (written by an earlier flatten or by rename) is the path its dots divide, as a
+    // column's name is: a second flatten with another separator renames it as it renames the column.
+    const part = separator === "." || !key.includes(".") ? key : key.split(".").join(separator);
+    const name = prefix === "" ? part : `${prefix}${separator}${part}`;
     if (isPlainObject(inner) && Object.keys(inner).length > 0) flattenInto(out, name, inner, separator);
     else setOwnField(out, name, inner);
   }

@@ -62,7 +62,9 @@ function flatten(record: Record_, separator: string): Record_ {
   const out: Record_ = {};
   const visit = (prefix: string, value: Record_): void => {
     for (const [key, inner] of Object.entries(value)) {
-      const name = prefix === "" ? key : `${prefix}${separator}${key}`;
+      // A dotted key names a path, as a column does (docs/transforms.md, flatten).
+      const part = key.split(".").join(separator);
+      const name = prefix === "" ? part : `${prefix}${separator}${part}`;
       if (isObject(inner) && Object.keys(inner).length > 0) visit(name, inner);
       else out[name] = inner;
     }
