@@ -242,6 +242,19 @@ describe("the warehouse's view of generated pipelines (fuzz findings after issue
     );
   });
 
+  // Found by seed 20261129: the fuzz's judge read a field added from the slice as absent at the next
+  // stage, so it called valid a second add of the same name, which the run rightly refuses.
+  it("a second add of a field added from the slice is refused, and the judge agrees", async () => {
+    await expectRightView(
+      fuzzCase({
+        transforms: [
+          { add: { added_meta: { from: "slice_end" } } },
+          { add: { added_meta: { from: "pipeline_name" } } },
+        ],
+      }),
+    );
+  });
+
   it("a partition by a column the sink writes that every row leaves null is written, not refused", async () => {
     const found: FuzzCase = {
       source: {

@@ -4,7 +4,7 @@
 // view ("a refusal of a default setup counts against it", issue 29).
 import type { FuzzCase, SinkCase, TransformCase } from "./fuzz-case.js";
 import { applyTransforms, fieldValue, modelRow, projectFields } from "./reference-model.js";
-import type { Record_ } from "./reference-model.js";
+import type { Record_, RunFacts } from "./reference-model.js";
 
 const MINUTES: Readonly<Record<string, number>> = { m: 1, h: 60, d: 1440, w: 10080 };
 
@@ -40,6 +40,12 @@ function mergedRecord(records: readonly Record_[]): Record_ {
   for (const record of records) merge(out, record);
   return out;
 }
+
+/**
+ * The run as the stage's columns see it: every slice known, so a field `add` takes from the slice
+ * exists at the next stage as its column does, whatever instant the merged record holds.
+ */
+const STAGE_RUN: RunFacts = { pipelineName: "fuzz-case", sliceOf: () => ({ start: "start", end: "end" }) };
 
 /** Fields a transform reads, and the name it creates (which must not exist yet). */
 function namesOf(transform: TransformCase): { reads: string[]; creates: string[] } {
@@ -92,7 +98,7 @@ export function refusalReasons(fuzzCase: FuzzCase, hitRecords: readonly Record_[
       if (fieldValue(record, name) !== undefined)
         reasons.push(`transforms[${index}] creates ${name}, which exists already`);
     if ("filter" in transform) continue;
-    record = applyTransforms(record, [transform]) ?? record;
+    record = applyTransforms(record, [transform], STAGE_RUN) ?? record;
   }
   // A placeholder must name a column of the rows, under the sink's naming.
   for (const sink of fuzzCase.sinks) {
