@@ -2,6 +2,7 @@
 // from URLs (plain or percent-encoded), masks Authorization and Basic values, SigV4 parts and known secret values in every encoding a server may echo them in,
 // escapes control characters of text a server sent, and rebuilds foreign errors (undici's carry URLs)
 // as clean copies.
+import { CONTROL } from "../core/control-characters.js";
 
 const URL_QUERY = /(\bhttps?:\/\/[^\s"'<>?#]*)[?#][^\s"'<>]*/gi;
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]*@/gi;
@@ -19,8 +20,7 @@ const SIGV4 =
 /** S3 error bodies echo what was signed: the canonical request carries the session token. */
 const SIGNED_XML =
   /<(SignatureProvided|StringToSign|StringToSignBytes|CanonicalRequest|CanonicalRequestBytes|AWSAccessKeyId)>[\s\S]*?(<\/\1>|$)/g;
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL_EVERYWHERE = new RegExp(CONTROL.source, "g");
 
 /** The ways a secret travels: raw, URL-encoded (`%20` and form `+` for space), JSON-escaped, base64. */
 function encodingsOf(secret: string): string[] {
@@ -102,7 +102,7 @@ export function redactText(text: string, secrets: Iterable<string> = []): string
  * escapeControl("ok\r\u001b[2Kcomplete") // "ok\\r\\u001b[2Kcomplete"
  */
 export function escapeControl(text: string): string {
-  return text.replace(CONTROL, (c) =>
+  return text.replace(CONTROL_EVERYWHERE, (c) =>
     c === "\r"
       ? "\\r"
       : c === "\n"

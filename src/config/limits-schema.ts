@@ -1,6 +1,7 @@
 // The `limits` schema: how hard a run may push the service and how long it keeps trying.
 import { z } from "zod";
 import { wholeNumber } from "../core/whole-number.js";
+import { QUOTA_PRIORITIES } from "../quota-ledger/ledger-types.js";
 import { parseDuration } from "./duration.js";
 
 /** A progress interval: seconds, minutes or hours, `0s` (or `0`, `off`) for none. */
@@ -29,7 +30,7 @@ const quotaSchema = z
         "The quota ledger every run of this client shares, a PostgreSQL URL (`postgres://user:password@host:5432/db`), typically `${MDQ_QUOTA_LEDGER}`; the environment variable MDQ_QUOTA_LEDGER is read when this is omitted. Without either, the run is alone with the quota, as before.",
       ),
     priority: z
-      .enum(["high", "normal", "low"])
+      .enum(QUOTA_PRIORITIES)
       .default("normal")
       .describe(
         "A lower-priority run spends only what the claims of higher-priority runs leave above its reserve; when they arrive it finishes its current slices and stops (exit 75). Default normal.",
