@@ -21,6 +21,7 @@ import { DEFAULT_RETRY_POLICY } from "./retry-policy.js";
 import { createTokenProvider } from "./token-provider.js";
 import type { RequestOf, ResponseOf, ServiceCallDeps } from "./service-operation.js";
 import { callService, streamService } from "./service-call.js";
+import type { ReadAheadOptions } from "./read-ahead.js";
 import type { HitBatch } from "../decoding/hit-stream.js";
 import type { HitArray } from "../decoding/hit-array.js";
 import { NO_OBSERVER } from "../core/run-observer.js";
@@ -75,6 +76,11 @@ export interface CallOptions {
    * is then not resent but fails with code RESPONSE_LOST. Default true.
    */
   idempotent?: boolean;
+  /**
+   * Paged queries: read the body ahead of its hits' decoder and hand over its last bytes as soon as
+   * it has all come in (read-ahead.ts), so that the next page can be asked for early.
+   */
+  readAhead?: ReadAheadOptions;
 }
 
 /**
@@ -188,7 +194,8 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     stream(path, body, hits, callOptions = {}) {
       warnIfDeprecated(path);
       const movesCursor = callOptions.idempotent === false;
-      return streamService(deps, { path, body, signal: callOptions.signal, movesCursor }, hits);
+      const call = { path, body, signal: callOptions.signal, movesCursor };
+      return streamService(deps, call, hits, callOptions.readAhead);
     },
     authenticated: async (signal) => void (await tokens.getToken(signal)),
     download: (url, callOptions = {}) => links.download(url, callOptions.signal),

@@ -13,6 +13,8 @@ import { describeUrl } from "./redact.js";
 import { decodeHits, MalformedBodyError } from "../decoding/hit-stream.js";
 import type { HitBatch } from "../decoding/hit-stream.js";
 import type { HitArray } from "../decoding/hit-array.js";
+import { readAhead } from "./read-ahead.js";
+import type { ReadAheadOptions } from "./read-ahead.js";
 import { retryReasonOf } from "./observed-transport.js";
 import { brokenBody, parseResponse, sendAuthorized } from "./service-answer.js";
 import type { OpenAnswer } from "./service-answer.js";
@@ -153,7 +155,8 @@ function streamedAll(envelope: unknown, hitArray: HitArray): boolean {
  * A paged query: yields the hits of `hitArray` in batches as the body streams in, so a page is never
  * held whole, and returns the response with that array empty. A body that breaks on the way is judged
  * by `brokenBody`; when it is sent again, the new answer's batches start again at offset 0, for the
- * reader to skip the hits it already has. The quota slot is held while the body is read.
+ * reader to skip the hits it already has. The quota slot is held while the body is read. With
+ * `ahead`, the body is read ahead of its decoder and its last bytes handed over once in (read-ahead.ts).
  * @example
  * const response = yield* streamService(deps, { path: "/v3/jobs/query", body, movesCursor: false }, V3_HITS);
  */
@@ -161,11 +164,13 @@ export async function* streamService<P extends OperationPath>(
   deps: ServiceCallDeps,
   call: ServiceCall<P>,
   hitArray: HitArray,
+  ahead?: ReadAheadOptions,
 ): AsyncGenerator<HitBatch, ResponseOf<P>> {
   return yield* attempts(
     deps,
     call,
-    (answer) => decodeHits(answer.body, hitArray, call.path),
+    (answer) =>
+      decodeHits(ahead === undefined ? answer.body : readAhead(answer.body, ahead), hitArray, call.path),
     (envelope) => {
       if (!streamedAll(envelope, hitArray))
         throw new Error(`${call.path} keeps no hits at ${hitArray.path.join(".")}`);

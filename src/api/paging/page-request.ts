@@ -3,7 +3,8 @@
 // A body over the client's byte cap counts as a 413 where the cursor stays put (point in time, first
 // requests); where the server already moved its cursor, the page is gone and the error says so.
 // A request sent again (a body broken on the way, a smaller page) starts its hits again at offset 0;
-// `streamPage` skips those already yielded, so nothing is yielded twice.
+// `readPage` (page-stream.ts) skips those already yielded, so nothing is yielded twice.
+import type { Buffer } from "node:buffer";
 import { ApiError, ERROR_CODES, hasCode, isApiError, PagingContextLostError } from "../../errors.js";
 import type { ServiceClient } from "../client.js";
 import type { RequestOf, ResponseOf } from "../service-operation.js";
@@ -12,7 +13,7 @@ import type { HttpStatusError } from "../http-status-error.js";
 import { isHttpStatusError } from "../http-status-error.js";
 import type { HitArray } from "../../decoding/hit-array.js";
 import type { HitBatch } from "../../decoding/hit-stream.js";
-import type { PageHits } from "./page.js";
+import type { ReadAheadOptions } from "../read-ahead.js";
 
 const CONTEXT_WORDS = /scroll|pit\b|pit_id|point.in.time|search_after|context|cursor|expired/i;
 
@@ -35,6 +36,11 @@ export interface PageRequestOptions {
   movesCursor?: boolean;
   /** v3 queries only: halve `size` on 413, never below this. */
   halving?: { minSize: number };
+  /**
+   * Read the body ahead of its decoder and hand over its last bytes, with the page size they answer,
+   * once it has all come in, so that the next request can go out early.
+   */
+  readAhead?: Omit<ReadAheadOptions, "onEnd"> & { onEnd: (tail: Buffer, size: number | undefined) => void };
 }
 
 /** The response of a page request (its hits array empty) and the page size that worked. */
@@ -67,7 +73,13 @@ export async function* requestPage<P extends OperationPath>(
   const idempotent = !(options.isContinuation && options.movesCursor === true);
   for (;;) {
     try {
-      const response = yield* client.stream(path, current, hits, { signal: options.signal, idempotent });
+      const sent = current;
+      const ahead = options.readAhead;
+      const response = yield* client.stream(path, current, hits, {
+        signal: options.signal,
+        idempotent,
+        readAhead: ahead && { ...ahead, onEnd: (tail) => ahead.onEnd(tail, sent.size) },
+      });
       return { response, size: current.size };
     } catch (error) {
       if (options.isContinuation && isContextLost(error)) {
@@ -93,60 +105,5 @@ export async function* requestPage<P extends OperationPath>(
       );
       current = { ...current, size: next };
     }
-  }
-}
-
-interface StreamedPage<P extends OperationPath> extends RequestedPage<P> {
-  /** Hits the page held, and its first and last (for the paging guard; undefined when empty). */
-  count: number;
-  first: unknown;
-  last: unknown;
-}
-
-/**
- * Yields the hits of one page in batches and returns the response.
- * @example
- * const { response, count } = yield* streamPage(client, "/v3/jobs/query", body, V3_HITS, { isContinuation: false }, 1);
- */
-export async function* streamPage<P extends OperationPath, Hit>(
-  client: ServiceClient,
-  path: P,
-  body: RequestOf<P> & { size?: number },
-  hitArray: HitArray,
-  options: PageRequestOptions,
-  pageNumber: number,
-): AsyncGenerator<PageHits<Hit>, StreamedPage<P>> {
-  const batches: AsyncIterator<HitBatch, RequestedPage<P>> = requestPage(
-    client,
-    path,
-    body,
-    hitArray,
-    options,
-  );
-  let delivered = 0;
-  let first: unknown;
-  let last: unknown;
-  try {
-    for (;;) {
-      const next = await batches.next();
-      if (next.done === true) return { ...next.value, count: delivered, first, last };
-      const { offset, hits, sources } = next.value;
-      const skip = Math.max(0, delivered - offset);
-      if (hits.length <= skip) continue;
-      delivered = offset + hits.length;
-      const fresh = skip === 0 ? hits : hits.slice(skip);
-      first ??= fresh[0];
-      last = fresh[fresh.length - 1];
-      yield {
-        type: "hits",
-        pageNumber,
-        // The hits were checked against the operation's hit schema as they were decoded.
-        hits: fresh as Hit[],
-        sources: skip === 0 ? sources : sources.slice(skip),
-      };
-    }
-  } finally {
-    // Stopped early (the reader broke off, or failed): let the request go and its body with it.
-    await batches.return?.();
   }
 }

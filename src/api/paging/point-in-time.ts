@@ -14,16 +14,39 @@ function toSortValues(values: readonly unknown[]): SortValue[] {
   );
 }
 
+type PointInTimeRequest = RequestOf<PointInTimePath>;
+
+/**
+ * The request after a page whose envelope's `meta` this is, or undefined when that page was the last
+ * (a null cursor) or `meta` does not say, as an envelope read from the body's end may not.
+ */
+function continuation(
+  meta: unknown,
+  size: number | undefined,
+  fields: PointInTimeRequest["fields"],
+): PointInTimeRequest | undefined {
+  if (typeof meta !== "object" || meta === null) return undefined;
+  const pagination = (meta as { pagination?: unknown }).pagination;
+  if (typeof pagination !== "object" || pagination === null) return undefined;
+  const { pit_id: pitId, search_after: searchAfter } = pagination as Record<string, unknown>;
+  if (typeof pitId !== "string" || !Array.isArray(searchAfter)) return undefined;
+  const next: PointInTimeRequest = { pit_id: pitId, search_after: toSortValues(searchAfter) };
+  if (size !== undefined) next.size = size;
+  if (fields !== undefined) next.fields = fields;
+  return next;
+}
+
 /**
  * A point-in-time query from its first body. A 413 halves `size` and resends the same cursor; the
  * smaller size is kept for the pages after it, as are the `fields` asked for. The sort values of the
- * last hit must move on from page to page (the point in time may keep its id).
+ * last hit must move on from page to page (the point in time may keep its id). The cursor is the
+ * envelope's last member, so the next page is asked for as soon as a body is in (pager.ts).
  * @example
  * pageThrough(client, pointInTime("/v3/jobs/query", { application: "atr", app_type: ["ec2"], domain: ["*"], start_time, end_time, size: 1000 }), V3_HITS)
  */
 export function pointInTime(
   path: PointInTimePath,
-  body: RequestOf<PointInTimePath>,
+  body: PointInTimeRequest,
 ): PagingStrategy<PointInTimePath> {
   return {
     path,
@@ -32,12 +55,9 @@ export function pointInTime(
     halves: true,
     total: (response) => response.data.total,
     next(response, size) {
-      const { pit_id: pitId, search_after: searchAfter } = response.meta.pagination;
-      if (pitId === null || searchAfter === null) return undefined;
-      const next: RequestOf<PointInTimePath> = { pit_id: pitId, search_after: toSortValues(searchAfter) };
-      if (size !== undefined) next.size = size;
-      if (body.fields !== undefined) next.fields = body.fields;
-      return { body: next, cursor: JSON.stringify(searchAfter) };
+      const next = continuation(response.meta, size, body.fields);
+      return next && { body: next, cursor: JSON.stringify(response.meta.pagination.search_after) };
     },
+    ahead: { member: "meta", next: (meta, size) => continuation(meta, size, body.fields) },
   };
 }
