@@ -13,8 +13,6 @@ import { RUN_ERRORS } from "./core/error-codes/run-errors.js";
 import { QUOTA_LEDGER_ERRORS } from "./core/error-codes/quota-ledger-errors.js";
 import type { ErrorCodeInfo, ErrorExit } from "./core/error-codes/error-code-info.js";
 
-export type { ErrorCodeInfo } from "./core/error-codes/error-code-info.js";
-
 /** Every code, area by area, in the order docs/errors.md lists them. */
 export const ERROR_CATALOG = {
   ...INPUT_ERRORS,

@@ -42,11 +42,8 @@ export class ConfigError extends EtlError {
 
 /** A request that breaks the service's rules, caught before it is sent. */
 export class RequestValidationError extends EtlError {
-  readonly field: string;
-
   constructor(operation: string, field: string, message: string) {
     super("REQUEST_INVALID", `${operation}: ${field}: ${message}`);
-    this.field = field;
   }
 }
 

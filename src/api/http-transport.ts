@@ -8,8 +8,6 @@ import { Agent, request } from "undici";
 import type { Dispatcher } from "undici";
 import { BoundedBody, ResponseBoundError } from "./bounded-body.js";
 
-export type { BoundedBody } from "./bounded-body.js";
-
 export interface HttpTimeouts {
   /** TCP and TLS connect. */
   connectMs: number;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "../logger.js";
 import { chooseProgressInterval, estimate, formatProgress, startProgress } from "./progress.js";
 import type { ProgressTimers } from "./progress.js";
-import type { RunProgress } from "../pipeline/run/run-pipeline.js";
+import type { RunProgress } from "../pipeline/run/run-options.js";
 
 /** Timers that fire only when the test says: the interval each was set with, and a tick. */
 function manualTimers(): ProgressTimers & { intervals: number[]; tick(): void; cleared: number } {

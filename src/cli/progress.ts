@@ -1,8 +1,8 @@
 // The progress of a run: a line rewritten in place on a terminal, a periodic log line otherwise.
 import type { Writable } from "node:stream";
 import type { Logger } from "../logger.js";
-import type { RunProgress } from "../pipeline/run/run-pipeline.js";
-import type { LedgerProgress } from "../quota-ledger/ledger-gate.js";
+import type { RunProgress } from "../pipeline/run/run-options.js";
+import type { LedgerProgress } from "../quota-ledger/ledger-gate-options.js";
 import { ConfigError } from "../errors.js";
 import {
   PROGRESS_INTERVAL_FORMS,

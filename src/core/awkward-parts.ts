@@ -10,5 +10,3 @@ export const AWKWARD_PARTS = [
   "hitKeys",
   "conflicts",
 ] as const;
-
-export type AwkwardPart = (typeof AWKWARD_PARTS)[number];

@@ -4,7 +4,7 @@
 // a signal, a lost lock, the quota; the next run redoes them, and no alert on failures should fire).
 import { ERROR_CODES, hasCode, isApiError } from "../errors.js";
 import { retryReasonOf } from "../api/observed-transport.js";
-import type { PipelineEvents } from "../pipeline/run/run-pipeline.js";
+import type { PipelineEvents } from "../pipeline/run/run-options.js";
 import type { PipelineOutcome } from "../pipeline/run/run-outcome.js";
 import type { RetryReason, RunObserver } from "../core/run-observer.js";
 

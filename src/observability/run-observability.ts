@@ -11,7 +11,7 @@ import { ConfigError } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { RunInfo } from "../core/contracts.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
-import type { PipelineEvents } from "../pipeline/run/run-pipeline.js";
+import type { PipelineEvents } from "../pipeline/run/run-options.js";
 import type { Shard } from "../pipeline/plan/shard.js";
 import type { MetricsPusher } from "./metrics-pusher.js";
 import type { MetricsServer } from "./metrics-server.js";

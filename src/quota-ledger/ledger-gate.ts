@@ -11,8 +11,6 @@ import { askAhead, DAY_SHARE, RunClaim } from "./ledger-block-size.js";
 import type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
 import { keepLease, type LeaseKeeper } from "./ledger-lease.js";
 
-export type { GateCounts, LedgerGateOptions, LedgerProgress } from "./ledger-gate-options.js";
-
 export class LedgerGate implements QuotaGate {
   private available = 0;
   private inFlight = 0;

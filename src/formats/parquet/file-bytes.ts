@@ -22,10 +22,6 @@ export class FileBytes extends ByteWriter {
     this.index = 0;
   }
 
-  override finish(): void {
-    this.flush();
-  }
-
   take(): Uint8Array[] {
     this.flush();
     return this.ready.splice(0, this.ready.length);

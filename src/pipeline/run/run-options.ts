@@ -1,6 +1,6 @@
 // What a caller gives a run and the hooks it may hang on it: the options of `runPipeline`, its events,
 // and the progress counts an observer reads while the slices run.
-import type { LedgerProgress } from "../../quota-ledger/ledger-gate.js";
+import type { LedgerProgress } from "../../quota-ledger/ledger-gate-options.js";
 import type { Writable } from "node:stream";
 import type { Logger } from "../../logger.js";
 import type { RunObserver } from "../../core/run-observer.js";

@@ -10,8 +10,6 @@ import { openRun } from "./open-run.js";
 import type { PipelineOutcome } from "./run-outcome.js";
 import type { RunPipelineOptions } from "./run-options.js";
 
-export type { PipelineEvents, RunProgress } from "./run-options.js";
-
 /**
  * Runs the pipeline's window (or one shard of it), resuming what an earlier run committed.
  * Throws before any slice runs (ConfigError for a plan over the request limit, store or state errors);
