@@ -140,7 +140,7 @@ describe("invalid definitions through the CLI", () => {
     const { emulator } = service;
     const file = await workspace.write("base.yaml", pipeline());
     const before = emulator.requestCount();
-    const result = await runCli(["plan", file], { env: emulatorEnv(emulator), cwd: workspace.dir });
+    const result = await runCli(["plan", file], { env: emulatorEnv(emulator) });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(emulator.requestCount() - before).toBeGreaterThan(0);
@@ -157,7 +157,7 @@ describe("invalid definitions through the CLI", () => {
       const env = testCase.env ?? emulatorEnv(untouched);
       const filesBefore = await listAllFiles(workspace.dir);
       for (const command of ["run", "plan"]) {
-        const result = await runCli([command, file], { env, cwd: workspace.dir });
+        const result = await runCli([command, file], { env });
         expect(result.code, result.stderr).toBe(2);
         expect(result.stdout).toBe("");
         const problem = result.stderr.split("\n").find((text) => text.includes(`${file}:${line}:`));

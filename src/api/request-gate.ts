@@ -14,14 +14,6 @@ export interface GatePass {
   failed(): void;
 }
 
-/** The round trips of the answers that were not push-backs. */
-interface ObservedLatency {
-  answered: number;
-  meanMs: number | undefined;
-  /** The quickest: the first requests of a process also pay for connections and a cold start. */
-  minMs: number | undefined;
-}
-
 interface Waiter {
   admit(): void;
 }
@@ -34,8 +26,6 @@ interface Waiter {
 export class RequestGate {
   private inFlight = 0;
   private readonly queue: Waiter[] = [];
-  private answeredCount = 0;
-  private rttTotal = 0;
   private rttMin: number | undefined;
 
   constructor(
@@ -48,13 +38,12 @@ export class RequestGate {
     return this.controller.limit;
   }
 
-  /** The round trips measured so far (answers that were not push-backs). */
-  latency(): ObservedLatency {
-    return {
-      answered: this.answeredCount,
-      meanMs: this.answeredCount === 0 ? undefined : this.rttTotal / this.answeredCount,
-      minMs: this.rttMin,
-    };
+  /**
+   * The quickest round trip so far of the answers that were not push-backs: the first requests of a
+   * process also pay for connections and a cold start, so the quickest is the one to plan with.
+   */
+  latency(): { minMs: number | undefined } {
+    return { minMs: this.rttMin };
   }
 
   /** Resolves when the request may be sent; rejects with the signal's reason if it is aborted first. */
@@ -89,11 +78,7 @@ export class RequestGate {
       done = true;
       this.inFlight -= 1;
       if (request !== undefined) {
-        if (!request.overloaded) {
-          this.answeredCount += 1;
-          this.rttTotal += request.rttMs;
-          this.rttMin = Math.min(this.rttMin ?? request.rttMs, request.rttMs);
-        }
+        if (!request.overloaded) this.rttMin = Math.min(this.rttMin ?? request.rttMs, request.rttMs);
         this.controller.answered(request);
       }
       this.admitWaiting();

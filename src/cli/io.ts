@@ -7,7 +7,6 @@ export interface CliIO {
   stdout: Writable;
   stderr: Writable;
   env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
   /** Aborted on SIGTERM/SIGINT; a command stops starting work and cleans up. */
   signal: AbortSignal;
   /** Whether stderr is a terminal (progress line rather than JSON logs). */

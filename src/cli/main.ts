@@ -141,7 +141,6 @@ async function runFromProcess(): Promise<void> {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
-    cwd: process.cwd(),
     signal: controller.signal,
     isTTY: process.stderr.isTTY === true,
     routeDependencyMessages,

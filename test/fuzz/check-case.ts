@@ -86,16 +86,8 @@ async function runInZone(
 }
 
 /** The output columns of sink `index` (0-based), as `schema --json` prints them. */
-async function sinkColumns(
-  file: string,
-  index: number,
-  env: Record<string, string>,
-  cwd: string,
-): Promise<Set<string>> {
-  const shown = await runCli(["schema", file, "--sink", String(index + 1), "--json", "--now", NOW], {
-    env,
-    cwd,
-  });
+async function sinkColumns(file: string, index: number, env: Record<string, string>): Promise<Set<string>> {
+  const shown = await runCli(["schema", file, "--sink", String(index + 1), "--json", "--now", NOW], { env });
   if (shown.code !== 0) throw new Error(`schema exited ${shown.code}: ${shown.stderr.slice(0, 400)}`);
   const document = JSON.parse(shown.stdout) as { columns: { name: string }[] };
   return new Set(document.columns.map((column) => column.name));
@@ -133,7 +125,7 @@ export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection
     const file = join(dir, "pipeline.yaml");
     await writeFile(file, casePipelineYaml(fuzzCase, dir));
     const env = emulatorEnv(emulator);
-    const run = await runInZone(fuzzCase.exporterZone, ["run", file, "--now", NOW], { env, cwd: dir });
+    const run = await runInZone(fuzzCase.exporterZone, ["run", file, "--now", NOW], { env });
     const written = (await Promise.all(fuzzCase.sinks.map((_sink, i) => listTree(sinkDir(dir, i))))).flat();
     const records = await serviceRecords(fuzzCase, emulator);
     if (run.code === 2) {
@@ -175,7 +167,7 @@ export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection
           "--now",
           NOW,
         ],
-        { env, cwd: dir },
+        { env },
       );
       if (ddl.code !== 0) {
         problems.push(
@@ -191,7 +183,7 @@ export async function checkCase(fuzzCase: FuzzCase, connection: DuckDBConnection
       const unheld = recordPlaceholders(sink).filter(
         ({ placeholder }) => model.length > 0 && !model.some((row) => row.columns.has(placeholder)),
       );
-      const written = unheld.length === 0 ? new Set<string>() : await sinkColumns(file, index, env, dir);
+      const written = unheld.length === 0 ? new Set<string>() : await sinkColumns(file, index, env);
       for (const { name, placeholder } of unheld)
         if (!written.has(placeholder))
           problems.push(

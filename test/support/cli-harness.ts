@@ -109,7 +109,6 @@ function parseLogs(stderr: string): Row[] {
 export interface RunCliOptions {
   env?: Readonly<Record<string, string | undefined>>;
   signal?: AbortSignal;
-  cwd?: string;
   /** The components the commands load and run pipelines with; the built-in ones unless given. */
   components?: Components;
   /** The timers of the run's progress line, for a test that ticks them itself. */
@@ -128,7 +127,6 @@ export async function runCli(argv: readonly string[], options: RunCliOptions = {
     stdout,
     stderr,
     env: { ...options.env },
-    cwd: options.cwd ?? REPO_ROOT,
     signal: options.signal ?? new AbortController().signal,
     isTTY: false,
     components: options.components ?? defaultComponents(),

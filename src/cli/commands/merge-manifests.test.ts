@@ -69,7 +69,6 @@ describe("merge-manifests", () => {
       stdout,
       stderr,
       env: {},
-      cwd: dir,
       signal: new AbortController().signal,
       isTTY: false,
       components: defaultComponents(),
