@@ -12,16 +12,11 @@ function result(id: string, status: SliceResult["status"], attempts: number): Sl
     id,
     start: "",
     end: "",
-    retrieval: "pit",
     status,
     read: 0,
     expected: null,
-    duplicates: 0,
-    files: 0,
     rows: 0,
-    bytes: 0,
     attempts,
-    durationMs: undefined,
     open: false,
   };
 }

@@ -1,7 +1,6 @@
-// Running an open run's slices: the runner under the run's signal and the lock's, with the counts and
-// timings the outcome and the observers read.
+// Running an open run's slices: the runner under the run's signal and the lock's, with the counts the
+// outcome and the observers read.
 import type { OpenRun } from "./open-run.js";
-import type { SliceTiming } from "./run-outcome.js";
 import type { RunPipelineOptions } from "./run-options.js";
 import { runSlices } from "./runner.js";
 import type { RunOutcome } from "./runner.js";
@@ -13,7 +12,8 @@ export interface ExecutedRun {
   records: number;
   /** Slices committed by this run, by id. */
   committedNow: ReadonlySet<string>;
-  timings: ReadonlyMap<string, SliceTiming>;
+  /** The attempts this run made at each slice it started, by id. */
+  attempts: ReadonlyMap<string, number>;
   /** When the slices started (ms since the epoch): the run's elapsed time is measured from it. */
   startedAt: number;
 }
@@ -22,7 +22,7 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
   const { prepared, tasks, state, lock } = open;
   const { pipeline, run, session } = prepared;
   const { log, events } = options;
-  const timings = new Map<string, SliceTiming>();
+  const attempts = new Map<string, number>();
   const committedNow = new Set<string>();
   let records = 0;
   let slicesDone = tasks.filter((task) => state.isCommitted(task.slice.id)).length;
@@ -54,17 +54,13 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
     ...(session.ledger === undefined ? {} : { stopStarting: session.ledger.stopStarting }),
     events: {
       sliceStarted: (slice, attempt) => {
-        const timing = timings.get(slice.id);
-        if (timing === undefined) timings.set(slice.id, { attempts: attempt, startedAt: Date.now() });
-        else timing.attempts = attempt;
+        attempts.set(slice.id, attempt);
         events?.sliceStarted?.(slice, attempt);
       },
       sliceCommitted: (slice, result) => {
         records += result.read;
         slicesDone++;
         committedNow.add(slice.id);
-        const timing = timings.get(slice.id);
-        if (timing !== undefined) timing.durationMs = Date.now() - timing.startedAt;
         log.debug({ slice: slice.id, read: result.read, expected: result.expected }, "Slice committed.");
         events?.sliceCommitted?.(slice, result);
       },
@@ -72,5 +68,5 @@ export async function executeRun(open: OpenRun, options: RunPipelineOptions): Pr
       sliceGaveUp: (slice, error) => events?.sliceGaveUp?.(slice, error),
     },
   });
-  return { sliced, records, committedNow, timings, startedAt };
+  return { sliced, records, committedNow, attempts, startedAt };
 }

@@ -20,7 +20,7 @@ export async function finishRun(
   options: RunPipelineOptions,
 ): Promise<PipelineOutcome> {
   const { prepared, sinks, state, lock, tasks, toRun } = open;
-  const { pipeline, run, session, shard } = prepared;
+  const { pipeline, run, shard } = prepared;
   const { sliced } = executed;
   const { log } = options;
   // A commit that failed midway (not killed) left final files its slice does not account for.
@@ -34,7 +34,6 @@ export async function finishRun(
   if (!lock.lost.aborted) await state.compact();
   // An open slice anywhere in the output keeps its manifest from being complete until it settles.
   const complete = tasks.every((task) => state.isCommitted(task.slice.id)) && !hasOpenSlice(state.state);
-  const manifests: string[] = [];
   const mayWrite = (): Promise<boolean> =>
     lock.fence().then(
       () => true,
@@ -53,7 +52,6 @@ export async function finishRun(
       now: new Date(),
     });
     await writeManifest(sink.store, { ...manifest, schema: sink.schema.columns }, shard);
-    manifests.push(`${sink.store.location}/${manifestObjectPath(shard)}`);
   }
   // The first successful run pins each sink's schema; a later one records what the policy changed.
   if (sliced.status === "complete" && (await mayWrite())) await pinSchemas(sinks);
@@ -69,17 +67,12 @@ export async function finishRun(
     pipeline: pipeline.name,
     runId: run.runId,
     shard,
-    service: session.describe,
     records: executed.records,
     elapsedMs: Date.now() - executed.startedAt,
-    expectedRecords: prepared.plan.expectedRecords,
-    estimatedRequests: prepared.plan.estimatedRequests,
-    quotaRemaining: session.client.quota.snapshot().remaining,
     ...describeOutcome(toRun.slices, sinks, state.state, {
       ...executed,
       manifestPath: manifestObjectPath(shard),
     }),
-    manifests,
   };
   logEnd(
     result,

@@ -1,5 +1,5 @@
 // What a run of a pipeline reports when it ends: its status and counts, every slice of this run
-// (or shard), what each destination holds, and the manifests written. The CLI prints it and maps it
+// (or shard), and what each destination holds (with its manifest). The CLI prints it and maps it
 // to an exit code; observers (metrics, run reports) read the same record.
 import type { ChangedSlice } from "../output-state/recheck.js";
 import type { OpenedSink } from "./sink-runtime.js";
@@ -13,26 +13,19 @@ export interface SliceResult {
   id: string;
   start: string;
   end: string;
-  retrieval: Plan["slices"][number]["retrieval"];
   status: "committed" | "skipped" | "pending";
   /** Written while the service may still be indexing it: redone by the next run until it settles. */
   open: boolean;
   /** Records read from the service (for a skipped slice, what the earlier run read). */
   read: number;
   expected: number | null;
-  duplicates: number;
-  files: number;
   rows: number;
-  bytes: number;
   /** Attempts this run made at the slice; 0 for a skipped slice. */
   attempts: number;
-  /** From the first attempt's start to the commit, for a slice committed by this run. */
-  durationMs: number | undefined;
 }
 
 /** One sink of the pipeline and what its destination holds now (every committed slice's files). */
 export interface DestinationResult {
-  sink: number;
   /** `./out/jobs`, `s3://bucket/prefix`, or `-` for stdout. */
   location: string;
   format: string;
@@ -56,54 +49,31 @@ export interface PipelineOutcome extends RunOutcome {
   decreased?: readonly ChangedSlice[] | undefined;
   runId: string;
   shard: Shard | undefined;
-  /** Where the service is, for messages: the base URL, or "embedded emulator (seed N)". */
-  service: string;
   /** Records read by the slices this run committed. */
   records: number;
   elapsedMs: number;
-  expectedRecords: number | undefined;
-  /** The plan's estimate of the requests the whole window costs. */
-  estimatedRequests: number;
-  /** The daily quota the service last reported; undefined before the first response. */
-  quotaRemaining: number | undefined;
   slices: SliceResult[];
   destinations: DestinationResult[];
-  /** Every manifest written, as `LOCATION/PATH`. */
-  manifests: string[];
-}
-
-/** A slice's timing as the run saw it. */
-export interface SliceTiming {
-  attempts: number;
-  startedAt: number;
-  durationMs?: number;
 }
 
 /** What the state the run left says of one slice of the run (or shard). */
 function sliceResult(
   slicePlan: Plan["slices"][number],
   state: Readonly<RunState>,
-  run: { committedNow: ReadonlySet<string>; timings: ReadonlyMap<string, SliceTiming> },
+  run: { committedNow: ReadonlySet<string>; attempts: ReadonlyMap<string, number> },
 ): SliceResult {
-  const { slice, retrieval } = slicePlan;
+  const { slice } = slicePlan;
   const committed = state.slices[slice.id];
-  const timing = run.timings.get(slice.id);
-  const files = committed?.files ?? [];
   return {
     id: slice.id,
     start: slice.start.toISOString(),
     end: slice.end.toISOString(),
-    retrieval,
     status: committed === undefined ? "pending" : run.committedNow.has(slice.id) ? "committed" : "skipped",
     open: committed?.open === true,
     read: committed?.read ?? 0,
     expected: committed?.expected ?? slicePlan.expected ?? null,
-    duplicates: committed?.duplicates ?? 0,
-    files: files.length,
-    rows: files.reduce((sum, file) => sum + file.rows, 0),
-    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
-    attempts: timing?.attempts ?? 0,
-    durationMs: timing?.durationMs,
+    rows: (committed?.files ?? []).reduce((sum, file) => sum + file.rows, 0),
+    attempts: run.attempts.get(slice.id) ?? 0,
   };
 }
 
@@ -119,7 +89,6 @@ function destinationResult(
     ? []
     : Object.values(state.slices).flatMap((slice) => slice.files.filter((file) => file.sink === index));
   return {
-    sink: index,
     location: store.location,
     format: config.format,
     gzip: config.gzip === true,
@@ -137,7 +106,7 @@ export function describeOutcome(
   slices: Plan["slices"],
   sinks: readonly OpenedSink[],
   state: Readonly<RunState>,
-  run: { committedNow: ReadonlySet<string>; timings: ReadonlyMap<string, SliceTiming>; manifestPath: string },
+  run: { committedNow: ReadonlySet<string>; attempts: ReadonlyMap<string, number>; manifestPath: string },
 ): Pick<PipelineOutcome, "slices" | "destinations"> {
   return {
     slices: slices.map((slicePlan) => sliceResult(slicePlan, state, run)),
