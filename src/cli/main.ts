@@ -45,7 +45,7 @@ const SUMMARIES: Readonly<Record<CommandName, string>> = {
   emulator: "run the embedded Monitoring Data Query Service emulator",
 };
 
-export const USAGE = `Usage: mdq-export COMMAND [options]
+const USAGE = `Usage: mdq-export COMMAND [options]
 
 Exports monitoring data from the Monitoring Data Query Service to Parquet or NDJSON.
 

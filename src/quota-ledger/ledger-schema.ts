@@ -75,7 +75,7 @@ const quoted = (sql: string, version: number): string => `$mdq_v${version}$${sql
  * together migrate once, the versions this ledger lacks are applied; a newer ledger raises NEWER_LEDGER
  * and is left as it was.
  */
-export function migrationStatement(): string {
+function migrationStatement(): string {
   const latest = LEDGER_MIGRATIONS.length;
   const steps = LEDGER_MIGRATIONS.map(
     (sql, index) => `  IF v_found < ${index + 1} THEN EXECUTE ${quoted(sql, index + 1)}; END IF;`,

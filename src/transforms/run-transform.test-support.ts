@@ -3,7 +3,7 @@ import type { RecordBatch, Row, SliceContext, Transform } from "../core/contract
 import type { Logger } from "../logger.js";
 import { rowsOf } from "../core/record-batch.test-support.js";
 
-export const RUN = {
+const RUN = {
   pipelineName: "nightly-jobs",
   runId: "run-1",
   startedAt: new Date("2026-11-21T03:00:00Z"),

@@ -117,7 +117,6 @@ describe("reconcileSchema", () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(SchemaDriftError);
-    expect((error as SchemaDriftError).problems).toHaveLength(500);
     expect((error as SchemaDriftError).message.match(/is new;/g)).toHaveLength(20);
     expect((error as SchemaDriftError).message).toMatch(/; and 480 more$/);
   });
@@ -148,9 +147,9 @@ describe("reconcileSchema", () => {
     }
     expect(error).toBeInstanceOf(SchemaDriftError);
     expect((error as SchemaDriftError).code).toBe("SCHEMA_DRIFT");
-    expect((error as SchemaDriftError).problems).toEqual([
-      'field "job.elapsed" (column elapsed) changed type from double (pinned) to string; schema.type_changes: string writes it as text',
-    ]);
+    expect((error as SchemaDriftError).message).toBe(
+      'sink 1: the output schema drifted from the pinned schema: field "job.elapsed" (column elapsed) changed type from double (pinned) to string; schema.type_changes: string writes it as text',
+    );
   });
 
   it("writes a retyped field as text under string, and keeps it text afterwards", () => {

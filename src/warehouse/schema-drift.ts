@@ -30,8 +30,6 @@ interface DriftOutcome {
 
 /** The pinned schema and the service disagree in a way the policy refuses. */
 export class SchemaDriftError extends EtlError {
-  readonly problems: readonly string[];
-
   constructor(where: string, problems: readonly string[]) {
     const shown = problems.slice(0, DRIFT_DETAILS_SHOWN);
     const more = problems.length - shown.length;
@@ -39,7 +37,6 @@ export class SchemaDriftError extends EtlError {
       "SCHEMA_DRIFT",
       `${where}: the output schema drifted from the pinned schema: ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}`,
     );
-    this.problems = problems;
   }
 }
 
