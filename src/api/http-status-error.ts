@@ -6,7 +6,6 @@ interface HttpStatusErrorDetails {
   retryable: boolean;
   /** Set from Retry-After on 429 and 503. */
   retryAfterMs?: number;
-  cause?: unknown;
 }
 
 /**
@@ -23,7 +22,7 @@ export class HttpStatusError extends ApiError {
   constructor(operation: string, status: number, detail: string, details: HttpStatusErrorDetails) {
     super(
       `${operation} answered HTTP ${status}${detail === "" ? "" : `: ${detail}`}`,
-      { operation, status, retryable: details.retryable, cause: details.cause },
+      { operation, status, retryable: details.retryable },
       status === 413 ? "PAYLOAD_TOO_LARGE" : "HTTP_STATUS",
     );
     this.status = status;
