@@ -170,8 +170,10 @@ const memDestination: Destination<{ label: string }> = {
   outputNeutral: ["label"],
   lock: "conditional",
   ddlLocation: (to, dialect) => (dialect === "duckdb" ? `${MIRROR}/${to.slice("mem://".length)}` : undefined),
-  async open(to, options) {
+  async open(to, options, deps) {
     memory.labels.push(options?.label ?? "(no options)");
+    // What a storage library says (an SDK's warnings) goes to the logger a run hands its destinations.
+    deps.log?.warn({ label: options?.label }, "The mem library warned.");
     return memoryStore(to);
   },
 };
@@ -278,6 +280,14 @@ describe("a format and a destination added through the environment alone", () =>
     expect(run.stderr).not.toMatch(/"level":(50|60)/);
     expect(run.code).toBe(0);
     expect(memory.labels).toContain("first");
+    // The destination's library logs as a line of the run, carrying its identity.
+    const warned = run.stderr
+      .split("\n")
+      .filter((line) => line.includes("The mem library warned."))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(warned).toEqual([
+      expect.objectContaining({ pipeline: "registry-extension", run_id: expect.any(String), label: "first" }),
+    ]);
     // The run held the output's lock through the destination's conditional writes, and let it go.
     expect(memory.locks).toContain(`mem://exports/jobs/${lockObjectPath()}`);
     expect(memory.objects.has(`mem://exports/jobs/${lockObjectPath()}`)).toBe(false);

@@ -111,7 +111,7 @@ async function takeHold(
 ): Promise<void> {
   const { components } = options;
   const leaseMs = leaseFromEnv();
-  await openSinks(pipeline.sinks, { run, stdout: options.stdout, components }, held.sinks);
+  await openSinks(pipeline.sinks, { run, stdout: options.stdout, log: options.log, components }, held.sinks);
   held.lock = await lockOutputs({
     stores: held.sinks.map((sink) => sink.store),
     path: lockObjectPath(options.shard),

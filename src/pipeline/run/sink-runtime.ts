@@ -57,13 +57,15 @@ export type RemoveRecordedFile = (file: IntendedFile) => Promise<void>;
  */
 export async function openSinks(
   configs: readonly SinkConfig[],
-  deps: { run: RunInfo; stdout: Writable; components: Components },
+  deps: { run: RunInfo; stdout: Writable; log: Logger; components: Components },
   opened: OpenedSink[],
 ): Promise<void> {
-  const { destinations } = deps.components;
+  const { run, stdout, log, components } = deps;
+  const { destinations } = components;
   for (const [index, config] of configs.entries()) {
-    const store = await openOutputStore(config, { run: deps.run, stdout: deps.stdout }, destinations);
-    const format = formatOf(deps.components, config);
+    // The log carries the run's identity: what a destination's library says becomes a line of the run.
+    const store = await openOutputStore(config, { run, stdout, log }, destinations);
+    const format = formatOf(components, config);
     opened.push({ index, config, format, store, keepsFiles: keepsFiles(config, destinations) });
   }
 }
