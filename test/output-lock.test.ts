@@ -111,7 +111,8 @@ describe("one run per output", () => {
     // default one, so a machine too busy to renew a short lease in time cannot end the run first (it
     // then stopped on its own lease before its first commit, and the gate was never reached).
     const gate = proxy.holdWhen(async () => (await committed()) >= 1);
-    const first = spawnCli(["run", pipeline], env(out));
+    const report = join(workspace.dir, "taken-over-report.json");
+    const first = spawnCli(["run", pipeline, "--report", report], env(out));
     await Promise.race([
       gate.reached,
       first.exited.then((code) => expect.fail(`ended ${code} before a slice was in: ${first.stderr()}`)),
@@ -126,6 +127,14 @@ describe("one run per output", () => {
     const tree = await listTree(out);
     expect(temporaryFiles(tree)).toEqual([]);
     expect(tree).not.toContain("_manifest.json");
+    // No manifest was written, so none is named: a loader reading the report must not take an older one.
+    const written = JSON.parse(await readFile(report, "utf8")) as {
+      manifests: unknown[];
+      sinks: { manifest: unknown }[];
+    };
+    expect(written.manifests).toEqual([]);
+    expect(written.sinks.map((sink) => sink.manifest)).toEqual([null]);
+    expect(first.stdout()).toContain("no manifest written");
     expect(JSON.parse(await readFile(join(out, LOCK), "utf8"))).toEqual(other);
     const kept = await committed();
     expect(kept).toBeGreaterThanOrEqual(1);

@@ -35,7 +35,7 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
       `${outcome.remaining} left${left}; ${outcome.records.toLocaleString("en-US")} records in ${seconds.toFixed(1)}s (${rate.toLocaleString("en-US")} rec/s)`,
   ];
   for (const destination of outcome.destinations) {
-    if (destination.manifest === undefined || destination.stream) {
+    if (destination.stream) {
       lines.push(`  ${destination.format} → stdout`);
       continue;
     }
@@ -46,7 +46,7 @@ export function formatRunSummary(outcome: PipelineOutcome): string {
         ? `, ${replaced.toLocaleString("en-US")} lone surrogate${replaced === 1 ? "" : "s"} written as U+FFFD`
         : "";
     lines.push(
-      `  ${destination.format}${destination.gzip ? " (gzip)" : ""} → ${destination.location}: ${destination.files} files, ${destination.rows.toLocaleString("en-US")} rows, ${megabytes(destination.bytes)}${surrogates}; manifest ${destination.manifest}`,
+      `  ${destination.format}${destination.gzip ? " (gzip)" : ""} → ${destination.location}: ${destination.files} files, ${destination.rows.toLocaleString("en-US")} rows, ${megabytes(destination.bytes)}${surrogates}; ${destination.manifest === undefined ? "no manifest written" : `manifest ${destination.manifest}`}`,
     );
   }
   return `${lines.join("\n")}\n`;

@@ -39,6 +39,8 @@ export async function finishRun(
       () => true,
       () => false,
     );
+  // Only a manifest written is named in the outcome: a reader of the report must not load an older one.
+  const manifestsWritten = new Set<number>();
   for (const sink of sinks) {
     if (!sink.keepsFiles || !(await mayWrite())) continue;
     const manifest = buildManifest({
@@ -52,6 +54,7 @@ export async function finishRun(
       now: new Date(),
     });
     await writeManifest(sink.store, { ...manifest, schema: sink.schema.columns }, shard);
+    manifestsWritten.add(sink.index);
   }
   // The first successful run pins each sink's schema; a later one records what the policy changed.
   if (sliced.status === "complete" && (await mayWrite())) await pinSchemas(sinks);
@@ -72,6 +75,7 @@ export async function finishRun(
     ...describeOutcome(toRun.slices, sinks, state.state, {
       ...executed,
       manifestPath: manifestObjectPath(shard),
+      manifestsWritten,
     }),
   };
   logEnd(

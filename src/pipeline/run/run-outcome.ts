@@ -37,7 +37,7 @@ export interface DestinationResult {
   bytes: number;
   /** Lone surrogates its files hold as U+FFFD (each file's `replaced_surrogates`). */
   replacedSurrogates: number;
-  /** The manifest written for this destination (`LOCATION/PATH`); none for stdout. */
+  /** The manifest this run wrote for this destination (`LOCATION/PATH`); none for stdout, or when none was written. */
   manifest: string | undefined;
 }
 
@@ -77,11 +77,14 @@ function sliceResult(
   };
 }
 
-/** What a sink's destination holds now, by the state the run left; `manifestPath` is its manifest's. */
+/**
+ * What a sink's destination holds now, by the state the run left; `manifestPath` is its manifest's,
+ * when this run wrote it (a run that lost its lock at the end writes none).
+ */
 function destinationResult(
   sink: OpenedSink,
   state: Readonly<RunState>,
-  manifestPath: string,
+  manifestPath: string | undefined,
 ): DestinationResult {
   const { index, config, store } = sink;
   const stream = !sink.keepsFiles;
@@ -97,7 +100,7 @@ function destinationResult(
     bytes: files.reduce((sum, file) => sum + file.bytes, 0),
     replacedSurrogates: files.reduce((sum, file) => sum + (file.replaced_surrogates ?? 0), 0),
     stream,
-    manifest: stream ? undefined : `${store.location}/${manifestPath}`,
+    manifest: stream || manifestPath === undefined ? undefined : `${store.location}/${manifestPath}`,
   };
 }
 
@@ -106,10 +109,17 @@ export function describeOutcome(
   slices: Plan["slices"],
   sinks: readonly OpenedSink[],
   state: Readonly<RunState>,
-  run: { committedNow: ReadonlySet<string>; attempts: ReadonlyMap<string, number>; manifestPath: string },
+  run: {
+    committedNow: ReadonlySet<string>;
+    attempts: ReadonlyMap<string, number>;
+    manifestPath: string;
+    manifestsWritten: ReadonlySet<number>;
+  },
 ): Pick<PipelineOutcome, "slices" | "destinations"> {
   return {
     slices: slices.map((slicePlan) => sliceResult(slicePlan, state, run)),
-    destinations: sinks.map((sink) => destinationResult(sink, state, run.manifestPath)),
+    destinations: sinks.map((sink) =>
+      destinationResult(sink, state, run.manifestsWritten.has(sink.index) ? run.manifestPath : undefined),
+    ),
   };
 }
