@@ -19,9 +19,11 @@ import { sendPartition } from "./download.js";
 import { readBody, sendJson, sendText } from "./http-io.js";
 import type { EmulatorState } from "./route-context.js";
 import { createOperationHandler } from "./operation-handler.js";
-import { expectedCount, expectedHits } from "./expected-hits.js";
-import type { EmulatedHit } from "./scan.js";
+import { KIND_DATA } from "./kind-data.js";
+import { planQuery } from "./plan.js";
 import type { Body } from "./plan.js";
+import { countPlan, pages } from "./scan.js";
+import type { EmulatedHit } from "./scan.js";
 import { CONTROL_PREFIX, createControl, handleControl } from "./control.js";
 import type { EmulatorControl } from "./control.js";
 
@@ -43,7 +45,15 @@ export interface RunningEmulator extends EmulatorControl {
   setFaults(faults: FaultOptions): void;
   /** Requests that drew each fault so far (a drawn fault may have no effect, e.g. context loss on an initial request). */
   faultCounts(): FaultCounts;
+  /**
+   * The hits of an initial request body, in the order the service pages them (page size from the
+   * body), computed without HTTP by the same plan and paging code the endpoints use, so tests compare
+   * exported records with exactly what the service would page out. `target` is a kind (its
+   * query/scroll operation) or an operation path; this service's field changes, late and lost records
+   * and indexing horizon count.
+   */
   expectedHits(target: OperationPath | GeneratedKind, body: Body): AsyncIterable<EmulatedHit>;
+  /** Number of hits of an initial request body (what `data.total` reports). */
   expectedCount(target: OperationPath | GeneratedKind, body: Body): number;
 }
 
@@ -70,6 +80,12 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
 
   const { issuer, faults } = state;
   const handleOperation = createOperationHandler(state, () => baseUrl);
+  const planOf = (target: OperationPath | GeneratedKind, body: Body) =>
+    planQuery(
+      target.startsWith("/") ? (target as OperationPath) : KIND_DATA[target as GeneratedKind].query,
+      body,
+      options,
+    );
 
   async function handleDownload(url: URL, res: ServerResponse): Promise<void> {
     const partition = state.batches.resolveDownload(url);
@@ -137,7 +153,10 @@ export async function startEmulator(input: EmulatorOptions = {}): Promise<Runnin
     revokeTokens: () => issuer.revokeAll(),
     setFaults: (next) => faults.set(next),
     faultCounts: () => faults.counts(),
-    expectedHits: (target, body) => expectedHits(target, body, options),
-    expectedCount: (target, body) => expectedCount(target, body, options),
+    async *expectedHits(target, body) {
+      const plan = planOf(target, body);
+      for (const hits of pages(plan, Math.max(1, Math.min(plan.size, 10_000)))) yield* hits;
+    },
+    expectedCount: (target, body) => countPlan(planOf(target, body)).total,
   };
 }
