@@ -195,7 +195,7 @@ describe("checkStateBeforePlan", () => {
       const options = { ...optionsOf(FRESH), store: createLocalStore(dir), stored };
       const opened = await StateStore.open(options);
       await opened.recordBatchToken(id, "1", "t-1");
-      expect(opened.batchTokens(id)).toEqual({ "0": "t-0", "1": "t-1" });
+      expect(opened.batchProgress(id)?.tokens).toEqual({ "0": "t-0", "1": "t-1" });
       const again = await readRunState(options);
       expect(again.state.batches[id]?.tokens).toEqual({ "0": "t-0" });
     } finally {

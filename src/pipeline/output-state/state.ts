@@ -136,9 +136,13 @@ export class StateStore {
     });
   }
 
-  /** The batch tokens an earlier attempt or run at this slice obtained, by request number. */
-  batchTokens(sliceId: string): Readonly<Record<string, string>> {
-    return this.#state.batches[sliceId]?.tokens ?? {};
+  /**
+   * What earlier attempts or runs of a batch-exported slice kept: the batch tokens they obtained (by
+   * request number), the parts committed before the slice itself, and the merged files once the
+   * merge of all its partitions is committed.
+   */
+  batchProgress(sliceId: string): Readonly<BatchProgress> | undefined {
+    return this.#state.batches[sliceId];
   }
 
   #batch(sliceId: string): BatchProgress {
@@ -149,11 +153,6 @@ export class StateStore {
     return this.#change(sliceId, () => {
       this.#batch(sliceId).tokens[request] = token;
     });
-  }
-
-  /** Parts of a slice committed before the slice itself. */
-  committedParts(sliceId: string): Readonly<Record<string, CommittedPart>> {
-    return this.#state.batches[sliceId]?.parts ?? {};
   }
 
   commitPart(sliceId: string, partId: string, part: CommittedPart): Promise<void> {
@@ -169,11 +168,6 @@ export class StateStore {
         -RECHECK_HISTORY_LIMIT,
       );
     });
-  }
-
-  /** The merged files of a slice whose partitions are all in, once the merge is committed. */
-  mergedFiles(sliceId: string): readonly CommittedFile[] | undefined {
-    return this.#state.batches[sliceId]?.merged;
   }
 
   recordMerge(sliceId: string, files: CommittedFile[]): Promise<void> {

@@ -119,7 +119,7 @@ export async function mergeSlice(
   fence: (() => Promise<void>) | undefined,
 ): Promise<CommittedFile[]> {
   const { slice } = ctx;
-  let merged = state.mergedFiles(slice.id);
+  let merged = state.batchProgress(slice.id)?.merged;
   if (merged === undefined) {
     const written = await writeMerged(files, sinks, ctx, state, fence);
     await state.recordMerge(slice.id, written);

@@ -73,7 +73,7 @@ export async function runParts(
     stats: { duplicates: 0 },
   };
   const parts = await source.parts(ctx);
-  const done = state.committedParts(slice.id);
+  const done = state.batchProgress(slice.id)?.parts ?? {};
   const pending = parts.filter((part) => done[part.id] === undefined);
   if (pending.length < parts.length) {
     ctx.log.info(
@@ -102,7 +102,7 @@ export async function runParts(
     await state.commitPart(slice.id, part.id, { ...totals, expected: totals.expected ?? null });
   }
 
-  const committed = state.committedParts(slice.id);
+  const committed = state.batchProgress(slice.id)?.parts ?? {};
   const result: SliceTotals = { read: 0, expected: 0, duplicates: 0, files: [] };
   for (const part of parts) {
     const entry = committed[part.id];

@@ -40,7 +40,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
           client: session.client,
           batch: {
             resume: {
-              tokens: state.batchTokens(slicePlan.slice.id),
+              tokens: state.batchProgress(slicePlan.slice.id)?.tokens ?? {},
               onToken: (request, token) => state.recordBatchToken(slicePlan.slice.id, request, token),
             },
             pollDeadlineMs: pipeline.service.timeouts.batch_export_ms,
