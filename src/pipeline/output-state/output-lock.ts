@@ -129,21 +129,33 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   const expired = (): boolean => monotonic() - renewedAt >= leaseMs;
   const loseToExpiry = (): void =>
     lose(leaseRanOut(options.log, options.path, monotonic() - renewedAt, leaseMs));
-  const loseTo = async (lock: HeldLock): Promise<void> => {
-    const current = await lock.objects.read(options.path).catch(() => undefined);
+  /**
+   * Whether the lock object is still the version this run last wrote, read back from its store: a
+   * lock taken over while this run's own clock says the lease still runs (a holder that misjudged it,
+   * a clock of another host) is lost here, naming whoever holds it now.
+   */
+  const stillHeld = async (lock: HeldLock): Promise<boolean> => {
+    const current = await lock.objects.read(options.path);
+    if (current?.version === lock.version) return true;
     lose(lockTakenOver(options.log, { to: lock.location, lock: options.path }, current?.body));
+    return false;
   };
 
   // Renewals and the fence's reads one at a time: a read while this run's own swap lands would see a
-  // version it does not know yet, and two swaps from one version would look like a takeover.
+  // version it does not know yet, and two swaps from one version would look like a takeover. Callers
+  // at once share one renewal, or one read.
   let queue: Promise<unknown> = Promise.resolve();
-  const serially = <T>(task: () => Promise<T>): Promise<T> => {
-    const result = queue.then(task);
-    queue = result.catch(() => undefined);
-    return result;
+  const sharedInTurn = <T>(task: () => Promise<T>): (() => Promise<T>) => {
+    let running: Promise<T> | undefined;
+    return () => {
+      if (running !== undefined) return running;
+      const result = queue.then(task);
+      queue = result.catch(() => undefined);
+      return (running = result.finally(() => (running = undefined)));
+    };
   };
 
-  const renewOnce = async (): Promise<boolean> => {
+  const renewInTurn = sharedInTurn(async (): Promise<boolean> => {
     if (held.length === 0) return true;
     if (loss.signal.aborted) return false;
     if (expired()) {
@@ -158,33 +170,16 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
         continue;
       }
       // A busy guard (another run looking at the lock) fails the swap too; the lock is still ours then.
-      if ((await lock.objects.read(options.path))?.version === lock.version) return false;
-      await loseTo(lock);
+      await stillHeld(lock);
       return false;
     }
     renewedAt = startedAt;
     return true;
-  };
-  // Callers at once share one renewal.
-  let renewing: Promise<boolean> | undefined;
-  const renew = (): Promise<boolean> =>
-    (renewing ??= serially(renewOnce).finally(() => (renewing = undefined))).then(
-      (ok) => ok && !loss.signal.aborted,
-    );
-
-  /**
-   * Whether each lock object is still the version this run last wrote, read back from its store: a
-   * lock taken over while this run's own clock says the lease still runs (a holder that misjudged it,
-   * a clock of another host) stops this run here, before it writes. Callers at once share one read.
-   */
-  let confirming: Promise<void> | undefined;
-  const confirmHeld = (): Promise<void> =>
-    (confirming ??= serially(async () => {
-      for (const lock of held) {
-        if (loss.signal.aborted) return;
-        if ((await lock.objects.read(options.path))?.version !== lock.version) await loseTo(lock);
-      }
-    }).finally(() => (confirming = undefined)));
+  });
+  const renew = (): Promise<boolean> => renewInTurn().then((ok) => ok && !loss.signal.aborted);
+  const confirmHeld = sharedInTurn(async () => {
+    for (const lock of held) if (!loss.signal.aborted) await stillHeld(lock);
+  });
 
   const warnOf = (message: string) => (error: unknown) => {
     options.log.warn({ error: error instanceof Error ? error.message : String(error) }, message);
@@ -213,7 +208,7 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
     spared,
     async release() {
       clearInterval(timer);
-      await renewing?.catch(() => undefined);
+      await queue;
       if (loss.signal.aborted) return;
       await Promise.all(held.map((lock) => lock.objects.remove(options.path, lock.version)));
     },
