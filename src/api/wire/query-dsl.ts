@@ -2,35 +2,6 @@
 // range, exists, bool, match, match_phrase. Shapes follow the search engine's own syntax.
 import { z } from "zod";
 
-export type DslValue = string | number | boolean;
-
-export interface RangeBounds {
-  gt?: DslValue;
-  gte?: DslValue;
-  lt?: DslValue;
-  lte?: DslValue;
-  format?: string;
-}
-
-export interface BoolQuery {
-  must?: DslQuery | DslQuery[];
-  should?: DslQuery | DslQuery[];
-  must_not?: DslQuery | DslQuery[];
-  filter?: DslQuery | DslQuery[];
-  minimum_should_match?: number | string;
-}
-
-/** One query clause; exactly one key names its kind. */
-export type DslQuery =
-  | { term: Record<string, DslValue | { value: DslValue }> }
-  | { terms: Record<string, DslValue[]> }
-  | { range: Record<string, RangeBounds> }
-  | { exists: { field: string } }
-  | { bool: BoolQuery }
-  | { match: Record<string, DslValue | { query: DslValue; operator?: "and" | "or" }> }
-  | { match_phrase: Record<string, DslValue | { query: DslValue }> }
-  | { match_all: Record<string, never> };
-
 const DSL_KINDS = ["term", "terms", "range", "exists", "bool", "match", "match_phrase", "match_all"];
 
 const valueSchema = z.union([z.string(), z.number(), z.boolean()], {
@@ -55,36 +26,49 @@ const rangeBoundsSchema = z.strictObject(
   { error: "must be an object with gt, gte, lt or lte" },
 );
 
-export const dslQuerySchema: z.ZodType<DslQuery> = z.lazy(() => {
-  const clauses = z.union([dslQuerySchema, z.array(dslQuerySchema)]);
-  return z.union(
-    [
-      z.strictObject({ term: singleField(z.union([valueSchema, z.strictObject({ value: valueSchema })])) }),
-      z.strictObject({ terms: singleField(z.array(valueSchema)) }),
-      z.strictObject({ range: singleField(rangeBoundsSchema) }),
-      z.strictObject({ exists: z.strictObject({ field: z.string() }) }),
-      z.strictObject({
-        bool: z.strictObject({
-          must: clauses.optional(),
-          should: clauses.optional(),
-          must_not: clauses.optional(),
-          filter: clauses.optional(),
-          minimum_should_match: z.union([z.number(), z.string()]).optional(),
-        }),
-      }),
-      z.strictObject({
-        match: singleField(
-          z.union([
-            valueSchema,
-            z.strictObject({ query: valueSchema, operator: z.enum(["and", "or"]).optional() }),
-          ]),
-        ),
-      }),
-      z.strictObject({
-        match_phrase: singleField(z.union([valueSchema, z.strictObject({ query: valueSchema })])),
-      }),
-      z.strictObject({ match_all: z.strictObject({}) }),
-    ],
-    { error: `must be a query object with one of ${DSL_KINDS.join(", ")}` },
-  );
+// The recursion goes through getters, which zod reads only when it parses, so the types below can be
+// inferred from the schemas instead of declared beside them.
+const boolSchema = z.strictObject({
+  get must() {
+    return clausesSchema.optional();
+  },
+  get should() {
+    return clausesSchema.optional();
+  },
+  get must_not() {
+    return clausesSchema.optional();
+  },
+  get filter() {
+    return clausesSchema.optional();
+  },
+  minimum_should_match: z.union([z.number(), z.string()]).optional(),
 });
+
+/** One query clause; exactly one key names its kind. */
+export const dslQuerySchema = z.union(
+  [
+    z.strictObject({ term: singleField(z.union([valueSchema, z.strictObject({ value: valueSchema })])) }),
+    z.strictObject({ terms: singleField(z.array(valueSchema)) }),
+    z.strictObject({ range: singleField(rangeBoundsSchema) }),
+    z.strictObject({ exists: z.strictObject({ field: z.string() }) }),
+    z.strictObject({ bool: boolSchema }),
+    z.strictObject({
+      match: singleField(
+        z.union([
+          valueSchema,
+          z.strictObject({ query: valueSchema, operator: z.enum(["and", "or"]).optional() }),
+        ]),
+      ),
+    }),
+    z.strictObject({
+      match_phrase: singleField(z.union([valueSchema, z.strictObject({ query: valueSchema })])),
+    }),
+    z.strictObject({ match_all: z.strictObject({}) }),
+  ],
+  { error: `must be a query object with one of ${DSL_KINDS.join(", ")}` },
+);
+
+const clausesSchema = z.union([dslQuerySchema, z.array(dslQuerySchema)]);
+
+export type DslQuery = z.infer<typeof dslQuerySchema>;
+export type RangeBounds = z.infer<typeof rangeBoundsSchema>;
