@@ -5,7 +5,9 @@ import { mappingFields } from "./mappings.js";
 import { aggregate } from "./routes-v2.js";
 import { errorBody, v3Meta } from "./route-context.js";
 import { nextPage, nextScrollPage, openOrResume } from "./scroll-context.js";
-import type { Route } from "./route-context.js";
+import type { Route, RouteContext, RouteResult } from "./route-context.js";
+import type { Body } from "./plan.js";
+import type { ContextPage } from "./scroll-context.js";
 
 function mappings(kind: GeneratedKind): Route {
   return (ctx) => {
@@ -18,6 +20,23 @@ function mappings(kind: GeneratedKind): Route {
 
 const sizeOf = (value: unknown) => (typeof value === "number" ? value : V3_DEFAULT_SIZE);
 
+/** A v3 query's page: its hits, the query's total, and the pagination that goes on from it. */
+function queryPage(ctx: RouteContext, next: ContextPage, pagination: Body): RouteResult {
+  const { hits } = next.page;
+  return {
+    status: 200,
+    body: {
+      data: { hits, total: next.context.count.total, count: hits.length },
+      meta: v3Meta(ctx, { pagination }),
+    },
+    payloadLimited: true,
+    commit: next.commit,
+  };
+}
+
+/** The pagination of a point in time's last page, and of every aggregation. */
+const PIT_DONE = { pit_id: null, search_after: null };
+
 /** Jobs and tickets: the position to resume from is the last sort value of `search_after`. */
 const pitQuery: Route = (ctx) => {
   const { body, path } = ctx;
@@ -29,34 +48,15 @@ const pitQuery: Route = (ctx) => {
     const details = "search_after must be the sort array of the last hit of the previous page";
     return { status: 400, body: errorBody(path, 400, "bad_request", details) };
   }
-  const { page, more, commit } = nextPage(ctx, context, after, sizeOf(body["size"]));
-  const pagination = more
-    ? { pit_id: context.id, search_after: page.hits.at(-1)?.sort }
-    : { pit_id: null, search_after: null };
-  return {
-    status: 200,
-    body: {
-      data: { hits: page.hits, total: context.count.total, count: page.hits.length },
-      meta: v3Meta(ctx, { pagination }),
-    },
-    payloadLimited: true,
-    commit,
-  };
+  const next = nextPage(ctx, context, after, sizeOf(body["size"]));
+  const last = next.page.hits.at(-1);
+  return queryPage(ctx, next, next.more ? { pit_id: context.id, search_after: last?.sort } : PIT_DONE);
 };
 
 const metricsQuery: Route = (ctx) => {
   const next = nextScrollPage(ctx, "msc_");
   if ("lost" in next) return next.lost;
-  const { context, page, more, commit } = next;
-  return {
-    status: 200,
-    body: {
-      data: { hits: page.hits, total: context.count.total, count: page.hits.length },
-      meta: v3Meta(ctx, { pagination: { scroll_id: more ? context.id : null } }),
-    },
-    payloadLimited: true,
-    commit,
-  };
+  return queryPage(ctx, next, { scroll_id: next.more ? next.context.id : null });
 };
 
 const aggs: Route = (ctx) => {
@@ -65,7 +65,7 @@ const aggs: Route = (ctx) => {
     status: 200,
     body: {
       data: { aggregations, total },
-      meta: v3Meta(ctx, { pagination: { pit_id: null, search_after: null } }),
+      meta: v3Meta(ctx, { pagination: PIT_DONE }),
     },
   };
 };

@@ -36,7 +36,7 @@ function withFields(plan: QueryPlan, body: Body): QueryPlan {
 }
 
 /** A context's next page: what it holds, whether more follow, and the commit that moves on. */
-type ContextPage = { context: PagingContext; page: Page; more: boolean; commit: () => void };
+export type ContextPage = { context: PagingContext; page: Page; more: boolean; commit: () => void };
 
 /** The page of up to `size` records after position `after`; the commit releases a finished context. */
 export function nextPage(
