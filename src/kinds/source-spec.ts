@@ -114,12 +114,7 @@ export function wireAggs(operation: string, aggs: Readonly<Record<string, unknow
 }
 
 /** `domain`, or `log_group`/`tenant`/`stage` for serverless logs, as the v2 and v3 bodies take them. */
-export function scopeOf(source: SourceSpec): {
-  domain?: string[];
-  log_group?: string[];
-  tenant?: string[];
-  stage?: string[];
-} {
+export function scopeOf(source: SourceSpec) {
   if (source.log_group !== undefined || source.tenant !== undefined || source.stage !== undefined) {
     return {
       log_group: source.log_group ?? ["*"],

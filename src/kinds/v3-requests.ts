@@ -3,7 +3,7 @@
 import { DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import type { Slice } from "../core/contracts.js";
 import type { AggregationRequest } from "./data-kind.js";
-import { appTypesFor, oneOf, queryOptions, wireAggs, wireFilters } from "./source-spec.js";
+import { appTypesFor, oneOf, queryOptions, timeBounds, wireAggs, wireFilters } from "./source-spec.js";
 import type { SourceSpec } from "./source-spec.js";
 
 function v3Scope<const A extends string>(operation: string, applications: readonly A[], source: SourceSpec) {
@@ -23,8 +23,7 @@ export function v3QueryBody<const A extends string>(
 ) {
   return {
     ...v3Scope(operation, applications, source),
-    start_time: slice.start.toISOString(),
-    end_time: slice.end.toISOString(),
+    ...timeBounds(slice),
     size: source.page_size,
     includes_eu: source.includes_eu,
     ...queryOptions(operation, source),
