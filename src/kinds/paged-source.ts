@@ -12,7 +12,7 @@ import { hitsToRows } from "./source-spec.js";
 import { rowJson } from "./row-json.js";
 import type { HitLike, PagedHit } from "./row-json.js";
 
-type HitPart = PagePart<{ _id: string; _index: string; _source: Readonly<Record<string, unknown>> }>;
+type HitPart = PagePart<HitLike>;
 
 /**
  * A source over the paged queries `open` starts for a slice, read one after the other.

@@ -3,7 +3,7 @@ import { EtlError } from "../../errors.js";
 import { shardSuffix } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
 import { parseState, STATE_DIRECTORY } from "./state-schema.js";
-import type { IntendedFile, RunState } from "./state-schema.js";
+import type { BatchProgress, CommittedFile, IntendedFile, RunState } from "./state-schema.js";
 
 /** The state's object name; shards keep their own. */
 export function stateObjectPath(shard?: Shard): string {
@@ -44,6 +44,11 @@ export function refused(what: string, cause: unknown): EtlError {
   );
 }
 
+/** The files a batch export committed: its parts' files, then the merged ones. */
+export function batchFiles(batch: Readonly<BatchProgress> | undefined): CommittedFile[] {
+  return [...Object.values(batch?.parts ?? {}).flatMap((part) => part.files), ...(batch?.merged ?? [])];
+}
+
 /**
  * The files a commit of the slice left midway that nothing committed accounts for: the names it was
  * renaming to, and the files of a committed or superseded record the interrupted redo was replacing.
@@ -52,12 +57,7 @@ export function refused(what: string, cause: unknown): EtlError {
 export function filesOfInterruptedCommit(state: Readonly<RunState>, sliceId: string): IntendedFile[] {
   const pending = state.pending[sliceId];
   if (pending === undefined) return [];
-  const batch = state.batches[sliceId];
-  const kept = new Set(
-    [...Object.values(batch?.parts ?? {}).flatMap((part) => part.files), ...(batch?.merged ?? [])].map(
-      fileKey,
-    ),
-  );
+  const kept = new Set(batchFiles(state.batches[sliceId]).map(fileKey));
   const candidates = [
     ...pending,
     ...(state.slices[sliceId]?.files ?? []),

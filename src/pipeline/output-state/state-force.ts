@@ -3,6 +3,7 @@
 // committed outside the window stay committed. After a pipeline change, a force must cover every
 // slice the output holds: a partial one would leave two pipelines' files side by side.
 import { ConfigError } from "../../errors.js";
+import { batchFiles } from "./state-files.js";
 import type { CommittedFile, RunState } from "./state-schema.js";
 
 /** The window a `--force` redoes; a slice overlapping it is forced. */
@@ -18,12 +19,10 @@ function overlaps(slice: { start: string; end: string }, window: ForcedWindow | 
 
 /** Every file the state knows for a slice: committed, superseded, and a batch export's progress. */
 export function filesOf(state: RunState, id: string): CommittedFile[] {
-  const batch = state.batches[id];
   return [
     ...(state.slices[id]?.files ?? []),
     ...(state.superseded[id] ?? []),
-    ...Object.values(batch?.parts ?? {}).flatMap((part) => part.files),
-    ...(batch?.merged ?? []),
+    ...batchFiles(state.batches[id]),
   ];
 }
 

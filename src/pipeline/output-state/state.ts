@@ -3,7 +3,7 @@
 // writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
 // written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
 import { journalEntrySchema, RECHECK_HISTORY_LIMIT } from "./state-schema.js";
-import { fileKey, filesOfInterruptedCommit, refused } from "./state-files.js";
+import { distinctFiles, filesOfInterruptedCommit, refused } from "./state-files.js";
 import type {
   BatchProgress,
   CommittedFile,
@@ -99,13 +99,8 @@ export class StateStore {
   /** Records the final names a commit of the slice (or of one of its parts) is about to rename to. */
   recordIntent(sliceId: string, files: readonly IntendedFile[]): Promise<void> {
     return this.#change(sliceId, () => {
-      const pending = this.#state.pending[sliceId] ?? [];
-      const known = new Set(pending.map(fileKey));
-      const added = files.filter((file) => !known.has(fileKey(file)));
-      this.#state.pending[sliceId] = [
-        ...pending,
-        ...added.map((file) => ({ sink: file.sink, path: file.path })),
-      ];
+      const intended = distinctFiles([...(this.#state.pending[sliceId] ?? []), ...files]);
+      this.#state.pending[sliceId] = intended.map(({ sink, path }) => ({ sink, path }));
     });
   }
 
