@@ -7,32 +7,19 @@ export const STATE_DIRECTORY = "_mdq-export";
 /** Re-checks kept per slice: the latest ones, so the state does not grow with every run. */
 export const RECHECK_HISTORY_LIMIT = 20;
 
-const fileSchema = z.object({
-  sink: z.number().int(),
-  path: z.string(),
-  rows: z.number().int(),
-  bytes: z.number().int(),
-  sha256: z.string(),
-  /** Lone surrogates written as U+FFFD in the file (docs/sinks.md); absent: none. */
-  replaced_surrogates: z.number().int().positive().optional(),
-});
-
 /** A file about to be renamed to its final name: recorded first, so a crash cannot leave it unknown. */
 const intendedFileSchema = z.object({
   sink: z.number().int(),
   path: z.string(),
 });
 
-const sliceSchema = z.object({
-  start: z.string(),
-  end: z.string(),
-  committed_at: z.string(),
-  read: z.number().int(),
-  expected: z.number().int().nullable(),
-  duplicates: z.number().int(),
-  files: z.array(fileSchema),
-  /** Written while the service may still be indexing it (after `now − settle`): redone by the next run. */
-  open: z.literal(true).optional(),
+const fileSchema = z.object({
+  ...intendedFileSchema.shape,
+  rows: z.number().int(),
+  bytes: z.number().int(),
+  sha256: z.string(),
+  /** Lone surrogates written as U+FFFD in the file (docs/sinks.md); absent: none. */
+  replaced_surrogates: z.number().int().positive().optional(),
 });
 
 /** A part of a slice (a batch partition) committed before the slice as a whole. */
@@ -41,6 +28,15 @@ const partSchema = z.object({
   expected: z.number().int().nullable(),
   duplicates: z.number().int(),
   files: z.array(fileSchema),
+});
+
+const sliceSchema = z.object({
+  start: z.string(),
+  end: z.string(),
+  committed_at: z.string(),
+  ...partSchema.shape,
+  /** Written while the service may still be indexing it (after `now − settle`): redone by the next run. */
+  open: z.literal(true).optional(),
 });
 
 const batchSchema = z.object({
