@@ -7,10 +7,9 @@ import { z } from "zod";
 import type { MappingType } from "../api/wire/fields.js";
 import type { FieldChanges } from "./field-changes.js";
 import { readBody, sendJson } from "./http-io.js";
-import { resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
+import { lateRecordsSchema, resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
 import type { LateRecords } from "./late-records.js";
 import type { GeneratedKind } from "./generated-kind.js";
-import { GENERATED_KINDS } from "./kind-data.js";
 import type { ResolvedOptions } from "./options.js";
 
 export interface EmulatorControl {
@@ -38,22 +37,14 @@ export const MAPPING_TYPES = [
   "alias",
 ] as const satisfies readonly MappingType[];
 
-const kindSchema = z.enum(GENERATED_KINDS as [GeneratedKind, ...GeneratedKind[]]);
 const typeSchema = z.enum(MAPPING_TYPES);
 
 const fieldsBody = z.strictObject({
-  kind: kindSchema,
+  kind: lateRecordsSchema.shape.kind,
   add: z.record(z.string().min(1), typeSchema).optional(),
   remove: z.array(z.string().min(1)).optional(),
   retype: z.record(z.string().min(1), typeSchema).optional(),
   mappings: z.array(z.strictObject({ name: z.string(), type: z.string() })).optional(),
-});
-
-const rangeBody = z.strictObject({
-  kind: kindSchema,
-  start: z.union([z.string(), z.number()]),
-  end: z.union([z.string(), z.number()]),
-  count: z.number().int().min(1),
 });
 
 export function createControl(options: ResolvedOptions): EmulatorControl {
@@ -79,8 +70,8 @@ const indexedBody = z.strictObject({ until: z.union([z.string(), z.number(), z.n
 const ACTIONS: Record<string, (control: EmulatorControl, body: unknown) => z.ZodError | undefined> = {
   fields: (control, body) =>
     apply(fieldsBody, body, ({ kind, ...changes }) => control.changeFields(kind, changes)),
-  "late-records": (control, body) => apply(rangeBody, body, control.addLateRecords),
-  "lost-records": (control, body) => apply(rangeBody, body, control.loseRecords),
+  "late-records": (control, body) => apply(lateRecordsSchema, body, control.addLateRecords),
+  "lost-records": (control, body) => apply(lateRecordsSchema, body, control.loseRecords),
   "indexed-until": (control, body) =>
     apply(indexedBody, body, ({ until }) => control.setIndexedUntil(until ?? undefined)),
 };

@@ -2,17 +2,22 @@
 // after a client had already exported that range; records lost (fewer in those hours); and the
 // indexing horizon, past which records are not searchable yet. Counts, histograms, pages and batch
 // exports all follow each change from the moment it is made.
+import { z } from "zod";
 import type { GeneratedKind } from "./generated-kind.js";
 import { HOUR_MS } from "./generator.js";
+import { GENERATED_KINDS } from "./kind-data.js";
 
-export interface LateRecords {
-  kind: GeneratedKind;
+/** A range of late (or lost) records, as options give it and as the control interface reads it. */
+export const lateRecordsSchema = z.strictObject({
+  kind: z.enum(GENERATED_KINDS as [GeneratedKind, ...GeneratedKind[]]),
   /** ISO 8601 or milliseconds; the hours this range touches get the records. */
-  start: string | number;
-  end: string | number;
+  start: z.union([z.string(), z.number()]),
+  end: z.union([z.string(), z.number()]),
   /** Extra records per stream (domain × application × app_type) and hour. */
-  count: number;
-}
+  count: z.number().int().min(1),
+});
+
+export type LateRecords = z.infer<typeof lateRecordsSchema>;
 
 /** A late-record range with its bounds in milliseconds. */
 export type LateRange = Omit<LateRecords, "start" | "end"> & { startMs: number; endMs: number };
