@@ -4,7 +4,7 @@
 // which other tests and the demo depend on, is unchanged.
 import { AWKWARD_PARTS as PARTS } from "../core/awkward-parts.js";
 import type { GeneratedKind } from "./generated-kind.js";
-import type { MappingField } from "./field-changes.js";
+import type { MappingField } from "../core/columns-from-mappings.js";
 import { createRandom, hashString, pick } from "./random.js";
 import type { Random } from "./random.js";
 import { RawJson, setDecoys } from "./raw-json.js";

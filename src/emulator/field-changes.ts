@@ -2,6 +2,7 @@
 // type. The mappings report the change and every record carries it, so a client sees a consistent
 // service that is simply not the one of yesterday.
 import type { MappingType } from "../api/wire/fields.js";
+import type { MappingField } from "../core/columns-from-mappings.js";
 import { isoTime } from "./awkward.js";
 import { hashString } from "./random.js";
 import type { Source } from "./records.js";
@@ -19,11 +20,6 @@ export interface FieldChanges {
    * characters, or a hundred thousand of them — what a misbehaving service may send.
    */
   mappings?: readonly MappingField[];
-}
-
-export interface MappingField {
-  name: string;
-  type: string;
 }
 
 /** The mappings after the changes, sorted by name; a removed field takes its companions (`job.name.text`) with it. */

@@ -4,7 +4,8 @@ import { KIND_FIELDS } from "../api/wire/fields.js";
 import type { GeneratedKind } from "./generated-kind.js";
 import { KIND_DATA } from "./kind-data.js";
 import { changeMappings } from "./field-changes.js";
-import type { FieldChanges, MappingField } from "./field-changes.js";
+import type { FieldChanges } from "./field-changes.js";
+import type { MappingField } from "../core/columns-from-mappings.js";
 import { PLAIN_DATA, withAwkwardMappings } from "./awkward-data.js";
 import type { AwkwardProfile } from "./awkward-data.js";
 
