@@ -25,19 +25,13 @@ export interface DateHistogramAggregation {
 }
 
 /** One named aggregation: exactly one kind key, plus optional sub-aggregations. */
-export interface Aggregation {
+export type Aggregation = {
   terms?: TermsAggregation;
   date_histogram?: DateHistogramAggregation;
   filter?: DslQuery;
-  avg?: { field: string };
-  min?: { field: string };
-  max?: { field: string };
-  sum?: { field: string };
-  value_count?: { field: string };
-  cardinality?: { field: string };
   aggs?: Aggregations;
   aggregations?: Aggregations;
-}
+} & { [Metric in (typeof METRIC_AGGREGATIONS)[number]]?: { field: string } };
 
 export type Aggregations = Record<string, Aggregation>;
 
