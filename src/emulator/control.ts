@@ -4,7 +4,7 @@
 // started with --control, so a pipeline can be tried against a service that changes between runs.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { MappingType } from "../api/wire/fields.js";
+import { MAPPING_TYPES } from "../api/wire/fields.js";
 import type { FieldChanges } from "./field-changes.js";
 import { readBody, sendJson } from "./http-io.js";
 import { lateRecordsSchema, resolveIndexedUntil, resolveLateRecords } from "./late-records.js";
@@ -24,18 +24,6 @@ export interface EmulatorControl {
 }
 
 export const CONTROL_PREFIX = "/_emulator/";
-
-/** The mapping types a changed field may take (the emulator command's flags take the same). */
-export const MAPPING_TYPES = [
-  "keyword",
-  "text",
-  "date",
-  "float",
-  "boolean",
-  "long",
-  "integer",
-  "alias",
-] as const satisfies readonly MappingType[];
 
 const typeSchema = z.enum(MAPPING_TYPES);
 

@@ -3,7 +3,17 @@
 
 export type DataKind = "logs" | "workloads" | "jobs" | "tickets" | "metrics" | "billing";
 
-const MAPPING_TYPES = ["keyword", "text", "date", "float", "boolean", "long", "integer", "alias"] as const;
+/** Search-engine field types the field tables name (and a changed field of the emulator may take). */
+export const MAPPING_TYPES = [
+  "keyword",
+  "text",
+  "date",
+  "float",
+  "boolean",
+  "long",
+  "integer",
+  "alias",
+] as const;
 
 /** Search-engine field types the mappings operations report. */
 export type MappingType = (typeof MAPPING_TYPES)[number];

@@ -4,7 +4,7 @@
 // are the emulator's generated kinds, the types those its control interface takes.
 import type { MappingType } from "../../api/wire/fields.js";
 import { parseAwkward } from "../../emulator/awkward-data.js";
-import { MAPPING_TYPES } from "../../emulator/control.js";
+import { MAPPING_TYPES } from "../../api/wire/fields.js";
 import type { FieldChanges } from "../../emulator/field-changes.js";
 import type { GeneratedKind } from "../../emulator/generated-kind.js";
 import { GENERATED_KINDS } from "../../emulator/kind-data.js";
