@@ -1,9 +1,8 @@
 // Date-histogram bucket keys for fixed intervals (`90m`, `1h`, `1d`) and calendar intervals (`month`).
+import { CALENDAR_UNITS } from "../api/wire/aggs.js";
 
 const DAY_MS = 86_400_000;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: DAY_MS };
-/** Calendar intervals by name, each also written as one of its unit (`1M`). */
-const CALENDAR_UNITS = { minute: "m", hour: "h", day: "d", week: "w", month: "M", quarter: "q", year: "y" };
 const CALENDAR: Record<string, string> = Object.fromEntries(
   Object.entries(CALENDAR_UNITS).flatMap(([name, unit]) => [
     [name, unit],

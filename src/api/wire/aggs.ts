@@ -35,24 +35,20 @@ export type Aggregation = {
 
 export type Aggregations = Record<string, Aggregation>;
 
-/** Fixed intervals (`30m`, `1h`, `1d`) and calendar intervals (`hour`, `1d`, `week`, `month`...). */
+/** Fixed intervals (`30m`, `1h`, `1d`). */
 const INTERVAL_PATTERN = /^(\d+)(ms|s|m|h|d)$/;
-const CALENDAR_INTERVALS = [
-  "minute",
-  "1m",
-  "hour",
-  "1h",
-  "day",
-  "1d",
-  "week",
-  "1w",
-  "month",
-  "1M",
-  "quarter",
-  "1q",
-  "year",
-  "1y",
-];
+
+/** Calendar intervals by name, each also written as one of its unit (`1M`). */
+export const CALENDAR_UNITS = {
+  minute: "m",
+  hour: "h",
+  day: "d",
+  week: "w",
+  month: "M",
+  quarter: "q",
+  year: "y",
+};
+const CALENDAR_INTERVALS = Object.entries(CALENDAR_UNITS).flatMap(([name, unit]) => [name, `1${unit}`]);
 
 const fieldOnly = z.looseObject({ field: z.string({ error: "must name a field" }) });
 
