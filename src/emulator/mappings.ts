@@ -1,6 +1,6 @@
 // The field mappings per kind and, for logs and metrics, per application and app_type: consistent with
 // what the generator emits, companions as separate entries, sorted by name.
-import { KIND_FIELDS } from "../api/wire/fields.js";
+import { KIND_FIELDS, tableMappings } from "../api/wire/fields.js";
 import type { GeneratedKind } from "./generated-kind.js";
 import { KIND_DATA } from "./kind-data.js";
 import { changeMappings } from "./field-changes.js";
@@ -16,13 +16,6 @@ export function mappingFields(
   changes?: FieldChanges,
   awkward: AwkwardProfile = PLAIN_DATA,
 ): MappingField[] {
-  const fields: MappingField[] = [];
-  for (const field of KIND_FIELDS[kind]) {
-    if (!KIND_DATA[kind].mapped(field, appType)) continue;
-    fields.push({ name: field.name, type: field.type });
-    for (const companion of field.companions ?? []) {
-      fields.push({ name: `${field.name}.${companion.suffix}`, type: companion.type });
-    }
-  }
+  const fields = tableMappings(KIND_FIELDS[kind].filter((field) => KIND_DATA[kind].mapped(field, appType)));
   return changeMappings(withAwkwardMappings(fields, kind, appType, awkward), changes);
 }

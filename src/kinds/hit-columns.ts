@@ -1,6 +1,5 @@
 // The columns of rows made from hits: `_id` and `_index` beside the kind's mapped `_source` fields,
 // narrowed to the projected `fields`.
-import type { FieldSpec } from "../api/wire/fields.js";
 import type { MappingField } from "../core/columns-from-mappings.js";
 import type { Column } from "../core/contracts.js";
 import type { SourceSpec } from "./source-spec.js";
@@ -18,16 +17,7 @@ export function hitColumns(mapped: readonly Column[], source: Pick<SourceSpec, "
   return [...HIT_COLUMNS, ...wanted];
 }
 
-/** A field table as the mappings operations list it: each field, then its multi-field companions. */
-export function tableMappings(fields: readonly FieldSpec[]): MappingField[] {
-  return fields.flatMap((field) => [
-    { name: field.name, type: field.type },
-    ...(field.companions ?? []).map((companion) => ({
-      name: `${field.name}.${companion.suffix}`,
-      type: companion.type,
-    })),
-  ]);
-}
+export { tableMappings } from "../api/wire/fields.js";
 
 /** Sorted by name, as the service sorts mappings. */
 export function byName(fields: readonly MappingField[]): MappingField[] {

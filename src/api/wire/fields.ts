@@ -1,6 +1,8 @@
 // The fields the spec names for each data kind, with their search-engine types. The emulator's
 // mappings and generator, and offline validation of pipelines, all start from this one table.
 
+import type { MappingField } from "../../core/columns-from-mappings.js";
+
 export type DataKind = "logs" | "workloads" | "jobs" | "tickets" | "metrics" | "billing";
 
 /** Search-engine field types the field tables name (and a changed field of the emulator may take). */
@@ -93,3 +95,14 @@ export const BILLING_FIELDS: readonly FieldSpec[] = fieldTable(`
   ticket_count:integer domain:keyword time_range:keyword client:keyword live_status:keyword
   WBS:keyword created:date infra_type:keyword billing_type:keyword point_of_contact:keyword
 `);
+
+/** A field table as the mappings operations list it: each field, then its multi-field companions. */
+export function tableMappings(fields: readonly FieldSpec[]): MappingField[] {
+  return fields.flatMap((field) => [
+    { name: field.name, type: field.type },
+    ...(field.companions ?? []).map((companion) => ({
+      name: `${field.name}.${companion.suffix}`,
+      type: companion.type,
+    })),
+  ]);
+}
