@@ -68,7 +68,8 @@ const ABSENT = -1;
 /** A value of the wrong type: its key was there, so the shape check fails. */
 const WRONG = -2;
 
-const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+/** Array-index keys (`"0"`, `"17"`): JSON.stringify writes them first, whatever order the bytes had. */
+export const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
 const SYNTAX = JSON_FAILURE.unexpected; // what the hit's own steps refuse, JSON.parse refuses too
 
 /**

@@ -3,6 +3,7 @@
 import type { RowJson } from "../core/contracts.js";
 import { copiesAsParsed } from "../decoding/json-copy.js";
 import { wellFormedJson } from "../decoding/json-exact.js";
+import { INDEX_KEY } from "../decoding/hit-walk.js";
 import type { UniqueKeys } from "../decoding/json-keys.js";
 
 /** A service hit as rows are made from it: its identity and its `_source`. */
@@ -26,8 +27,6 @@ export interface TakenRow {
 /** A hit of a page as the paging hands it on: parsed, or taken from its bytes. */
 export type PagedHit = HitLike | TakenRow;
 
-/** Array-index keys (`"0"`, `"17"`): JSON.stringify writes them first, whatever order the bytes had. */
-const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
 const CLOSE = new Uint8Array([0x7d]);
 
 /**
