@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import type { Logger } from "../../logger.js";
 import type { PartitionedSource, RunInfo, Slice, SliceContext, SourcePart } from "../../core/contracts.js";
 import type { SliceTotals } from "../output-state/commit-outputs.js";
-import { commitSliceOutput, runSlice } from "./run-slice.js";
+import { commitSliceOutput, runSlice, sliceContext } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
 import type { StateStore } from "../output-state/state.js";
 import { mergeSlice, needsMerge } from "./merge-parts.js";
@@ -65,13 +65,7 @@ export async function runParts(
   options: RunPartsOptions,
 ): Promise<SliceTotals> {
   const { signal, state } = options;
-  const ctx: SliceContext = {
-    signal,
-    log: options.log.child({ slice: slice.id }),
-    slice,
-    run: options.run,
-    stats: { duplicates: 0 },
-  };
+  const ctx = sliceContext(slice, options);
   const parts = await source.parts(ctx);
   const done = state.batchProgress(slice.id)?.parts ?? {};
   const pending = parts.filter((part) => done[part.id] === undefined);

@@ -29,13 +29,9 @@ export interface SliceWork {
   records?: RecordRequest;
 }
 
-interface SliceResult {
-  /** Distinct records the source yielded. */
-  read: number;
-  /** What the service said the slice holds, when it said. */
-  expected: number | undefined;
-  duplicates: number;
-  /** One output per sink, in the order of the pipeline's sinks; staged, not yet committed. */
+/** A slice's counts (`read`: distinct records the source yielded), its output staged, not yet committed. */
+interface SliceResult extends Omit<SliceTotals, "files"> {
+  /** One output per sink, in the order of the pipeline's sinks. */
   outputs: readonly SliceOutput[];
 }
 
@@ -60,6 +56,22 @@ async function* countRows(
   }
 }
 
+/** The context a slice's (or a part's) stages share: its logger names the slice, its counts start at 0. */
+export function sliceContext(
+  slice: Slice,
+  options: Pick<RunSliceOptions, "signal" | "log" | "run">,
+  records?: RecordRequest,
+): SliceContext {
+  return {
+    signal: options.signal,
+    log: options.log.child({ slice: slice.id }),
+    slice,
+    run: options.run,
+    stats: { duplicates: 0 },
+    ...(records !== undefined ? { records } : {}),
+  };
+}
+
 /** Runs a slice to staged output; on any failure every sink's staged files are discarded. */
 export async function runSlice(
   slice: Slice,
@@ -68,53 +80,39 @@ export async function runSlice(
 ): Promise<SliceResult> {
   // One failing sink must stop the source and the other sinks, not just leave them waiting.
   const controller = new AbortController();
-  const onOuterAbort = (): void => controller.abort(options.signal.reason);
-  if (options.signal.aborted) onOuterAbort();
-  else options.signal.addEventListener("abort", onOuterAbort, { once: true });
-
-  const ctx: SliceContext = {
-    signal: controller.signal,
-    log: options.log.child({ slice: slice.id }),
-    slice,
-    run: options.run,
-    stats: { duplicates: 0 },
-    ...(work.records !== undefined ? { records: work.records } : {}),
-  };
+  const signal = AbortSignal.any([options.signal, controller.signal]);
+  const ctx = sliceContext(slice, { ...options, signal }, work.records);
   let read = 0;
-  try {
-    let stream: AsyncIterable<RecordBatch> = countRows(
-      deduplicateById(prefetch(work.source(ctx)), ctx.stats, options.seen),
-      (rows) => (read += rows),
-    );
-    for (const transform of work.transforms) stream = transform(stream, ctx);
-    const branches = fanOut(stream, work.sinks.length);
-    const settled = await Promise.allSettled(
-      work.sinks.map((sink, index) =>
-        sink(branches[index] as AsyncIterable<RecordBatch>, ctx).catch((error: unknown) => {
-          controller.abort(error);
-          throw error;
-        }),
-      ),
-    );
-    const outputs = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
-    const failure = settled.find((result) => result.status === "rejected");
-    if (failure !== undefined) {
-      await Promise.allSettled(outputs.map((output) => output.discard()));
-      throw failure.reason;
-    }
-    const expected = ctx.stats.expected;
-    const received = options.seen === undefined ? read : read + ctx.stats.duplicates;
-    if (expected !== undefined && expected !== received) {
-      await Promise.allSettled(outputs.map((output) => output.discard()));
-      throw new ReconciliationError(
-        `slice ${slice.id}: the service reported ${expected} records but ${read} were read` +
-          (ctx.stats.duplicates > 0 ? ` (${ctx.stats.duplicates} duplicates dropped)` : ""),
-      );
-    }
-    return { read, expected, duplicates: ctx.stats.duplicates, outputs };
-  } finally {
-    options.signal.removeEventListener("abort", onOuterAbort);
+  let stream: AsyncIterable<RecordBatch> = countRows(
+    deduplicateById(prefetch(work.source(ctx)), ctx.stats, options.seen),
+    (rows) => (read += rows),
+  );
+  for (const transform of work.transforms) stream = transform(stream, ctx);
+  const branches = fanOut(stream, work.sinks.length);
+  const settled = await Promise.allSettled(
+    work.sinks.map((sink, index) =>
+      sink(branches[index] as AsyncIterable<RecordBatch>, ctx).catch((error: unknown) => {
+        controller.abort(error);
+        throw error;
+      }),
+    ),
+  );
+  const outputs = settled.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failure = settled.find((result) => result.status === "rejected");
+  if (failure !== undefined) {
+    await Promise.allSettled(outputs.map((output) => output.discard()));
+    throw failure.reason;
   }
+  const expected = ctx.stats.expected;
+  const received = options.seen === undefined ? read : read + ctx.stats.duplicates;
+  if (expected !== undefined && expected !== received) {
+    await Promise.allSettled(outputs.map((output) => output.discard()));
+    throw new ReconciliationError(
+      `slice ${slice.id}: the service reported ${expected} records but ${read} were read` +
+        (ctx.stats.duplicates > 0 ? ` (${ctx.stats.duplicates} duplicates dropped)` : ""),
+    );
+  }
+  return { read, expected, duplicates: ctx.stats.duplicates, outputs };
 }
 
 /** Commits a slice's (or part's) staged output, its final names recorded first; its counts with its files. */
