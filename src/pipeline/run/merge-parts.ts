@@ -3,47 +3,35 @@
 // resumes per partition; the merge runs once they are all in, and is recorded before the partition
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
 import type { RecordBatch, SliceContext, SliceOutput } from "../../core/contracts.js";
-import type { FileJoin } from "../../sinks/file-join.js";
 import { commitOutputs } from "../output-state/commit-outputs.js";
 import type { CommittedFile, StateStore } from "../output-state/state.js";
 import { fileKey } from "../output-state/state-files.js";
-import { recordedFileRemover, sinkOf } from "./sink-runtime.js";
+import { recordedFileRemover } from "./sink-runtime.js";
 import type { SinkRuntime } from "./sink-runtime.js";
 import { ERROR_CODES, hasCode, SinkError } from "../../errors.js";
 
-/** The bytes of a committed file, from the store of the sink that wrote it. */
+/** The bytes of each of a sink's committed files, from its store. */
 async function* fileBytes(
   files: readonly CommittedFile[],
-  sinks: readonly SinkRuntime[],
+  sink: SinkRuntime,
 ): AsyncGenerator<AsyncIterable<Uint8Array>> {
-  for (const file of files) {
-    const sink = sinkOf(sinks, file.sink);
-    if (sink === undefined)
-      throw new SinkError(`sink ${file.sink + 1} has no store to read ${file.path} from`);
-    yield await sink.store.openRead(file.path);
-  }
+  for (const file of files) yield await sink.store.openRead(file.path);
 }
 
 /**
- * The rows of committed files, read back through their sink's format in the order they were written.
+ * The rows of a sink's committed files, read back through its format in the order they were written.
  * They are already under the output's column names (a `snake_case` sink's `workload_state`), so the
  * merge sink writes them as they are and its path template reads the names the paged path's rows
  * carry: a merged slice lands in the files a paged one would.
  */
-async function* concatenate(
-  files: readonly CommittedFile[],
-  sinks: readonly SinkRuntime[],
-): AsyncGenerator<RecordBatch> {
-  for (const file of files) {
-    const sink = sinkOf(sinks, file.sink);
-    if (sink === undefined) continue;
-    const { format } = sink;
+async function* concatenate(files: readonly CommittedFile[], sink: SinkRuntime): AsyncGenerator<RecordBatch> {
+  const { format } = sink;
+  for (const file of files)
     yield* format.decodeRows(
       await sink.store.openRead(file.path),
       sink.columns,
       format.settings(sink.config),
     );
-  }
 }
 
 /** Whether any sink has more than one partition file to fold. */
@@ -58,16 +46,16 @@ export function needsMerge(files: readonly CommittedFile[]): boolean {
  * has other columns (a partition written before the pinned schema changed).
  */
 async function joinFiles(
-  join: FileJoin | undefined,
+  sink: SinkRuntime,
   files: readonly CommittedFile[],
   rows: number,
-  sinks: readonly SinkRuntime[],
   ctx: SliceContext,
 ): Promise<SliceOutput | undefined> {
+  const { join } = sink;
   const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
   if (join === undefined || !join.fits(rows, bytes)) return undefined;
   try {
-    return await join.join(fileBytes(files, sinks), rows, ctx);
+    return await join.join(fileBytes(files, sink), rows, ctx);
   } catch (error) {
     if (hasCode(error, ERROR_CODES.SINK_JOIN_MISMATCH) && error instanceof Error) {
       ctx.log.info({ slice: ctx.slice.id, reason: error.message }, "Partition files are merged row by row.");
@@ -91,8 +79,8 @@ async function writeMerged(
     for (const sink of sinks) {
       const own = files.filter((file) => file.sink === sink.index);
       const expected = own.reduce((sum, file) => sum + file.rows, 0);
-      const joined = await joinFiles(sink.join, own, expected, sinks, ctx);
-      const output = joined ?? (await sink.createMergeSink()(concatenate(own, sinks), ctx));
+      const joined = await joinFiles(sink, own, expected, ctx);
+      const output = joined ?? (await sink.createMergeSink()(concatenate(own, sink), ctx));
       outputs.push(output);
       if (output.rows !== expected)
         throw new SinkError(
