@@ -50,19 +50,25 @@ export function batchFiles(batch: Readonly<BatchProgress> | undefined): Committe
 }
 
 /**
+ * Files a commit of the slice left midway (the names it was renaming to), an earlier commit of it and
+ * the pipeline before a --force left: a redo removes those it does not rewrite.
+ */
+export function previousFiles(state: Readonly<RunState>, sliceId: string): IntendedFile[] {
+  return [
+    ...(state.pending[sliceId] ?? []),
+    ...(state.slices[sliceId]?.files ?? []),
+    ...(state.superseded[sliceId] ?? []),
+  ];
+}
+
+/**
  * The files a commit of the slice left midway that nothing committed accounts for: the names it was
  * renaming to, and the files of a committed or superseded record the interrupted redo was replacing.
  * Partitions and merged files a batch export committed are kept.
  */
 export function filesOfInterruptedCommit(state: Readonly<RunState>, sliceId: string): IntendedFile[] {
-  const pending = state.pending[sliceId];
-  if (pending === undefined) return [];
+  if (state.pending[sliceId] === undefined) return [];
   const kept = new Set(batchFiles(state.batches[sliceId]).map(fileKey));
-  const candidates = [
-    ...pending,
-    ...(state.slices[sliceId]?.files ?? []),
-    ...(state.superseded[sliceId] ?? []),
-  ];
-  const orphans = distinctFiles(candidates.filter((file) => !kept.has(fileKey(file))));
+  const orphans = distinctFiles(previousFiles(state, sliceId).filter((file) => !kept.has(fileKey(file))));
   return orphans.map(({ sink, path }) => ({ sink, path }));
 }

@@ -8,6 +8,7 @@ import { createLocalStore } from "../../sinks/file/local-store.js";
 import type { CommittedSlice } from "./state.js";
 import { StateStore } from "./state.js";
 import { RECHECK_HISTORY_LIMIT } from "./state-schema.js";
+import { filesOfInterruptedCommit } from "./state-files.js";
 
 const STATE = "_mdq-export/state.json";
 const JOURNAL = "_mdq-export/state.journal";
@@ -160,7 +161,10 @@ describe("a commit left midway", () => {
 
     const resumed = await open();
     expect(resumed.isCommitted(id)).toBe(false);
-    expect(resumed.interruptedFiles(id)).toEqual([orphan, { sink: 0, path: slice.files[0]?.path }]);
+    expect(filesOfInterruptedCommit(resumed.state, id)).toEqual([
+      orphan,
+      { sink: 0, path: slice.files[0]?.path },
+    ]);
     await resumed.forgetInterrupted(id);
     const after = await open();
     expect(after.state.pending[id]).toBeUndefined();

@@ -3,7 +3,7 @@
 // writes a journal entry of the one slice it changed (state-journal.ts); the whole state object is
 // written only when a run opens or ends, or every JOURNAL_COMPACT_EVERY entries.
 import { journalEntrySchema, RECHECK_HISTORY_LIMIT } from "./state-schema.js";
-import { distinctFiles, filesOfInterruptedCommit, refused } from "./state-files.js";
+import { distinctFiles, refused } from "./state-files.js";
 import type {
   BatchProgress,
   CommittedFile,
@@ -84,18 +84,6 @@ export class StateStore {
     return committedIn(this.#state, sliceId);
   }
 
-  /**
-   * Files an earlier commit of the slice, the pipeline before a --force, or an interrupted attempt
-   * left, for a redo to remove unless it rewrites them.
-   */
-  previousFiles(sliceId: string): readonly IntendedFile[] {
-    return [
-      ...(this.#state.slices[sliceId]?.files ?? []),
-      ...(this.#state.superseded[sliceId] ?? []),
-      ...(this.#state.pending[sliceId] ?? []),
-    ];
-  }
-
   /** Records the final names a commit of the slice (or of one of its parts) is about to rename to. */
   recordIntent(sliceId: string, files: readonly IntendedFile[]): Promise<void> {
     return this.#change(sliceId, () => {
@@ -104,16 +92,7 @@ export class StateStore {
     });
   }
 
-  /**
-   * The files a commit of the slice left midway that nothing committed accounts for: the names it was
-   * renaming to, and the files of a committed or superseded record the interrupted redo was replacing.
-   * Partitions and merged files a batch export committed are kept.
-   */
-  interruptedFiles(sliceId: string): IntendedFile[] {
-    return filesOfInterruptedCommit(this.#state, sliceId);
-  }
-
-  /** After `interruptedFiles` are removed: the slice is not committed, and its batch progress stays. */
+  /** After `filesOfInterruptedCommit` are removed: the slice is not committed, and its batch progress stays. */
   forgetInterrupted(sliceId: string): Promise<void> {
     return this.#change(sliceId, () => {
       delete this.#state.pending[sliceId];

@@ -5,7 +5,7 @@ import type { OutputStore } from "../../core/contracts.js";
 import { manifestObjectPath, successMarkerPath } from "../output-state/manifest.js";
 import type { Plan } from "../plan/plan.js";
 import type { Shard } from "../plan/shard.js";
-import { stateObjectPath } from "../output-state/state-files.js";
+import { filesOfInterruptedCommit, stateObjectPath } from "../output-state/state-files.js";
 import { journalPrefix } from "../output-state/state-journal.js";
 import type { StateStore } from "../output-state/state.js";
 import type { RemoveRecordedFile } from "./sink-runtime.js";
@@ -68,7 +68,7 @@ export async function removeInterruptedCommits(
   );
   for (const id of new Set([...sliceIds, ...neverCommitted])) {
     if (state.state.pending[id] === undefined) continue;
-    const files = state.interruptedFiles(id);
+    const files = filesOfInterruptedCommit(state.state, id);
     for (const file of files) await removeFile(file);
     await state.forgetInterrupted(id);
     log.info(

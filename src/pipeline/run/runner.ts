@@ -19,6 +19,7 @@ import { runParts } from "./run-parts.js";
 import { commitSliceOutput, runSlice } from "./run-slice.js";
 import type { SliceWork } from "./run-slice.js";
 import type { StateStore } from "../output-state/state.js";
+import { fileKey, previousFiles } from "../output-state/state-files.js";
 import type { RemoveRecordedFile, SinkRuntime } from "./sink-runtime.js";
 
 /** What one attempt at a slice needs; a partitioned source (batch export) commits part by part. */
@@ -115,11 +116,9 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
     // A redone slice replaces its files by name; remove those it wrote before and writes no more
     // (an earlier commit's, the pipeline's before a --force, an attempt's that failed midway).
     await options.fence?.();
-    const kept = new Set(totals.files.map((file) => `${file.sink}\u0000${file.path}`));
-    for (const old of state.previousFiles(task.slice.id)) {
-      if (kept.has(`${old.sink}\u0000${old.path}`)) continue;
-      await options.removeFile(old);
-    }
+    const kept = new Set(totals.files.map(fileKey));
+    for (const old of previousFiles(state.state, task.slice.id))
+      if (!kept.has(fileKey(old))) await options.removeFile(old);
     await state.commitSlice(task.slice.id, {
       start: task.slice.start.toISOString(),
       end: task.slice.end.toISOString(),
