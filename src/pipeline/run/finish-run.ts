@@ -23,15 +23,12 @@ export async function finishRun(
   const { pipeline, run, shard } = prepared;
   const { sliced } = executed;
   const { log } = options;
-  // A commit that failed midway (not killed) left final files its slice does not account for.
-  if (!lock.lost.aborted)
-    await removeInterruptedCommits(
-      open.removeFile,
-      tasks.map((task) => task.slice.id),
-      state,
-      log,
-    );
-  if (!lock.lost.aborted) await state.compact();
+  if (!lock.lost.aborted) {
+    // A commit that failed midway (not killed) left final files its slice does not account for.
+    const ids = tasks.map((task) => task.slice.id);
+    await removeInterruptedCommits(open.removeFile, ids, state, log);
+    await state.compact();
+  }
   // An open slice anywhere in the output keeps its manifest from being complete until it settles.
   const complete = tasks.every((task) => state.isCommitted(task.slice.id)) && !hasOpenSlice(state.state);
   const mayWrite = (): Promise<boolean> =>

@@ -6,7 +6,6 @@
 // an open slice is never silently left as it was.
 import type { Logger } from "../../logger.js";
 import { kindOf } from "../../components/environment.js";
-import type { Pipeline } from "../../config/pipeline-schema.js";
 import type { DataKindComponent } from "../../kinds/data-kind.js";
 import type { Slice } from "../../core/contracts.js";
 import { planSlice, settledUntil } from "../plan/plan.js";
@@ -45,7 +44,7 @@ interface SlicesToRunInput {
 
 export async function slicesToRun(input: SlicesToRunInput): Promise<SlicesToRun> {
   const { prepared, state } = input;
-  const pipeline: Pipeline = prepared.pipeline;
+  const { pipeline } = prepared;
   let slices = windowSlices(prepared);
   let rechecked: ChangedSlice[] | undefined;
   let decreased: ChangedSlice[] | undefined;
@@ -70,7 +69,7 @@ export async function slicesToRun(input: SlicesToRunInput): Promise<SlicesToRun>
       planned: slices,
       state: state.state,
       query: pipeline.source,
-      kind: kindOf(input.prepared.components, pipeline.source.kind),
+      kind: kindOf(prepared.components, pipeline.source.kind),
       now: pipeline.source.window.now,
       settleMs: pipeline.source.window.settle_ms,
     }),
