@@ -2,7 +2,6 @@
 // mappings (or the aggregation's buckets), narrowed to the projected `fields`.
 import type { ServiceClient } from "../../api/client.js";
 import { readMappings } from "../../core/columns-from-mappings.js";
-import type { WidenedField } from "../../core/columns-from-mappings.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { aggregationSourceColumns } from "../../kinds/aggregation-source.js";
 import type { Column } from "../../core/contracts.js";
@@ -27,18 +26,15 @@ export async function sourceColumnsFromService(
   const { columns, widened } = readMappings(await kind.mappings(client, source, signal));
   const kept = kind.columns(columns, source);
   const written = new Set(kept.map((column) => column.name));
-  for (const field of widened)
-    if (written.has(field.name)) log?.warn(widenedLine(field), widenedMessage(field));
+  for (const field of widened) {
+    if (!written.has(field.name)) continue;
+    const alias = field.types.includes("alias")
+      ? " (an alias takes the type of the field's other entries)"
+      : "";
+    log?.warn(
+      { field: field.name, mapping_types: field.types, column_type: field.column },
+      `The service maps the field as ${field.types.join(" and ")} across app types or indexes; its column is ${field.column}, which holds them all${alias}.`,
+    );
+  }
   return kept;
-}
-
-function widenedLine(field: WidenedField): Record<string, unknown> {
-  return { field: field.name, mapping_types: field.types, column_type: field.column };
-}
-
-function widenedMessage(field: WidenedField): string {
-  const alias = field.types.includes("alias")
-    ? " (an alias takes the type of the field's other entries)"
-    : "";
-  return `The service maps the field as ${field.types.join(" and ")} across app types or indexes; its column is ${field.column}, which holds them all${alias}.`;
 }

@@ -1,7 +1,7 @@
 // One sink of a run with everything the run holds for it: its section of the pipeline, its open
 // store, its pinned schema and columns, its file join and a factory of fresh sinks. Stages take these
 // objects instead of indexes into lists kept side by side. The state and the manifests name a file's
-// sink by its position in the pipeline; `sinkOf` is the one place such a number becomes a sink.
+// sink by its position in the pipeline, which each of these objects carries as `index`.
 import type { Writable } from "node:stream";
 import type { Logger } from "../../logger.js";
 import type { Column, OutputStore, RunInfo, Sink } from "../../core/contracts.js";
@@ -70,15 +70,10 @@ export async function openSinks(
   }
 }
 
-/** The sink a state record or manifest names by its position; undefined for a position no sink has. */
-export function sinkOf<S extends OpenedSink>(sinks: readonly S[], index: number): S | undefined {
-  return sinks.find((sink) => sink.index === index);
-}
-
 /** Removes recorded files from the store of the sink they name (nothing for a sink the run lacks). */
 export function recordedFileRemover(sinks: readonly OpenedSink[]): RemoveRecordedFile {
   return async (file) => {
-    await sinkOf(sinks, file.sink)?.store.deleteObject(file.path);
+    await sinks.find((sink) => sink.index === file.sink)?.store.deleteObject(file.path);
   };
 }
 
