@@ -37,8 +37,9 @@ export interface PreparedRun extends PlannedRun {
   shard: Shard | undefined;
 }
 
-interface PrepareOptions {
+export interface PrepareOptions {
   log: Logger;
+  /** Aborted to stop the run cleanly (resumable). */
   signal: AbortSignal;
   shard: Shard | undefined;
   /** Count every slice's records even when the plan needs no probe. */
@@ -50,7 +51,7 @@ interface PrepareOptions {
   recheck?: { requested: boolean };
   /** The run's identity when the caller made it first (to label its logs and metrics). */
   run?: RunInfo;
-  /** Told of the client's requests, retries and quota. */
+  /** Told of the client's requests, retries and quota (the run's metrics). */
   observer?: RunObserver;
   /** The environment the pipeline was loaded with (the caller's: never looked up here). */
   components: Components;

@@ -2,13 +2,10 @@
 // and the progress counts an observer reads while the slices run.
 import type { LedgerProgress } from "../../quota-ledger/ledger-gate-options.js";
 import type { Writable } from "node:stream";
-import type { Logger } from "../../logger.js";
-import type { RunObserver } from "../../core/run-observer.js";
-import type { RunInfo } from "../../core/contracts.js";
 import type { PipelineOutcome } from "./run-outcome.js";
 import type { RunnerEvents } from "./runner.js";
 import type { Shard } from "../plan/shard.js";
-import type { Components } from "../../components/environment.js";
+import type { PrepareOptions } from "./prepare-run.js";
 
 /** The counts of a run in progress, read as often as an observer likes. */
 export interface RunProgress {
@@ -32,10 +29,11 @@ export interface PipelineEvents extends RunnerEvents {
   finished?(outcome: PipelineOutcome): void;
 }
 
-export interface RunPipelineOptions {
-  log: Logger;
-  /** Aborted to stop the run cleanly (resumable). */
-  signal: AbortSignal;
+/** The log, signal, run, observer, environment and quota ledger as `prepareRun` takes them. */
+export interface RunPipelineOptions extends Pick<
+  PrepareOptions,
+  "log" | "signal" | "run" | "observer" | "components" | "quotaLedger"
+> {
   /** Where `to: -` sinks write. */
   stdout: Writable;
   shard?: Shard | undefined;
@@ -48,12 +46,4 @@ export interface RunPipelineOptions {
   /** The pipeline file: a pinned schema committed next to it is read relative to it. */
   pipelineFile: string;
   events?: PipelineEvents;
-  /** The run's identity when the caller made it first (to label its logs and metrics). */
-  run?: RunInfo;
-  /** Told of the client's requests, retries and quota (the run's metrics). */
-  observer?: RunObserver;
-  /** The environment the pipeline was loaded with (the caller's: never looked up here). */
-  components: Components;
-  /** Share the quota through the ledger the pipeline names, or `envUrl` (MDQ_QUOTA_LEDGER). */
-  quotaLedger?: { envUrl: string | undefined };
 }
