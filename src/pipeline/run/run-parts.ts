@@ -20,7 +20,7 @@ interface RunPartsOptions {
   log: Logger;
   run: RunInfo;
   state: StateStore;
-  /** Fresh transforms and sinks for one part. */
+  /** Fresh transforms and sinks for one part (a source it brings is the slice's: the part's replaces it). */
   buildStages(): Omit<SliceWork, "source">;
   /** The sinks the partitions' files are folded through, one file per partition path, once all are committed. */
   merge?: readonly SinkRuntime[] | undefined;
@@ -85,7 +85,7 @@ export async function runParts(
     if (signal.aborted) throw signal.reason;
     const result = await runSlice(
       partSlice(slice, part.id),
-      { source: part.source, ...options.buildStages() },
+      { ...options.buildStages(), source: part.source },
       { signal, log: options.log, run: options.run, seen },
     );
     const totals = await commitSliceOutput(

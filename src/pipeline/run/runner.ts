@@ -140,10 +140,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         state,
         fence: options.fence,
         merge: task.merge,
-        buildStages: () => {
-          const { source: _unused, ...fresh } = task.build();
-          return fresh;
-        },
+        buildStages: task.build,
       });
     }
     return commitSliceOutput(
