@@ -33,12 +33,6 @@ interface JoinLedgerOptions {
   observer?: RunObserver | undefined;
 }
 
-/** Pipeline and window: the shards of one backfill share it, and so one claim. */
-function claimKeyOf(pipeline: Pipeline): string {
-  const { window } = pipeline.source;
-  return `${pipeline.name} ${window.start.toISOString()}/${window.end.toISOString()}`;
-}
-
 /**
  * Joins the ledger for `clientId`, or returns undefined when there is none (or it is out of reach and
  * the pipeline allows running alone). Throws QUOTA_LEDGER_UNREACHABLE before any request otherwise.
@@ -57,11 +51,13 @@ export async function joinQuotaLedger(
       `the quota ledger ${describeLedgerUrl(url)} (MDQ_QUOTA_LEDGER) is not a postgres:// or postgresql:// URL`,
     );
   }
+  const { window } = pipeline.source;
   const registration: RunRegistration = {
     runId: options.run.runId,
     clientId,
     pipeline: pipeline.name,
-    claimKey: claimKeyOf(pipeline),
+    // Pipeline and window: the shards of one backfill share it, and so one claim.
+    claimKey: `${pipeline.name} ${window.start.toISOString()}/${window.end.toISOString()}`,
     priority: settings.priority,
     reserve: pipeline.limits.quota_reserve,
     leaseMs: settings.lease_ms,

@@ -1,7 +1,6 @@
 // The work of each slice, built fresh for every attempt: the source the planner picked for it (with
 // the batch tokens of an earlier attempt, so a batch export is not asked for and paid twice), the
 // transform chain, and one sink per destination.
-import type { Sink } from "../../core/contracts.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { createSource, createTransformChain } from "../../components/registry.js";
 import { reportUnknownFields } from "./report-unknown-fields.js";
@@ -25,7 +24,6 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
   const { prepared, sinks, state, toRun } = deps;
   const { pipeline, session, components, run, columns } = prepared;
   const transform = createTransformChain(components.transforms, pipeline.transforms, { run });
-  const createSinks = (): Sink[] => sinks.map((sink) => sink.createSink());
   const records = recordRequest(sinks, pipeline.transforms.length, columns);
   return toRun.slices.map((slicePlan) => ({
     slice: slicePlan.slice,
@@ -53,7 +51,7 @@ export function buildSliceTasks(deps: SliceTaskDeps): SliceTask[] {
         // Only columnar files drop a field that has no column; NDJSON writes every field.
         ...(sinks.some((sink) => sink.format.columnar) ? [reportUnknownFields(columns)] : []),
       ],
-      sinks: createSinks(),
+      sinks: sinks.map((sink) => sink.createSink()),
       records: records(),
     }),
   }));
