@@ -2,7 +2,7 @@
 // final names are recorded first (`recordIntent`), so a crash between a rename and the state's record
 // of it leaves no file the next run does not know to remove (see docs/operations.md).
 import type { SliceOutput } from "../../core/contracts.js";
-import type { CommittedFile, IntendedFile } from "./state.js";
+import type { CommittedFile, IntendedFile } from "./state-schema.js";
 import { reachedCommitStep } from "../../core/test-hook.js";
 
 /** A slice's (or part's) counts and committed files, as the state records them. */

@@ -21,7 +21,7 @@ import { leaseRanOut, lockTakenOver } from "./lock-loss.js";
 import type { LockRecord } from "./lock-record.js";
 import { shardSuffix } from "../plan/shard.js";
 import type { Shard } from "../plan/shard.js";
-import { STATE_DIRECTORY } from "./state.js";
+import { STATE_DIRECTORY } from "./state-schema.js";
 
 interface OutputLockOptions {
   stores: readonly OutputStore[];

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hasCode } from "../../errors.js";
 import { createLocalStore } from "../../sinks/file/local-store.js";
-import type { CommittedSlice } from "./state.js";
+import type { CommittedSlice } from "./state-schema.js";
 import { StateStore } from "./state.js";
 import { RECHECK_HISTORY_LIMIT } from "./state-schema.js";
 import { filesOfInterruptedCommit } from "./state-files.js";

@@ -25,9 +25,6 @@ import { reachedCommitStep } from "../../core/test-hook.js";
 import { readRunState } from "./state-open.js";
 import type { StateStoreOptions } from "./state-open.js";
 
-export { STATE_DIRECTORY } from "./state-schema.js";
-export type { CommittedFile, CommittedSlice, IntendedFile, RunState } from "./state-schema.js";
-
 /** Journal entries after which a run folds them into the state object, so a resume replays few. */
 const JOURNAL_COMPACT_EVERY = 1000;
 

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import type { OutputStore } from "../../core/contracts.js";
 import type { Manifest } from "./manifest.js";
 import { SUCCESS_MARKER } from "./manifest.js";
-import { STATE_DIRECTORY } from "./state.js";
+import { STATE_DIRECTORY } from "./state-schema.js";
 
 type VerifyProblemKind = "missing" | "truncated" | "rows" | "checksum" | "extra" | "unreadable";
 

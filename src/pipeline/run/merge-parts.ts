@@ -4,7 +4,8 @@
 // files are removed, so a crash at any point leaves either the partitions or the merged files.
 import type { RecordBatch, SliceContext, SliceOutput } from "../../core/contracts.js";
 import { commitOutputs } from "../output-state/commit-outputs.js";
-import type { CommittedFile, StateStore } from "../output-state/state.js";
+import type { StateStore } from "../output-state/state.js";
+import type { CommittedFile } from "../output-state/state-schema.js";
 import { fileKey } from "../output-state/state-files.js";
 import { recordedFileRemover } from "./sink-runtime.js";
 import type { SinkRuntime } from "./sink-runtime.js";

@@ -6,7 +6,7 @@ import type { OpenedSink } from "./sink-runtime.js";
 import type { Plan } from "../plan/plan.js";
 import type { RunOutcome } from "./runner.js";
 import type { Shard } from "../plan/shard.js";
-import type { RunState } from "../output-state/state.js";
+import type { RunState } from "../output-state/state-schema.js";
 
 /** One slice of the run: committed now, skipped (committed by an earlier run), or left to do. */
 export interface SliceResult {

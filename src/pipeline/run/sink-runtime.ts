@@ -17,7 +17,7 @@ import { conformSink } from "../../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema } from "../../warehouse/pipeline-schemas.js";
 import { EtlError } from "../../errors.js";
 import { keepsFiles } from "./destinations.js";
-import type { IntendedFile } from "../output-state/state.js";
+import type { IntendedFile } from "../output-state/state-schema.js";
 
 /** A sink's section of the pipeline and its open store: what a run has before schemas are resolved. */
 export interface OpenedSink {

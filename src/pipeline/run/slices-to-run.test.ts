@@ -3,7 +3,7 @@ import { defaultComponents, kindOf } from "../../components/environment.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import { committedToRedo, hasOpenSlice, strayOpenSlices } from "./slices-to-run.js";
 import type { SlicePlan } from "../plan/plan.js";
-import type { CommittedSlice, RunState } from "../output-state/state.js";
+import type { CommittedSlice, RunState } from "../output-state/state-schema.js";
 
 const at = (time: string) => new Date(`2026-11-26T${time}Z`);
 const plan = (id: string, start: string, end: string): SlicePlan => ({

@@ -11,7 +11,7 @@ import type { Slice } from "../../core/contracts.js";
 import { planSlice, settledUntil } from "../plan/plan.js";
 import type { SlicePlan } from "../plan/plan.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
-import type { RunState } from "../output-state/state.js";
+import type { RunState } from "../output-state/state-schema.js";
 import type { PreparedRun } from "./prepare-run.js";
 import { recheckCommitted } from "../output-state/recheck.js";
 import type { ChangedSlice } from "../output-state/recheck.js";
