@@ -2,27 +2,29 @@
 // pipeline command takes (window overrides, log level).
 import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
+import type { Writable } from "node:stream";
 import { parseInstant } from "../core/date-math.js";
 import { ConfigError } from "../errors.js";
 import type { LogLevel } from "../logger.js";
 import { didYouMean } from "../core/close-matches.js";
-import type { CliIO } from "./io.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
-
-export const PIPELINE_OPTIONS = {
-  start: { type: "string" },
-  end: { type: "string" },
-  "log-level": { type: "string" },
-  debug: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-} as const satisfies Options;
 
 /**
  * `--now T`: the instant the run's relative window (`last-hour`, `now-1d/d`) and its open slices are
  * decided against, like a scheduler's logical date; default the moment the command starts.
  */
 export const NOW_OPTION = { now: { type: "string" } } as const satisfies Options;
+
+/** What every command that loads a pipeline's window takes (run, plan, schema, ddl), in this order. */
+export const PIPELINE_OPTIONS = {
+  start: { type: "string" },
+  end: { type: "string" },
+  "log-level": { type: "string" },
+  debug: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  ...NOW_OPTION,
+} as const satisfies Options;
 
 const LOG_LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -33,12 +35,17 @@ export function parseCommandArgs<T extends Options>(argv: readonly string[], opt
   } catch (error) {
     const message =
       unknownOptionMessage(error, options) ?? (error instanceof Error ? error.message : String(error));
-    throw new ConfigError(`${message}\n\n${usage}`, [{ path: "arguments", message }]);
+    throw argumentError("arguments", message, usage);
   }
 }
 
+/** A refused argument (exit 2): the message names the flag (`path`), the usage follows when given. */
+export function argumentError(path: string, message: string, usage?: string): ConfigError {
+  return new ConfigError(usage === undefined ? message : `${message}\n\n${usage}`, [{ path, message }]);
+}
+
 /** Prints the usage when `--help` is given: then the command has nothing more to do (exit 0). */
-export function showedHelp(values: { help?: unknown }, io: Pick<CliIO, "stdout">, usage: string): boolean {
+export function showedHelp(values: { help?: unknown }, io: { stdout: Writable }, usage: string): boolean {
   if (values.help !== true) return false;
   io.stdout.write(`${usage}\n`);
   return true;
@@ -57,10 +64,8 @@ function unknownOptionMessage(error: unknown, options: Options): string | undefi
 
 export function parseLogLevel(value: string | undefined, fallback: LogLevel): LogLevel {
   if (value === undefined) return fallback;
-  if (!(LOG_LEVELS as readonly string[]).includes(value)) {
-    const message = `--log-level "${value}" is not one of ${LOG_LEVELS.join(", ")}`;
-    throw new ConfigError(message, [{ path: "--log-level", message }]);
-  }
+  if (!(LOG_LEVELS as readonly string[]).includes(value))
+    throw argumentError("--log-level", `--log-level "${value}" is not one of ${LOG_LEVELS.join(", ")}`);
   return value as LogLevel;
 }
 
@@ -71,7 +76,7 @@ export function requirePipelineFile(positionals: readonly string[], usage: strin
       positionals.length === 0
         ? "a pipeline file is required"
         : `one pipeline file is expected, got ${positionals.length}`;
-    throw new ConfigError(`${message}\n\n${usage}`, [{ path: "arguments", message }]);
+    throw argumentError("arguments", message, usage);
   }
   return positionals[0] as string;
 }
@@ -105,14 +110,12 @@ export function runNow(value: string | undefined, current: () => Date = () => ne
   if (value === undefined) return current();
   const parsed = parseInstant(value);
   const shown = `--now "${JSON.stringify(value).slice(1, -1)}"`;
-  if (!parsed.ok) {
-    const message = `${shown} ${parsed.reason}`;
-    throw new ConfigError(message, [{ path: "--now", message }]);
-  }
+  if (!parsed.ok) throw argumentError("--now", `${shown} ${parsed.reason}`);
   const clock = current();
-  if (parsed.date.getTime() > clock.getTime() + NOW_AHEAD_TOLERANCE_MS) {
-    const message = `${shown} (${parsed.date.toISOString()}) is ahead of this machine's clock (${clock.toISOString()}) by more than ${NOW_AHEAD_TOLERANCE_MS / 60_000} minutes; slices the service has not indexed yet would be recorded as settled with the records found so far: give a --now no later than the clock (a scheduler's logical date is in the past)`;
-    throw new ConfigError(message, [{ path: "--now", message }]);
-  }
+  if (parsed.date.getTime() > clock.getTime() + NOW_AHEAD_TOLERANCE_MS)
+    throw argumentError(
+      "--now",
+      `${shown} (${parsed.date.toISOString()}) is ahead of this machine's clock (${clock.toISOString()}) by more than ${NOW_AHEAD_TOLERANCE_MS / 60_000} minutes; slices the service has not indexed yet would be recorded as settled with the records found so far: give a --now no later than the clock (a scheduler's logical date is in the past)`,
+    );
   return parsed.date;
 }

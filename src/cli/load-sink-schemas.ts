@@ -2,7 +2,6 @@
 // sink's schema as the next run would write it (compared with its pin under the drift policy).
 import { loadPipeline } from "../config/load-pipeline.js";
 import type { LoadOptions } from "../config/load-pipeline.js";
-import { ConfigError } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
 import { createLogger } from "../logger.js";
 import type { Column } from "../core/contracts.js";
@@ -10,7 +9,7 @@ import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema, SchemaSink } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
-import { parseLogLevel } from "./command-options.js";
+import { argumentError, parseLogLevel } from "./command-options.js";
 import { sourceColumnsFromService } from "../pipeline/run/output-columns.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
 import { openSession } from "../pipeline/run/session.js";
@@ -86,9 +85,10 @@ export async function readSinkSchemas(
 export function sinkIndex(value: string | undefined, pipeline: Pipeline): number | undefined {
   if (value === undefined) return undefined;
   const index = Number(value);
-  if (!Number.isInteger(index) || index < 1 || index > pipeline.sinks.length) {
-    const message = `--sink: "${value}" is not a sink number from 1 to ${pipeline.sinks.length}`;
-    throw new ConfigError(message, [{ path: "--sink", message }]);
-  }
+  if (!Number.isInteger(index) || index < 1 || index > pipeline.sinks.length)
+    throw argumentError(
+      "--sink",
+      `--sink: "${value}" is not a sink number from 1 to ${pipeline.sinks.length}`,
+    );
   return index - 1;
 }

@@ -3,7 +3,7 @@ import type { Writable } from "node:stream";
 import type { Logger } from "../logger.js";
 import type { RunProgress } from "../pipeline/run/run-options.js";
 import type { LedgerProgress } from "../quota-ledger/ledger-gate-options.js";
-import { ConfigError } from "../errors.js";
+import { argumentError } from "./command-options.js";
 import {
   PROGRESS_INTERVAL_FORMS,
   PROGRESS_INTERVAL_PATTERN,
@@ -66,10 +66,11 @@ export function chooseProgressInterval(
   if (flag === undefined) return progressIntervalMs(pipeline);
   const value = flag.trim();
   if (value === "off" || value === "0") return undefined;
-  if (!PROGRESS_INTERVAL_PATTERN.test(value)) {
-    const message = `--progress-interval "${JSON.stringify(flag).slice(1, -1)}": ${PROGRESS_INTERVAL_FORMS}`;
-    throw new ConfigError(message, [{ path: "--progress-interval", message }]);
-  }
+  if (!PROGRESS_INTERVAL_PATTERN.test(value))
+    throw argumentError(
+      "--progress-interval",
+      `--progress-interval "${JSON.stringify(flag).slice(1, -1)}": ${PROGRESS_INTERVAL_FORMS}`,
+    );
   return progressIntervalMs(value);
 }
 

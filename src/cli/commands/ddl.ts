@@ -7,7 +7,6 @@ import { formatOf } from "../../components/environment.js";
 import type { Components } from "../../components/environment.js";
 import { loadPipeline } from "../../config/load-pipeline.js";
 import type { Pipeline } from "../../config/pipeline-schema.js";
-import { ConfigError } from "../../errors.js";
 import type { Format, TableFiles } from "../../formats/format.js";
 import { DIALECTS, generateDdl } from "../../warehouse/ddl/ddl.js";
 import { ddlLocation } from "../../warehouse/ddl/ddl-location.js";
@@ -23,8 +22,8 @@ import { newRunInfo } from "../../pipeline/run/prepare-run.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { DEFAULT_PATH_TEMPLATE } from "../../sinks/path-template.js";
 import {
-  NOW_OPTION,
   PIPELINE_OPTIONS,
+  argumentError,
   parseCommandArgs,
   pipelineTime,
   requirePipelineFile,
@@ -61,10 +60,6 @@ Options:
                     default: now), as for run
   -h, --help        show this help`;
 
-function invalid(path: string, message: string): ConfigError {
-  return new ConfigError(message, [{ path, message }]);
-}
-
 /** The sink's columns from a pin when there is one (offline), else as the next run would write them. */
 async function sinkColumns(
   file: string,
@@ -85,7 +80,7 @@ async function sinkColumns(
       text = await readFile(values.pin, "utf8");
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? "error";
-      throw invalid(
+      throw argumentError(
         "--pin",
         `--pin: "${values.pin}" cannot be read (${code}); write it with mdq-export schema PIPELINE --sink ${index + 1} --json > ${values.pin}`,
       );
@@ -98,7 +93,7 @@ async function sinkColumns(
   if (written !== undefined) return { pipeline: offline, index, columns: written.columns };
   const { pipeline, schemas } = await loadSinkSchemas(file, io, values["log-level"], time);
   const schema = schemas[index];
-  if (schema === undefined) throw invalid("--sink", `--sink: no sink ${index + 1}`);
+  if (schema === undefined) throw argumentError("--sink", `--sink: no sink ${index + 1}`);
   return { pipeline, index, columns: schema.columns };
 }
 
@@ -158,7 +153,6 @@ export const ddlCommand: Command = async (argv, io) => {
     argv,
     {
       ...PIPELINE_OPTIONS,
-      ...NOW_OPTION,
       dialect: { type: "string" },
       sink: { type: "string" },
       pin: { type: "string" },
@@ -173,22 +167,25 @@ export const ddlCommand: Command = async (argv, io) => {
   const file = requirePipelineFile(positionals, DDL_USAGE);
   const dialect = values.dialect;
   if (dialect === undefined || !(DIALECTS as readonly string[]).includes(dialect))
-    throw invalid("--dialect", `--dialect: "${dialect ?? ""}" is not one of ${DIALECTS.join(", ")}`);
+    throw argumentError("--dialect", `--dialect: "${dialect ?? ""}" is not one of ${DIALECTS.join(", ")}`);
   const since = values.since === undefined ? undefined : new Date(`${values.since}T00:00:00Z`);
   if (since !== undefined && Number.isNaN(since.getTime()))
-    throw invalid("--since", `--since: "${values.since ?? ""}" is not a date (YYYY-MM-DD)`);
+    throw argumentError("--since", `--since: "${values.since ?? ""}" is not a date (YYYY-MM-DD)`);
   const components = io.components;
   const { pipeline, index, columns } = await sinkColumns(file, values, io);
   const sink = pipeline.sinks[index];
   if (sink === undefined) return EXIT.invalid;
   const destination = destinationOf(sink, components.destinations);
   if (destination.stream === true)
-    throw invalid("--sink", `sink ${index + 1} writes to ${destination.type}, one stream; no table reads it`);
+    throw argumentError(
+      "--sink",
+      `sink ${index + 1} writes to ${destination.type}, one stream; no table reads it`,
+    );
   const format = formatOf(components, sink);
   const settings = format.settings(sink);
   const files = format.table?.(settings);
   if (files === undefined)
-    throw invalid(
+    throw argumentError(
       `sinks.${index}.format`,
       `ddl: no warehouse reads format "${format.type}" (sink ${index + 1}); pick a format ddl can describe, such as ${formatsWithTables(components)}`,
     );
@@ -221,7 +218,7 @@ export const ddlCommand: Command = async (argv, io) => {
       { dataset: values.dataset ?? "mdq" },
     );
   } catch (error) {
-    throw invalid(`sinks.${index}`, `ddl --dialect ${dialect}: ${(error as Error).message}`);
+    throw argumentError(`sinks.${index}`, `ddl --dialect ${dialect}: ${(error as Error).message}`);
   }
   io.stdout.write(ddl);
   return EXIT.ok;

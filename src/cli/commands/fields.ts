@@ -1,13 +1,12 @@
 // `mdq-export fields`: a kind's mapped fields with their search-engine and output column types, from
 // the service named by a pipeline or from the embedded emulator.
 import { loadPipeline } from "../../config/load-pipeline.js";
-import { ConfigError } from "../../errors.js";
 import { serviceSchema } from "../../config/service-schema.js";
 import { mappingTypeToColumnType } from "../../core/columns-from-mappings.js";
 import type { DataKind } from "../../api/wire/fields.js";
 import type { KindTable } from "../../components/registry.js";
 import { kindOf } from "../../components/environment.js";
-import { parseCommandArgs, showedHelp } from "../command-options.js";
+import { argumentError, parseCommandArgs, showedHelp } from "../command-options.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
@@ -61,10 +60,8 @@ export const fieldsCommand: Command = async (argv, io) => {
     source = pipeline.source;
   } else if (values.kind !== undefined && positionals.length === 0) {
     const kind = values.kind;
-    if (!isKind(kinds, kind)) {
-      const message = `--kind "${kind}" is not one of ${Object.keys(kinds).join(", ")}`;
-      throw new ConfigError(message, [{ path: "--kind", message }]);
-    }
+    if (!isKind(kinds, kind))
+      throw argumentError("--kind", `--kind "${kind}" is not one of ${Object.keys(kinds).join(", ")}`);
     // The schema's defaults, so the emulator here runs under the same timeouts and limits as a pipeline's.
     service = serviceSchema.parse({ embedded: true, seed: 1 });
     const serverless = values.application === "eventops" || values.application === "agentmanager";
@@ -77,9 +74,7 @@ export const fieldsCommand: Command = async (argv, io) => {
       includes_eu: true,
     };
   } else {
-    throw new ConfigError(`give a pipeline file or --kind\n\n${FIELDS_USAGE}`, [
-      { path: "arguments", message: "give a pipeline file or --kind" },
-    ]);
+    throw argumentError("arguments", "give a pipeline file or --kind", FIELDS_USAGE);
   }
   const session = await openSession(service, { log, quotaReserve: 0 });
   try {

@@ -1,7 +1,7 @@
 // `mdq-export merge-manifests PIPELINE --shard-count N`: the last step of a sharded backfill —
 // combines the shards' manifests into `_manifest.json` and writes `_SUCCESS` when every shard is complete.
 import { loadPipeline } from "../../config/load-pipeline.js";
-import { ConfigError, EtlError } from "../../errors.js";
+import { EtlError } from "../../errors.js";
 import type { Manifest } from "../../pipeline/output-state/manifest.js";
 import { manifestObjectPath, writeManifest } from "../../pipeline/output-state/manifest.js";
 import { forEachDestination, readManifest } from "../../pipeline/run/destinations.js";
@@ -9,7 +9,7 @@ import { newRunInfo } from "../../pipeline/run/prepare-run.js";
 import { lockObjectPath, lockOutputs } from "../../pipeline/output-state/output-lock.js";
 import type { OutputStore } from "../../core/contracts.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
-import { parseCommandArgs, requirePipelineFile, showedHelp } from "../command-options.js";
+import { argumentError, parseCommandArgs, requirePipelineFile, showedHelp } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 
@@ -69,10 +69,11 @@ export const mergeManifestsCommand: Command = async (argv, io) => {
   const file = requirePipelineFile(positionals, MERGE_USAGE);
   const countText = values["shard-count"] ?? io.env.MDQ_SHARD_COUNT;
   const count = countText === undefined ? Number.NaN : Number(countText);
-  if (!Number.isInteger(count) || count < 1) {
-    const message = `--shard-count must be a whole number of at least 1, got ${countText ?? "nothing"}`;
-    throw new ConfigError(message, [{ path: "--shard-count", message }]);
-  }
+  if (!Number.isInteger(count) || count < 1)
+    throw argumentError(
+      "--shard-count",
+      `--shard-count must be a whole number of at least 1, got ${countText ?? "nothing"}`,
+    );
   const log = commandLogger(values, io, "warn");
   const components = io.components;
   const pipeline = await loadPipeline(file, { env: io.env, withoutService: true, components });

@@ -5,7 +5,6 @@ import { prepareRun } from "../../pipeline/run/prepare-run.js";
 import { checkOwnedDestinations, committedInOutput } from "../../pipeline/run/destinations.js";
 import { resolveShard } from "../../pipeline/plan/shard.js";
 import {
-  NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
   pipelineTime,
@@ -48,7 +47,6 @@ export const planCommand: Command = async (argv, io) => {
     argv,
     {
       ...PIPELINE_OPTIONS,
-      ...NOW_OPTION,
       ...LOG_FORMAT_OPTION,
       json: { type: "boolean" },
       force: { type: "boolean" },

@@ -2,11 +2,10 @@
 // and per run its pipeline, priority, claim, reservation and spending; the standing claims. With a
 // pipeline, its ledger and client, and its standing claim written (so it holds before its first run).
 import { loadPipeline } from "../../config/load-pipeline.js";
-import { ConfigError } from "../../errors.js";
 import { openQuotaLedger } from "../../quota-ledger/quota-ledger.js";
 import type { LedgerClient, LedgerSnapshot } from "../../quota-ledger/ledger-snapshot.js";
 import { escapedName } from "../../warehouse/show-name.js";
-import { parseCommandArgs, showedHelp } from "../command-options.js";
+import { argumentError, parseCommandArgs, showedHelp } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 
@@ -113,10 +112,12 @@ export const quotaCommand: Command = async (argv, io) => {
     QUOTA_USAGE,
   );
   if (showedHelp(values, io, QUOTA_USAGE)) return EXIT.ok;
-  if (positionals.length > 1) {
-    const message = `give at most one pipeline file, not ${positionals.length}`;
-    throw new ConfigError(`${message}\n\n${QUOTA_USAGE}`, [{ path: "arguments", message }]);
-  }
+  if (positionals.length > 1)
+    throw argumentError(
+      "arguments",
+      `give at most one pipeline file, not ${positionals.length}`,
+      QUOTA_USAGE,
+    );
   const file = positionals[0];
   const pipeline =
     file === undefined ? undefined : await loadPipeline(file, { env: io.env, components: io.components });
@@ -124,7 +125,7 @@ export const quotaCommand: Command = async (argv, io) => {
   if (url === undefined || url === "") {
     const message =
       "no quota ledger: give --ledger URL, a pipeline with limits.quota.ledger, or MDQ_QUOTA_LEDGER";
-    throw new ConfigError(`${message}\n\n${QUOTA_USAGE}`, [{ path: "--ledger", message }]);
+    throw argumentError("--ledger", message, QUOTA_USAGE);
   }
   const pipelineClient = pipeline?.service.mode === "remote" ? pipeline.service.client_id : undefined;
   const clientId = values.client ?? pipelineClient;

@@ -6,7 +6,6 @@ import { runPipeline } from "../../pipeline/run/run-pipeline.js";
 import { resolveShard } from "../../pipeline/plan/shard.js";
 import { LOG_FORMAT_OPTION, commandLogger } from "../command-logger.js";
 import {
-  NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
   pipelineTime,
@@ -25,7 +24,6 @@ import type { PipelineOutcome } from "../../pipeline/run/run-outcome.js";
 
 const RUN_OPTIONS = {
   ...PIPELINE_OPTIONS,
-  ...NOW_OPTION,
   ...LOG_FORMAT_OPTION,
   ...OBSERVABILITY_OPTIONS,
   force: { type: "boolean" },

@@ -5,7 +5,6 @@ import { driftLines } from "../../warehouse/schema-drift.js";
 import { escapedName } from "../../warehouse/show-name.js";
 import type { ResolvedSinkSchema } from "../../warehouse/pipeline-schemas.js";
 import {
-  NOW_OPTION,
   PIPELINE_OPTIONS,
   parseCommandArgs,
   pipelineTime,
@@ -54,7 +53,7 @@ function formatSink(schema: ResolvedSinkSchema): string {
 export const schemaCommand: Command = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(
     argv,
-    { ...PIPELINE_OPTIONS, ...NOW_OPTION, sink: { type: "string" }, json: { type: "boolean" } },
+    { ...PIPELINE_OPTIONS, sink: { type: "string" }, json: { type: "boolean" } },
     SCHEMA_USAGE,
   );
   if (showedHelp(values, io, SCHEMA_USAGE)) return EXIT.ok;

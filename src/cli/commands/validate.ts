@@ -7,7 +7,7 @@ import { locate, parseYamlSource } from "../../config/yaml-source.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { ConfigError, isConfigError } from "../../errors.js";
 import type { ConfigIssue } from "../../errors.js";
-import { NOW_OPTION, parseCommandArgs, runNow, showedHelp } from "../command-options.js";
+import { NOW_OPTION, parseCommandArgs, requirePipelineFile, runNow, showedHelp } from "../command-options.js";
 import { EXIT } from "../io.js";
 import type { Command } from "../io.js";
 import { reportError } from "../report-error.js";
@@ -33,10 +33,8 @@ export const validateCommand: Command = async (argv, io) => {
     VALIDATE_USAGE,
   );
   if (showedHelp(values, io, VALIDATE_USAGE)) return EXIT.ok;
-  if (positionals.length === 0)
-    throw new ConfigError(`a pipeline file is required\n\n${VALIDATE_USAGE}`, [
-      { path: "arguments", message: "a pipeline file is required" },
-    ]);
+  // Any number of files, but one at least: none is refused as by every command that takes one.
+  if (positionals.length === 0) requirePipelineFile(positionals, VALIDATE_USAGE);
   // One instant for every file, as a scheduler's run of them all would have.
   const now = runNow(values.now);
   let worst: number = EXIT.ok;
