@@ -65,11 +65,7 @@ async function readPipelineFile(file: string): Promise<string> {
   } catch (error) {
     if (isConfigError(error)) throw error;
     const reason = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
-    throw new ConfigError(
-      `${file}: cannot read the pipeline file (${reason})`,
-      [{ path: "", message: `cannot read the pipeline file (${reason})`, file }],
-      { cause: error },
-    );
+    throw refuse(file, `cannot read the pipeline file (${reason})`, undefined, error);
   }
 }
 
@@ -96,8 +92,10 @@ function checkPipeline(
   const failed = new Set([...interpolation.issues.map((issue) => issue.path), ...interpolation.unset.paths]);
   const unset = [...interpolation.unset.names].sort();
   const data = toData(source);
-  for (const path of secretPaths(data)) {
-    if (!interpolation.interpolated.has(pathKey(path)) && !failed.has(formatPath(path))) {
+  const secrets = secretPaths(data);
+  for (const path of secrets) {
+    const written = typeof valueAt(data, path) === "string" && !interpolation.interpolated.has(pathKey(path));
+    if (written && !failed.has(formatPath(path))) {
       issues.push(
         issueAt(
           source,
@@ -124,7 +122,8 @@ function checkPipeline(
     result = schema.safeParse(data, PARSE_OPTIONS);
   }
   if (!result.success) {
-    for (const problem of describeIssues(result.error.issues, isSecretPath)) {
+    const isSecret = (path: readonly PathSegment[]) => secrets.some((at) => pathKey(at) === pathKey(path));
+    for (const problem of describeIssues(result.error.issues, isSecret)) {
       const path = formatPath(problem.path);
       if (failed.has(path)) continue;
       const override = overrideOf(problem.path, options.overrides);
@@ -170,20 +169,11 @@ function configError(file: string, issues: ConfigIssue[]): ConfigError {
   return new ConfigError(`${file}: ${count} in the pipeline:\n${lines.join("\n")}`, sorted);
 }
 
-/** Where a secret is set: the service's client secret, and each redact step's salt. */
-function isSecretPath(path: readonly PathSegment[]): boolean {
-  return (
-    (path[0] === "service" && path[1] === "client_secret") ||
-    (path[0] === "transforms" && path[2] === "redact" && path[3] === "salt")
-  );
-}
-
-/** Where secrets sit in the data as written. */
+/** Where a secret may be set: the service's client secret, and each redact step's salt. */
 function secretPaths(data: unknown): PathSegment[][] {
   const steps = valueAt(data, ["transforms"]);
-  const candidates: PathSegment[][] = [
+  return [
     ["service", "client_secret"],
     ...(Array.isArray(steps) ? steps.map((_, index) => ["transforms", index, "redact", "salt"]) : []),
   ];
-  return candidates.filter((path) => typeof valueAt(data, path) === "string");
 }

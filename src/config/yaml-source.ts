@@ -21,10 +21,15 @@ export interface YamlSource {
 
 export type PathSegment = string | number;
 
-export function refuse(file: string, message: string, at?: { line: number; column: number }): ConfigError {
+export function refuse(
+  file: string,
+  message: string,
+  at?: { line: number; column: number },
+  cause?: unknown,
+): ConfigError {
   const issue: ConfigIssue = { path: "", message, file, ...at };
   const where = at === undefined ? file : `${file}:${at.line}:${at.column}`;
-  return new ConfigError(`${where}: ${message}`, [issue]);
+  return new ConfigError(`${where}: ${message}`, [issue], cause === undefined ? {} : { cause });
 }
 
 /** Refuses a pipeline file of more than MAX_PIPELINE_BYTES, before reading it or after. */
