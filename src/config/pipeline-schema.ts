@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { Components } from "../components/environment.js";
 import { kindOf } from "../components/environment.js";
 import { transformColumns } from "../components/registry.js";
-import { componentSchemas } from "./component-schemas.js";
+import { createSinkConfigSchema } from "../sinks/sink-config.js";
+import { createTransformsSchema } from "./transforms-schema.js";
 import { limitsSchema } from "./limits-schema.js";
 import { serviceSchema } from "./service-schema.js";
 import { sourceColumns } from "./source-columns.js";
@@ -28,7 +29,6 @@ const PIPELINE_NAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,99}$/;
  * @example createPipelineSchema(new Date(), defaultComponents()).parse(definition)
  */
 export function createPipelineSchema(now: Date, components: Components) {
-  const { sink, transforms } = componentSchemas(components);
   return z
     .strictObject({
       name: z
@@ -40,9 +40,9 @@ export function createPipelineSchema(now: Date, components: Components) {
         .describe("Name of the pipeline, used in logs, the manifest and the state. Required."),
       service: serviceSchema,
       source: createSourceSchema(now, components.kinds),
-      transforms,
+      transforms: createTransformsSchema(components.transforms),
       sinks: z
-        .array(sink)
+        .array(createSinkConfigSchema(components))
         .min(1)
         .describe("Where rows are written; each sink gets every row (fan-out). At least one."),
       limits: limitsSchema.prefault({}),
