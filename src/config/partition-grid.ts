@@ -19,16 +19,21 @@ interface PartitionGrid {
   sink: number;
 }
 
+/** A sink's path compiled, or undefined when it does not compile: the sink schema reports the template. */
+export function compiledPath(path: string | undefined): ReturnType<typeof compilePathTemplate> | undefined {
+  try {
+    return compilePathTemplate(path ?? DEFAULT_PATH_TEMPLATE);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The finest of the sinks' time placeholders; undefined when no path names a time. */
 export function partitionGrid(sinks: readonly { path?: string | undefined }[]): PartitionGrid | undefined {
   let grid: PartitionGrid | undefined;
   for (const [index, sink] of sinks.entries()) {
-    let builtIns: ReadonlySet<string>;
-    try {
-      ({ builtIns } = compilePathTemplate(sink.path ?? DEFAULT_PATH_TEMPLATE));
-    } catch {
-      continue; // the sink schema reports the template itself
-    }
+    const builtIns = compiledPath(sink.path)?.builtIns;
+    if (builtIns === undefined) continue;
     const found: PartitionGrid | undefined = builtIns.has("hour")
       ? { placeholder: "{hour}", ms: HOUR_MS, sink: index }
       : builtIns.has("date")

@@ -17,18 +17,13 @@ import { kindColumnNames } from "../kinds/data-kind.js";
 import { sourceColumns } from "./source-columns.js";
 import type { SourceConfig } from "./source-schema.js";
 import { didYouMean } from "../core/close-matches.js";
-import { compilePathTemplate, isBuiltInPlaceholder } from "../sinks/path-template.js";
+import { isBuiltInPlaceholder } from "../sinks/path-template.js";
+import { compiledPath } from "./partition-grid.js";
 import { columnName } from "../warehouse/column-names.js";
 import type { ColumnNamingRules } from "../warehouse/column-names.js";
 
 /** The record fields a path names (none when the template does not compile: the sink reports that). */
-function pathFields(path: string): readonly string[] {
-  try {
-    return compilePathTemplate(path).fields;
-  } catch {
-    return [];
-  }
-}
+const pathFields = (path: string): readonly string[] => compiledPath(path)?.fields ?? [];
 
 /**
  * Why `{name}` names no output column, or undefined when it names one. A field's name before naming
