@@ -3,14 +3,12 @@
 // exposes the well-known demo credentials beyond this machine.
 import { readFileSync } from "node:fs";
 import { DEFAULT_CLIENT_SECRET } from "../emulator/options.js";
+import type { EmulatorOptions } from "../emulator/options.js";
 
 const EMULATOR_ID_VARIABLE = "MDQ_EMULATOR_CLIENT_ID";
 const EMULATOR_SECRET_VARIABLE = "MDQ_EMULATOR_CLIENT_SECRET";
 
-interface EmulatorCredentials {
-  clientId?: string;
-  clientSecret?: string;
-}
+type EmulatorCredentials = Pick<EmulatorOptions, "clientId" | "clientSecret">;
 
 /** Flag, then file, then environment; none leaves the demo defaults. */
 export function emulatorCredentials(
