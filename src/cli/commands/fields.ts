@@ -89,17 +89,13 @@ export const fieldsCommand: Command = async (argv, io) => {
       );
     } else {
       // The service's names and types, escaped: a control character must not reach the terminal raw.
-      const rows = fields.map((field) => ({
-        name: escapedName(field.name),
-        type: escapedName(field.type),
-        field,
-      }));
-      const width = rows.reduce((widest, row) => Math.max(widest, row.name.length), 5) + 2;
+      const names = fields.map((field) => escapedName(field.name));
+      const width = names.reduce((widest, name) => Math.max(widest, name.length), 5) + 2;
       io.stdout.write(`${"field".padEnd(width)}${"type".padEnd(10)}column\n`);
-      for (const row of rows)
-        io.stdout.write(
-          `${row.name.padEnd(width)}${row.type.padEnd(10)}${mappingTypeToColumnType(row.field.type)}\n`,
-        );
+      fields.forEach((field, index) => {
+        const type = escapedName(field.type).padEnd(10);
+        io.stdout.write(`${names[index]?.padEnd(width)}${type}${mappingTypeToColumnType(field.type)}\n`);
+      });
     }
     return EXIT.ok;
   } finally {
