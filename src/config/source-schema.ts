@@ -26,10 +26,11 @@ const appTypeSchema = z.enum(APP_TYPES);
 /** The source as the exporter runs it: the `source` section, validated and normalised. */
 export type SourceConfig = SourceSpec & { window: Window; filters: QueryFilter[] };
 
-/** The `source` section as written, before normalisation: the shape the kinds' rules check. */
-function createSourceShapeSchema(now: Date, kinds: KindTable) {
+/** The `source` schema with windows resolved against `now`, for the environment's data kinds. */
+export function createSourceSchema(now: Date, kinds: KindTable) {
   const kindNames = Object.keys(kinds) as [DataKind, ...DataKind[]];
-  return z.strictObject({
+  // The section as written, before normalisation, is the shape the kinds' rules check.
+  const written = z.strictObject({
     kind: z
       .enum(kindNames)
       .describe(
@@ -80,11 +81,7 @@ function createSourceShapeSchema(now: Date, kinds: KindTable) {
       .optional()
       .describe("jobs, tickets, metrics: also query the EU region. Default true; false is faster."),
   }) satisfies z.ZodType<SourceSection>;
-}
-
-/** The `source` schema with windows resolved against `now`, for the environment's data kinds. */
-export function createSourceSchema(now: Date, kinds: KindTable) {
-  return createSourceShapeSchema(now, kinds)
+  return written
     .superRefine((source, ctx) => checkSource(source, ctx, kinds))
     .transform((source): SourceConfig => ({
       ...source,
