@@ -17,8 +17,8 @@ import type { RecordShape } from "../../warehouse/ddl/table-layout.js";
 import type { SchemaColumn } from "../../warehouse/output-schema.js";
 import { parsePinnedSchema, PINNED_SCHEMA_PATH } from "../../warehouse/pinned-schema.js";
 import type { PinnedSchema } from "../../warehouse/pinned-schema.js";
-import { destinationOf, openOutputStore } from "../../sinks/open-output-store.js";
-import { newRunInfo } from "../../pipeline/run/prepare-run.js";
+import { destinationOf } from "../../sinks/open-output-store.js";
+import { forEachDestination } from "../../pipeline/run/destinations.js";
 import { readCommittedPin } from "../../warehouse/pipeline-schemas.js";
 import { DEFAULT_PATH_TEMPLATE } from "../../sinks/path-template.js";
 import {
@@ -89,7 +89,7 @@ async function sinkColumns(
   }
   const committed = await readCommittedPin(offline, index, file);
   if (committed !== undefined) return { pipeline: offline, index, columns: committed.pin.columns };
-  const written = await pinBesideOutput(offline, index, io);
+  const written = await pinBesideOutput(offline, index, io.components);
   if (written !== undefined) return { pipeline: offline, index, columns: written.columns };
   const { pipeline, schemas } = await loadSinkSchemas(file, io, values["log-level"], time);
   const schema = schemas[index];
@@ -101,23 +101,16 @@ async function sinkColumns(
 async function pinBesideOutput(
   pipeline: Pipeline,
   index: number,
-  io: CliIO,
+  components: Components,
 ): Promise<PinnedSchema | undefined> {
-  const sink = pipeline.sinks[index];
-  const { destinations } = io.components;
-  if (sink === undefined || destinationOf(sink, destinations).stream === true) return undefined;
-  const store = await openOutputStore(
-    sink,
-    { run: newRunInfo(pipeline.name), stdout: io.stdout },
-    destinations,
-  );
-  try {
+  let pin: PinnedSchema | undefined;
+  const sinks = pipeline.sinks.slice(index, index + 1);
+  await forEachDestination({ ...pipeline, sinks }, components, async (store) => {
     const bytes = await store.getObject(PINNED_SCHEMA_PATH);
-    if (bytes === undefined) return undefined;
-    return parsePinnedSchema(Buffer.from(bytes).toString("utf8"), `${store.location}/${PINNED_SCHEMA_PATH}`);
-  } finally {
-    await store.close().catch(() => undefined);
-  }
+    const from = `${store.location}/${PINNED_SCHEMA_PATH}`;
+    if (bytes !== undefined) pin = parsePinnedSchema(Buffer.from(bytes).toString("utf8"), from);
+  });
+  return pin;
 }
 
 /**
