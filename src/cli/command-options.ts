@@ -39,7 +39,7 @@ export function parseCommandArgs<T extends Options>(argv: readonly string[], opt
   }
 }
 
-/** A refused argument (exit 2): the message names the flag (`path`), the usage follows when given. */
+/** A command line refused (exit 2): `path` is the flag or setting at fault; the usage follows when given. */
 export function argumentError(path: string, message: string, usage?: string): ConfigError {
   return new ConfigError(usage === undefined ? message : `${message}\n\n${usage}`, [{ path, message }]);
 }
