@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countSlices, formatSliceId, sliceWindow } from "./window.js";
+import { countSlices, formatSliceId, MAX_SLICES, sliceWindow } from "./window.js";
 
 const d = (iso: string) => new Date(iso);
 const HOUR = 3_600_000;
@@ -41,6 +42,45 @@ describe("windows and slices", () => {
     );
     expect(() => sliceWindow(d("2020-01-01T00:00:00Z"), d("2026-01-01T00:00:00Z"), "1m")).toThrow(
       /more than/,
+    );
+  });
+
+  // Regression: validate counted exactly 50,000 aligned slices as allowed, and cutting the same
+  // window refused it (it counted one slice more than the window makes), so plan and run failed on a
+  // pipeline validate had passed.
+  it("cuts a window of exactly MAX_SLICES slices, and refuses one slice more", () => {
+    const start = d("2026-01-01T00:00:00Z");
+    const minute = 60_000;
+    expect(sliceWindow(start, new Date(start.getTime() + MAX_SLICES * minute), minute)).toHaveLength(
+      MAX_SLICES,
+    );
+    expect(() => sliceWindow(start, new Date(start.getTime() + (MAX_SLICES + 1) * minute), minute)).toThrow(
+      /more than 50000 slices/,
+    );
+  });
+
+  it("makes as many slices as countSlices says, and refuses exactly the windows countSlices puts over the limit", () => {
+    const base = Date.parse("2026-01-01T00:00:00Z");
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10 * 86_400_000 }),
+        fc.integer({ min: 1, max: 40 * 86_400_000 }),
+        fc.constantFrom(1_000, 60_000, 900_000, 3_600_000, 86_400_000, 7_000),
+        (offset, span, sliceMs) => {
+          const start = new Date(base + offset);
+          const end = new Date(base + offset + span);
+          const count = countSlices(start, end, sliceMs);
+          if (count > MAX_SLICES) {
+            expect(() => sliceWindow(start, end, sliceMs)).toThrow(/more than/);
+            return;
+          }
+          const slices = sliceWindow(start, end, sliceMs);
+          expect(slices).toHaveLength(count);
+          expect(slices[0]?.start.getTime()).toBe(start.getTime());
+          expect(slices.at(-1)?.end.getTime()).toBe(end.getTime());
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });
