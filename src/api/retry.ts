@@ -16,18 +16,12 @@ export interface RetryContext {
   /** Called before each wait (for a warn line). */
   onRetry?: (error: ApiError, attempt: number, delayMs: number) => void;
   /** Maps the last error when retries run out (for example a 429 into quota exhaustion). */
-  onGiveUp?: (error: ApiError, reason: "attempts" | "time") => unknown;
+  onGiveUp?: (error: ApiError) => unknown;
 }
 
 /** The error a spent budget ends with: the caller's mapping, or the last error marked as final. */
-function giveUp(
-  ctx: RetryContext,
-  error: ApiError,
-  reason: "attempts" | "time",
-  attempts: number,
-  started: number,
-): unknown {
-  const mapped = ctx.onGiveUp?.(error, reason) ?? error;
+function giveUp(ctx: RetryContext, error: ApiError, attempts: number, started: number): unknown {
+  const mapped = ctx.onGiveUp?.(error) ?? error;
   return mapped === error ? new RetriesSpentError(error, attempts, ctx.clock.now() - started) : mapped;
 }
 
@@ -51,13 +45,11 @@ export function startRetryBudget(ctx: RetryContext): RetryBudget {
       attemptNumber += 1;
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       if (!isApiError(error) || !error.retryable || spentRetryBudget(error)) throw error;
-      if (attemptNumber >= ctx.policy.maxAttempts)
-        throw giveUp(ctx, error, "attempts", attemptNumber, started);
+      if (attemptNumber >= ctx.policy.maxAttempts) throw giveUp(ctx, error, attemptNumber, started);
       const retryAfter = isHttpStatusError(error) ? (error.retryAfterMs ?? 0) : 0;
       const delayMs = Math.max(backoffDelay(attemptNumber, ctx.policy, ctx.random), retryAfter);
-      if (ctx.clock.now() + delayMs - started > ctx.policy.maxElapsedMs) {
-        throw giveUp(ctx, error, "time", attemptNumber, started);
-      }
+      if (ctx.clock.now() + delayMs - started > ctx.policy.maxElapsedMs)
+        throw giveUp(ctx, error, attemptNumber, started);
       ctx.onRetry?.(error, attemptNumber, delayMs);
       await ctx.clock.sleep(delayMs, ctx.signal);
     },
@@ -67,16 +59,13 @@ export function startRetryBudget(ctx: RetryContext): RetryBudget {
 /**
  * Runs `attempt` until it resolves, throws a non-retryable error, or the policy is spent.
  * @example
- * const body = await runWithRetries((n) => sendOnce(n), { policy, clock: systemClock, random: Math.random });
+ * const body = await runWithRetries(() => sendOnce(), { policy, clock: systemClock, random: Math.random });
  */
-export async function runWithRetries<T>(
-  attempt: (attemptNumber: number) => Promise<T>,
-  ctx: RetryContext,
-): Promise<T> {
+export async function runWithRetries<T>(attempt: () => Promise<T>, ctx: RetryContext): Promise<T> {
   const budget = startRetryBudget(ctx);
-  for (let attemptNumber = 1; ; attemptNumber += 1) {
+  for (;;) {
     try {
-      return await attempt(attemptNumber);
+      return await attempt();
     } catch (error) {
       await budget.failed(error);
     }
