@@ -24,8 +24,6 @@ const BATCH_TOKEN_IN_401: ReadonlySet<string> = new Set(["/v1/logs/batch/urls", 
 /** An error body is read only this far: its message is all the client shows. */
 const ERROR_EXCERPT_BYTES = 16 * 1024;
 
-export type { OpenAnswer } from "./service-operation.js";
-
 /** A non-2xx answer: its status, Retry-After and an excerpt of its body. */
 interface FailedAnswer {
   status: number;

@@ -3,10 +3,11 @@
 // schema. One retry budget covers the whole operation: a token request that fails uses up an attempt
 // of the operation, it is not retried on its own inside each attempt. A paged query reads its body
 // as a generator of hit batches (`streamService`), pulled by the pager, under the same budget.
-import { AuthError, QuotaExhaustedError } from "../errors.js";
+import { AuthError, QuotaExhaustedError, RequestValidationError } from "../errors.js";
 import type { ApiError } from "../errors.js";
+import { validateRequest } from "./wire/operations.js";
 import type { OperationPath } from "./wire/operations.js";
-import { assertValidRequest } from "./request-validation.js";
+import { formatProblem } from "./wire/common.js";
 import type { RetryContext } from "./retry.js";
 import { startRetryBudget } from "./retry.js";
 import { describeUrl } from "./redact.js";
@@ -17,8 +18,20 @@ import { readAhead } from "./read-ahead.js";
 import type { ReadAheadOptions } from "./read-ahead.js";
 import { retryReasonOf } from "./observed-transport.js";
 import { brokenBody, parseResponse, sendAuthorized } from "./service-answer.js";
-import type { OpenAnswer } from "./service-answer.js";
-import type { ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
+import type { OpenAnswer, ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
+
+/**
+ * Checks a request body against the spec's rules before it is sent, so a bad request fails locally:
+ * RequestValidationError naming the first offending field (and listing every problem).
+ * @example
+ * assertValidRequest("/v3/jobs/query", { size: 0 }); // throws: /v3/jobs/query: size: 0 must be an integer greater than 0; application: is required; ...
+ */
+function assertValidRequest(path: OperationPath, body: unknown): void {
+  const [first, ...rest] = validateRequest(path, body);
+  if (first === undefined) return;
+  const message = [formatProblem(first).slice(first.field.length + 2), ...rest.map(formatProblem)].join("; ");
+  throw new RequestValidationError(path, first.field, message);
+}
 
 /** The error to report once the retry budget is spent. */
 function giveUp(deps: ServiceCallDeps, path: string, error: ApiError): unknown {
