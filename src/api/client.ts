@@ -130,15 +130,17 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const userAgent = options.userAgent ?? "mdq-export/0.1.0";
   const observer = options.observer ?? NO_OBSERVER;
+  // The service's and the links' connections are made alike; only the byte caps differ.
+  const transport = {
+    timeouts: options.timeouts,
+    connections: options.connections,
+    dispatcher: options.dispatcher,
+  };
+  const serviceUrls = [options.baseUrl, options.authUrl];
   const http = observeTransport(
-    createHttpTransport({
-      timeouts: options.timeouts,
-      maxResponseBytes: options.maxResponseBytes,
-      connections: options.connections,
-      dispatcher: options.dispatcher,
-    }),
+    createHttpTransport({ ...transport, maxResponseBytes: options.maxResponseBytes }),
     observer,
-    [options.baseUrl, options.authUrl],
+    serviceUrls,
   );
   const quota = new QuotaTracker({
     reserve: options.quotaReserve,
@@ -172,16 +174,11 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   // Links get their own connections, whose name resolution is checked again at connect time.
   const links = createLinkDownloader({
     ...deps,
-    serviceUrls: [options.baseUrl, options.authUrl],
-    transport: {
-      timeouts: options.timeouts,
-      connections: options.connections,
-      dispatcher: options.dispatcher,
-    },
+    serviceUrls,
+    transport,
     limits: options.download,
     allowedHosts: options.downloadHosts,
     lookup: options.downloadLookup,
-    secrets: () => tokens.secrets(),
   });
   const warnIfDeprecated = deprecationWarner(logger);
 

@@ -17,10 +17,13 @@ import { observeTransport, retryReasonOf } from "./observed-transport.js";
 /** Partition files are larger than any page: 8 GiB and 30 minutes per download unless configured. */
 const DEFAULT_DOWNLOAD = { maxBytes: 8 * 1024 ** 3, deadlineMs: 30 * 60_000 };
 
-/** The client's own: the service's address (links may point there), retry policy, clock, logger, observer. */
+/**
+ * The client's own: the service's address (links may point there), retry policy, clock, logger,
+ * observer, and its tokens, whose values and the client secret never show in a message.
+ */
 type ClientParts = Pick<
   ServiceCallDeps,
-  "baseUrl" | "retry" | "clock" | "random" | "logger" | "observer" | "userAgent"
+  "baseUrl" | "retry" | "clock" | "random" | "logger" | "observer" | "userAgent" | "tokens"
 >;
 
 interface LinkDownloadOptions extends ClientParts {
@@ -31,7 +34,6 @@ interface LinkDownloadOptions extends ClientParts {
   limits?: { maxBytes?: number; deadlineMs?: number } | undefined;
   allowedHosts?: DownloadPolicyOptions["allowedHosts"];
   lookup?: LookupFunction | undefined;
-  secrets: () => readonly string[];
 }
 
 interface LinkDownloader {
@@ -41,7 +43,7 @@ interface LinkDownloader {
 
 /**
  * @example
- * const links = createLinkDownloader({ baseUrl, serviceUrls, transport: {}, retry, clock, random, logger, observer, userAgent, secrets });
+ * const links = createLinkDownloader({ baseUrl, serviceUrls, transport: {}, retry, clock, random, logger, observer, userAgent, tokens });
  * const response = await links.download(partition.presigned_url, signal);
  */
 export function createLinkDownloader(options: LinkDownloadOptions): LinkDownloader {
@@ -70,7 +72,7 @@ export function createLinkDownloader(options: LinkDownloadOptions): LinkDownload
       if (signal?.aborted) throw signal.reason;
       const forbidden = forbiddenAddressIn(error);
       if (forbidden !== undefined) throw refuseLink(url, forbidden);
-      throw toNetworkError(where, error, options.secrets());
+      throw toNetworkError(where, error, options.tokens.secrets());
     }
     if (response.status === 200) return response;
     await response.body.dump().catch(() => undefined);
