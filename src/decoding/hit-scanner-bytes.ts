@@ -16,7 +16,7 @@ export interface ScannedElement {
 }
 
 export const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+export const BACKSLASH = 0x5c;
 export const SOURCE_KEY = Buffer.from("_source");
 
 /** Whether the key bytes [from, to) hold an escape: a few bytes, the hit's own keys only. */

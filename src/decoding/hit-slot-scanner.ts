@@ -4,7 +4,7 @@
 // ASCII text through the text cache, a time under timestamp columns straight to epoch milliseconds,
 // numbers exact past 2^53. The subclass walks `_source`'s objects and decides which slot a key is.
 import type { Column } from "../core/contracts.js";
-import { FALSE, JsonBytes, NULL, QUOTE, TRUE } from "./json-bytes.js";
+import { BACKSLASH, FALSE, JsonBytes, NULL, QUOTE, TRUE } from "./json-bytes.js";
 import { jsonFailureMessage } from "./json-failures.js";
 import { columnPaths, timestampOnlySlots } from "./column-paths.js";
 import type { ColumnPaths } from "./column-paths.js";
@@ -12,7 +12,6 @@ import { HitFields, KEY_ID, KEY_INDEX } from "./hit-walk.js";
 import { DayStarts, isoMillis } from "./iso-millis.js";
 import { CACHED_TEXT_MAX, TextCache, textHashStart, textHashStep } from "./text-cache.js";
 
-const BACKSLASH = 0x5c;
 /** The position a refusal of the hit's own rules returns (JSON_FAILURE's are -1 to -15). */
 const REFUSED = -100;
 

@@ -19,7 +19,7 @@ export const OPEN_OBJECT = 0x7b;
 export const CLOSE_OBJECT = 0x7d;
 export const OPEN_ARRAY = 0x5b;
 export const CLOSE_ARRAY = 0x5d;
-const BACKSLASH = 0x5c;
+export const BACKSLASH = 0x5c;
 const LEVELS_IN_BITS = 31;
 
 export const TRUE = Buffer.from("true");

@@ -5,16 +5,10 @@
 // sequence is a quote. Nothing here is trusted: the value found only lets the next request go out
 // early, and the pager checks it against the envelope the decoder parses (point-in-time.ts).
 import type { Buffer } from "node:buffer";
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
+import { BACKSLASH, isSpace, QUOTE } from "./hit-scanner-bytes.js";
 
 /** Members read back from the end before giving up: an envelope has a handful. */
 const MAX_MEMBERS = 32;
-
-function isSpace(byte: number | undefined): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
 
 /** A byte of a number or of `true`, `false`, `null`. */
 function isScalarByte(byte: number): boolean {
@@ -29,7 +23,7 @@ function isScalarByte(byte: number): boolean {
 }
 
 function spaceBack(bytes: Uint8Array, i: number): number {
-  while (i >= 0 && isSpace(bytes[i])) i--;
+  while (i >= 0 && isSpace(bytes[i] as number)) i--;
   return i;
 }
 
