@@ -46,8 +46,7 @@ export function readAhead(body: CancellableBody, options: ReadAheadOptions): Asy
 }
 
 class BodyReadAhead implements AsyncIterable<Uint8Array> {
-  private queue: (Uint8Array | undefined)[] = [];
-  private head = 0;
+  private readonly queue: Uint8Array[] = [];
   private queuedBytes = 0;
   private ended = false;
   private failure: { error: unknown } | undefined;
@@ -115,14 +114,9 @@ class BodyReadAhead implements AsyncIterable<Uint8Array> {
   }
 
   private take(): Uint8Array | undefined {
-    if (this.head >= this.queue.length) return undefined;
-    const chunk = this.queue[this.head] as Uint8Array;
-    this.queue[this.head] = undefined;
-    this.head += 1;
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    }
+    // Per chunk, not per hit: a body read ahead holds a few hundred chunks at most.
+    const chunk = this.queue.shift();
+    if (chunk === undefined) return undefined;
     this.queuedBytes -= chunk.length;
     this.wakeThePump();
     return chunk;
