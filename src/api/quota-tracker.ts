@@ -3,6 +3,7 @@ import { QuotaExhaustedError } from "../errors.js";
 import type { Clock } from "./clock.js";
 import { systemClock } from "./clock.js";
 import type { QuotaGate } from "../core/quota-gate.js";
+import { valueAt } from "./wire/request-spec.js";
 
 interface QuotaTrackerOptions {
   /** Requests to keep in hand: once the remaining count (minus requests in flight) reaches it, stop. */
@@ -110,14 +111,8 @@ export class QuotaTracker {
 
 /** The remaining daily quota a response reports: flat in v1, under `meta.rate_limit` in v2 and v3. */
 export function reportedRemaining(data: unknown): number | undefined {
-  if (data === null || typeof data !== "object") return undefined;
-  const record = data as Record<string, unknown>;
-  const flat = record["daily_requests_remaining"];
+  const flat = valueAt(data, ["daily_requests_remaining"]);
   if (typeof flat === "number") return flat;
-  const meta = record["meta"];
-  if (meta === null || typeof meta !== "object") return undefined;
-  const rate = (meta as Record<string, unknown>)["rate_limit"];
-  if (rate === null || typeof rate !== "object") return undefined;
-  const value = (rate as Record<string, unknown>)["daily_remaining"];
+  const value = valueAt(data, ["meta", "rate_limit", "daily_remaining"]);
   return typeof value === "number" ? value : undefined;
 }

@@ -8,6 +8,7 @@ import type { ApiError } from "../errors.js";
 import { validateRequest } from "./wire/operations.js";
 import type { OperationPath } from "./wire/operations.js";
 import { formatProblem } from "./wire/common.js";
+import { valueAt } from "./wire/request-spec.js";
 import type { RetryContext } from "./retry.js";
 import { startRetryBudget } from "./retry.js";
 import { describeUrl } from "./redact.js";
@@ -156,11 +157,7 @@ export async function callService<P extends OperationPath>(
 
 /** Whether the envelope's hits array was found and emptied while streaming (else hits were missed). */
 function streamedAll(envelope: unknown, hitArray: HitArray): boolean {
-  let value = envelope;
-  for (const key of hitArray.path) {
-    if (typeof value !== "object" || value === null) return false;
-    value = (value as Record<string, unknown>)[key];
-  }
+  const value = valueAt(envelope, hitArray.path);
   return Array.isArray(value) && value.length === 0;
 }
 

@@ -2,6 +2,7 @@
 // back null (the service then releases the point in time itself).
 import type { RequestOf } from "../service-operation.js";
 import type { PagingStrategy } from "./pager.js";
+import { valueAt } from "../wire/request-spec.js";
 
 /** The operations paged with a point in time (their request and response shapes are the same). */
 export type PointInTimePath = "/v3/jobs/query" | "/v3/tickets/query";
@@ -25,10 +26,8 @@ function continuation(
   size: number | undefined,
   fields: PointInTimeRequest["fields"],
 ): PointInTimeRequest | undefined {
-  if (typeof meta !== "object" || meta === null) return undefined;
-  const pagination = (meta as { pagination?: unknown }).pagination;
-  if (typeof pagination !== "object" || pagination === null) return undefined;
-  const { pit_id: pitId, search_after: searchAfter } = pagination as Record<string, unknown>;
+  const pitId = valueAt(meta, ["pagination", "pit_id"]);
+  const searchAfter = valueAt(meta, ["pagination", "search_after"]);
   if (typeof pitId !== "string" || !Array.isArray(searchAfter)) return undefined;
   const next: PointInTimeRequest = { pit_id: pitId, search_after: toSortValues(searchAfter) };
   if (size !== undefined) next.size = size;

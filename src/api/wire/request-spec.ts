@@ -17,7 +17,8 @@ export function defineRequest<Shape extends z.ZodObject>(
   return { base, rules };
 }
 
-function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at `path` in parsed JSON, or undefined where the path leaves its objects and arrays. */
+export function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
   let current: unknown = body;
   for (const key of path) {
     if (current === null || typeof current !== "object") return undefined;
