@@ -7,12 +7,11 @@ import { startEmulator } from "../src/emulator/server.js";
 import type { RunningEmulator } from "../src/emulator/server.js";
 import { createServiceClient } from "../src/api/client.js";
 import type { ServiceClient } from "../src/api/client.js";
-import { v1Scroll } from "../src/api/paging/v1-scroll.js";
+import { metricsScroll, v1Scroll } from "../src/api/paging/scroll.js";
 import { logsScroll } from "../src/kinds/logs.js";
 import { workloadsScroll } from "../src/kinds/workloads.js";
 import { pageThrough } from "../src/api/paging/pager.js";
 import { pointInTime } from "../src/api/paging/point-in-time.js";
-import { metricsScroll } from "../src/api/paging/metrics-scroll.js";
 import { V3_HITS, v1HitArray, v2HitArray } from "../src/api/hit-arrays.js";
 import type { PagePart } from "../src/api/paging/page.js";
 

@@ -10,7 +10,7 @@ import { describe, expect } from "vitest";
 import type { PagingStrategy } from "../src/api/paging/pager.js";
 import { v2BatchExport } from "../src/api/paging/batch-exports.js";
 import type { BatchExport } from "../src/api/paging/batch-status.js";
-import { v2Scroll } from "../src/api/paging/v2-scroll.js";
+import { v2Scroll } from "../src/api/paging/scroll.js";
 import { pointInTime } from "../src/api/paging/point-in-time.js";
 import type { PointInTimePath } from "../src/api/paging/point-in-time.js";
 import { ATR_ONLY, DOMAIN_APP_TYPES } from "../src/api/wire/common.js";

@@ -3,7 +3,7 @@
 import { v1HitArray } from "../api/hit-arrays.js";
 import { v1BatchExport } from "../api/paging/batch-exports.js";
 import { pageThrough } from "../api/paging/pager.js";
-import { v1Scroll } from "../api/paging/v1-scroll.js";
+import { v1Scroll } from "../api/paging/scroll.js";
 import { LOG_APPLICATIONS, V1_APP_TYPES } from "../api/wire/common.js";
 import { createBatchSource } from "./batch-source.js";
 import { createPagedSource } from "./paged-source.js";

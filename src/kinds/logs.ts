@@ -3,7 +3,7 @@
 // Quirks: v1 calls containers caas, the mappings know them as kubernetes; eventops logs are always
 // serverless, scoped by log_group, tenant and stage instead of domain.
 import { v2BatchExport } from "../api/paging/batch-exports.js";
-import { v2Scroll } from "../api/paging/v2-scroll.js";
+import { v2Scroll } from "../api/paging/scroll.js";
 import type { RequestOf } from "../api/service-operation.js";
 import { LOG_APPLICATIONS, LOG_MAPPING_APPLICATIONS, V2_LOG_APP_TYPES } from "../api/wire/common.js";
 import type { MappingsSource } from "./data-kind.js";

@@ -1,6 +1,6 @@
 // Metrics: host and container metrics, served by v3 with scroll paging and aggregations. Its mappings
 // differ per application and app type, so they are asked once per app type and joined.
-import { metricsScroll } from "../api/paging/metrics-scroll.js";
+import { metricsScroll } from "../api/paging/scroll.js";
 import { DOMAIN_APP_TYPES, METRIC_APPLICATIONS } from "../api/wire/common.js";
 import { mappingsPerAppType } from "./mappings-per-app-type.js";
 import { oneOf } from "./source-spec.js";

@@ -1,7 +1,7 @@
 // Workloads: compute workloads, served by v2 (scroll, batch export, aggs; one request set per
 // app_type) with v3 mappings.
 import { v2BatchExport } from "../api/paging/batch-exports.js";
-import { v2Scroll } from "../api/paging/v2-scroll.js";
+import { v2Scroll } from "../api/paging/scroll.js";
 import type { RequestOf } from "../api/service-operation.js";
 import { ATR_ONLY, DOMAIN_APP_TYPES } from "../api/wire/common.js";
 import { byName } from "./hit-columns.js";
