@@ -51,6 +51,7 @@ class BodyReadAhead implements AsyncIterable<Uint8Array> {
   private ended = false;
   private failure: { error: unknown } | undefined;
   private stopped = false;
+  /** The resolvers of the reader's and the pump's last waits: resolving one again does nothing. */
   private wakeReader: (() => void) | undefined;
   private wakePump: (() => void) | undefined;
   private readonly tail: Uint8Array[] = [];
@@ -70,18 +71,18 @@ class BodyReadAhead implements AsyncIterable<Uint8Array> {
         this.queue.push(chunk);
         this.queuedBytes += chunk.length;
         this.keepTail(chunk);
-        this.wake();
+        this.wakeReader?.();
         while (this.queuedBytes >= this.options.limit() && !this.stopped) {
           await new Promise<void>((resolve) => (this.wakePump = resolve));
         }
         if (this.stopped) return;
       }
       this.ended = true;
-      this.wake();
+      this.wakeReader?.();
       this.announceEnd();
     } catch (error) {
       this.failure = { error };
-      this.wake();
+      this.wakeReader?.();
     }
   }
 
@@ -101,31 +102,19 @@ class BodyReadAhead implements AsyncIterable<Uint8Array> {
     }
   }
 
-  private wake(): void {
-    const wake = this.wakeReader;
-    this.wakeReader = undefined;
-    wake?.();
-  }
-
-  private wakeThePump(): void {
-    const wake = this.wakePump;
-    this.wakePump = undefined;
-    wake?.();
-  }
-
   private take(): Uint8Array | undefined {
     // Per chunk, not per hit: a body read ahead holds a few hundred chunks at most.
     const chunk = this.queue.shift();
     if (chunk === undefined) return undefined;
     this.queuedBytes -= chunk.length;
-    this.wakeThePump();
+    this.wakePump?.();
     return chunk;
   }
 
   private stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    this.wakeThePump();
+    this.wakePump?.();
     if (!this.ended && this.failure === undefined) void this.body.dump();
   }
 
