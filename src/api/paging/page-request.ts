@@ -82,12 +82,10 @@ export async function* requestPage<P extends OperationPath>(
       });
       return { response, size: current.size };
     } catch (error) {
-      if (options.isContinuation && isContextLost(error)) {
+      // The service no longer knows the cursor, or its answer was lost after the cursor moved.
+      const lost = isApiError(error) && hasCode(error, ERROR_CODES.RESPONSE_LOST);
+      if (lost || (options.isContinuation && isContextLost(error)))
         throw new PagingContextLostError(path, { status: error.status, cause: error });
-      }
-      if (isApiError(error) && hasCode(error, ERROR_CODES.RESPONSE_LOST)) {
-        throw new PagingContextLostError(path, { status: error.status, cause: error });
-      }
       if (!isTooLarge(error, !idempotent) || options.halving === undefined) throw error;
       const size = current.size ?? 100;
       const next = Math.floor(size / 2);
