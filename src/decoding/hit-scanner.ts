@@ -6,8 +6,6 @@ import { Buffer } from "node:buffer";
 import { closingQuote, hasEscape, isSpace, QUOTE, SOURCE_KEY } from "./hit-scanner-bytes.js";
 import type { ScannedElement } from "./hit-scanner-bytes.js";
 
-export type { ScannedElement } from "./hit-scanner-bytes.js";
-
 /**
  * @example
  * const scanner = new HitScanner(["data", "hits"], (hit) => JSON.parse(hit.bytes.toString("utf8", hit.start, hit.end)));

@@ -6,7 +6,6 @@ import { ApiError, isApiError } from "../errors.js";
 import type { HitArray } from "./hit-array.js";
 import { HitScanner } from "./hit-scanner.js";
 import { parseJson } from "./json-exact.js";
-import type { ScannedElement } from "./hit-scanner.js";
 
 /** Hits handed on at once: about 0.7 MB of jobs, whatever the page size. */
 export const HIT_BATCH_SIZE = 1000;
@@ -25,11 +24,6 @@ export interface HitBatch {
 
 /** The body is not JSON (cut short on the way, or malformed): the caller decides whether to resend. */
 export class MalformedBodyError extends Error {}
-
-function verbatimSource(element: ScannedElement): Uint8Array | undefined {
-  if (!element.compact || element.sourceStart < 0) return undefined;
-  return element.bytes.subarray(element.sourceStart, element.sourceEnd);
-}
 
 /**
  * Reads `body`, yielding the hits of `hitArray` in batches of at most `batchSize`; returns the
@@ -88,7 +82,8 @@ export async function* decodeHits(
           { operation, retryable: false },
         );
       }
-      add(hit, verbatimSource(element));
+      const { compact, sourceStart, sourceEnd } = element;
+      add(hit, compact && sourceStart >= 0 ? element.bytes.subarray(sourceStart, sourceEnd) : undefined);
     },
     takeAtStart,
   );
