@@ -5,41 +5,25 @@ import type { Dispatcher } from "undici";
 
 type UndiciBody = Dispatcher.ResponseData["body"];
 
+/** Why the transport stopped reading, by its code: the cap in bytes, the deadline in milliseconds. */
+const BOUNDS = {
+  RESPONSE_TOO_LARGE: (bytes: number) =>
+    `the response body exceeded ${bytes} bytes (service.limits.max_response_bytes)`,
+  RESPONSE_DEADLINE: (ms: number) =>
+    `no complete response within ${ms} ms (service.timeouts.request_ms covers headers and body)`,
+  CLIENT_CLOSED: () => "the client was closed while the request was in flight",
+};
+
 /** Why the transport stopped reading: the byte cap, the whole-attempt deadline, or the client closing. */
 export class ResponseBoundError extends Error {
-  readonly code: "RESPONSE_TOO_LARGE" | "RESPONSE_DEADLINE" | "CLIENT_CLOSED";
-  /** The cap in bytes or the deadline in milliseconds. */
-  readonly limit: number;
+  override readonly name = "ResponseBoundError";
 
-  private constructor(code: ResponseBoundError["code"], limit: number, message: string) {
-    super(message);
-    this.name = "ResponseBoundError";
-    this.code = code;
-    this.limit = limit;
-  }
-
-  static tooLarge(maxBytes: number): ResponseBoundError {
-    return new ResponseBoundError(
-      "RESPONSE_TOO_LARGE",
-      maxBytes,
-      `the response body exceeded ${maxBytes} bytes (service.limits.max_response_bytes)`,
-    );
-  }
-
-  static deadline(ms: number): ResponseBoundError {
-    return new ResponseBoundError(
-      "RESPONSE_DEADLINE",
-      ms,
-      `no complete response within ${ms} ms (service.timeouts.request_ms covers headers and body)`,
-    );
-  }
-
-  static closed(): ResponseBoundError {
-    return new ResponseBoundError(
-      "CLIENT_CLOSED",
-      0,
-      "the client was closed while the request was in flight",
-    );
+  /** `limit`: the cap in bytes or the deadline in milliseconds. */
+  constructor(
+    readonly code: keyof typeof BOUNDS,
+    readonly limit = 0,
+  ) {
+    super(BOUNDS[code](limit));
   }
 }
 
@@ -72,7 +56,7 @@ export class BoundedBody implements AsyncIterable<Uint8Array> {
         const bytes = chunk as Uint8Array;
         received += bytes.length;
         if (received > this.options.maxBytes) {
-          const error = ResponseBoundError.tooLarge(this.options.maxBytes);
+          const error = new ResponseBoundError("RESPONSE_TOO_LARGE", this.options.maxBytes);
           this.options.attempt.abort(error);
           throw error;
         }

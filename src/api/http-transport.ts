@@ -87,7 +87,10 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       const deadlineMs = req.deadlineMs ?? timeouts.requestMs;
       const attempt = new AbortController();
       inFlight.add(attempt);
-      const timer = setTimeout(() => attempt.abort(ResponseBoundError.deadline(deadlineMs)), deadlineMs);
+      const timer = setTimeout(
+        () => attempt.abort(new ResponseBoundError("RESPONSE_DEADLINE", deadlineMs)),
+        deadlineMs,
+      );
       const settle = (): void => {
         clearTimeout(timer);
         inFlight.delete(attempt);
@@ -119,7 +122,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): HttpTra
       }
     },
     async close() {
-      for (const attempt of inFlight) attempt.abort(ResponseBoundError.closed());
+      for (const attempt of inFlight) attempt.abort(new ResponseBoundError("CLIENT_CLOSED"));
       inFlight.clear();
       await ownAgent?.destroy();
     },
