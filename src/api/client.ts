@@ -181,19 +181,15 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     lookup: options.downloadLookup,
   });
   const warnIfDeprecated = deprecationWarner(logger);
+  const serviceCall = <P extends OperationPath>(path: P, body: RequestOf<P>, callOptions: CallOptions) => {
+    warnIfDeprecated(path);
+    return { path, body, signal: callOptions.signal, movesCursor: callOptions.idempotent === false };
+  };
 
   return {
-    call(path, body, callOptions = {}) {
-      warnIfDeprecated(path);
-      const movesCursor = callOptions.idempotent === false;
-      return callService(deps, { path, body, signal: callOptions.signal, movesCursor });
-    },
-    stream(path, body, hits, callOptions = {}) {
-      warnIfDeprecated(path);
-      const movesCursor = callOptions.idempotent === false;
-      const call = { path, body, signal: callOptions.signal, movesCursor };
-      return streamService(deps, call, hits, callOptions.readAhead);
-    },
+    call: (path, body, callOptions = {}) => callService(deps, serviceCall(path, body, callOptions)),
+    stream: (path, body, hits, callOptions = {}) =>
+      streamService(deps, serviceCall(path, body, callOptions), hits, callOptions.readAhead),
     authenticated: async (signal) => void (await tokens.getToken(signal)),
     download: (url, callOptions = {}) => links.download(url, callOptions.signal),
     quota,
