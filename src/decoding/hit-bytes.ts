@@ -44,17 +44,13 @@ interface HitBytesFailure {
 export type HitBytesResult = HitBytes | HitBytesFailure;
 
 const refused = (reason: HitBytesRefusal): HitBytesFailure => ({ ok: false, reason });
-const { notUtf8, tooDeep, repeatedKey } = JSON_FAILURE;
-const refusal = (position: number): HitBytesFailure =>
-  refused(
-    position === notUtf8
-      ? "utf8"
-      : position === tooDeep
-        ? "depth"
-        : position === repeatedKey
-          ? "keys"
-          : "syntax",
-  );
+/** The refusals a failure position names; any other is JSON.parse's own. */
+const REFUSALS = new Map<number, HitBytesRefusal>([
+  [JSON_FAILURE.notUtf8, "utf8"],
+  [JSON_FAILURE.tooDeep, "depth"],
+  [JSON_FAILURE.repeatedKey, "keys"],
+]);
+const refusal = (position: number): HitBytesFailure => refused(REFUSALS.get(position) ?? "syntax");
 
 /**
  * Reads the hit in bytes[start, end) (whitespace around it allowed, as JSON.parse allows it). With
