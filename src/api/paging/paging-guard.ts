@@ -3,23 +3,21 @@
 // reported total, or more requests than the total and the page size can need, stop the paging with
 // PAGING_RUNAWAY instead of spending the day's quota on a loop.
 import { ApiError } from "../../errors.js";
+import type { OperationPath } from "../wire/operations.js";
+import type { StreamedPage } from "./page-stream.js";
 
 /** Requests allowed beyond `ceil(total / page size)`: a factor for shrinking pages, plus a constant. */
 const REQUEST_FACTOR = 2;
 const REQUEST_EXTRA = 10;
 
-/** A page as the guard sees it: pages stream their hits on, so only the count and the ends are kept. */
-interface GuardedPage {
-  /** Hits the page held. */
-  count: number;
-  /** The page's first and last hits (undefined on an empty page). */
-  first: unknown;
-  last: unknown;
-  /** The total the service reported for the whole query on this page, if any. */
+/**
+ * A page as the guard sees it: pages stream their hits on, so only the count and the ends are kept,
+ * with the total the service reported for the whole query on this page and the page size asked for,
+ * if the request carries one.
+ */
+type GuardedPage = Pick<StreamedPage<OperationPath>, "count" | "first" | "last" | "size"> & {
   total: number | undefined;
-  /** The page size asked for, if the request carries one. */
-  size: number | undefined;
-}
+};
 
 function idOf(hit: unknown): string | undefined {
   if (hit === null || typeof hit !== "object") return undefined;
