@@ -35,6 +35,19 @@ describe("validateRequest", () => {
     expect(validateRequest("/v2/logs/scroll", logs)).toEqual([]);
   });
 
+  it("ties the logs mappings' app_type to the application: serverless for eventops and agentmanager only", () => {
+    for (const application of ["eventops", "agentmanager"]) {
+      expect(validateRequest("/v3/logs/mappings", { application, app_type: "serverless" })).toEqual([]);
+      expect(validateRequest("/v3/logs/mappings", { application, app_type: "ec2" })).toEqual([
+        { field: "app_type", value: "ec2", message: `must be serverless for application ${application}` },
+      ]);
+    }
+    expect(validateRequest("/v3/logs/mappings", { application: "atr", app_type: "kubernetes" })).toEqual([]);
+    expect(validateRequest("/v3/logs/mappings", { application: "atr", app_type: "serverless" })).toEqual([
+      { field: "app_type", value: "serverless", message: "must be ec2 or kubernetes for application atr" },
+    ]);
+  });
+
   it("bounds v3 size to 1..10000", () => {
     expect(fields("/v3/jobs/query", { ...jobs, size: 0 })).toEqual(["size"]);
     expect(fields("/v3/jobs/query", { ...jobs, size: 10_001 })).toEqual(["size"]);

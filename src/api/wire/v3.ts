@@ -37,17 +37,12 @@ export const v3LogsMappingsRequest = defineRequest(
     const { application, app_type: appType } = body;
     const serverlessOnly = application === "eventops" || application === "agentmanager";
     if (typeof application !== "string" || typeof appType !== "string") return;
-    if (serverlessOnly && appType !== "serverless") {
+    if (serverlessOnly !== (appType === "serverless")) {
+      const allowed = serverlessOnly ? "serverless" : "ec2 or kubernetes";
       problems.push({
         field: "app_type",
         value: appType,
-        message: `must be serverless for application ${application}`,
-      });
-    } else if (!serverlessOnly && appType === "serverless") {
-      problems.push({
-        field: "app_type",
-        value: appType,
-        message: `must be ec2 or kubernetes for application ${application}`,
+        message: `must be ${allowed} for application ${application}`,
       });
     }
   },
