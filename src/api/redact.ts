@@ -21,6 +21,8 @@ const SIGV4 =
 const SIGNED_XML =
   /<(SignatureProvided|StringToSign|StringToSignBytes|CanonicalRequest|CanonicalRequestBytes|AWSAccessKeyId)>[\s\S]*?(<\/\1>|$)/g;
 const CONTROL_EVERYWHERE = new RegExp(CONTROL.source, "g");
+/** The controls JSON writes short; any other is shown as its `\\u` escape. */
+const SHORT_ESCAPES: Readonly<Record<string, string>> = { "\r": "\\r", "\n": "\\n", "\t": "\\t" };
 
 /** The ways a secret travels: raw, URL-encoded (`%20` and form `+` for space), JSON-escaped, base64. */
 function encodingsOf(secret: string): string[] {
@@ -102,14 +104,9 @@ export function redactText(text: string, secrets: Iterable<string> = []): string
  * escapeControl("ok\r\u001b[2Kcomplete") // "ok\\r\\u001b[2Kcomplete"
  */
 export function escapeControl(text: string): string {
-  return text.replace(CONTROL_EVERYWHERE, (c) =>
-    c === "\r"
-      ? "\\r"
-      : c === "\n"
-        ? "\\n"
-        : c === "\t"
-          ? "\\t"
-          : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  return text.replace(
+    CONTROL_EVERYWHERE,
+    (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
 
