@@ -93,4 +93,8 @@ describe("escapeControl", () => {
       expect(describeErrorBody(JSON.stringify({ detail: forged }), [])).not.toContain(raw);
     }
   });
+
+  it("writes CR, LF and tab short and every other control as its \\u escape", () => {
+    expect(escapeControl("a\r\n\tb\u001b\u2028c")).toBe("a\\r\\n\\tb\\u001b\\u2028c");
+  });
 });
