@@ -48,6 +48,38 @@ describe("validateRequest", () => {
     ]);
   });
 
+  it("ties a v2 logs request's application and scope to its app_type", () => {
+    const logs = { ...window, size: 10 };
+    const serverless = { ...logs, app_type: "serverless", log_group: ["g"], tenant: ["t"], stage: ["s"] };
+    expect(validateRequest("/v2/logs/scroll", { ...serverless, application: "eventops" })).toEqual([]);
+    expect(validateRequest("/v2/logs/scroll", { ...serverless, application: "atr" })).toEqual([
+      { field: "application", value: "atr", message: "must be eventops when app_type is serverless" },
+    ]);
+    expect(fields("/v2/logs/scroll", { ...logs, application: "eventops", app_type: "serverless" })).toEqual([
+      "log_group",
+      "tenant",
+      "stage",
+    ]);
+    expect(fields("/v2/logs/scroll", { ...serverless, application: "eventops", tenant: [] })).toEqual([
+      "tenant",
+    ]);
+    const ec2 = { ...logs, app_type: "ec2", domain: ["d1"] };
+    expect(validateRequest("/v2/logs/scroll", { ...ec2, application: "atr" })).toEqual([]);
+    expect(validateRequest("/v2/logs/scroll", { ...ec2, application: "eventops" })).toEqual([
+      {
+        field: "application",
+        value: "eventops",
+        message: "must not be eventops unless app_type is serverless",
+      },
+    ]);
+    expect(fields("/v2/logs/scroll", { ...logs, application: "atr", app_type: "kubernetes" })).toEqual([
+      "domain",
+    ]);
+    expect(fields("/v2/logs/scroll", { ...ec2, application: "atr", domain: ["*", "d1"] })).toEqual([
+      "domain",
+    ]);
+  });
+
   it("bounds v3 size to 1..10000", () => {
     expect(fields("/v3/jobs/query", { ...jobs, size: 0 })).toEqual(["size"]);
     expect(fields("/v3/jobs/query", { ...jobs, size: 10_001 })).toEqual(["size"]);
