@@ -44,27 +44,18 @@ function logsInitialRules(body: Body, problems: WireProblem[], extra: readonly s
   checkTimeOrder(body, problems);
   const appType = body["app_type"];
   const application = body["application"];
-  if (appType === "serverless") {
-    if (application !== undefined && application !== "eventops") {
-      problems.push({
-        field: "application",
-        value: application,
-        message: "must be eventops when app_type is serverless",
-      });
-    }
-    requireFields(body, SERVERLESS_SCOPE, problems);
-    for (const name of SERVERLESS_SCOPE) checkScopeList(body, name, problems);
-  } else if (appType === "ec2" || appType === "kubernetes") {
-    if (application === "eventops") {
-      problems.push({
-        field: "application",
-        value: application,
-        message: "must not be eventops unless app_type is serverless",
-      });
-    }
-    requireFields(body, ["domain"], problems);
-    checkScopeList(body, "domain", problems);
+  const serverless = appType === "serverless";
+  if (!serverless && appType !== "ec2" && appType !== "kubernetes") return;
+  // eventops is the serverless application, and the only one.
+  if (application !== undefined && serverless !== (application === "eventops")) {
+    const message = serverless
+      ? "must be eventops when app_type is serverless"
+      : "must not be eventops unless app_type is serverless";
+    problems.push({ field: "application", value: application, message });
   }
+  const scope = serverless ? SERVERLESS_SCOPE : ["domain"];
+  requireFields(body, scope, problems);
+  for (const name of scope) checkScopeList(body, name, problems);
 }
 
 /**
