@@ -32,28 +32,6 @@ interface FailedAnswer {
 }
 
 /**
- * A request that moves a server-side cursor was answered, but the answer broke on the way. Sending it
- * again would skip the lost page, so it is not retried; the pager restarts.
- */
-function responseLost(path: string, cause: ApiError): ApiError {
-  return new ApiError(
-    `${path} was answered but the response broke on the way; the cursor has moved, so the page cannot be fetched again`,
-    { operation: path, status: cause.status, retryable: false, cause },
-    "RESPONSE_LOST",
-  );
-}
-
-/** A 2xx body over the byte cap: where the operation pages, paging treats it like 413 (smaller page). */
-function responseTooLarge(path: string, status: number, cause: ResponseBoundError): ApiError {
-  return new ApiError(
-    `${path} answered more than ${cause.limit} bytes; raise service.limits.max_response_bytes, ` +
-      "request fewer fields or a smaller page, or export with a batch operation",
-    { operation: path, status, retryable: false },
-    "RESPONSE_TOO_LARGE",
-  );
-}
-
-/**
  * What a 2xx body that broke while it was read stands for: the one place deciding whether the request
  * is sent again. A hit against the wire schema is the service's answer, not an accident: never resent.
  * A body over the byte cap asks for a smaller page (RESPONSE_TOO_LARGE). Otherwise (cut short, not
@@ -70,8 +48,14 @@ export function brokenBody<P extends OperationPath>(
 ): unknown {
   if (call.signal?.aborted === true) return call.signal.reason;
   if (isApiError(error) && !error.retryable) return error;
+  // Where the operation pages, paging treats a body over the byte cap like 413 (a smaller page).
   if (error instanceof ResponseBoundError && error.code === "RESPONSE_TOO_LARGE")
-    return responseTooLarge(call.path, status, error);
+    return new ApiError(
+      `${call.path} answered more than ${error.limit} bytes; raise service.limits.max_response_bytes, ` +
+        "request fewer fields or a smaller page, or export with a batch operation",
+      { operation: call.path, status, retryable: false },
+      "RESPONSE_TOO_LARGE",
+    );
   const failure =
     error instanceof MalformedBodyError
       ? new ApiError(`${call.path} answered a truncated body (${error.message})`, {
@@ -80,7 +64,13 @@ export function brokenBody<P extends OperationPath>(
           retryable: true,
         })
       : toNetworkError(call.path, error, deps.tokens.secrets());
-  return call.movesCursor ? responseLost(call.path, failure) : failure;
+  if (!call.movesCursor) return failure;
+  // Sent again, the request would skip the lost page: it is not, and the pager restarts.
+  return new ApiError(
+    `${call.path} was answered but the response broke on the way; the cursor has moved, so the page cannot be fetched again`,
+    { operation: call.path, status: failure.status, retryable: false, cause: failure },
+    "RESPONSE_LOST",
+  );
 }
 
 /**
