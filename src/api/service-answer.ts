@@ -3,7 +3,7 @@
 // the way, which decides for every reader of a body (whole text or streamed hits) whether the
 // request may be sent again.
 import type { z } from "zod";
-import { ApiError, isApiError, PermissionError } from "../errors.js";
+import { ApiError, isApiError, PermissionError, QuotaExhaustedError } from "../errors.js";
 import { OPERATIONS } from "./wire/operations.js";
 import type { OperationPath } from "./wire/operations.js";
 import { ResponseBoundError } from "./bounded-body.js";
@@ -11,7 +11,6 @@ import { reportedRemaining } from "./quota-tracker.js";
 import { parseRetryAfter } from "./retry-policy.js";
 import { HttpStatusError, describeErrorBody } from "./http-status-error.js";
 import { toNetworkError } from "./network-error.js";
-import { classifyRateLimit, isQuotaGone } from "./rate-limit.js";
 import { MalformedBodyError } from "../decoding/hit-stream.js";
 import type { OpenAnswer, ResponseOf, ServiceCall, ServiceCallDeps } from "./service-operation.js";
 
@@ -74,6 +73,20 @@ export function brokenBody<P extends OperationPath>(
 }
 
 /**
+ * Whether a 429 with this Retry-After means the day's quota is gone rather than a short throttle: the
+ * last count the service reported was 0, no Retry-After comes with it, or Retry-After reaches past the
+ * retry budget (a wait until the quota renews). A short throttle waits Retry-After and is sent again.
+ */
+function isQuotaGone(deps: ServiceCallDeps, retryAfterMs: number | undefined): boolean {
+  const remaining = deps.quota.remaining;
+  return (
+    retryAfterMs === undefined ||
+    (remaining !== undefined && remaining <= 0) ||
+    retryAfterMs > deps.retry.maxElapsedMs
+  );
+}
+
+/**
  * Whether the service asked for less pressure: 503, or a 429 that is a short throttle (the day's
  * quota being gone is not overload, and fewer requests at once would not bring it back).
  */
@@ -84,7 +97,7 @@ function isPushBack(
 ): boolean {
   if (status === 503) return true;
   if (status !== 429) return false;
-  return !isQuotaGone(deps.quota, deps.retry, parseRetryAfter(retryAfter, deps.clock.now()));
+  return !isQuotaGone(deps, parseRetryAfter(retryAfter, deps.clock.now()));
 }
 
 /** Sends the request once; a 2xx comes back unread, any other status with an excerpt of its body. */
@@ -93,7 +106,6 @@ async function sendOnce<P extends OperationPath>(
   call: ServiceCall<P>,
   token: string,
 ): Promise<OpenAnswer | FailedAnswer> {
-  let status: number | undefined;
   // A place among the requests that wait for an answer: held until the status line is in.
   const pass = await deps.gate.enter(call.signal);
   try {
@@ -109,7 +121,7 @@ async function sendOnce<P extends OperationPath>(
       body: JSON.stringify(call.body ?? {}),
       signal: call.signal,
     });
-    status = response.status;
+    const status = response.status;
     const retryAfter = response.headers["retry-after"];
     pass.answered(isPushBack(deps, status, retryAfter));
     if (status >= 200 && status < 300) return { status, body: response.body };
@@ -133,8 +145,19 @@ function statusError(deps: ServiceCallDeps, path: string, answer: FailedAnswer):
   }
   if (status === 403) return new PermissionError(path);
   const retryAfterMs = parseRetryAfter(answer.retryAfter, deps.clock.now());
-  if (status === 429) return classifyRateLimit(deps.quota, deps.retry, path, retryAfterMs, detail);
-  return new HttpStatusError(path, status, detail, { retryable: status >= 500, retryAfterMs });
+  if (status === 429 && isQuotaGone(deps, retryAfterMs)) {
+    const remaining = deps.quota.remaining;
+    deps.quota.markExhausted();
+    return new QuotaExhaustedError(
+      `the daily request quota is exhausted (${path} answered HTTP 429); resume when the quota renews`,
+      remaining,
+      deps.quota.reserve,
+      { cause: new HttpStatusError(path, 429, detail, { retryable: false, retryAfterMs }) },
+    );
+  }
+  // A 429 here is a short throttle: retried after its Retry-After, as 5xx are.
+  const retryable = status >= 500 || status === 429;
+  return new HttpStatusError(path, status, detail, { retryable, retryAfterMs });
 }
 
 /**
