@@ -194,6 +194,39 @@ describe("--report", () => {
 });
 
 describe("logs", () => {
+  // Regression: schema and ddl made their logger from --log-level alone, so MDQ_LOG_LEVEL and
+  // MDQ_LOG_FORMAT, which every other command follows, changed nothing there.
+  it("schema and ddl follow MDQ_LOG_LEVEL and MDQ_LOG_FORMAT as run does", async () => {
+    const emulator = await startEmulator({ seed: 11, density: 5 });
+    try {
+      const file = await workspace.write(
+        "schema-logs.yaml",
+        jobsPipelineYaml({ name: "schema-logs", out: join(workspace.dir, "schema-logs"), endHour: 2 }),
+      );
+      for (const command of [
+        ["schema", file],
+        ["ddl", file, "--dialect", "duckdb"],
+      ]) {
+        const loud = await runCli(command, {
+          env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "debug", MDQ_LOG_FORMAT: "json" },
+        });
+        expect(loud.code, loud.stderr).toBe(0);
+        const lines = loud.stderr
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(lines.some((line) => line.level === "debug" && line.msg === "Obtained an access token.")).toBe(
+          true,
+        );
+        const quiet = await runCli(command, { env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "error" } });
+        expect(quiet.code, quiet.stderr).toBe(0);
+        expect(quiet.stderr).toBe("");
+      }
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it("every line carries the run id and the pipeline; MDQ_LOG_LEVEL sets the level", async () => {
     const emulator = await startEmulator({ seed: 10, density: 5 });
     try {

@@ -3,13 +3,13 @@
 import { loadPipeline } from "../config/load-pipeline.js";
 import type { LoadOptions } from "../config/load-pipeline.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { createLogger } from "../logger.js";
 import type { Column } from "../core/contracts.js";
 import { destinationOf, openOutputStore } from "../sinks/open-output-store.js";
 import { resolvePipelineSchemas } from "../warehouse/pipeline-schemas.js";
 import type { ResolvedSinkSchema, SchemaSink } from "../warehouse/pipeline-schemas.js";
 import type { CliIO } from "./io.js";
-import { argumentError, parseLogLevel } from "./command-options.js";
+import { argumentError } from "./command-options.js";
+import { commandLogger } from "./command-logger.js";
 import { sourceColumnsFromService } from "../pipeline/run/output-columns.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
 import { openSession } from "../pipeline/run/session.js";
@@ -23,7 +23,7 @@ interface LoadedSchemas {
 
 /**
  * Asks the service for the kind's mappings only; reads each sink's pin, writes nothing. Logs on
- * stderr at `--log-level` (default warn).
+ * stderr at `--log-level`, else MDQ_LOG_LEVEL (default warn), in MDQ_LOG_FORMAT.
  */
 export async function loadSinkSchemas(
   file: string,
@@ -31,7 +31,8 @@ export async function loadSinkSchemas(
   logLevel: string | undefined,
   time: Pick<LoadOptions, "now" | "overrides">,
 ): Promise<LoadedSchemas> {
-  const log = createLogger({ level: parseLogLevel(logLevel, "warn"), destination: io.stderr });
+  // As every command's: the flag, else MDQ_LOG_LEVEL and MDQ_LOG_FORMAT, else warn.
+  const log = commandLogger({ "log-level": logLevel }, io, "warn");
   const pipeline = await loadPipeline(file, { env: io.env, components: io.components, ...time });
   const session = await openSession(pipeline.service, { log, quotaReserve: 0 });
   try {
