@@ -31,6 +31,8 @@ export class HitColumnValues {
   private readonly isText: boolean[];
   /** Per column, which values its coercer returns as they are (`keptUnchanged`). */
   private readonly keeps: Uint8Array;
+  /** One hit's values, written to the columns only once every coercer took its value. */
+  private readonly coerced: ColumnValue[];
 
   constructor(
     columns: readonly Column[],
@@ -40,33 +42,36 @@ export class HitColumnValues {
     this.coercers = columns.map((column) => coercers.coerce[column.type]);
     this.isText = columns.map((column) => column.type === "string" || column.type === "json");
     this.keeps = Uint8Array.from(columns, (column) => coercers.keeps[column.type]);
+    this.coerced = columns.map(() => null);
   }
 
   /**
-   * Pushes each column's value, read from `values` (per slot, undefined: missing), onto its array of
-   * `into`; returns the characters written to text columns, or -1, with nothing pushed, when a
+   * Writes each column's value, read from `values` (per slot, undefined: missing), at `at` in its array
+   * of `into`; returns the characters written to text columns, or -1, with nothing written, when a
    * column's coercer refuses its value (the integer columns' rule).
    */
-  write(values: readonly unknown[], into: ColumnValue[][]): number {
+  write(values: readonly unknown[], into: ColumnValue[][], at: number): number {
     const { nestedSlot, flatSlot } = this.paths;
+    const coerced = this.coerced;
     let textLength = 0;
     for (let column = 0; column < this.coercers.length; column++) {
       const flat = flatSlot[column] as number;
       let value = flat >= 0 ? values[flat] : undefined;
       if (value === undefined) value = values[nestedSlot[column] as number];
       // The values a column's coercer gives back unchanged skip the call (one call site for all types).
-      let coerced: ColumnValue;
+      let made: ColumnValue;
       try {
-        coerced = isKeptUnchanged(this.keeps[column] as number, value)
+        made = isKeptUnchanged(this.keeps[column] as number, value)
           ? (value as ColumnValue)
           : (this.coercers[column] as Coercer)(value);
       } catch {
-        for (let written = 0; written < column; written++) (into[written] as ColumnValue[]).pop();
         return -1;
       }
-      if (this.isText[column] === true && typeof coerced === "string") textLength += coerced.length;
-      (into[column] as ColumnValue[]).push(coerced);
+      if (this.isText[column] === true && typeof made === "string") textLength += made.length;
+      coerced[column] = made;
     }
+    for (let column = 0; column < coerced.length; column++)
+      (into[column] as ColumnValue[])[at] = coerced[column] as ColumnValue;
     return textLength;
   }
 }

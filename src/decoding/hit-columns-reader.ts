@@ -76,11 +76,19 @@ export class HitColumnsReader extends HitSlotScanner {
   }
 
   /**
-   * Reads the hit in `bytes[start, end)` and, when it is valid, pushes one value onto each column's
-   * array of `into` (in `columns` order). On failure nothing is pushed. With `prefix`, the hit starts
-   * at `start` and may close anywhere before `end`; the result's `end` says where.
+   * Reads the hit in `bytes[start, end)` and, when it is valid, writes one value at `row` in each
+   * column's array of `into` (in `columns` order; by default after the values already there). On
+   * failure nothing is written. With `prefix`, the hit starts at `start` and may close anywhere before
+   * `end`; the result's `end` says where.
    */
-  read(bytes: Uint8Array, start: number, end: number, into: ColumnValue[][], prefix = false): HitColumnsRead {
+  read(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    into: ColumnValue[][],
+    prefix = false,
+    row = into[0]?.length ?? 0,
+  ): HitColumnsRead {
     const result = this.result;
     this.reset(bytes, end);
     result.unknownFields = NONE;
@@ -91,7 +99,7 @@ export class HitColumnsReader extends HitSlotScanner {
     result.end = at;
     if (at < 0) return result;
     // A value its column refuses (int64's rule) is left to the parsed path, whose error names it.
-    if (!this.finish(into)) result.failure = "a value its column does not take";
+    if (!this.finish(into, row)) result.failure = "a value its column does not take";
     return result;
   }
 
@@ -106,7 +114,7 @@ export class HitColumnsReader extends HitSlotScanner {
   }
 
   /** False, with nothing written, when a column's coercer refuses its value. */
-  private finish(into: ColumnValue[][]): boolean {
+  private finish(into: ColumnValue[][], row: number): boolean {
     const result = this.result;
     result.id = this.id;
     result.index = this.index;
@@ -114,7 +122,7 @@ export class HitColumnsReader extends HitSlotScanner {
     if (this.indexSlot >= 0) this.values[this.indexSlot] = this.index;
     if (this.unknown.length > 0 || this.idSlot < 0 || this.indexSlot < 0)
       result.unknownFields = unknownFieldNames(this.unknown, this.names);
-    const textLength = this.columnValues.write(this.values, into);
+    const textLength = this.columnValues.write(this.values, into, row);
     if (textLength < 0) return false;
     result.textLength = textLength;
     return true;

@@ -6,7 +6,7 @@
 // parsed objects were about two fifths of such an export's CPU (docs/performance.md).
 import type { Column } from "../core/contracts.js";
 import type { ColumnCoercers, HitBytesReader, ReadHit } from "../core/hit-reader.js";
-import type { ColumnChunk, TakenRecord } from "../core/record-batch.js";
+import type { ColumnChunk, ColumnValue, TakenRecord } from "../core/record-batch.js";
 import { HitColumnsReader } from "./hit-columns-reader.js";
 import { NONE } from "./hit-slot-scanner.js";
 
@@ -36,10 +36,10 @@ export function createTakenColumnsReader(
         chunk = newChunk(columns);
         at = 0;
       }
-      const read = reader.read(bytes, start, end, chunk.values, prefix);
+      const read = reader.read(bytes, start, end, chunk.values, prefix, at);
       if (read.failure !== undefined) return undefined;
-      chunk.unknown.push(read.unknownFields.length === 0 ? NONE : [...read.unknownFields]);
-      chunk.textLengths.push(read.textLength);
+      chunk.unknown[at] = read.unknownFields.length === 0 ? NONE : [...read.unknownFields];
+      chunk.textLengths[at] = read.textLength;
       const record: TakenRecord = { _id: read.id, _index: read.index, chunk, at };
       at += 1;
       taken.row = record;
@@ -49,8 +49,19 @@ export function createTakenColumnsReader(
   };
 }
 
+/**
+ * A chunk whose arrays are made at their full length, written by index: arrays grown by `push` were
+ * made again at each growth, about three times the values' own size in garbage (a third of a Parquet
+ * export's allocation). Filled with null, so they hold any value from the start with no change of
+ * their element kind on the way.
+ */
 function newChunk(columns: readonly Column[]): ColumnChunk {
-  return { columns, values: columns.map(() => []), unknown: [], textLengths: [] };
+  return {
+    columns,
+    values: columns.map(() => new Array<ColumnValue>(CHUNK_ROWS).fill(null)),
+    unknown: new Array<readonly string[]>(CHUNK_ROWS).fill(NONE),
+    textLengths: new Array<number>(CHUNK_ROWS).fill(0),
+  };
 }
 
 /** Whether values taken for `taken` columns are those of `columns`: the same names and types, in order. */

@@ -6,7 +6,10 @@ import { gunzipSync } from "node:zlib";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import type { Column, RecordBatch, Row, RowEncoder } from "../core/contracts.js";
+import type { TakenRecord } from "../core/record-batch.js";
+import { createTakenColumnsReader } from "../decoding/taken-columns.js";
 import { ndjsonFormat } from "./ndjson.js";
+import { parquetColumnCoercers } from "./parquet/coercers.js";
 import { parquetFormat } from "./parquet/parquet-format.js";
 
 const rows: Row[] = [
@@ -65,5 +68,44 @@ describe("Parquet", () => {
       note: "\ufffd is not replaced",
       extra: '{"n":9007199254740993}',
     });
+  });
+});
+
+describe("Parquet, values taken from the service's bytes", () => {
+  const columns: Column[] = [
+    { name: "id", type: "string" },
+    { name: "extra", type: "json" },
+  ];
+  /** A chunk's worth of hits, so a row group is one whole chunk: its arrays, not a copy of them. */
+  const HITS = 1000;
+
+  function takenBatch(): RecordBatch {
+    const reader = createTakenColumnsReader(columns, parquetColumnCoercers);
+    const records: TakenRecord[] = [];
+    for (let i = 0; i < HITS; i++) {
+      const extra = i === 0 ? '{"deep":["\\udbff!"]}' : '{"n":1}';
+      const hit = Buffer.from(
+        `{"_index":"i","_id":"h${i}","_score":null,"sort":[${i}],"_source":{"id":"r${i}","extra":${extra}}}`,
+      );
+      const read = reader.read(hit, 0, hit.length, true);
+      if (read === undefined) throw new Error(`hit ${i} was not taken`);
+      records.push(read.row as TakenRecord);
+    }
+    return { kind: "columns", records };
+  }
+
+  it("replaces a json column's lone surrogates in a copy, so each file that takes the values counts them", async () => {
+    const batch = takenBatch();
+    const chunk = (batch.records[0] as TakenRecord).chunk;
+    const before = chunk.values[1]?.[0];
+    for (const _file of [1, 2]) {
+      const encoder = parquetFormat.createEncoder(columns, parquetFormat.settings({}));
+      const file = new Uint8Array(await encode(encoder, [batch])).buffer;
+      expect(encoder.replacedSurrogates?.()).toBe(1);
+      const read = await parquetReadObjects({ file, metadata: parquetMetadata(file) });
+      expect(read[0]).toEqual({ id: "r0", extra: '{"deep":["\ufffd!"]}' });
+      expect(read).toHaveLength(HITS);
+    }
+    expect(chunk.values[1]?.[0]).toBe(before);
   });
 });

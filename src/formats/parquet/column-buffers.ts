@@ -14,8 +14,8 @@ interface ColumnBuffer {
   coerce: Coercer;
   /** Values read from rows one by one, after those of `parts`. */
   values: ParquetValue[];
-  /** Earlier values, in order: rows read one by one, and runs of taken rows copied whole. */
-  parts: ParquetValue[][];
+  /** Earlier values, in order: rows read one by one, and runs of taken rows, where they are. */
+  parts: ValueRun[];
   /** Strings vary in size; other values are counted as 8 bytes. */
   isText: boolean;
   /** A `json` column, whose text still holds lone surrogates as escapes (coerce-value.ts). */
@@ -25,17 +25,30 @@ interface ColumnBuffer {
 /** The coercers' refusals, which `append` names with the column (coerce-value.ts). */
 const REFUSALS = ["SINK_VALUE_NOT_INT64", "SINK_VALUE_NOT_INT32"] as const;
 
-/** Runs of taken rows shorter than this are copied value by value; longer ones are sliced whole. */
-const WHOLE_RUN = 32;
-/** Parts joined per `concat` call: an argument list bounded whatever the row group's length. */
-const JOIN_PARTS = 256;
+/** Values `from` to `to` of an array that is not copied until the row group is taken. */
+interface ValueRun {
+  values: readonly ParquetValue[];
+  from: number;
+  to: number;
+}
 
-/** The parts as one array, in order. */
-function joined(parts: ParquetValue[][]): ParquetValue[] {
-  if (parts.length === 1) return parts[0] as ParquetValue[];
-  let values: ParquetValue[] = [];
-  for (let k = 0; k < parts.length; k += JOIN_PARTS)
-    values = values.concat(...parts.slice(k, k + JOIN_PARTS));
+/** Runs of taken rows shorter than this are copied value by value; longer ones are kept where they are. */
+const WHOLE_RUN = 32;
+
+/**
+ * The runs as one array, in order, copied once: a run that is a whole array of its own is that array.
+ * (Sliced when appended and joined with `concat` when taken, each value was copied twice.)
+ */
+function joined(parts: readonly ValueRun[]): ParquetValue[] {
+  const only = parts.length === 1 ? (parts[0] as ValueRun) : undefined;
+  if (only !== undefined && only.from === 0 && only.to === only.values.length)
+    return only.values as ParquetValue[];
+  let length = 0;
+  for (const part of parts) length += part.to - part.from;
+  const values = new Array<ParquetValue>(length);
+  let at = 0;
+  for (const { values: run, from, to } of parts)
+    for (let k = from; k < to; k++) values[at++] = run[k] as ParquetValue;
   return values;
 }
 
@@ -117,8 +130,8 @@ export class ColumnBuffers {
 
   /**
    * `append` for records a columns reader took: their values are in their chunks, and each run of
-   * records taken from one chunk in a row is copied column by column at once (a copy the runtime makes,
-   * not a push per value). Their values were taken for the encoder's columns: a record taken for
+   * records taken from one chunk in a row is kept as a run of that chunk's arrays, copied once when the
+   * row group is taken. Their values were taken for the encoder's columns: a record taken for
    * others is a defect, never nulls.
    */
   private appendTaken(records: readonly TakenRecord[], start: number, end: number): void {
@@ -137,10 +150,10 @@ export class ColumnBuffers {
           return;
         }
         if (buffer.values.length > 0) {
-          buffer.parts.push(buffer.values);
+          buffer.parts.push({ values: buffer.values, from: 0, to: buffer.values.length });
           buffer.values = [];
         }
-        buffer.parts.push(taken.slice(from, to));
+        buffer.parts.push({ values: taken, from, to });
       });
       for (let k = from; k < to; k++) textLength += chunk.textLengths[k] as number;
       i = next;
@@ -161,26 +174,34 @@ export class ColumnBuffers {
 
   /**
    * Counts the lone surrogates of a text column's values, which the encoder writes as U+FFFD; a `json`
-   * column's are escapes, replaced here. Once per value per row group, on every path (rows, taken
-   * values): one native check for a string, at once for one-byte ones.
+   * column's are escapes, replaced here, in a copy: the values may be a chunk's own array, which other
+   * outputs read too. Once per value per row group, on every path (rows, taken values): one native
+   * check for a string, at once for one-byte ones.
    */
-  private replaceSurrogates(values: ParquetValue[], isJson: boolean): void {
+  private replaceSurrogates(values: ParquetValue[], isJson: boolean): ParquetValue[] {
     const replaced = this.replaced;
+    let written = values;
     for (let i = 0; i < values.length; i++) {
       const value = values[i];
       if (typeof value !== "string") continue;
-      if (isJson) values[i] = wellFormedJson(value, replaced);
-      else replaced.count += loneSurrogates(value);
+      if (!isJson) {
+        replaced.count += loneSurrogates(value);
+        continue;
+      }
+      const wellFormed = wellFormedJson(value, replaced);
+      if (wellFormed === value) continue;
+      if (written === values) written = values.slice();
+      written[i] = wellFormed;
     }
+    return written;
   }
 
   /** The values buffered, one array per column; the buffers start empty again. */
   take(): ParquetValue[][] {
     const values = this.buffers.map(({ parts, values, isText, isJson }) => {
-      if (parts.length > 0 && values.length > 0) parts.push(values);
+      if (parts.length > 0 && values.length > 0) parts.push({ values, from: 0, to: values.length });
       const all = parts.length === 0 ? values : joined(parts);
-      if (isText) this.replaceSurrogates(all, isJson);
-      return all;
+      return isText ? this.replaceSurrogates(all, isJson) : all;
     });
     for (const buffer of this.buffers) {
       buffer.values = [];
