@@ -400,6 +400,30 @@ describe("keys guessed from the hit before", () => {
   });
 });
 
+describe("texts that do not repeat", () => {
+  it("are read as JSON.parse reads them, past the misses that take a column off the text cache and back", () => {
+    const columns: Column[] = [
+      { name: "id", type: "string" },
+      { name: "state", type: "string" },
+    ];
+    const states = ["DONE", "FAILED", "RUNNING"];
+    // Runs of new ids long enough to take the column off the cache, then values that repeat, then
+    // texts the uncached read declines (escapes, wide characters, longer than the cache's) or that are
+    // no text at all, each in the middle of a run of new ids.
+    const ids = (i: number): string => {
+      if (i % 997 === 500) return "\\u0061\\n";
+      if (i % 991 === 600) return "é-wide";
+      if (i % 983 === 700) return "x".repeat(60);
+      return i >= 6000 && i < 7000 ? `again-${i % 4}` : `0alou8l-ajvc-${i}`;
+    };
+    for (let i = 0; i < 10_000; i++) {
+      const id = i % 1009 === 800 ? "null" : `"${ids(i)}"`;
+      const text = `{"_index":"i","_id":"h${i}","_source":{"id":${id},"state":"${states[i % 3]}"}}`;
+      if (!expectSameAsParse(text, columns, false)) expect.fail(text);
+    }
+  });
+});
+
 const HIT = '{"_index":"i","_id":"h","_score":null,"_source":{"s":"x"},"sort":[1]}';
 
 /** Texts that are not one JSON value: JSON.parse throws on each, and the reader refuses each. */

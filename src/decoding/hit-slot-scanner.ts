@@ -15,6 +15,14 @@ import { CACHED_TEXT_MAX, TextCache, textHashStart, textHashStep } from "./text-
 /** The position a refusal of the hit's own rules returns (JSON_FAILURE's are -1 to -15). */
 const REFUSED = -100;
 
+/**
+ * A column whose short texts missed the text cache this many times in a row (ids, names with a number)
+ * is read without it for the next UNCACHED_RUN values: hashing a value and comparing it with the
+ * string kept under its hash only costs when the value is new each time. Then it is tried again.
+ */
+const MISSES_IN_A_ROW = 32;
+const UNCACHED_RUN = 4096;
+
 /** Shared by every read that finds no unknown field. */
 export const NONE: readonly string[] = [];
 
@@ -50,6 +58,9 @@ export abstract class HitSlotScanner extends JsonBytes {
   private readonly days = new DayStarts();
   /** 1 for a slot only timestamp columns read (the number is what each would coerce the text to). */
   private readonly timeSlots: Uint8Array;
+  /** Per slot, the text cache's misses in a row, and the values still to read without it. */
+  private readonly misses: Uint8Array;
+  private readonly uncached: Uint16Array;
 
   constructor(columns: readonly Column[], v3: boolean) {
     super();
@@ -57,6 +68,8 @@ export abstract class HitSlotScanner extends JsonBytes {
     this.paths = columnPaths(columns);
     this.values = new Array<unknown>(this.paths.slotCount).fill(undefined);
     this.timeSlots = timestampOnlySlots(columns, this.paths);
+    this.misses = new Uint8Array(this.paths.slotCount);
+    this.uncached = new Uint16Array(this.paths.slotCount);
   }
 
   /**
@@ -115,7 +128,28 @@ export abstract class HitSlotScanner extends JsonBytes {
       hash = textHashStep(hash, c);
     }
     if (i >= limit || bytes[i] !== QUOTE) return -1;
-    this.values[slot] = this.texts.hashed(hash, bytes, at + 1, i);
+    const texts = this.texts;
+    this.values[slot] = texts.hashed(hash, bytes, at + 1, i);
+    if (!texts.missed) this.misses[slot] = 0;
+    else if (++(this.misses[slot] as number) === MISSES_IN_A_ROW) {
+      this.misses[slot] = 0;
+      this.uncached[slot] = UNCACHED_RUN;
+    }
+    return i + 1;
+  }
+
+  /** `shortText` without the text cache, for a column whose values do not repeat. */
+  private newText(at: number, slot: number): number {
+    const { bytes } = this;
+    const limit = Math.min(this.end, at + 2 + CACHED_TEXT_MAX);
+    let i = at + 1;
+    for (; i < limit; i++) {
+      const c = bytes[i] as number;
+      if (c === QUOTE || c < 0x20 || c === BACKSLASH || c > 0x7e) break;
+    }
+    if (i >= limit || bytes[i] !== QUOTE) return -1;
+    this.values[slot] = bytes.latin1Slice(at + 1, i);
+    (this.uncached[slot] as number)--;
     return i + 1;
   }
 
@@ -123,7 +157,7 @@ export abstract class HitSlotScanner extends JsonBytes {
     let end: number;
     let value: unknown;
     if (byte === QUOTE && this.timeSlots[slot] !== 1) {
-      end = this.shortText(at, slot);
+      end = this.uncached[slot] === 0 ? this.shortText(at, slot) : this.newText(at, slot);
       if (end >= 0) return end;
     }
     if (byte === QUOTE) {

@@ -11,6 +11,8 @@ const ENTRIES = 4096;
 /** A table of recent strings by a hash of their bytes and a salt (the column), checked on each use. */
 export class TextCache {
   private readonly texts: (string | undefined)[] = new Array<string | undefined>(ENTRIES).fill(undefined);
+  /** Whether the last `hashed` made a new string. */
+  missed = false;
 
   /**
    * The text of the ASCII bytes `bytes[from, to)` (no escape, no byte over 0x7f, at most
@@ -29,8 +31,12 @@ export class TextCache {
     if (kept !== undefined && kept.length === to - from) {
       let k = 0;
       while (k < kept.length && kept.charCodeAt(k) === bytes[from + k]) k++;
-      if (k === kept.length) return kept;
+      if (k === kept.length) {
+        this.missed = false;
+        return kept;
+      }
     }
+    this.missed = true;
     const text = bytes.latin1Slice(from, to);
     this.texts[entry] = text;
     return text;

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { parquetMetadata, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import type { Column, RecordBatch, Row, RowEncoder } from "../core/contracts.js";
-import type { TakenRecord } from "../core/record-batch.js";
+import type { ColumnsBatch, TakenRecord } from "../core/record-batch.js";
 import { createTakenColumnsReader } from "../decoding/taken-columns.js";
 import { ndjsonFormat } from "./ndjson.js";
 import { parquetColumnCoercers } from "./parquet/coercers.js";
@@ -79,7 +79,7 @@ describe("Parquet, values taken from the service's bytes", () => {
   /** A chunk's worth of hits, so a row group is one whole chunk: its arrays, not a copy of them. */
   const HITS = 1000;
 
-  function takenBatch(): RecordBatch {
+  function takenBatch(): ColumnsBatch {
     const reader = createTakenColumnsReader(columns, parquetColumnCoercers);
     const records: TakenRecord[] = [];
     for (let i = 0; i < HITS; i++) {
@@ -98,7 +98,7 @@ describe("Parquet, values taken from the service's bytes", () => {
     const batch = takenBatch();
     const chunk = (batch.records[0] as TakenRecord).chunk;
     const before = chunk.values[1]?.[0];
-    for (const _file of [1, 2]) {
+    for (let file = 1; file <= 2; file++) {
       const encoder = parquetFormat.createEncoder(columns, parquetFormat.settings({}));
       const file = new Uint8Array(await encode(encoder, [batch])).buffer;
       expect(encoder.replacedSurrogates?.()).toBe(1);
