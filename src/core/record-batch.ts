@@ -66,6 +66,11 @@ export interface ColumnChunk {
   readonly unknown: (readonly string[])[];
   /** Per hit, the characters of its text columns' values (an encoder's estimate of their size). */
   readonly textLengths: number[];
+  /**
+   * Whether a hit read into the chunk held an escaped lone surrogate (`\ud800`) anywhere: only then
+   * may its values hold one, since UTF-8 bytes cannot.
+   */
+  loneSurrogates: boolean;
 }
 
 /** A record a columns reader took: its identity and where its values are. */

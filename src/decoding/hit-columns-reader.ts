@@ -33,6 +33,8 @@ export interface HitColumnsRead {
   textLength: number;
   /** Where the hit's bytes end: `end` itself, or, read as a prefix, wherever the hit closed. */
   end: number;
+  /** Whether a string of the hit, anywhere in it, holds an escaped lone surrogate. */
+  loneSurrogate: boolean;
 }
 
 /** Stands for a key of `_source` named `_id` or `_index`, whose value the hit's own replaces. */
@@ -61,6 +63,7 @@ export class HitColumnsReader extends HitSlotScanner {
     unknownFields: NONE,
     textLength: 0,
     end: -1,
+    loneSurrogate: false,
   };
   /** The slots of the columns `_id` and `_index`, which the hit's own identity fills (-1: no column). */
   private readonly idSlot: number;
@@ -97,6 +100,7 @@ export class HitColumnsReader extends HitSlotScanner {
     if (at >= 0 && !prefix && this.space(at) !== end) at = this.fail("bytes follow the hit");
     result.failure = at < 0 ? this.failureAt(at) : undefined;
     result.end = at;
+    result.loneSurrogate = this.loneSurrogate;
     if (at < 0) return result;
     // A value its column refuses (int64's rule) is left to the parsed path, whose error names it.
     if (!this.finish(into, row)) result.failure = "a value its column does not take";

@@ -40,6 +40,7 @@ export function createTakenColumnsReader(
       if (read.failure !== undefined) return undefined;
       chunk.unknown[at] = read.unknownFields.length === 0 ? NONE : [...read.unknownFields];
       chunk.textLengths[at] = read.textLength;
+      if (read.loneSurrogate) chunk.loneSurrogates = true;
       const record: TakenRecord = { _id: read.id, _index: read.index, chunk, at };
       at += 1;
       taken.row = record;
@@ -61,6 +62,7 @@ function newChunk(columns: readonly Column[]): ColumnChunk {
     values: columns.map(() => new Array<ColumnValue>(CHUNK_ROWS).fill(null)),
     unknown: new Array<readonly string[]>(CHUNK_ROWS).fill(NONE),
     textLengths: new Array<number>(CHUNK_ROWS).fill(0),
+    loneSurrogates: false,
   };
 }
 

@@ -62,6 +62,11 @@ export class ColumnBuffers {
   readonly replaced = { count: 0 };
   /** About the bytes of the values buffered: string characters, plus 8 per value. */
   bytes = 0;
+  /**
+   * Whether a value buffered may hold a lone surrogate: any row may; taken values only from a chunk
+   * whose hits held an escaped one (their text is checked for none otherwise).
+   */
+  private mayHoldSurrogates = false;
 
   private readonly columns: readonly Column[];
   /** Column lists of taken chunks already found to be these columns. */
@@ -126,6 +131,7 @@ export class ColumnBuffers {
     }
     this.rows += end - start;
     this.bytes += textLength + (end - start) * this.buffers.length * 8;
+    this.mayHoldSurrogates = true;
   }
 
   /**
@@ -140,6 +146,7 @@ export class ColumnBuffers {
     while (i < end) {
       const { chunk, at: from } = records[i] as TakenRecord;
       this.checkColumns(chunk);
+      if (chunk.loneSurrogates) this.mayHoldSurrogates = true;
       let next = i + 1;
       while (next < end && records[next]?.chunk === chunk && records[next]?.at === from + next - i) next++;
       const to = from + next - i;
@@ -201,7 +208,7 @@ export class ColumnBuffers {
     const values = this.buffers.map(({ parts, values, isText, isJson }) => {
       if (parts.length > 0 && values.length > 0) parts.push({ values, from: 0, to: values.length });
       const all = parts.length === 0 ? values : joined(parts);
-      return isText ? this.replaceSurrogates(all, isJson) : all;
+      return isText && this.mayHoldSurrogates ? this.replaceSurrogates(all, isJson) : all;
     });
     for (const buffer of this.buffers) {
       buffer.values = [];
@@ -209,6 +216,7 @@ export class ColumnBuffers {
     }
     this.rows = 0;
     this.bytes = 0;
+    this.mayHoldSurrogates = false;
     return values;
   }
 }
