@@ -22,9 +22,9 @@ export class SeenRecords {
     const id = row._id;
     if (typeof id !== "string") return false;
     const ids = this.idsOf(typeof row._index === "string" ? row._index : "");
-    if (ids.has(id)) return false;
-    ids.add(id);
-    return true;
+    // One lookup, not `has` then `add`: the set grows only by an id it did not hold.
+    const size = ids.size;
+    return ids.add(id).size > size;
   }
 
   private idsOf(index: string): Set<string> {
