@@ -182,6 +182,11 @@ export class StoppedError extends EtlError {
   }
 }
 
+/** What an error says: its message, or the thrown value as text when it is not an `Error`. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The stable code of an error the product raised, or undefined for anything else. */
 export function errorCode(error: unknown): ErrorCode | undefined {
   // The one class check of the family: every guard below starts from it.

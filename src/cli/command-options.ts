@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import type { ParseArgsConfig } from "node:util";
 import type { Writable } from "node:stream";
 import { parseInstant } from "../core/date-math.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError, errorMessage } from "../errors.js";
 import type { LogLevel } from "../logger.js";
 import { didYouMean } from "../core/close-matches.js";
 
@@ -33,8 +33,7 @@ export function parseCommandArgs<T extends Options>(argv: readonly string[], opt
   try {
     return parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
   } catch (error) {
-    const message =
-      unknownOptionMessage(error, options) ?? (error instanceof Error ? error.message : String(error));
+    const message = unknownOptionMessage(error, options) ?? errorMessage(error);
     throw argumentError("arguments", message, usage);
   }
 }

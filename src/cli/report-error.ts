@@ -3,7 +3,7 @@
 import type { Writable } from "node:stream";
 import { ERROR_CATALOG } from "../error-codes.js";
 import type { ConfigError } from "../errors.js";
-import { errorCode, isApiError, isConfigError } from "../errors.js";
+import { errorCode, errorMessage, isApiError, isConfigError } from "../errors.js";
 import { EXIT } from "./io.js";
 
 function where(issue: ConfigError["issues"][number]): string {
@@ -67,7 +67,7 @@ export function reportError(error: unknown, stderr: Writable, debug: boolean): n
     }
     return exitCodeOf(error);
   }
-  const lines = debug ? causeChain(error) : [error instanceof Error ? error.message : String(error)];
+  const lines = debug ? causeChain(error) : [errorMessage(error)];
   stderr.write(`error: ${lines.join("\n  ")}\n`);
   if (!debug && error instanceof Error && error.cause !== undefined)
     stderr.write("  (--debug shows the causes)\n");

@@ -4,6 +4,7 @@
 // push outlives its deadline: the last one ends by then whatever the gateway does, so the process
 // exits on time.
 import type { Registry } from "prom-client";
+import { errorMessage } from "../errors.js";
 import { describeUrl } from "../api/redact.js";
 import type { Logger } from "../logger.js";
 import { pushToGateway } from "./push-to-gateway.js";
@@ -56,7 +57,7 @@ export function startMetricsPusher(options: MetricsPusherOptions): MetricsPusher
           options.log.warn(
             {
               pushgateway: describeUrl(options.url),
-              error: error instanceof Error ? error.message : String(error),
+              error: errorMessage(error),
             },
             "Pushing metrics to the Pushgateway failed; the export goes on.",
           );

@@ -7,7 +7,7 @@
 import type { Writable } from "node:stream";
 import type { ConfigIssue } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { ConfigError } from "../errors.js";
+import { ConfigError, errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { RunInfo } from "../core/contracts.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
@@ -187,7 +187,7 @@ export function createRunObservability(
         finishLog.error(
           {
             report: settings.report,
-            error: code ?? (failure instanceof Error ? failure.message : String(failure)),
+            error: code ?? errorMessage(failure),
           },
           "The run report could not be written; the run's outcome and exit code stand.",
         );

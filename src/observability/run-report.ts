@@ -1,7 +1,7 @@
 // `--report FILE|-`: one JSON document at the end of a run, with the same keys whatever the outcome
 // (done, failed, stopped with exit 75), for schedulers and pipelines that act on a run's result.
 // Its schema is documented in docs/operations.md ("Run report"); `report_version` changes with it.
-import { ERROR_CODES, errorCode } from "../errors.js";
+import { ERROR_CODES, errorCode, errorMessage } from "../errors.js";
 import type { PipelineOutcome } from "../pipeline/run/run-outcome.js";
 import { replaceReportFile } from "./report-file.js";
 import type { TallySnapshot } from "./run-tally.js";
@@ -54,7 +54,7 @@ export interface RunReportInput {
 function errorSummary(error: unknown): { code: string; message: string } {
   return {
     code: errorCode(error) ?? ERROR_CODES.INTERNAL,
-    message: error instanceof Error ? error.message : String(error),
+    message: errorMessage(error),
   };
 }
 

@@ -3,6 +3,7 @@
 // so the ledger costs one round trip per block, not per request. It carries the run's claim, keeps
 // its lease alive (ledger-lease.ts), and says when the run must stop starting slices (a higher-priority claim) or stop at once.
 import type { EtlError } from "../errors.js";
+import { errorMessage } from "../errors.js";
 import type { QuotaGate } from "../core/quota-gate.js";
 import type { BlockRequest, RunEnd } from "./ledger-types.js";
 import type { Grant } from "./ledger-grant.js";
@@ -136,7 +137,7 @@ export class LedgerGate implements QuotaGate {
     } catch (error) {
       // The lease gives the block back on its own.
       this.options.log.warn(
-        { error: error instanceof Error ? error.message : String(error) },
+        { error: errorMessage(error) },
         "Could not tell the quota ledger that the run ended; its lease returns what it held.",
       );
     }

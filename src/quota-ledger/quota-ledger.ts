@@ -3,7 +3,7 @@
 // every failure to reach it one error whose message names the server without its credentials.
 import pg from "pg";
 import type { PoolClient, QueryResultRow } from "pg";
-import { EtlError, hasCode } from "../errors.js";
+import { errorMessage, EtlError, hasCode } from "../errors.js";
 import { LEDGER_SCHEMA_VERSION, migrateLedger } from "./ledger-schema.js";
 import { takeBlock } from "./ledger-grant.js";
 import { readSnapshot } from "./ledger-snapshot.js";
@@ -47,7 +47,7 @@ function isStatementError(error: unknown): boolean {
 
 /** The error a failure to reach the ledger becomes: the server named, its credentials not. */
 function ledgerUnreachable(url: string, error: unknown, when: string): EtlError {
-  const detail = redactLedgerText(error instanceof Error ? error.message : String(error), url);
+  const detail = redactLedgerText(errorMessage(error), url);
   const refused = isStatementError(error);
   return new EtlError(
     refused ? "INTERNAL" : "QUOTA_LEDGER_UNREACHABLE",

@@ -2,6 +2,7 @@
 // into a predicate so that rows are tested without re-reading the config.
 import { RE2JS } from "re2js";
 import { z } from "zod";
+import { errorMessage } from "../errors.js";
 import { fieldPathSchema } from "./field-schema.js";
 import { readField } from "./field-path.js";
 import { isoTextMillis } from "../decoding/iso-text.js";
@@ -98,7 +99,7 @@ function regExpProblem(source: string): string | undefined {
     RE2JS.compile(source);
     return undefined;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   }
 }
 

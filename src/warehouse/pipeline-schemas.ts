@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { escapeControl } from "../api/redact.js";
-import { ConfigError, EtlError } from "../errors.js";
+import { ConfigError, errorMessage, EtlError } from "../errors.js";
 import type { Column, OutputStore, Sink } from "../core/contracts.js";
 import { transformColumns } from "../components/registry.js";
 import type { StepProblem, TransformStep, TransformTable } from "../components/registry.js";
@@ -112,7 +112,7 @@ export async function readCommittedPin(
     return { pin: parsePinnedSchema(text, committed), from: committed };
   } catch (error) {
     // The file is part of the pipeline's definition: a broken one is a configuration error (exit 2).
-    throw pinError(index, error instanceof Error ? error.message : String(error), error);
+    throw pinError(index, errorMessage(error), error);
   }
 }
 

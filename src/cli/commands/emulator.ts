@@ -2,6 +2,7 @@
 // and its own demo credentials (they grant access to generated data only).
 import { once } from "node:events";
 import { parseArgs } from "node:util";
+import { errorMessage } from "../../errors.js";
 import type { Command } from "../io.js";
 import { EXIT } from "../io.js";
 import { startEmulator } from "../../emulator/server.js";
@@ -169,9 +170,7 @@ export const runEmulatorCommand: Command = async (argv, io) => {
   try {
     options = parseEmulatorArgs(argv, io.env);
   } catch (error) {
-    io.stderr.write(
-      `mdq-export emulator: ${error instanceof Error ? error.message : String(error)}\n\n${EMULATOR_HELP}`,
-    );
+    io.stderr.write(`mdq-export emulator: ${errorMessage(error)}\n\n${EMULATOR_HELP}`);
     return EXIT.invalid;
   }
   if (options === "help") {

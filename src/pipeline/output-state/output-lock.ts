@@ -8,6 +8,7 @@
 // lock their own state, so the shards of one backfill still run side by side.
 import { performance } from "node:perf_hooks";
 import type { StoppedError } from "../../errors.js";
+import { errorMessage } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { OutputStore, RunInfo } from "../../core/contracts.js";
 import { warnUnlocked } from "../../sinks/open-output-store.js";
@@ -182,7 +183,7 @@ export async function lockOutputs(options: OutputLockOptions): Promise<OutputLoc
   });
 
   const warnOf = (message: string) => (error: unknown) => {
-    options.log.warn({ error: error instanceof Error ? error.message : String(error) }, message);
+    options.log.warn({ error: errorMessage(error) }, message);
     return false;
   };
   const timer = setInterval(() => {

@@ -1,6 +1,7 @@
 // Re-reads an export and checks it against its manifest: every file present, with the rows and the
 // SHA-256 the manifest holds, and no data file that the manifest does not list.
 import { createHash } from "node:crypto";
+import { errorMessage } from "../../errors.js";
 import type { OutputStore } from "../../core/contracts.js";
 import type { Manifest } from "./manifest.js";
 import { SUCCESS_MARKER } from "./manifest.js";
@@ -107,7 +108,7 @@ export async function verifyExport(
       if (counted !== file.rows)
         report("rows", file.path, `${file.path} holds ${counted} rows; the manifest says ${file.rows}`);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorMessage(error);
       report("unreadable", file.path, `${file.path} cannot be read: ${why}`);
     }
   }

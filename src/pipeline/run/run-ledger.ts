@@ -5,7 +5,7 @@ import type { Pipeline } from "../../config/pipeline-schema.js";
 import type { Logger } from "../../logger.js";
 import type { RunInfo } from "../../core/contracts.js";
 import type { QuotaLedgerNumbers, RunObserver } from "../../core/run-observer.js";
-import { EtlError, hasCode } from "../../errors.js";
+import { errorMessage, EtlError, hasCode } from "../../errors.js";
 import { systemClock } from "../../api/clock.js";
 import { isLedgerUrl, openQuotaLedger } from "../../quota-ledger/quota-ledger.js";
 import type { QuotaLedger } from "../../quota-ledger/quota-ledger.js";
@@ -71,7 +71,7 @@ export async function joinQuotaLedger(
     await ledger?.close().catch(() => undefined);
     if (settings.alone_when_unreachable && hasCode(error, "QUOTA_LEDGER_UNREACHABLE")) {
       options.log.warn(
-        { ledger: describeLedgerUrl(url), error: error instanceof Error ? error.message : String(error) },
+        { ledger: describeLedgerUrl(url), error: errorMessage(error) },
         "The quota ledger is unreachable; running alone, as the pipeline allows (limits.quota.alone_when_unreachable).",
       );
       return undefined;

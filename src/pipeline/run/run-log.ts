@@ -1,7 +1,7 @@
 // The lines a run logs at its start and end: a healthy run is a few lines, and a stopped one says
 // what to do next: run again after the quota resets, run again to resume, or, for a pipeline that
 // keeps no state (stdout only), that nothing resumes and a rerun starts over.
-import { ERROR_CODES, hasCode } from "../../errors.js";
+import { ERROR_CODES, errorMessage, hasCode } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { PipelineOutcome } from "./run-outcome.js";
 
@@ -20,7 +20,7 @@ export function logEnd(outcome: PipelineOutcome, log: Logger, keepsState: boolea
   } else if (outcome.status === "stopped") {
     const error = outcome.error;
     log.warn(
-      { remaining_slices: outcome.remaining, reason: error instanceof Error ? error.message : String(error) },
+      { remaining_slices: outcome.remaining, reason: errorMessage(error) },
       stopAdvice(error, keepsState),
     );
   }

@@ -4,6 +4,7 @@
 import pLimit from "p-limit";
 import {
   ERROR_CODES,
+  errorMessage,
   EtlError,
   hasCode,
   isApiError,
@@ -85,10 +86,6 @@ function isSliceRetryable(error: unknown): boolean {
   // Whether the service may answer next time is the API error's to say, whatever its code.
   if (isApiError(error)) return error.retryable;
   return false;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
@@ -182,7 +179,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
         }
         if (isSliceRetryable(error) && attempt < options.maxAttemptsPerSlice) {
           log.warn(
-            { slice: task.slice.id, attempt, error: describe(error) },
+            { slice: task.slice.id, attempt, error: errorMessage(error) },
             "Retrying the slice from its start.",
           );
           options.events?.sliceRetried?.(task.slice, error);
@@ -197,13 +194,13 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
           // The reason names the failing operation, so the stop message says what to look at.
           stopError ??= new EtlError(
             "SLICE_GAVE_UP",
-            `slice ${task.slice.id} gave up after ${attempt} attempt(s): ${describe(error)}`,
+            `slice ${task.slice.id} gave up after ${attempt} attempt(s): ${errorMessage(error)}`,
             { cause: error },
           );
           controller.abort(stopError);
           return;
         }
-        failError ??= new EtlError("SLICE_FAILED", `slice ${task.slice.id} failed: ${describe(error)}`, {
+        failError ??= new EtlError("SLICE_FAILED", `slice ${task.slice.id} failed: ${errorMessage(error)}`, {
           cause: error,
         });
         return;
