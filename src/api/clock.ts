@@ -1,4 +1,5 @@
 // Time as the client sees it: injectable so retries, polling and token expiry are tested without sleeping.
+import { whenAborted } from "../core/when-aborted.js";
 
 /**
  * A clock: the current time and an abortable wait.
@@ -14,19 +15,14 @@ export interface Clock {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      stopFollowing();
       resolve();
     }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+    const stopFollowing = whenAborted(signal, () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    });
   });
 }
 

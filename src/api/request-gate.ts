@@ -4,6 +4,7 @@
 // reading the body afterwards is paced by our outputs, not by the service, and a pager asks for its
 // next page while it still reads the last one. The gate also keeps the round trips it saw, which
 // `plan` turns into its estimate of the run's time.
+import { whenAborted } from "../core/when-aborted.js";
 import type { AdaptiveConcurrency, AnsweredRequest } from "./adaptive-concurrency.js";
 
 /** A request let through: call `answered` (or `failed` when no answer came) exactly once. */
@@ -54,16 +55,15 @@ export class RequestGate {
     return new Promise<GatePass>((resolve, reject) => {
       const waiter: Waiter = {
         admit: () => {
-          signal?.removeEventListener("abort", onAbort);
+          stopFollowing();
           resolve(this.admit());
         },
       };
-      const onAbort = (): void => {
+      const stopFollowing = whenAborted(signal, () => {
         const index = this.queue.indexOf(waiter);
         if (index >= 0) this.queue.splice(index, 1);
         reject(signal?.reason as unknown);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
+      });
       this.queue.push(waiter);
     });
   }

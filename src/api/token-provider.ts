@@ -5,6 +5,7 @@
 import { decodeJwt } from "jose";
 import type { Logger } from "../logger.js";
 import { AuthError } from "../errors.js";
+import { whenAborted } from "../core/when-aborted.js";
 import type { Clock } from "./clock.js";
 import type { HttpTransport } from "./http-transport.js";
 import { parseRetryAfter } from "./retry-policy.js";
@@ -58,11 +59,9 @@ function expiryOf(token: string, expiresIn: number | undefined, now: number): nu
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    const stopFollowing = whenAborted(signal, () => reject(signal.reason));
+    promise.then(resolve, reject).finally(stopFollowing);
   });
 }
 

@@ -6,6 +6,7 @@ import type { ServiceClient } from "../client.js";
 import type { RequestOf } from "../service-operation.js";
 import type { OperationPath } from "../wire/operations.js";
 import type { HitArray } from "../../decoding/hit-array.js";
+import { whenAborted } from "../../core/when-aborted.js";
 import type { PageHits } from "./page.js";
 import { requestPage } from "./page-request.js";
 import type { PageRequestOptions, RequestedPage } from "./page-request.js";
@@ -47,16 +48,12 @@ export function startPage<P extends OperationPath>(
   options: PageRequestOptions,
 ): StartedPage<P> {
   const controller = new AbortController();
-  const outer = options.signal;
-  const forward = (): void => controller.abort(outer?.reason);
-  if (outer?.aborted === true) forward();
-  else outer?.addEventListener("abort", forward, { once: true });
+  const release = whenAborted(options.signal, () => controller.abort(options.signal?.reason));
   const batches: AsyncIterator<HitBatch, RequestedPage<P>> = requestPage(client, path, body, hitArray, {
     ...options,
     signal: controller.signal,
   });
   const first = batches.next();
-  const release = (): void => outer?.removeEventListener("abort", forward);
   // Its failure is thrown where the page is read; a page abandoned unread must not leave it unhandled.
   first.then(undefined, () => undefined);
   return {

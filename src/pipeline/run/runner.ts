@@ -14,6 +14,7 @@ import {
 } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import { isPartitionedSource } from "../../core/contracts.js";
+import { whenAborted } from "../../core/when-aborted.js";
 import type { PartitionedSource, RunInfo, Slice, Source } from "../../core/contracts.js";
 import type { SliceTotals } from "../output-state/commit-outputs.js";
 import { runParts } from "./run-parts.js";
@@ -92,12 +93,11 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   const { state, log } = options;
   const controller = new AbortController();
   // The caller's reason when it says why (stdout closed); a signal otherwise.
-  const onAbort = (): void =>
+  const stopFollowing = whenAborted(options.signal, () =>
     controller.abort(
       isStopped(options.signal.reason) ? options.signal.reason : new StoppedError("stopped by a signal"),
-    );
-  if (options.signal.aborted) onAbort();
-  else options.signal.addEventListener("abort", onAbort, { once: true });
+    ),
+  );
 
   const pending = options.tasks.filter((task) => task.redo === true || !state.isCommitted(task.slice.id));
   const skipped = options.tasks.length - pending.length;
@@ -211,7 +211,7 @@ export async function runSlices(options: RunnerOptions): Promise<RunOutcome> {
   try {
     await Promise.all(pending.map((task) => limit(() => attemptSlice(task))));
   } finally {
-    options.signal.removeEventListener("abort", onAbort);
+    stopFollowing();
   }
 
   const remaining = pending.length - committed;
