@@ -6,6 +6,8 @@ import { HttpStatusError, isHttpStatusError } from "./api/http-status-error.js";
 import {
   ApiError,
   ConfigError,
+  configErrorAt,
+  errorMessage,
   EtlError,
   isApiError,
   isConfigError,
@@ -53,6 +55,22 @@ describe("error guards", () => {
     expect(isConfigError(new ConfigError("x", [{ path: "sinks", message: "m" }]))).toBe(true);
     expect(isConfigError(new Error("CONFIG_INVALID"))).toBe(false);
     expect(isEtlError(new Error("a bug"))).toBe(false);
+  });
+});
+
+describe("error text", () => {
+  it("reads an error's message, and any other thrown value as text", () => {
+    expect(errorMessage(new StoppedError("stopped by a signal"))).toBe("stopped by a signal");
+    expect(errorMessage("a thrown string")).toBe("a thrown string");
+    expect(errorMessage(42)).toBe("42");
+    expect(errorMessage(undefined)).toBe("undefined");
+  });
+
+  it("makes a setting's ConfigError whose one issue says what the error says", () => {
+    const error = configErrorAt("--shard", '--shard "x" is not i/n');
+    expect(isConfigError(error)).toBe(true);
+    expect(error.message).toBe('--shard "x" is not i/n');
+    expect(error.issues).toEqual([{ path: "--shard", message: '--shard "x" is not i/n' }]);
   });
 });
 

@@ -40,6 +40,11 @@ export class ConfigError extends EtlError {
   }
 }
 
+/** A `ConfigError` about one setting, whose message is the issue's. */
+export function configErrorAt(path: string, message: string): ConfigError {
+  return new ConfigError(message, [{ path, message }]);
+}
+
 /** A request that breaks the service's rules, caught before it is sent. */
 export class RequestValidationError extends EtlError {
   constructor(operation: string, field: string, message: string) {

@@ -23,7 +23,7 @@ import type { SourceSpec } from "../kinds/source-spec.js";
 import { ticketsKind } from "../kinds/tickets.js";
 import { workloadsKind } from "../kinds/workloads.js";
 import { createAggregationSource } from "../kinds/aggregation-source.js";
-import { ConfigError } from "../errors.js";
+import { configErrorAt } from "../errors.js";
 import type {
   PartitionedSource,
   Source,
@@ -113,7 +113,7 @@ export function createSource(
   const create = retrieval === "aggs" ? undefined : kind.sources(source.api)[retrieval];
   if (create === undefined) {
     const message = `${source.api} ${source.kind} cannot be read by ${retrieval}`;
-    throw new ConfigError(message, [{ path: "source.strategy", message }]);
+    throw configErrorAt("source.strategy", message);
   }
   return create(source, deps);
 }
@@ -131,7 +131,7 @@ export function componentNamed<T>(
   const found = table[name];
   if (found === undefined) {
     const message = `${what} "${name}" is not one of this environment's (${Object.keys(table).join(", ")}); load and run the pipeline with the same components`;
-    throw new ConfigError(message, [{ path, message }]);
+    throw configErrorAt(path, message);
   }
   return found;
 }

@@ -3,7 +3,7 @@
 // ConfigMap).
 import { isIP } from "node:net";
 import { escapeControl, redactText } from "../api/redact.js";
-import { ConfigError } from "../errors.js";
+import { configErrorAt } from "../errors.js";
 
 export const OBSERVABILITY_OPTIONS = {
   "metrics-port": { type: "string" },
@@ -36,10 +36,6 @@ interface ObservabilitySettings {
   pushDeadlineMs: number;
 }
 
-function invalid(path: string, message: string): ConfigError {
-  return new ConfigError(message, [{ path, message }]);
-}
-
 /** The flags, else the environment; throws ConfigError (exit 2) naming the setting and its value. */
 export function observabilitySettings(
   flags: ObservabilityFlags,
@@ -50,11 +46,11 @@ export function observabilitySettings(
   if (portText !== undefined && portText !== "") {
     metricsPort = Number(portText);
     if (!/^\d+$/.test(portText) || metricsPort > 65535)
-      throw invalid("--metrics-port", `--metrics-port "${portText}" is not a port number (0 to 65535)`);
+      throw configErrorAt("--metrics-port", `--metrics-port "${portText}" is not a port number (0 to 65535)`);
   }
   const metricsAddress = flags["metrics-address"] ?? (env.MDQ_METRICS_ADDRESS || "0.0.0.0");
   if (isIP(metricsAddress) === 0 && metricsAddress !== "localhost")
-    throw invalid(
+    throw configErrorAt(
       "--metrics-address",
       `--metrics-address "${escapeControl(metricsAddress)}" is not an IP address; give one of this host's, 0.0.0.0 for all or 127.0.0.1 for this host only`,
     );
@@ -62,13 +58,13 @@ export function observabilitySettings(
   if (pushgateway !== undefined && (!/^https?:\/\/[^/]/.test(pushgateway) || !URL.canParse(pushgateway))) {
     // Whatever stands before an `@` may be a password, with or without a scheme.
     const shown = escapeControl(redactText(pushgateway).replace(/^[^/@]*@/, "[redacted]@"));
-    throw invalid("--pushgateway", `--pushgateway "${shown}" is not an http:// or https:// URL`);
+    throw configErrorAt("--pushgateway", `--pushgateway "${shown}" is not an http:// or https:// URL`);
   }
   // Whole seconds, from `min` to `max`, in milliseconds.
   const seconds = (name: string, fallback: string, min: number, max: number): number => {
     const text = env[name] ?? fallback;
     if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-      throw invalid(
+      throw configErrorAt(
         name,
         `${name} "${text}" is not whole seconds${max < Infinity ? ` from ${min} to ${max}` : ""}`,
       );

@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
 import { open, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { ConfigError } from "../errors.js";
+import type { ConfigError } from "../errors.js";
+import { configErrorAt } from "../errors.js";
 
 const EXCLUSIVE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
@@ -38,7 +39,7 @@ export async function checkReportTarget(target: string): Promise<void> {
   const folder = dirname(target);
   const refuse = (why: string, fix: string): ConfigError => {
     const message = `--report "${target}": ${why}; ${fix}`;
-    return new ConfigError(message, [{ path: "--report", message }]);
+    return configErrorAt("--report", message);
   };
   const folderStat = await stat(folder).catch(() => undefined);
   if (folderStat === undefined)

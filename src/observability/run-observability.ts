@@ -5,9 +5,9 @@
 // first request, and a problem stops the run with exit 2 and its fix; once the run has begun, a side
 // channel only ever warns, and never changes the run's outcome or exit code.
 import type { Writable } from "node:stream";
-import type { ConfigIssue } from "../errors.js";
+import type { ConfigError, ConfigIssue } from "../errors.js";
 import type { Pipeline } from "../config/pipeline-schema.js";
-import { ConfigError, errorMessage } from "../errors.js";
+import { configErrorAt, errorMessage } from "../errors.js";
 import type { Logger } from "../logger.js";
 import type { RunInfo } from "../core/contracts.js";
 import { newRunInfo } from "../pipeline/run/prepare-run.js";
@@ -67,7 +67,7 @@ function metricsPortRefused(address: string, port: number, error: unknown): Conf
       ? "give one of this host's addresses in --metrics-address"
       : "pick another --metrics-port (0 takes any free one), or stop what listens there";
   const message = `--metrics-port ${port} on ${address} ${why}; ${fix}`;
-  return new ConfigError(message, [{ path: "--metrics-port", message }]);
+  return configErrorAt("--metrics-port", message);
 }
 
 /**
@@ -105,7 +105,7 @@ export function createRunObservability(
       );
       if (settings.report === "-" && streams) {
         const message = "--report - and a sink writing to - would share stdout; write the report to a file";
-        throw new ConfigError(message, [{ path: "--report", message }]);
+        throw configErrorAt("--report", message);
       }
       const run = newRunInfo(pipeline.name, startedAt);
       const runLog = log.child({ run_id: run.runId, pipeline: pipeline.name });

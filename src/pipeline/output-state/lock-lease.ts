@@ -1,6 +1,6 @@
 // How long an output lock's lease runs: two minutes, or what `MDQ_LOCK_LEASE_MS` asks for. Read when
 // a run opens, before anything is asked of the service, so a value refused costs no request.
-import { ConfigError } from "../../errors.js";
+import { configErrorAt } from "../../errors.js";
 
 /** Long enough to ride out a stalled event loop, short enough that a dead host's lock frees soon. */
 export const LOCK_LEASE_MS = 120_000;
@@ -19,7 +19,7 @@ export function leaseFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < MIN_LOCK_LEASE_MS) {
     const message = `MDQ_LOCK_LEASE_MS must be a whole number of milliseconds from ${MIN_LOCK_LEASE_MS} up, found "${text}"`;
-    throw new ConfigError(message, [{ path: "MDQ_LOCK_LEASE_MS", message }]);
+    throw configErrorAt("MDQ_LOCK_LEASE_MS", message);
   }
   return value;
 }

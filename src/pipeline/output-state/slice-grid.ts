@@ -4,7 +4,7 @@
 // committed ones they overlap: exporting them would write those records a second time beside the
 // committed files (and a --force would leave the old files of ids it does not redo); a --force over
 // part of a committed slice would drop the rest of it. Such a run is refused before anything is written.
-import { ConfigError } from "../../errors.js";
+import { configErrorAt } from "../../errors.js";
 import type { Slice } from "../../core/contracts.js";
 import type { RunState } from "./state-schema.js";
 
@@ -73,7 +73,7 @@ export function checkSliceGrid(
         `(${range}) already committed in ${location}: ${effect}. Start and end ` +
         "the window (--start/--end, --force included) on the boundaries of the committed slices, and keep the " +
         "slice length the output was written with (or write to a new destination)";
-      throw new ConfigError(message, [{ path: "--start/--end", message }]);
+      throw configErrorAt("--start/--end", message);
     }
   }
 }

@@ -2,7 +2,7 @@
 // their files are remembered (superseded) so their redo removes those it does not rewrite; slices
 // committed outside the window stay committed. After a pipeline change, a force must cover every
 // slice the output holds: a partial one would leave two pipelines' files side by side.
-import { ConfigError } from "../../errors.js";
+import { configErrorAt } from "../../errors.js";
 import { batchFiles } from "./state-files.js";
 import type { CommittedFile, RunState } from "./state-schema.js";
 
@@ -43,7 +43,7 @@ export function applyForce(
       `from ${first.start} to ${last.end} lie outside the forced window: --force over part of the output would leave ` +
       "files of two pipelines side by side. Force every slice the output holds (--start/--end covering them), " +
       "or write to a new destination";
-    throw new ConfigError(message, [{ path: "--force", message }]);
+    throw configErrorAt("--force", message);
   }
   // A slice has no bounds in the state until committed: batch progress and superseded files of a
   // slice are forced with it, or whenever the force covers everything.

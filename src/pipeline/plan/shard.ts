@@ -1,6 +1,7 @@
 // Sharded runs: a run takes every n-th slice, so n containers of an existing scheduler (Kubernetes
 // Indexed Jobs, AWS Batch array jobs) split a backfill between them without a coordinator.
-import { ConfigError } from "../../errors.js";
+import type { ConfigError } from "../../errors.js";
+import { configErrorAt } from "../../errors.js";
 
 export interface Shard {
   index: number;
@@ -10,9 +11,7 @@ export interface Shard {
 /** Where schedulers put the worker's index. */
 const INDEX_VARIABLES = ["JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"] as const;
 
-function shardError(message: string): ConfigError {
-  return new ConfigError(message, [{ path: "--shard", message }]);
-}
+const shardError = (message: string): ConfigError => configErrorAt("--shard", message);
 
 /**
  * Resolves the shard from `--shard i/n`, or from `--shard-count n` (or MDQ_SHARD_COUNT) with the index

@@ -1,6 +1,6 @@
 // What a run's plan may ask of the service: a plan beyond `limits.max_requests` is refused before the
 // run takes anything further, and one the quota cannot carry above the reserve is warned of.
-import { ConfigError } from "../../errors.js";
+import { configErrorAt } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import type { PlannedRun } from "./prepare-run.js";
 
@@ -11,7 +11,7 @@ export function checkRequestBudget(prepared: PlannedRun, log: Logger): void {
   const max = pipeline.limits.max_requests;
   if (max !== undefined && estimate > max) {
     const message = `the plan needs about ${estimate} requests, more than limits.max_requests (${max}); narrow the window or raise the limit`;
-    throw new ConfigError(message, [{ path: "limits.max_requests", message }]);
+    throw configErrorAt("limits.max_requests", message);
   }
   const quotaLeft = prepared.plan.quotaRemaining;
   if (quotaLeft !== undefined && estimate > quotaLeft - pipeline.limits.quota_reserve) {
