@@ -2,6 +2,7 @@
 // look like (the wire's hit schemas, with a plain pre-check that accepts only what they accept). The
 // v2 and v3 shapes are shared constants; a kind of either shape names its array.
 import type { HitArray } from "../decoding/hit-array.js";
+import { isJsonObject } from "../core/json-object.js";
 import { hitSchema, v3HitSchema } from "./wire/hits.js";
 
 type HitFields = Partial<Record<"_index" | "_id" | "_score" | "_source" | "sort", unknown>>;
@@ -9,13 +10,7 @@ type HitFields = Partial<Record<"_index" | "_id" | "_score" | "_source" | "sort"
 function isHit(hit: unknown): hit is HitFields {
   if (typeof hit !== "object" || hit === null) return false;
   const { _index: index, _id: id, _source: source } = hit as HitFields;
-  return (
-    typeof index === "string" &&
-    typeof id === "string" &&
-    typeof source === "object" &&
-    source !== null &&
-    !Array.isArray(source)
-  );
+  return typeof index === "string" && typeof id === "string" && isJsonObject(source);
 }
 
 const isSortValue = (value: unknown): boolean =>

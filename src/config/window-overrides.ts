@@ -1,6 +1,7 @@
 // Window bounds given on the command line (`--start`, `--end`) for backfills: applied to the data
 // before validation, and named by their flag, not a line, when they are wrong.
 import { isWindowWord, WINDOW_WORDS } from "../core/date-math.js";
+import { isJsonObject } from "../core/json-object.js";
 import type { PathSegment } from "./yaml-source.js";
 
 export interface WindowOverrides {
@@ -9,17 +10,15 @@ export interface WindowOverrides {
 }
 
 type Obj = Record<string, unknown>;
-const isObj = (value: unknown): value is Obj =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function applyOverrides(data: unknown, overrides: WindowOverrides | undefined): void {
   if (overrides === undefined || (overrides.start === undefined && overrides.end === undefined)) return;
-  if (!isObj(data) || !isObj(data.source)) return;
+  if (!isJsonObject(data) || !isJsonObject(data.source)) return;
   const current = data.source.window;
   const window: Obj =
     typeof current === "string" && isWindowWord(current)
       ? { ...WINDOW_WORDS[current] }
-      : isObj(current)
+      : isJsonObject(current)
         ? { ...current }
         : {};
   if (overrides.start !== undefined) window.start = overrides.start;

@@ -6,6 +6,7 @@
 import { Readable, pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
 import { ApiError } from "../errors.js";
+import { isJsonObject } from "../core/json-object.js";
 import { JsonArraySplitter } from "./json-array-splitter.js";
 import { NdjsonLines } from "./ndjson-lines.js";
 import { parseJson } from "./json-exact.js";
@@ -40,14 +41,10 @@ export function partitionUnbounded(message: string): ApiError {
   return new ApiError(message, { operation: "partition download", retryable: false }, "PARTITION_UNBOUNDED");
 }
 
-function isRecord(value: unknown): value is PartitionRecord {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 function parseRecord(text: string): PartitionRecord {
   // Integers beyond 2^53 as bigints of their digits: an int64 stays exact (decoding/json-exact.ts).
   const value: unknown = parseJson(text);
-  if (!isRecord(value))
+  if (!isJsonObject(value))
     // The partition's own bytes, as they came: the reader of the partition shows the message
     // redacted, escaped and short (api/paging/read-partition.ts).
     throw new Error(`a partition record is not a JSON object: ${text.slice(0, 200)}`);

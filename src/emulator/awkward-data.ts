@@ -5,6 +5,7 @@
 import { AWKWARD_PARTS as PARTS } from "../core/awkward-parts.js";
 import type { GeneratedKind } from "./generated-kind.js";
 import type { MappingField } from "../core/columns-from-mappings.js";
+import { isJsonObject } from "../core/json-object.js";
 import { createRandom, hashString, pick } from "./random.js";
 import type { Random } from "./random.js";
 import { RawJson, setDecoys } from "./raw-json.js";
@@ -151,8 +152,7 @@ function timeWithOffset(ts: number, minutes: number | "none"): string {
 
 function objectAt(source: Source, key: string): Source {
   const existing = source[key];
-  if (existing !== null && typeof existing === "object" && !Array.isArray(existing))
-    return existing as Source;
+  if (isJsonObject(existing)) return existing;
   const created: Source = {};
   source[key] = created;
   return created;

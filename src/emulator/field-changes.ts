@@ -3,6 +3,7 @@
 // service that is simply not the one of yesterday.
 import type { MappingType } from "../api/wire/fields.js";
 import type { MappingField } from "../core/columns-from-mappings.js";
+import { isJsonObject } from "../core/json-object.js";
 import { isoTime } from "./awkward.js";
 import { hashString } from "./random.js";
 import type { Source } from "./records.js";
@@ -96,7 +97,7 @@ function parentOf(source: Source, name: string, create: boolean): [Source | unde
   let current: Source = source;
   for (const part of parts.slice(0, -1)) {
     const next = Object.hasOwn(current, part) ? current[part] : undefined;
-    if (next !== null && typeof next === "object" && !Array.isArray(next)) current = next as Source;
+    if (isJsonObject(next)) current = next;
     else if (create) {
       const created: Source = {};
       setField(current, part, created);

@@ -1,14 +1,12 @@
 // Document hits and batch partition records as the service returns them.
 import { z } from "zod";
+import { isJsonObject } from "../../core/json-object.js";
 
 /**
  * A document's `_source`: any JSON object. Checked, not rebuilt: `z.record` would copy every key of
  * every record (a third of the time spent parsing a page); a parsed JSON object's keys are strings anyway.
  */
-const sourceSchema = z.custom<Record<string, unknown>>(
-  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
-  { message: "expected a JSON object" },
-);
+const sourceSchema = z.custom<Record<string, unknown>>(isJsonObject, { message: "expected a JSON object" });
 
 /** A v2 scroll hit (logs, workloads), also used for v1 logs. */
 export const hitSchema = z.looseObject({

@@ -4,6 +4,7 @@
 // reach the state unless it is a count.
 import type { ServiceClient } from "../../api/client.js";
 import { ApiError } from "../../errors.js";
+import { isJsonObject } from "../../core/json-object.js";
 import type { SourceSpec } from "../../kinds/source-spec.js";
 import type { DataKindComponent } from "../../kinds/data-kind.js";
 
@@ -41,10 +42,6 @@ export function fixedInterval(sliceMs: number): string {
   return `${sliceMs}ms`;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (value: unknown): value is Obj =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
@@ -66,13 +63,13 @@ export function readHistogram(
       { operation, retryable: false },
     );
   };
-  const histogram = isObj(aggregations) ? aggregations[AGGREGATION_NAME] : undefined;
-  const buckets = isObj(histogram) ? histogram["buckets"] : undefined;
+  const histogram = isJsonObject(aggregations) ? aggregations[AGGREGATION_NAME] : undefined;
+  const buckets = isJsonObject(histogram) ? histogram["buckets"] : undefined;
   if (!Array.isArray(buckets)) return fail(`has no "${AGGREGATION_NAME}.buckets" array`);
   const first = Math.floor(range.from / range.intervalMs) * range.intervalMs;
   const seen = new Set<number>();
   return buckets.map((bucket: unknown, index): [number, number] => {
-    if (!isObj(bucket)) return fail(`bucket ${index} is ${show(bucket)}, not an object`);
+    if (!isJsonObject(bucket)) return fail(`bucket ${index} is ${show(bucket)}, not an object`);
     const { key, doc_count: count } = bucket;
     if (typeof key !== "number" || !Number.isSafeInteger(key) || key < first || key >= range.to)
       return fail(

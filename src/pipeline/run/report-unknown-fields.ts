@@ -2,6 +2,7 @@
 // a field would vanish from the files without a word; the run names it instead (once per slice).
 import type { RecordBatch, Column, Row, SliceContext, Transform } from "../../core/contracts.js";
 import { EtlError } from "../../errors.js";
+import { isJsonObject } from "../../core/json-object.js";
 
 /**
  * The column names as a tree of their dotted parts (`atr` → `domain_name`), so a record is walked
@@ -40,9 +41,6 @@ export function fieldTree(names: Iterable<string>): FieldNode {
   return root;
 }
 
-const isNested = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
-
 /** The dotted names of a row's fields that are not a column nor lead to one (`atr` for `atr.domain_name`). */
 export function unknownFields(
   row: Row,
@@ -56,7 +54,7 @@ export function unknownFields(
       const child = node.children[key];
       if (child?.column === true) continue;
       const inner = value[key];
-      if (child !== undefined && isNested(inner)) {
+      if (child !== undefined && isJsonObject(inner)) {
         visit(inner, child, `${at}${key}.`);
         continue;
       }
