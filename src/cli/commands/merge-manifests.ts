@@ -3,7 +3,7 @@
 import { loadPipeline } from "../../config/load-pipeline.js";
 import { EtlError } from "../../errors.js";
 import type { Manifest } from "../../pipeline/output-state/manifest.js";
-import { manifestObjectPath, writeManifest } from "../../pipeline/output-state/manifest.js";
+import { manifestObjectPath, manifestTotals, writeManifest } from "../../pipeline/output-state/manifest.js";
 import { forEachDestination, readManifest } from "../../pipeline/run/destinations.js";
 import { newRunInfo } from "../../pipeline/run/prepare-run.js";
 import { lockObjectPath, lockOutputs } from "../../pipeline/output-state/output-lock.js";
@@ -35,19 +35,12 @@ function mergeManifests(manifests: readonly Manifest[], runId: string, now: Date
     .flatMap((manifest) => manifest.slices)
     .sort((a, b) => a.start.localeCompare(b.start));
   const files = manifests.flatMap((manifest) => manifest.files);
-  const expectedKnown = slices.every((slice) => slice.expected !== null);
   return {
     ...first,
     run_id: runId,
     generated_at: now.toISOString(),
     complete: manifests.every((manifest) => manifest.complete),
-    totals: {
-      slices: slices.length,
-      files: files.length,
-      rows: files.reduce((sum, file) => sum + file.rows, 0),
-      bytes: files.reduce((sum, file) => sum + file.bytes, 0),
-      expected: expectedKnown ? slices.reduce((sum, slice) => sum + (slice.expected ?? 0), 0) : null,
-    },
+    totals: manifestTotals(slices, files),
     slices,
     files,
   };

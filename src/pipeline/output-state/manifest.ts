@@ -52,7 +52,6 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
   const list = (id: string, of: readonly CommittedFile[]): void => {
     for (const file of of) if (file.sink === sinkIndex) files.push(manifestFile(file, id));
   };
-  let expectedTotal: number | null = 0;
   for (const [id, slice] of entries) {
     const own = slice.files.filter((file) => file.sink === sinkIndex);
     slices.push({
@@ -68,7 +67,6 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
       ...(state.rechecks[id] === undefined ? {} : { rechecks: state.rechecks[id] }),
     });
     list(id, own);
-    expectedTotal = slice.expected === null || expectedTotal === null ? null : expectedTotal + slice.expected;
   }
   // Partitions of a batch slice that a stopped run committed are present too; list them, so the
   // manifest names every file there is (the slice's expected count is not known until it completes).
@@ -90,15 +88,27 @@ export function buildManifest(options: BuildManifestOptions): Manifest {
     format: options.format,
     window: { start: options.window.start.toISOString(), end: options.window.end.toISOString() },
     complete: options.complete,
-    totals: {
-      slices: slices.length,
-      files: files.length,
-      rows: files.reduce((sum, file) => sum + file.rows, 0),
-      bytes: files.reduce((sum, file) => sum + file.bytes, 0),
-      expected: expectedTotal,
-    },
+    totals: manifestTotals(slices, files),
     slices,
     files,
+  };
+}
+
+/**
+ * A manifest's totals, from its slices and files: a run's own, or the shards' merged. The expected
+ * count is known only when every slice's is.
+ */
+export function manifestTotals(
+  slices: readonly ManifestSlice[],
+  files: readonly ManifestFile[],
+): Manifest["totals"] {
+  const expectedKnown = slices.every((slice) => slice.expected !== null);
+  return {
+    slices: slices.length,
+    files: files.length,
+    rows: files.reduce((sum, file) => sum + file.rows, 0),
+    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    expected: expectedKnown ? slices.reduce((sum, slice) => sum + (slice.expected ?? 0), 0) : null,
   };
 }
 
