@@ -1,9 +1,9 @@
 // Work that follows a signal it does not own (the run's, a caller's): one place for "react once when
 // it aborts, at once if it already has, and stop listening when the work is over".
 //
-// Why not `AbortSignal.any`: on Node 20 and 22 each combined signal stays in its sources' list of
-// dependants until the source itself is collected, so a run's long-lived signal combined once per
-// request grows with every request. A listener removed when the work settles leaves nothing behind.
+// Why not `AbortSignal.any`: on Node 20 each combined signal stays in its sources' list of dependants
+// even after collection (nodejs/node#55351), so a run's long-lived signal combined once per wait or
+// page grows with every one. A listener removed when the work settles leaves nothing behind.
 
 /**
  * Calls `onAbort` once when `signal` aborts, or now if it already has (then before this returns), and
