@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Column, Row } from "../core/contracts.js";
 import type { RecordBatch, TakenRecord } from "../core/record-batch.js";
@@ -145,6 +146,53 @@ describe("column values taken from the hits' bytes", () => {
     expect(actual.take()).toStrictEqual(expected.take());
     expect(actual.rows).toBe(0);
     expect(actual.take().every((column) => column.length === 0)).toBe(true);
+  });
+
+  it("make the same row groups as parsed rows, for any drops, batches, parsed rows between and row group ends", () => {
+    // A row group is taken wherever the property says, also in the middle of a chunk, so the runs a
+    // row group keeps of the chunks' arrays start and end anywhere, and one may be a whole chunk.
+    const texts = Array.from({ length: 2_600 }, (_, n) =>
+      hit(
+        `h${n}`,
+        `{"@timestamp":"2026-03-01T00:00:${String(n % 60).padStart(2, "0")}Z","job":{"id":"j${n % 97}","retries":${n},"done":${n % 2 === 0}},"tags":[${n % 5}]}`,
+      ),
+    );
+    const step = fc.record({
+      count: fc.integer({ min: 1, max: 1_200 }),
+      // Every drop-th record dropped, as de-duplication drops them: none, short runs or long ones.
+      drop: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 41, max: 1_200 })),
+      parsed: fc.boolean(),
+      endsRowGroup: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
+        const reader = createTakenColumnsReader(COLUMNS, parquetColumnCoercers);
+        const expected = new ColumnBuffers(COLUMNS);
+        const actual = new ColumnBuffers(COLUMNS);
+        const groups: { expected: unknown; actual: unknown }[] = [];
+        let n = 0;
+        for (const { count, drop, parsed, endsRowGroup } of steps) {
+          const parsedRows: Row[] = [];
+          const items: Item[] = [];
+          for (let k = 0; k < count && n < texts.length; k++, n++) {
+            const text = texts[n] as string;
+            const bytes = Buffer.from(text);
+            const taken = reader.read(bytes, 0, bytes.length, true)?.row as TakenRecord | undefined;
+            if (taken === undefined) throw new Error(`hit ${n} was not taken`);
+            if (drop > 0 && k % (drop + 1) === drop) continue;
+            const row = hitAsRow(JSON.parse(text) as HitLike);
+            parsedRows.push(row);
+            items.push(parsed && k % 3 === 0 ? row : taken);
+          }
+          append(expected, parsedRows);
+          append(actual, items);
+          if (endsRowGroup) groups.push({ expected: expected.take(), actual: actual.take() });
+        }
+        groups.push({ expected: expected.take(), actual: actual.take() });
+        for (const group of groups) expect(group.actual).toStrictEqual(group.expected);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it("are refused by buffers of other columns rather than written as nulls", () => {
