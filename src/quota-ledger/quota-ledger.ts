@@ -1,8 +1,7 @@
 // The connection to the quota ledger, a PostgreSQL database named by URL: opened (and its schema
 // migrated) once per process, each step of a run one statement (a function call, its own transaction),
 // every failure to reach it one error whose message names the server without its credentials.
-import pg from "pg";
-import type { PoolClient, QueryResultRow } from "pg";
+import type { Pool, PoolClient, QueryResultRow } from "pg";
 import { errorMessage, EtlError, hasCode } from "../errors.js";
 import { LEDGER_SCHEMA_VERSION, migrateLedger } from "./ledger-schema.js";
 import { takeBlock } from "./ledger-grant.js";
@@ -59,6 +58,9 @@ function ledgerUnreachable(url: string, error: unknown, when: string): EtlError 
 /** Connects, migrates the schema, and returns the ledger; throws QUOTA_LEDGER_UNREACHABLE. */
 // Its type is what it returns (QuotaLedger): the steps are stated once.
 export async function openQuotaLedger(url: string, options: OpenLedgerOptions = {}) {
+  // Loaded here, not with the module: a run without a ledger (most) should not pay its start-up, about
+  // 50 ms of every command's.
+  const { default: pg } = await import("pg");
   const pool = new pg.Pool({
     connectionString: url,
     max: 2,
@@ -78,7 +80,7 @@ export async function openQuotaLedger(url: string, options: OpenLedgerOptions = 
   });
   /** Counts each statement sent on `db`, before it goes (a statement that fails cost a trip too). */
   const counted =
-    (db: pg.Pool | PoolClient): LedgerSend =>
+    (db: Pool | PoolClient): LedgerSend =>
     <R extends QueryResultRow>(sql: string, values?: readonly unknown[]) => {
       statements += 1;
       return db.query<R>(sql, values && [...values]);
