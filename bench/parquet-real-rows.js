@@ -20,7 +20,7 @@ const ROW_GROUP = option("row-group", 100_000);
 
 /** Pages of real job rows: the rows of what the point-in-time source yields, `BATCH` at a time. */
 async function* pages() {
-  const { expectedHits } = await import("../dist/emulator/expected-hits.js");
+  const { startEmulator } = await import("../dist/emulator/server.js");
   const { hitsToRows } = await import("../dist/kinds/source-spec.js");
   const hours = 48;
   const body = {
@@ -33,18 +33,21 @@ async function* pages() {
   };
   let batch = [];
   let count = 0;
-  for await (const hit of expectedHits("jobs", body, {
-    seed: 7,
-    density: Math.ceil(ROWS / (6 * hours)) * 2,
-  })) {
-    batch.push(hit);
-    if (++count === ROWS || batch.length === BATCH) {
-      yield hitsToRows(batch).rows;
-      batch = [];
+  // The hits the emulator would page out, computed without HTTP (RunningEmulator.expectedHits).
+  const emulator = await startEmulator({ port: 0, seed: 7, density: Math.ceil(ROWS / (6 * hours)) * 2 });
+  try {
+    for await (const hit of emulator.expectedHits("jobs", body)) {
+      batch.push(hit);
+      if (++count === ROWS || batch.length === BATCH) {
+        yield hitsToRows(batch).rows;
+        batch = [];
+      }
+      if (count === ROWS) return;
     }
-    if (count === ROWS) return;
+    if (batch.length > 0) yield hitsToRows(batch).rows;
+  } finally {
+    await emulator.close();
   }
-  if (batch.length > 0) yield hitsToRows(batch).rows;
 }
 
 async function columns() {
@@ -58,7 +61,7 @@ async function runOurs(file, pageVersion = 1) {
   const out = createWriteStream(file);
   const encoder = parquetFormat.createEncoder(await columns(), { rowGroupRows: ROW_GROUP, pageVersion });
   const write = (chunks) => chunks.forEach((chunk) => out.write(chunk));
-  for await (const rows of pages()) write(await encoder.encode({ rows }));
+  for await (const rows of pages()) write(await encoder.encode({ kind: "rows", rows }));
   write(await encoder.finish());
   await new Promise((resolve) => out.end(resolve));
 }
@@ -89,7 +92,7 @@ async function runHyparquetWriter(file) {
     });
   };
   for await (const rows of pages()) {
-    buffers.append(rows, 0, rows.length);
+    buffers.append({ kind: "rows", rows }, 0, rows.length);
     if (buffers.rows >= ROW_GROUP || buffers.bytes >= DEFAULT_ROW_GROUP_BYTES) flush();
   }
   flush();
@@ -123,7 +126,7 @@ async function runParquetWasm(file) {
     tables.push(new arrow.Table(vectors));
   };
   for await (const rows of pages()) {
-    buffers.append(rows, 0, rows.length);
+    buffers.append({ kind: "rows", rows }, 0, rows.length);
     if (buffers.rows >= ROW_GROUP || buffers.bytes >= DEFAULT_ROW_GROUP_BYTES) flush();
   }
   flush();

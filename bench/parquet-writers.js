@@ -73,7 +73,8 @@ async function runOurs(file) {
   const out = createWriteStream(file);
   const encoder = parquetFormat.createEncoder(columns, { rowGroupRows: option("row-group", 100_000) });
   const write = (chunks) => chunks.forEach((chunk) => out.write(chunk));
-  for (let offset = 0; offset < ROWS; offset += BATCH) write(await encoder.encode(page(offset, BATCH)));
+  for (let offset = 0; offset < ROWS; offset += BATCH)
+    write(await encoder.encode({ kind: "rows", rows: page(offset, BATCH) }));
   write(await encoder.finish());
   await new Promise((resolve) => out.end(resolve));
 }
@@ -112,7 +113,7 @@ async function runParquetjsLite(file) {
   await writer.close();
 }
 
-const WRITERS = { "mdq-export parquet (hyparquet-writer 0.17)": runOurs, "parquetjs-lite": runParquetjsLite };
+const WRITERS = { "mdq-export parquet (own encoder)": runOurs, "parquetjs-lite": runParquetjsLite };
 
 if (args[0] === "--child") {
   const [, name, file] = args;
