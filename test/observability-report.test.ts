@@ -211,13 +211,11 @@ describe("logs", () => {
           env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "debug", MDQ_LOG_FORMAT: "json" },
         });
         expect(loud.code, loud.stderr).toBe(0);
-        const lines = loud.stderr
-          .split("\n")
-          .filter((line) => line !== "")
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
-        expect(lines.some((line) => line.level === "debug" && line.msg === "Obtained an access token.")).toBe(
-          true,
-        );
+        // Every line on stderr is a JSON log line.
+        expect(loud.logs).toHaveLength(loud.stderr.split("\n").filter((line) => line !== "").length);
+        expect(
+          loud.logs.some((line) => line.level === "debug" && line.msg === "Obtained an access token."),
+        ).toBe(true);
         const quiet = await runCli(command, { env: { ...emulatorEnv(emulator), MDQ_LOG_LEVEL: "error" } });
         expect(quiet.code, quiet.stderr).toBe(0);
         expect(quiet.stderr).toBe("");
